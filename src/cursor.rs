@@ -1,0 +1,163 @@
+//! `cursor`: one HMAC per number, addressed by a cursor (seed 003, `referenz.py`).
+//!
+//! `raw(cursor) = HMAC(serverSeed, "<clientSeed>:<nonce>:<cursor>")`. Integers
+//! take as many big-endian bytes of one MAC as the range needs and reject the
+//! top remainder; every attempt, accepted or not, moves the cursor by one.
+
+use crate::crypto::{sha256_hex, Keyed};
+use crate::error::InvalidInput;
+
+/// Returns the commitment to a server seed: hex SHA-256 of its text.
+pub fn hash(server_seed: &str) -> String {
+    sha256_hex(server_seed)
+}
+
+/// The numbers of one round (one server seed, client seed and nonce).
+#[derive(Clone)]
+pub struct Round {
+    key: Keyed,
+    prefix: Vec<u8>,
+}
+
+/// One attempt of [`Round::int`]: which cursor was read, what value, and
+/// whether it was kept. The harness prints these to show where two
+/// implementations part.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attempt {
+    pub cursor: u64,
+    pub raw_value: u64,
+    pub accepted: bool,
+}
+
+/// Returns how many bytes `int(range)` reads: max(1, ⌈bitlen(range − 1) / 8⌉).
+pub fn bytes_needed(range: u64) -> u32 {
+    let bits = 64 - (range - 1).leading_zeros();
+    bits.div_ceil(8).max(1)
+}
+
+/// Returns the rejection limit 256^k − (256^k mod range): values at or above it are discarded.
+pub fn limit(range: u64) -> u128 {
+    let pot = 1u128 << (8 * bytes_needed(range));
+    pot - pot % range as u128
+}
+
+impl Round {
+    pub fn new(server_seed: &str, client_seed: &str, nonce: u64) -> Self {
+        Round {
+            key: Keyed::new(server_seed),
+            prefix: format!("{client_seed}:{nonce}:").into_bytes(),
+        }
+    }
+
+    /// Returns HMAC(serverSeed, "clientSeed:nonce:cursor").
+    pub fn raw(&self, cursor: u64) -> [u8; 32] {
+        self.key.mac_counter(&self.prefix, cursor)
+    }
+
+    /// Returns b0/256 + b1/256² + b2/256³ + b3/256⁴ of `raw(cursor)`.
+    ///
+    /// The sum of the four terms is exact in binary64, so it equals the
+    /// 32-bit big-endian value divided by 2^32.
+    pub fn float(&self, cursor: u64) -> f64 {
+        let b = self.raw(cursor);
+        f64::from(u32::from_be_bytes([b[0], b[1], b[2], b[3]])) / 4_294_967_296.0
+    }
+
+    /// Returns an integer in `0..range` and the cursor after it.
+    pub fn int(&self, range: u64, cursor: u64) -> Result<(u64, u64), InvalidInput> {
+        self.int_traced(range, cursor, &mut |_| {})
+    }
+
+    /// Like [`Round::int`], reporting every attempt to `trace`.
+    pub fn int_traced(
+        &self,
+        range: u64,
+        mut cursor: u64,
+        trace: &mut dyn FnMut(Attempt),
+    ) -> Result<(u64, u64), InvalidInput> {
+        if range == 0 {
+            return Err(InvalidInput::new("range", "0 is below the minimum 1"));
+        }
+        // Range 1 has one answer; the published code still moves the cursor
+        // (and computes no MAC), so a verifier must too.
+        if range == 1 {
+            return Ok((0, cursor + 1));
+        }
+        let k = bytes_needed(range) as usize;
+        let limit = limit(range);
+        loop {
+            let raw = self.raw(cursor);
+            let v = raw[..k]
+                .iter()
+                .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+            let accepted = u128::from(v) < limit;
+            trace(Attempt {
+                cursor,
+                raw_value: v,
+                accepted,
+            });
+            cursor += 1;
+            if accepted {
+                return Ok((v % range, cursor));
+            }
+        }
+    }
+
+    /// Fisher–Yates from the back over `0..count`, j = int(i + 1). Returns the
+    /// order and the cursor after the last draw.
+    pub fn shuffle(&self, count: usize, cursor: u64) -> (Vec<u32>, u64) {
+        self.shuffle_traced(count, cursor, &mut |_, _| {})
+    }
+
+    /// Like [`Round::shuffle`], reporting each draw (position i, attempts) to `trace`.
+    pub fn shuffle_traced(
+        &self,
+        count: usize,
+        mut cursor: u64,
+        trace: &mut dyn FnMut(usize, Attempt),
+    ) -> (Vec<u32>, u64) {
+        let mut deck: Vec<u32> = (0..count as u32).collect();
+        for i in (1..count).rev() {
+            let (j, next) = self
+                .int_traced(i as u64 + 1, cursor, &mut |a| trace(i, a))
+                .expect("i + 1 is at least 2");
+            cursor = next;
+            deck.swap(i, j as usize);
+        }
+        (deck, cursor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_needed_matches_the_published_formula_at_byte_edges() {
+        // max(1, ((range - 1).bit_length() + 7) // 8)
+        for (range, k) in [
+            (2, 1),
+            (256, 1),
+            (257, 2),
+            (65536, 2),
+            (65537, 3),
+            (1 << 32, 4),
+            ((1 << 32) + 1, 5),
+        ] {
+            assert_eq!(bytes_needed(range), k, "range {range}");
+        }
+        assert_eq!(bytes_needed(crate::error::MAX_SAFE_INTEGER), 7);
+    }
+
+    #[test]
+    fn range_one_moves_the_cursor_without_a_mac() {
+        let r = Round::new("s", "c", 0);
+        assert_eq!(r.int(1, 41).unwrap(), (0, 42));
+    }
+
+    #[test]
+    fn range_zero_is_rejected_with_the_field_named() {
+        let e = Round::new("s", "c", 0).int(0, 0).unwrap_err();
+        assert_eq!(e.field, "range");
+    }
+}

@@ -1,0 +1,48 @@
+//! `dice` (seed 001), exactly as the page's published JavaScript computes it.
+//!
+//! The page's one-line formula looks at byte 0 only; the published code scans
+//! every byte of each MAC for the first one below 252. The code is the
+//! specification, so this scans too.
+
+use crate::crypto::Keyed;
+use crate::error::OpError;
+
+/// How many MACs a die may read before it gives up.
+pub const ROUNDS: u64 = 16;
+
+/// The die's byte, where it was found, and its face.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Found {
+    pub round: u64,
+    pub offset: usize,
+    pub byte: u8,
+    pub face: u8,
+}
+
+/// Returns die number `n`: the first byte b < 252 of HMAC(serverSeed,
+/// "clientSeed:n:round") for round = 0..16, as b % 6 + 1.
+pub fn roll(server_seed: &str, client_seed: &str, n: u64) -> Result<u8, OpError> {
+    roll_traced(server_seed, client_seed, n).map(|f| f.face)
+}
+
+/// Like [`roll`], also saying which round and byte gave the face.
+pub fn roll_traced(server_seed: &str, client_seed: &str, n: u64) -> Result<Found, OpError> {
+    let key = Keyed::new(server_seed);
+    let prefix = format!("{client_seed}:{n}:").into_bytes();
+    for round in 0..ROUNDS {
+        let mac = key.mac_counter(&prefix, round);
+        // 252 = 6 × 42: every face gets exactly 42 byte values.
+        if let Some(offset) = mac.iter().position(|&b| b < 252) {
+            let byte = mac[offset];
+            return Ok(Found {
+                round,
+                offset,
+                byte,
+                face: byte % 6 + 1,
+            });
+        }
+    }
+    Err(OpError::Exhausted {
+        message: format!("die {n}: no byte below 252 in {ROUNDS} rounds"),
+    })
+}

@@ -1,0 +1,89 @@
+//! The library's errors. `anyhow` stays in the binary and the tests.
+
+use std::fmt;
+
+/// The largest integer every field may hold: 2^53 − 1, the largest integer a
+/// JavaScript `Number` (and so a browser verifier) represents exactly.
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// The largest `count` (shuffle) and `size` (ladder) a request may ask for.
+pub const MAX_COUNT: u64 = 100_000;
+
+/// A rejected input, naming the field and saying what was wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidInput {
+    /// The request field (for example `range`), or `request` for the line as a whole.
+    pub field: String,
+    /// What the field held and what was expected.
+    pub reason: String,
+}
+
+impl InvalidInput {
+    pub fn new(field: impl Into<String>, reason: impl Into<String>) -> Self {
+        InvalidInput {
+            field: field.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for InvalidInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.reason)
+    }
+}
+
+impl std::error::Error for InvalidInput {}
+
+/// Why an operation produced no result. The variants map one to one onto the
+/// protocol's error kinds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OpError {
+    /// Occurs when a request is malformed or a value lies outside its range.
+    Invalid(InvalidInput),
+    /// Occurs when an op name is not one this implementation knows.
+    Unsupported { op: String },
+    /// Occurs when a die finds no byte below 252 in all 16 rounds.
+    Exhausted { message: String },
+}
+
+impl OpError {
+    /// The protocol's name for this error: `invalid`, `unsupported` or `exhausted`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            OpError::Invalid(_) => "invalid",
+            OpError::Unsupported { .. } => "unsupported",
+            OpError::Exhausted { .. } => "exhausted",
+        }
+    }
+}
+
+impl fmt::Display for OpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpError::Invalid(e) => e.fmt(f),
+            OpError::Unsupported { op } => write!(f, "op {op:?} is not supported"),
+            OpError::Exhausted { message } => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for OpError {}
+
+impl From<InvalidInput> for OpError {
+    fn from(e: InvalidInput) -> Self {
+        OpError::Invalid(e)
+    }
+}
+
+/// Checks that `value` of `field` lies in `min ..= max`.
+pub fn check_range(field: &str, value: u64, min: u64, max: u64) -> Result<u64, InvalidInput> {
+    if value < min || value > max {
+        return Err(InvalidInput::new(
+            field,
+            format!("{value} is outside {min}..={max}"),
+        ));
+    }
+    Ok(value)
+}

@@ -1,0 +1,141 @@
+//! Python's text forms, so that `provably vektoren` prints exactly what the
+//! published `referenz.py vektoren` prints.
+
+use std::io;
+
+use serde::Serialize;
+
+/// Returns `repr(x)` as CPython 3 prints a float: the shortest digits that
+/// read back to `x`, fixed notation for 1e-4 ≤ |x| < 1e16, otherwise
+/// scientific with a signed exponent of at least two digits.
+pub fn float_repr(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() {
+            "-0.0".into()
+        } else {
+            "0.0".into()
+        };
+    }
+    // Rust's `{:e}` gives the same shortest round-trip digits as Python's
+    // repr; only the layout differs.
+    let sci = format!("{:e}", x.abs());
+    let (mantissa, exp) = sci.split_once('e').expect("{:e} has an exponent");
+    let exp: i32 = exp.parse().expect("exponent is an integer");
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let sign = if x < 0.0 { "-" } else { "" };
+    let decpt = exp + 1; // digits × 10^(decpt − len)
+    let body = if -4 < decpt && decpt <= 16 {
+        if decpt <= 0 {
+            format!("0.{}{}", "0".repeat((-decpt) as usize), digits)
+        } else if decpt as usize >= digits.len() {
+            format!("{}{}.0", digits, "0".repeat(decpt as usize - digits.len()))
+        } else {
+            format!(
+                "{}.{}",
+                &digits[..decpt as usize],
+                &digits[decpt as usize..]
+            )
+        }
+    } else {
+        let m = if digits.len() > 1 {
+            format!("{}.{}", &digits[..1], &digits[1..])
+        } else {
+            digits
+        };
+        format!("{m}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs())
+    };
+    format!("{sign}{body}")
+}
+
+/// serde_json's pretty printer with Python's `ensure_ascii`: every character
+/// outside printable ASCII is written as `\uXXXX` (surrogate pairs above the BMP).
+struct AsciiPretty<'a>(serde_json::ser::PrettyFormatter<'a>);
+
+macro_rules! delegate {
+    ($($name:ident($($arg:ident: $ty:ty),*);)*) => {
+        $(fn $name<W: ?Sized + io::Write>(&mut self, w: &mut W $(, $arg: $ty)*) -> io::Result<()> {
+            self.0.$name(w $(, $arg)*)
+        })*
+    };
+}
+
+impl serde_json::ser::Formatter for AsciiPretty<'_> {
+    delegate! {
+        begin_array();
+        end_array();
+        begin_array_value(first: bool);
+        end_array_value();
+        begin_object();
+        end_object();
+        begin_object_key(first: bool);
+        begin_object_value();
+        end_object_value();
+    }
+
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        for c in fragment.chars() {
+            if (' '..='~').contains(&c) {
+                w.write_all(&[c as u8])?;
+            } else {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    write!(w, "\\u{:04x}", u)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Returns `json.dumps(value, indent=2)` as CPython prints it (ensure_ascii on).
+pub fn dumps_indent2<T: Serialize>(value: &T) -> String {
+    let mut out = Vec::new();
+    let fmt = AsciiPretty(serde_json::ser::PrettyFormatter::with_indent(b"  "));
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
+    value
+        .serialize(&mut ser)
+        .expect("serializing to memory cannot fail");
+    String::from_utf8(out).expect("the output is ASCII")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_repr_switches_notation_where_python_does() {
+        // Expected strings are CPython 3.11's repr of the same doubles.
+        let cases = [
+            (0.5, "0.5"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-05"),
+            (1.5e-05, "1.5e-05"),
+            (2.3283064365386963e-10, "2.3283064365386963e-10"),
+            (1e16, "1e+16"),
+            (1234567890123456.0, "1234567890123456.0"),
+            (123.0, "123.0"),
+            (0.9999999997671694, "0.9999999997671694"),
+        ];
+        for (x, want) in cases {
+            assert_eq!(float_repr(x), want, "{x:e}");
+        }
+    }
+
+    #[test]
+    fn dumps_escapes_like_ensure_ascii() {
+        assert_eq!(
+            dumps_indent2(&"é\u{7f}😀\n"),
+            r#""\u00e9\u007f\ud83d\ude00\n""#
+        );
+    }
+}

@@ -1,0 +1,241 @@
+//! `shoe`: a multi-deck blackjack shoe with a cut card (seed 000).
+//!
+//! Unlike `cursor`, the draws read one continuous byte stream: block b is
+//! HMAC(serverSeed, "clientSeed:nonce:b") and a draw that needs two bytes may
+//! take the last byte of one block and the first of the next. The same inputs
+//! therefore give a different deck than `cursor` does.
+
+use serde::Serialize;
+
+use crate::crypto::Keyed;
+use crate::error::{check_range, InvalidInput};
+
+/// Suits in shoe order: spades, hearts, diamonds, clubs.
+pub const SUITS: [char; 4] = ['S', 'H', 'D', 'C'];
+/// Ranks in shoe order; `T` is the ten.
+pub const RANKS: [char; 13] = [
+    'A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K',
+];
+
+/// The published server is TypeScript, so rounding is JavaScript's
+/// `Math.round`: halves go up (towards +∞), unlike Rust's `f64::round`.
+pub fn js_round(x: f64) -> i64 {
+    let f = x.floor();
+    // x − ⌊x⌋ is exact for every magnitude a shoe reaches.
+    if x - f >= 0.5 {
+        f as i64 + 1
+    } else {
+        f as i64
+    }
+}
+
+/// The byte generator Stake publishes: MAC blocks concatenated, consumed in order.
+pub struct ByteStream {
+    key: Keyed,
+    prefix: Vec<u8>,
+    block: [u8; 32],
+    next_block: u64,
+    pos: usize,
+    consumed: u64,
+    /// Rejected draws by byte width (index 1 = one byte, 2 = two bytes, …).
+    pub rejections: [u64; 4],
+}
+
+impl ByteStream {
+    pub fn new(server_seed: &str, client_seed: &str, nonce: u64) -> Self {
+        ByteStream {
+            key: Keyed::new(server_seed),
+            prefix: format!("{client_seed}:{nonce}:").into_bytes(),
+            block: [0; 32],
+            next_block: 0,
+            pos: 32,
+            consumed: 0,
+            rejections: [0; 4],
+        }
+    }
+
+    /// How many bytes have been read so far.
+    pub fn consumed(&self) -> u64 {
+        self.consumed
+    }
+
+    pub fn next_byte(&mut self) -> u8 {
+        if self.pos == 32 {
+            self.block = self.key.mac_counter(&self.prefix, self.next_block);
+            self.next_block += 1;
+            self.pos = 0;
+        }
+        let b = self.block[self.pos];
+        self.pos += 1;
+        self.consumed += 1;
+        b
+    }
+
+    /// Returns a uniform index in `0..m` (m ≥ 1): k bytes with 256^k ≥ m,
+    /// big-endian; values at or above 256^k − (256^k mod m) are thrown away
+    /// and k fresh bytes read.
+    pub fn index(&mut self, m: u32) -> u32 {
+        let mut k = 1;
+        while 256u64.pow(k) < u64::from(m) {
+            k += 1;
+        }
+        let pot = 256u64.pow(k);
+        let limit = pot - pot % u64::from(m);
+        loop {
+            let v = (0..k).fold(0u64, |acc, _| (acc << 8) | u64::from(self.next_byte()));
+            if v < limit {
+                return (v % u64::from(m)) as u32;
+            }
+            self.rejections[k as usize] += 1;
+        }
+    }
+}
+
+/// Returns the ordered shoe: deck after deck, suit after suit, ace to king.
+pub fn ordered(decks: usize) -> Vec<String> {
+    let mut out = Vec::with_capacity(52 * decks);
+    for _ in 0..decks {
+        for s in SUITS {
+            for r in RANKS {
+                out.push(format!("{r}{s}"));
+            }
+        }
+    }
+    out
+}
+
+/// A shuffled shoe and the position of its cut card.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Shoe {
+    pub cards: Vec<String>,
+    pub cut: u32,
+}
+
+/// How the shoe was drawn and the cut card placed, for vectors and reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cut {
+    /// Bytes read from the stream, shuffle and cut together.
+    pub bytes: u64,
+    /// Rejected draws by byte width, as [`ByteStream::rejections`].
+    pub rejections: [u64; 4],
+    pub base: i64,
+    pub spread: i64,
+    /// base + index(2·spread + 1) − spread, before clamping.
+    pub unclamped: i64,
+    pub low: i64,
+    pub high: i64,
+    pub cut: i64,
+}
+
+/// Checks the shoe parameters: 1..=8 decks, penetration strictly between 0 and 1.
+pub fn check_params(decks: u64, penetration: f64) -> Result<usize, InvalidInput> {
+    let decks = check_range("decks", decks, 1, 8)? as usize;
+    if !(penetration > 0.0 && penetration < 1.0) {
+        return Err(InvalidInput::new(
+            "penetration",
+            format!("{penetration} is not strictly between 0 and 1"),
+        ));
+    }
+    Ok(decks)
+}
+
+/// Deals one shoe: Fisher–Yates from the back, then the cut card from the same stream.
+pub fn deal(
+    server_seed: &str,
+    client_seed: &str,
+    nonce: u64,
+    decks: u64,
+    penetration: f64,
+) -> Result<Shoe, InvalidInput> {
+    deal_traced(server_seed, client_seed, nonce, decks, penetration).map(|(shoe, _)| shoe)
+}
+
+/// Like [`deal`], also returning how the cut was placed.
+pub fn deal_traced(
+    server_seed: &str,
+    client_seed: &str,
+    nonce: u64,
+    decks: u64,
+    penetration: f64,
+) -> Result<(Shoe, Cut), InvalidInput> {
+    let decks = check_params(decks, penetration)?;
+    let mut cards = ordered(decks);
+    let mut stream = ByteStream::new(server_seed, client_seed, nonce);
+    for i in (1..cards.len()).rev() {
+        let j = stream.index(i as u32 + 1) as usize;
+        cards.swap(i, j);
+    }
+    let total = cards.len() as f64;
+    let base = js_round(total * penetration);
+    let spread = js_round(total * 0.02).max(1);
+    let unclamped = base + i64::from(stream.index((2 * spread + 1) as u32)) - spread;
+    let low = js_round(total * 0.5).max(20);
+    let high = cards.len() as i64 - 15;
+    let cut = unclamped.clamp(low, high);
+    let (bytes, rejections) = (stream.consumed(), stream.rejections);
+    Ok((
+        Shoe {
+            cards,
+            cut: cut as u32,
+        },
+        Cut {
+            bytes,
+            rejections,
+            base,
+            spread,
+            unclamped,
+            low,
+            high,
+            cut,
+        },
+    ))
+}
+
+/// Returns the client seed and nonce of hand `hand` of tournament `tournament_id`.
+pub fn tournament_round(tournament_id: &str, hand: u64) -> (String, u64) {
+    (format!("{tournament_id}:{hand}"), hand)
+}
+
+/// Deals hand `hand` of a tournament: client seed `T:k`, nonce k, the
+/// tournament seed as server seed; everything else as [`deal`].
+pub fn tournament(
+    server_seed: &str,
+    tournament_id: &str,
+    hand: u64,
+    decks: u64,
+    penetration: f64,
+) -> Result<Shoe, InvalidInput> {
+    let (client_seed, nonce) = tournament_round(tournament_id, hand);
+    deal(server_seed, &client_seed, nonce, decks, penetration)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn js_round_sends_halves_up_and_rust_round_does_not() {
+        assert_eq!(js_round(32.5), 33);
+        assert_eq!(js_round(-0.5), 0); // Math.round(-0.5) is -0
+        assert_eq!((-0.5f64).round(), -1.0);
+        assert_eq!(js_round(2.4999999999999996), 2);
+    }
+
+    #[test]
+    fn ordered_shoe_starts_with_the_ace_of_spades_and_ends_with_the_king_of_clubs() {
+        let s = ordered(2);
+        assert_eq!(
+            (s[0].as_str(), s[9].as_str(), s[51].as_str(), s.len()),
+            ("AS", "TS", "KC", 104)
+        );
+    }
+
+    #[test]
+    fn bad_parameters_name_their_field() {
+        assert_eq!(check_params(0, 0.5).unwrap_err().field, "decks");
+        assert_eq!(check_params(9, 0.5).unwrap_err().field, "decks");
+        for p in [0.0, 1.0, -0.1, f64::NAN] {
+            assert_eq!(check_params(1, p).unwrap_err().field, "penetration");
+        }
+    }
+}

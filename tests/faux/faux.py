@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""faux.py MODE — a deliberately broken protocol-v1 target ("fauxmplementation").
+
+The harness is only as good as the faults it notices. This one program,
+started as `python3 tests/faux/faux.py MODE`, misbehaves in exactly one way
+chosen by MODE, so each of the harness's fault classes can be provoked on
+purpose. Apart from its fault it is a correct target for the five `cursor`
+operations (seed 003), written here from the scheme with hmac/hashlib, and
+it always claims exactly those five ops in hello.
+
+Requests are counted by input line: hello is request 0, the first request
+after it is request 1, and so on. Every answered line is flushed at once.
+
+Modes:
+
+  correct           No fault. Must pass every cursor vector and property.
+  crash             Answers requests 0-5, then writes a Python-traceback-like
+                    message to stderr and exits with status 3 without reading
+                    further.
+  hang              Answers hello, then never answers again: sleeps forever
+                    without reading stdin (so it also ignores EOF).
+  slow-start        Sleeps 60 s before it reads hello, then behaves correctly.
+  garbage           Answers request 3 with the line `not json at all`.
+  wrong-id          Answers request 3 with the right body under id + 1.
+  too-few           Reads request 3 and silently answers nothing for it; the
+                    answers to later requests come one line "early".
+  too-many          Answers request 3 twice (two identical lines).
+  huge-line         Answers request 3 with one line of 100 MiB of valid JSON
+                    (`{"id":3,"ok":{"raw":"000…"}}`), written in 1 MiB chunks.
+  stderr-flood      While handling request 2 writes 50 MiB to stderr, then
+                    answers it correctly.
+  bad-utf8          Answers request 3 with a line that holds the bytes
+                    0xff 0xfe inside a JSON string (not UTF-8).
+  lies-unsupported  Claims cursor.int in hello, answers every cursor.int with
+                    kind `unsupported`.
+  subtle            cursor.int rejects only v > limit instead of v >= limit,
+                    so it accepts v == limit (and answers 0 there). Only rare
+                    inputs diverge: a range that is not a power of two, and a
+                    raw value that hits the limit exactly (about 1 in 256^k).
+                    cursor.shuffle still uses the correct draw.
+  subtle-shuffle    cursor.shuffle draws j = int(i) instead of int(i + 1), but
+                    only when count > 100; a shrinker should find count = 101.
+  exit-nonzero      Answers everything correctly, exits with status 1 at EOF.
+"""
+import hashlib
+import hmac
+import json
+import os
+import sys
+import time
+
+MODES = (
+    "correct", "crash", "hang", "slow-start", "garbage", "wrong-id", "too-few", "too-many",
+    "huge-line", "stderr-flood", "bad-utf8", "lies-unsupported", "subtle", "subtle-shuffle",
+    "exit-nonzero",
+)
+MIB = 1 << 20
+MAX_INT = 2**53 - 1
+
+
+# --- the cursor scheme, correct unless MODE says otherwise -------------------
+
+def mac(server_seed, client_seed, nonce, cursor):
+    msg = f"{client_seed}:{nonce}:{cursor}".encode("utf-8")
+    return hmac.new(server_seed.encode("utf-8"), msg, hashlib.sha256).digest()
+
+
+def draw(rng, req, cursor, accept_limit=False):
+    """(value, next cursor). accept_limit=True is the `subtle` fault."""
+    if rng == 1:
+        return 0, cursor + 1
+    k = max(1, ((rng - 1).bit_length() + 7) // 8)
+    limit = 256**k - 256**k % rng
+    while True:
+        v = int.from_bytes(mac(req["serverSeed"], req["clientSeed"], req["nonce"], cursor)[:k], "big")
+        cursor += 1
+        if (v > limit) if accept_limit else (v >= limit):
+            continue
+        return v % rng, cursor
+
+
+def op_hash(req, mode):
+    return {"hash": hashlib.sha256(req["serverSeed"].encode("utf-8")).hexdigest()}
+
+
+def op_raw(req, mode):
+    return {"raw": mac(req["serverSeed"], req["clientSeed"], req["nonce"], req["cursor"]).hex()}
+
+
+def op_float(req, mode):
+    b = mac(req["serverSeed"], req["clientSeed"], req["nonce"], req["cursor"])
+    return {"float": b[0] / 256 + b[1] / 256**2 + b[2] / 256**3 + b[3] / 256**4}
+
+
+def op_int(req, mode):
+    value, cursor = draw(req["range"], req, req["cursor"], accept_limit=(mode == "subtle"))
+    return {"value": value, "cursorNext": cursor}
+
+
+def op_shuffle(req, mode):
+    count = req["count"]
+    off_by_one = mode == "subtle-shuffle" and count > 100
+    order, cursor = list(range(count)), req["cursor"]
+    for i in range(count - 1, 0, -1):
+        j, cursor = draw(i if off_by_one else i + 1, req, cursor)
+        order[i], order[j] = order[j], order[i]
+    return {"order": order, "cursorNext": cursor}
+
+
+SEEDS = ["serverSeed", "clientSeed", "nonce", "cursor"]
+OPS = {
+    "cursor.hash": (["serverSeed"], op_hash),
+    "cursor.raw": (SEEDS, op_raw),
+    "cursor.float": (SEEDS, op_float),
+    "cursor.int": (SEEDS + ["range"], op_int),
+    "cursor.shuffle": (SEEDS + ["count"], op_shuffle),
+}
+LIMITS = {"nonce": (0, MAX_INT), "cursor": (0, MAX_INT), "range": (1, MAX_INT), "count": (0, 100000)}
+
+
+# --- protocol ------------------------------------------------------------------
+
+class Invalid(Exception):
+    pass
+
+
+def check(name, v):
+    if name in ("serverSeed", "clientSeed"):
+        if not isinstance(v, str):
+            raise Invalid(f"{name}: expected a string")
+        try:
+            v.encode("utf-8")
+        except UnicodeEncodeError:
+            raise Invalid(f"{name}: contains a lone surrogate") from None
+        return
+    lo, hi = LIMITS[name]
+    if type(v) is not int:  # excludes bool and 1.0
+        raise Invalid(f"{name}: expected an integer")
+    if not lo <= v <= hi:
+        raise Invalid(f"{name}: {v} is outside {lo} … {hi}")
+
+
+def no_constants(name):
+    raise Invalid(f"not JSON: {name}")
+
+
+def twice(pairs):
+    keys = [k for k, _ in pairs]
+    obj = dict(pairs)
+    if len(obj) != len(keys):
+        # json.loads would keep the last value silently. JSON keys are always
+        # strings, so the key None cannot clash with a field.
+        obj[None] = sorted({k for k in keys if keys.count(k) > 1})
+    return obj
+
+
+def err(rid, kind, message):
+    message = message.encode("utf-8", "backslashreplace").decode("utf-8")
+    return {"id": rid, "error": {"kind": kind, "message": message}}
+
+
+def answer(line, mode):
+    try:
+        req = json.loads(line.decode("utf-8"), object_pairs_hook=twice, parse_constant=no_constants)
+    except UnicodeDecodeError:
+        return err(None, "invalid", "not UTF-8")
+    except (ValueError, RecursionError, Invalid) as e:
+        return err(None, "invalid", f"not JSON: {e}")
+    if not isinstance(req, dict):
+        return err(None, "invalid", "the request is not a JSON object")
+    rid = req.get("id")
+    if type(rid) is not int or "id" in req.get(None, ()):
+        return err(None, "invalid", "id: missing, repeated or not an integer")
+    op = req.get("op")
+    try:
+        if None in req:
+            raise Invalid(f"{req[None][0]}: appears twice")
+        if not isinstance(op, str):
+            raise Invalid("op: missing or not a string")
+        if op == "hello":
+            takes = ["protocol"]
+        elif op in OPS:
+            takes = OPS[op][0]
+        else:
+            return err(rid, "unsupported", f"{op}: not implemented here")
+        extra = [k for k in req if k not in ("id", "op") and k not in takes]
+        if extra:
+            raise Invalid(f"{extra[0]}: not a field of {op}")
+        missing = [k for k in takes if k not in req]
+        if missing:
+            raise Invalid(f"{missing[0]}: missing")
+        if op == "hello":
+            if type(req["protocol"]) is not int or req["protocol"] != 1:
+                raise Invalid("protocol: only version 1 is spoken")
+            return {"id": rid, "ok": {"name": f"faux {mode}", "ops": list(OPS)}}
+        for name in takes:
+            check(name, req[name])
+    except Invalid as e:
+        return err(rid, "invalid", str(e))
+    if mode == "lies-unsupported" and op == "cursor.int":
+        return err(rid, "unsupported", "cursor.int: not implemented here (although hello said so)")
+    return {"id": rid, "ok": OPS[op][1](req, mode)}
+
+
+# --- the faults ------------------------------------------------------------------
+
+def send(data):
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
+def encode(response):
+    return json.dumps(response, separators=(",", ":")).encode("ascii") + b"\n"
+
+
+FAKE_TRACEBACK = """\
+Traceback (most recent call last):
+  File "tests/faux/faux.py", line 241, in <module>
+    sys.exit(main(sys.argv))
+  File "tests/faux/faux.py", line 214, in serve
+    response = answer(line, mode)
+  File "tests/faux/faux.py", line 160, in answer
+    raise RuntimeError("deliberate crash")
+RuntimeError: faux crash: deliberate crash after request 5
+"""
+
+
+def serve(mode):
+    if mode == "slow-start":
+        time.sleep(60)
+    number = -1
+    for line in sys.stdin.buffer:
+        number += 1
+        if mode == "stderr-flood" and number == 2:
+            chunk = (b"faux stderr-flood: this is noise, keep answering" + b"." * 15 + b"\n") * 1024
+            for _ in range(50 * MIB // len(chunk)):
+                sys.stderr.buffer.write(chunk)
+            sys.stderr.buffer.flush()
+        response = answer(line, mode)
+        if number == 3 and mode == "garbage":
+            send(b"not json at all\n")
+        elif number == 3 and mode == "wrong-id":
+            if type(response["id"]) is int:
+                response["id"] += 1
+            send(encode(response))
+        elif number == 3 and mode == "too-few":
+            pass
+        elif number == 3 and mode == "too-many":
+            send(encode(response) * 2)
+        elif number == 3 and mode == "huge-line":
+            rid = json.dumps(response["id"]).encode("ascii")
+            sys.stdout.buffer.write(b'{"id":' + rid + b',"ok":{"raw":"')
+            block = b"0" * MIB
+            for _ in range(100):
+                sys.stdout.buffer.write(block)
+            send(b'"}}\n')
+        elif number == 3 and mode == "bad-utf8":
+            rid = json.dumps(response["id"]).encode("ascii")
+            send(b'{"id":' + rid + b',"ok":{"raw":"\xff\xfe"}}\n')
+        else:
+            send(encode(response))
+        if number == 0 and mode == "hang":
+            while True:
+                time.sleep(3600)
+        if number == 5 and mode == "crash":
+            sys.stderr.write(FAKE_TRACEBACK)
+            sys.stderr.flush()
+            return 3
+    return 1 if mode == "exit-nonzero" else 0
+
+
+def main(argv):
+    if len(argv) != 2 or argv[1] not in MODES:
+        sys.stderr.write(f"usage: faux.py MODE, MODE one of: {' '.join(MODES)}\n")
+        return 2
+    try:
+        return serve(argv[1])
+    except BrokenPipeError:
+        # The harness stopped reading (it may have given up on us on purpose).
+        # Point stdout at /dev/null so that the flush at exit does not print
+        # a second, misleading traceback.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
