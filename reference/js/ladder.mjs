@@ -1,0 +1,28 @@
+// `ladder` scheme (seed 004, Deal or No Deal): block[i] = HMAC(serverSeed,
+// "clientSeed:i") with no nonce, eight big-endian u32 per block, r = v / 2^32,
+// Fisher–Yates from the back with j = ⌊r·(i+1)⌋.
+
+import { MacSequence } from './crypto.mjs';
+
+/** Case k gets ladder entry order[k]. */
+export async function shuffle(serverSeed, clientSeed, size) {
+  const order = Array.from({ length: size }, (_, i) => i);
+  const macs = new MacSequence(serverSeed, `${clientSeed}:`, 0, Math.ceil((size - 1) / 8));
+  let view = null;
+  let word = 8;
+  for (let i = size - 1; i >= 1; i--) {
+    if (word === 8) {
+      const mac = await macs.next();
+      view = new DataView(mac.buffer, mac.byteOffset, mac.byteLength);
+      word = 0;
+    }
+    const r = view.getUint32(4 * word++, false) / 4294967296;
+    // r·(i+1) < 2^32 · 2^17 / 2^32 needs at most 49 significant bits: the
+    // product is exact, so floor gives what any language's doubles give.
+    const j = Math.floor(r * (i + 1));
+    const t = order[i];
+    order[i] = order[j];
+    order[j] = t;
+  }
+  return { order };
+}

@@ -1,0 +1,192 @@
+// target.mjs as the harness sees it: a child process speaking protocol v1
+// (docs/protocol.md) over stdin/stdout.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parseJson } from '../json.mjs';
+import { OPS } from '../provably.mjs';
+import { REPO } from '../testkit/helpers.mjs';
+
+const TARGET = join(REPO, 'reference/js/target.mjs');
+
+/**
+ * Feeds `input` (string or Buffer) to a fresh target, closes stdin, and
+ * resolves with its exit code and response lines. Fails after `timeout` ms
+ * rather than hang.
+ */
+function runTarget(input, { timeout = 20000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [TARGET], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out = [];
+    let err = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`target did not finish within ${timeout} ms; stderr:\n${err}`));
+    }, timeout);
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const text = Buffer.concat(out).toString('utf8');
+      const lines = text === '' ? [] : text.replace(/\n$/, '').split('\n');
+      resolve({ code, lines, responses: lines.map((l) => parseJson(l)), stderr: err });
+    });
+    child.stdin.end(input);
+  });
+}
+
+const req = (id, op, fields = {}) => JSON.stringify({ id, op, ...fields });
+const SEEDS = { serverSeed: 'server', clientSeed: 'client' };
+
+test('hello names the target and claims every op; EOF exits 0', async () => {
+  const { code, responses } = await runTarget(`${req(0, 'hello', { protocol: 1 })}\n`);
+  assert.equal(code, 0);
+  assert.equal(responses.length, 1);
+  assert.equal(responses[0].id, 0);
+  assert.match(responses[0].ok.name, /^provably-js \d+\.\d+\.\d+$/);
+  assert.deepEqual(responses[0].ok.ops, OPS);
+  assert.deepEqual([...OPS].sort(), [
+    'cursor.float', 'cursor.hash', 'cursor.int', 'cursor.raw', 'cursor.shuffle', 'dice.roll',
+    'ladder.shuffle', 'poker.deal', 'poker.evaluate', 'selfpoker.commit', 'selfpoker.deck',
+    'shoe.deal', 'shoe.tournament',
+  ]);
+});
+
+test('empty input: no output, exit 0', async () => {
+  const { code, lines } = await runTarget('');
+  assert.equal(code, 0);
+  assert.deepEqual(lines, []);
+});
+
+test('malformed lines get id null and kind invalid, and the target keeps serving', async () => {
+  const bad = [
+    'not json',
+    '',
+    '[1,2]',
+    '"string"',
+    '{"op":"cursor.hash","serverSeed":"x"}', // no id
+    '{"id":"7","op":"cursor.hash","serverSeed":"x"}', // id not an integer
+    '{"id":1.5,"op":"cursor.hash","serverSeed":"x"}',
+    '{"id":1,"op":"cursor.hash","serverSeed":"x"', // truncated
+    '{"id":1,"id":2,"op":"cursor.hash","serverSeed":"x"}', // duplicate key
+    '{"id":1,"op":"cursor.hash","serverSeed":"x"} trailing',
+  ];
+  const input = `${bad.join('\n')}\n${req(9, 'cursor.hash', { serverSeed: 'x' })}\n`;
+  const { code, responses } = await runTarget(input);
+  assert.equal(code, 0);
+  assert.equal(responses.length, bad.length + 1);
+  for (let i = 0; i < bad.length; i++) {
+    assert.equal(responses[i].id, null, bad[i]);
+    assert.equal(responses[i].error.kind, 'invalid', bad[i]);
+    assert.ok(responses[i].error.message.length > 0);
+  }
+  assert.equal(responses.at(-1).id, 9);
+  assert.match(responses.at(-1).ok.hash, /^[0-9a-f]{64}$/);
+});
+
+test('invalid UTF-8 is invalid, not silently replaced', async () => {
+  const line = Buffer.concat([Buffer.from('{"id":3,"op":"cursor.hash","serverSeed":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]);
+  const { responses } = await runTarget(line);
+  assert.equal(responses[0].id, null);
+  assert.equal(responses[0].error.kind, 'invalid');
+});
+
+test('unknown op is unsupported, with the request id', async () => {
+  const { responses } = await runTarget(`${req(5, 'cursor.teleport', SEEDS)}\n${req(6, 'hello', { protocol: 1 })}\n`);
+  assert.equal(responses[0].id, 5);
+  assert.equal(responses[0].error.kind, 'unsupported');
+  assert.ok(responses[1].ok);
+});
+
+test('invalid fields: each named in the message', async () => {
+  const base = { ...SEEDS, nonce: 0, cursor: 0 };
+  const cases = [
+    ['cursor.raw', { ...base, extra: 1 }, /extra/],
+    ['cursor.raw', { serverSeed: 'x', clientSeed: 'y', nonce: 0 }, /cursor/],
+    ['cursor.raw', { ...base, nonce: -1 }, /nonce/],
+    ['cursor.raw', { ...base, nonce: 9007199254740992 }, /nonce/],
+    ['cursor.raw', { ...base, nonce: '1' }, /nonce/],
+    ['cursor.raw', { ...base, cursor: 1.5 }, /cursor/],
+    ['cursor.raw', { ...base, serverSeed: 5 }, /serverSeed/],
+    ['cursor.int', { ...base, range: 0 }, /range/],
+    ['cursor.shuffle', { ...base, count: 100001 }, /count: 100001 is above the limit 100000/],
+    ['poker.deal', { ...SEEDS, nonce: 0, players: 1 }, /players/],
+    ['poker.deal', { ...SEEDS, nonce: 0, players: 23 }, /players/],
+    ['shoe.deal', { ...SEEDS, nonce: 0, decks: 9, penetration: 0.5 }, /decks/],
+    ['shoe.deal', { ...SEEDS, nonce: 0, decks: 1, penetration: 1 }, /penetration/],
+    ['shoe.deal', { ...SEEDS, nonce: 0, decks: 1, penetration: 0 }, /penetration/],
+    ['shoe.deal', { ...SEEDS, nonce: 0, decks: 1, penetration: '0.5' }, /penetration/],
+    ['ladder.shuffle', { ...SEEDS, size: 0 }, /size/],
+    ['selfpoker.deck', { seed: 5 }, /seed/],
+    ['poker.evaluate', { cards: [1, 2, 3, 4] }, /cards/],
+    ['hello', { protocol: 2 }, /protocol/],
+  ];
+  const lines = cases.map(([op, fields], i) => req(i, op, fields));
+  // Integer fields must be JSON integers: 1.0 and 1e0 are not.
+  lines.push('{"id":100,"op":"dice.roll","serverSeed":"s","clientSeed":"c","n":1.0}');
+  lines.push('{"id":101,"op":"dice.roll","serverSeed":"s","clientSeed":"c","n":1e0}');
+  lines.push('{"id":102,"op":"dice.roll","serverSeed":"s","clientSeed":"c","n":18446744073709551616}');
+  // A lone surrogate is not a Unicode scalar value.
+  lines.push('{"id":103,"op":"cursor.hash","serverSeed":"ab\\ud800cd"}');
+  lines.push('{"id":104,"op":"cursor.hash","serverSeed":"\\udc00"}');
+  const { responses } = await runTarget(`${lines.join('\n')}\n`);
+  assert.equal(responses.length, lines.length);
+  cases.forEach(([op, , pattern], i) => {
+    assert.equal(responses[i].id, i);
+    assert.equal(responses[i].error?.kind, 'invalid', `${op} case ${i}: ${JSON.stringify(responses[i])}`);
+    assert.match(responses[i].error.message, pattern);
+  });
+  for (const r of responses.slice(cases.length)) assert.equal(r.error?.kind, 'invalid', JSON.stringify(r));
+  assert.match(responses.at(-2).error.message, /serverSeed: lone surrogate U\+D800/);
+});
+
+test('well-formed surrogate pairs, escapes and a missing final newline are fine', async () => {
+  const input = '{"id":1,"op":"cursor.hash","serverSeed":"\\ud83c\\udca1"}\n{"id":2,"op":"cursor.hash","serverSeed":"🂡"}';
+  const { responses } = await runTarget(input);
+  assert.equal(responses.length, 2);
+  assert.equal(responses[0].ok.hash, responses[1].ok.hash);
+});
+
+test('ids are echoed exactly, even past 2^53', async () => {
+  const { lines } = await runTarget('{"id":123456789012345678901234567890,"op":"cursor.hash","serverSeed":"x"}\n{"id":-4,"op":"cursor.hash","serverSeed":"x"}\n');
+  assert.match(lines[0], /^\{"id":123456789012345678901234567890,"ok":/);
+  assert.match(lines[1], /^\{"id":-4,"ok":/);
+});
+
+test('thousands of mixed requests come back in order, fast', async () => {
+  const ops = [
+    (i) => req(i, 'cursor.float', { ...SEEDS, nonce: i, cursor: 0 }),
+    (i) => req(i, 'cursor.int', { ...SEEDS, nonce: i, cursor: 0, range: 37 }),
+    (i) => req(i, 'dice.roll', { ...SEEDS, n: i }),
+    (i) => req(i, 'selfpoker.commit', { seed: String(i) }),
+    (i) => req(i, 'poker.evaluate', { cards: [i % 52, (i + 1) % 52, (i + 2) % 52, (i + 3) % 52, (i + 17) % 52] }),
+    (i) => req(i, 'nope', {}),
+    (i) => (i % 70 === 6 ? 'garbage' : req(i, 'ladder.shuffle', { ...SEEDS, size: 25 })),
+  ];
+  const n = 5000;
+  const lines = Array.from({ length: n }, (_, i) => ops[i % ops.length](i));
+  const started = Date.now();
+  const { code, responses } = await runTarget(`${lines.join('\n')}\n`, { timeout: 30000 });
+  const seconds = (Date.now() - started) / 1000;
+  assert.equal(code, 0);
+  assert.equal(responses.length, n);
+  responses.forEach((r, i) => {
+    const garbage = lines[i] === 'garbage';
+    assert.equal(r.id, garbage ? null : i);
+  });
+  // A generous floor: the point is that nothing is serialised per request.
+  assert.ok(n / seconds > 500, `${Math.round(n / seconds)} requests/s`);
+});
+
+test('a 100000-count shuffle and an 8-deck shoe finish in reasonable time', async () => {
+  const lines = [
+    req(1, 'cursor.shuffle', { ...SEEDS, nonce: 0, cursor: 0, count: 100000 }),
+    req(2, 'shoe.deal', { ...SEEDS, nonce: 0, decks: 8, penetration: 0.8 }),
+  ];
+  const { responses } = await runTarget(`${lines.join('\n')}\n`, { timeout: 60000 });
+  assert.equal(responses[0].ok.order.length, 100000);
+  assert.equal(responses[1].ok.cards.length, 416);
+});

@@ -1,0 +1,86 @@
+//! JUnit XML, for CI systems that draw test reports: one test suite per
+//! target, one test case per op, plus one per fault.
+
+use super::run::TargetReport;
+
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // XML 1.0 cannot carry most control characters, even escaped.
+            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Renders the reports as one JUnit XML document.
+pub fn render(reports: &[TargetReport]) -> String {
+    let mut x = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"provably diff\">\n",
+    );
+    for r in reports {
+        let cases: Vec<_> = r.ops.iter().collect();
+        let failures = r.ops.iter().filter(|o| o.diverge > 0).count();
+        let skipped = r.ops.iter().filter(|o| !o.claimed).count();
+        x += &format!(
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"{}\" skipped=\"{skipped}\" time=\"{:.3}\">\n",
+            esc(&r.target),
+            cases.len() + r.faults.len(),
+            r.faults.len(),
+            r.seconds
+        );
+        for o in cases {
+            x += &format!(
+                "    <testcase classname=\"{}\" name=\"{}\">\n",
+                esc(&r.target),
+                esc(&o.op)
+            );
+            if !o.claimed {
+                x += "      <skipped message=\"not claimed in hello\"/>\n";
+            } else if o.diverge > 0 {
+                let body: Vec<String> = o
+                    .divergences
+                    .iter()
+                    .map(|d| format!("request: {}\n{}\n{}", d.request, d.diff, d.parted))
+                    .collect();
+                x += &format!(
+                    "      <failure message=\"{} of {} cases diverge\">{}</failure>\n",
+                    o.diverge,
+                    o.cases,
+                    esc(&body.join("\n\n"))
+                );
+            }
+            x += &format!(
+                "      <system-out>{} cases, {} agree, {} faults</system-out>\n",
+                o.cases, o.agree, o.faults
+            );
+            x += "    </testcase>\n";
+        }
+        for (i, f) in r.faults.iter().enumerate() {
+            x += &format!(
+                "    <testcase classname=\"{}\" name=\"fault {}\">\n",
+                esc(&r.target),
+                i + 1
+            );
+            x += &format!(
+                "      <error type=\"{}\" message=\"{}\">{}</error>\n",
+                f.kind.name(),
+                esc(&f.detail),
+                esc(&f.to_string())
+            );
+            x += "    </testcase>\n";
+        }
+        x += "  </testsuite>\n";
+    }
+    x += "</testsuites>\n";
+    x
+}

@@ -1,0 +1,204 @@
+//! Target manifests: `harness/targets/NAME.toml`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+/// How the harness talks to a target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// Protocol v1 over stdin/stdout.
+    #[default]
+    Protocol,
+    /// The published `referenz.py`, driven through `pruefe FILE`.
+    ReferenzCli,
+    /// The published `poker_referenz.py`, driven through `austeilen` and `bewerte FILE`.
+    PokerReferenzCli,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    name: String,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    kind: Kind,
+    command: Vec<String>,
+    #[serde(default)]
+    workdir: Option<String>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    #[serde(default)]
+    ops: Option<Vec<String>>,
+    #[serde(default)]
+    startup_timeout_ms: Option<u64>,
+    #[serde(default)]
+    request_timeout_ms: Option<u64>,
+}
+
+/// A resolved manifest: placeholders expanded, paths absolute.
+#[derive(Debug, Clone)]
+pub struct Manifest {
+    pub name: String,
+    pub description: String,
+    pub kind: Kind,
+    pub command: Vec<String>,
+    pub workdir: PathBuf,
+    pub env: BTreeMap<String, String>,
+    /// Ops the target must claim in hello, if the manifest says.
+    pub ops: Option<Vec<String>>,
+    pub startup_timeout: Duration,
+    pub request_timeout: Duration,
+    /// Where the manifest came from, for messages.
+    pub origin: String,
+}
+
+/// Why a manifest could not be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ManifestError {
+    /// Occurs when the manifest file cannot be read.
+    #[error("cannot read manifest {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    /// Occurs when the manifest is not valid TOML or lacks a required key.
+    #[error("manifest {path} is malformed: {message}")]
+    Parse { path: String, message: String },
+    /// Occurs when a target name matches no manifest.
+    #[error("no target named {name:?}; known targets: {known}")]
+    Unknown { name: String, known: String },
+}
+
+pub const DEFAULT_STARTUP: Duration = Duration::from_secs(20);
+pub const DEFAULT_REQUEST: Duration = Duration::from_secs(30);
+
+/// Expands `${PYTHON}`, `${NODE}` and `${PROVABLY}` in one command word.
+pub fn expand(word: &str) -> String {
+    let env_or = |var: &str, default: &str| {
+        std::env::var(var)
+            .ok()
+            .filter(|v| !v.is_empty())
+            .unwrap_or_else(|| default.to_string())
+    };
+    let provably = std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "provably".into());
+    word.replace("${PYTHON}", &env_or("PROVABLY_PYTHON", "python3"))
+        .replace("${NODE}", &env_or("PROVABLY_NODE", "node"))
+        .replace("${PROVABLY}", &env_or("PROVABLY_BIN", &provably))
+}
+
+impl Manifest {
+    /// Parses manifest text; relative paths are relative to `base` (the manifest's directory).
+    pub fn parse(text: &str, base: &Path, origin: &str) -> Result<Manifest, ManifestError> {
+        let raw: Raw = toml::from_str(text).map_err(|e| ManifestError::Parse {
+            path: origin.into(),
+            message: e.to_string(),
+        })?;
+        if raw.command.is_empty() {
+            return Err(ManifestError::Parse {
+                path: origin.into(),
+                message: "command is empty".into(),
+            });
+        }
+        if let Some(ops) = &raw.ops {
+            if let Some(bad) = ops
+                .iter()
+                .find(|op| !crate::protocol::OPS.contains(&op.as_str()))
+            {
+                return Err(ManifestError::Parse {
+                    path: origin.into(),
+                    message: format!("ops lists {bad:?}, which is not a protocol v1 op"),
+                });
+            }
+        }
+        let workdir = base.join(raw.workdir.as_deref().unwrap_or("."));
+        let workdir = workdir.canonicalize().unwrap_or(workdir);
+        Ok(Manifest {
+            name: raw.name,
+            description: raw.description,
+            kind: raw.kind,
+            command: raw.command.iter().map(|w| expand(w)).collect(),
+            workdir,
+            env: raw.env,
+            ops: raw.ops,
+            startup_timeout: raw
+                .startup_timeout_ms
+                .map_or(DEFAULT_STARTUP, Duration::from_millis),
+            request_timeout: raw
+                .request_timeout_ms
+                .map_or(DEFAULT_REQUEST, Duration::from_millis),
+            origin: origin.into(),
+        })
+    }
+
+    /// Reads a manifest file.
+    pub fn load(path: &Path) -> Result<Manifest, ManifestError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ManifestError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Manifest::parse(
+            &text,
+            path.parent().unwrap_or(Path::new(".")),
+            &path.display().to_string(),
+        )
+    }
+
+    /// A manifest for `--target-cmd`: the command runs through `sh -c` in the current directory.
+    pub fn from_command(cmd: &str) -> Manifest {
+        Manifest {
+            name: cmd.to_string(),
+            description: "given with --target-cmd".into(),
+            kind: Kind::Protocol,
+            command: vec!["sh".into(), "-c".into(), format!("exec {cmd}")],
+            workdir: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+            env: BTreeMap::new(),
+            ops: None,
+            startup_timeout: DEFAULT_STARTUP,
+            request_timeout: DEFAULT_REQUEST,
+            origin: "--target-cmd".into(),
+        }
+    }
+}
+
+/// Every manifest in `dir`, sorted by name.
+pub fn all(dir: &Path) -> Result<Vec<Manifest>, ManifestError> {
+    let entries = std::fs::read_dir(dir).map_err(|source| ManifestError::Read {
+        path: dir.display().to_string(),
+        source,
+    })?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    paths.sort();
+    paths.iter().map(|p| Manifest::load(p)).collect()
+}
+
+/// Resolves `--target NAME|FILE`: a path to a `.toml` file, or a name in `dir`.
+pub fn find(spec: &str, dir: &Path) -> Result<Manifest, ManifestError> {
+    let as_path = Path::new(spec);
+    if spec.ends_with(".toml") || as_path.components().count() > 1 {
+        return Manifest::load(as_path);
+    }
+    let all = all(dir)?;
+    let known = all
+        .iter()
+        .map(|m| m.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    all.iter()
+        .find(|m| m.name == spec)
+        .cloned()
+        .ok_or(ManifestError::Unknown {
+            name: spec.into(),
+            known,
+        })
+}

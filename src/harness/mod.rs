@@ -1,0 +1,166 @@
+//! The differential harness: every other implementation, run as a real
+//! subprocess, held to the answers of this crate's implementation.
+//!
+//! A [`Target`] answers batches of [`Request`]s. [`run::run_target`] replays
+//! every canonical vector and property-generated cases for each op the
+//! target claims, compares each answer with [`crate::protocol::execute`],
+//! shrinks divergences, and keeps faults (the target misbehaving) apart from
+//! divergences (the target answering differently).
+
+// A Fault is a report with its evidence, built once per fault, never on a
+// hot path; boxing it would only add noise.
+#![allow(clippy::result_large_err)]
+
+pub mod cases;
+pub mod cli;
+pub mod compare;
+pub mod explain;
+pub mod junit;
+pub mod manifest;
+pub mod process;
+pub mod published;
+pub mod run;
+pub mod shrink;
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::protocol::{Reply, Request};
+
+/// How a target misbehaved, as opposed to answering differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FaultKind {
+    /// The program could not be started at all.
+    Spawn,
+    /// The target exited while requests were outstanding.
+    Crash,
+    /// The target answered everything but exited non-zero at end of input.
+    ExitStatus,
+    /// No answer to hello within the start-up timeout.
+    StartupTimeout,
+    /// No answer to a request within the per-request timeout.
+    Timeout,
+    /// An answer line that is not a protocol v1 response.
+    NotJson,
+    /// An answer line with bytes that are not UTF-8.
+    NotUtf8,
+    /// An answer whose id belongs to no outstanding request.
+    WrongId,
+    /// A request got no line of its own (a later request's answer came first, or output ended).
+    MissingAnswer,
+    /// More answer lines than requests.
+    ExtraAnswer,
+    /// An answer line longer than any legitimate one.
+    LineTooLong,
+    /// More than the allowed bytes on stderr.
+    StderrFlood,
+    /// An op listed in hello answered `unsupported`.
+    ClaimedUnsupported,
+    /// The manifest requires an op that hello does not claim.
+    MissingOp,
+    /// hello answered with an error, a wrong shape or another protocol version.
+    Handshake,
+}
+
+impl FaultKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Spawn => "spawn",
+            FaultKind::Crash => "crash",
+            FaultKind::ExitStatus => "exit-status",
+            FaultKind::StartupTimeout => "startup-timeout",
+            FaultKind::Timeout => "timeout",
+            FaultKind::NotJson => "not-json",
+            FaultKind::NotUtf8 => "not-utf8",
+            FaultKind::WrongId => "wrong-id",
+            FaultKind::MissingAnswer => "missing-answer",
+            FaultKind::ExtraAnswer => "extra-answer",
+            FaultKind::LineTooLong => "line-too-long",
+            FaultKind::StderrFlood => "stderr-flood",
+            FaultKind::ClaimedUnsupported => "claimed-unsupported",
+            FaultKind::MissingOp => "missing-op",
+            FaultKind::Handshake => "handshake",
+        }
+    }
+}
+
+/// A fault with its evidence: what was asked, what came back, how the
+/// process ended, and the tail of its stderr.
+#[derive(Debug, Clone, Serialize)]
+pub struct Fault {
+    pub kind: FaultKind,
+    pub detail: String,
+    /// The request line in turn when the fault happened, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
+    /// The start of the offending output line, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub received: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit_status: Option<String>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub stderr_tail: String,
+}
+
+impl Fault {
+    pub fn new(kind: FaultKind, detail: impl Into<String>) -> Self {
+        Fault {
+            kind,
+            detail: detail.into(),
+            request: None,
+            received: None,
+            exit_status: None,
+            stderr_tail: String::new(),
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind.name(), self.detail)?;
+        if let Some(r) = &self.request {
+            write!(f, "\n  request:  {r}")?;
+        }
+        if let Some(r) = &self.received {
+            write!(f, "\n  received: {r}")?;
+        }
+        if let Some(s) = &self.exit_status {
+            write!(f, "\n  exit:     {s}")?;
+        }
+        if !self.stderr_tail.is_empty() {
+            let tail: Vec<&str> = self.stderr_tail.lines().rev().take(12).collect();
+            write!(f, "\n  stderr (last lines):")?;
+            for l in tail.iter().rev() {
+                write!(f, "\n    | {l}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a target says about itself in hello.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hello {
+    pub name: String,
+    pub ops: Vec<String>,
+}
+
+/// Anything the harness can hold to the Rust answers.
+pub trait Target {
+    /// The name used in reports.
+    fn name(&self) -> &str;
+    /// Starts (or restarts) the target and returns its hello.
+    fn start(&mut self) -> Result<Hello, Fault>;
+    /// Answers `requests` in order. Stops at the first fault: returns the
+    /// replies received so far and the fault.
+    fn call(&mut self, requests: &[Request]) -> (Vec<Reply>, Option<Fault>);
+    /// Ends the target; reports a fault that shows only at the end (an
+    /// extra answer, a non-zero exit status, a stderr flood).
+    fn finish(&mut self) -> Option<Fault>;
+    /// How many requests to send per [`Target::call`].
+    fn batch_size(&self) -> usize {
+        256
+    }
+}
