@@ -18,10 +18,7 @@ pub struct Keyed(Hmac<Sha256>);
 impl Keyed {
     /// Keys the HMAC with the UTF-8 text of `server_seed`.
     pub fn new(server_seed: &str) -> Self {
-        Keyed(
-            Hmac::<Sha256>::new_from_slice(server_seed.as_bytes())
-                .expect("HMAC takes any key length"),
-        )
+        Keyed(Hmac::<Sha256>::new_from_slice(server_seed.as_bytes()).expect("HMAC takes any key length"))
     }
 
     /// Returns HMAC(server seed, message).

@@ -87,9 +87,7 @@ impl Round {
         let limit = limit(range);
         loop {
             let raw = self.raw(cursor);
-            let v = raw[..k]
-                .iter()
-                .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+            let v = raw[..k].iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
             let accepted = u128::from(v) < limit;
             trace(Attempt {
                 cursor,

@@ -80,10 +80,7 @@ impl From<InvalidInput> for OpError {
 /// Checks that `value` of `field` lies in `min ..= max`.
 pub fn check_range(field: &str, value: u64, min: u64, max: u64) -> Result<u64, InvalidInput> {
     if value < min || value > max {
-        return Err(InvalidInput::new(
-            field,
-            format!("{value} is outside {min}..={max}"),
-        ));
+        return Err(InvalidInput::new(field, format!("{value} is outside {min}..={max}")));
     }
     Ok(value)
 }

@@ -14,8 +14,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(bytes)?;
     // A temporary file is private (0600); the result is an ordinary file.
-    tmp.as_file()
-        .set_permissions(std::fs::Permissions::from_mode(0o644))?;
+    tmp.as_file().set_permissions(std::fs::Permissions::from_mode(0o644))?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())

@@ -13,6 +13,7 @@ pub mod poker;
 pub mod protocol;
 pub mod pyfmt;
 pub mod report;
+pub mod schema;
 pub mod selfpoker;
 pub mod serve;
 pub mod shoe;

@@ -29,14 +29,14 @@ enum Command {
     Serve,
     /// Derive one result from flags or a JSON request and print its `ok` object.
     Derive(DeriveArgs),
-    /// Write the canonical vectors (one file per scheme, the web self-test bundle) or check them.
+    /// Write the canonical vectors (one file per scheme, the web self-test bundle, their schema, the protocol schema) or check them.
     Vectors {
         /// Exit 1 with a diff if the files on disk differ from what the code generates.
         #[arg(long)]
         check: bool,
-        /// Directory of the vector files.
-        #[arg(long, default_value = "vectors")]
-        dir: PathBuf,
+        /// The repository root: files go to vectors/ and harness/ below it.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
     },
     /// Print exactly what `python3 referenz.py vektoren` prints, computed in Rust.
     Vektoren,
@@ -111,11 +111,7 @@ impl DeriveArgs {
                 json.clone()
             };
             return serde_json::from_str(&text).map_err(|e| {
-                OpError::from(provably::error::InvalidInput::new(
-                    "request",
-                    format!("not JSON: {e}"),
-                ))
-                .into()
+                OpError::from(provably::error::InvalidInput::new("request", format!("not JSON: {e}"))).into()
             });
         }
         let Some(op) = &self.op else {
@@ -136,10 +132,7 @@ impl DeriveArgs {
         put("tournamentId", self.tournament_id.clone().map(Value::from));
         put("nonce", self.nonce.map(Value::from));
         let cursor_default = op.starts_with("cursor.") && op != "cursor.hash";
-        put(
-            "cursor",
-            self.cursor.or(cursor_default.then_some(0)).map(Value::from),
-        );
+        put("cursor", self.cursor.or(cursor_default.then_some(0)).map(Value::from));
         put("range", self.range.map(Value::from));
         put("count", self.count.map(Value::from));
         put("players", self.players.map(Value::from));
@@ -158,10 +151,11 @@ impl DeriveArgs {
 fn derive(args: &DeriveArgs) -> anyhow::Result<ExitCode> {
     let value = args.to_request_value()?;
     let request = Request::parse(&value)?;
+    let ok = protocol::execute(&request)?;
+    // Only a request that was answered gets the warning: bad input reports its error alone.
     if let Some(warning) = provably::verify::server_seed_warning(&request) {
         eprintln!("warning: {warning}");
     }
-    let ok = protocol::execute(&request)?;
     println!("{}", serde_json::to_string_pretty(&ok)?);
     Ok(ExitCode::SUCCESS)
 }
@@ -173,9 +167,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Derive(args) => derive(&args),
-        Command::Vectors { check, dir } => {
+        Command::Vectors { check, root } => {
             if check {
-                let drift = provably::vectors::check(&dir);
+                let drift = provably::vectors::check(&root);
                 for d in &drift {
                     eprintln!("{} differs from the generated vectors:\n{}", d.file, d.diff);
                 }
@@ -183,20 +177,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     eprintln!("run `provably vectors` (or `make vectors`) and review the change");
                     return Ok(ExitCode::from(1));
                 }
-                println!("vectors in {} are up to date", dir.display());
+                println!("vectors and schemas under {} are up to date", root.display());
             } else {
-                for name in provably::vectors::write(&dir)
-                    .with_context(|| format!("writing vectors to {}", dir.display()))?
+                for name in provably::vectors::write(&root)
+                    .with_context(|| format!("writing vectors under {}", root.display()))?
                 {
-                    println!("wrote {}", dir.join(name).display());
+                    println!("wrote {}", root.join(name).display());
                 }
             }
             Ok(ExitCode::SUCCESS)
         }
         Command::Vektoren => {
-            io::stdout()
-                .lock()
-                .write_all(provably::vektoren::text().as_bytes())?;
+            io::stdout().lock().write_all(provably::vektoren::text().as_bytes())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Verify(args) => provably::verify::run(&args),

@@ -25,9 +25,7 @@ pub fn seed_sequence_state(seed: u64) -> [u64; 4] {
         v ^ (v >> 16)
     };
     let mix = |x: u32, y: u32| {
-        let r = MIX_MULT_L
-            .wrapping_mul(x)
-            .wrapping_sub(MIX_MULT_R.wrapping_mul(y));
+        let r = MIX_MULT_L.wrapping_mul(x).wrapping_sub(MIX_MULT_R.wrapping_mul(y));
         r ^ (r >> 16)
     };
     let mut pool = [0u32; 4];
@@ -70,10 +68,7 @@ impl Pcg64 {
         let initstate = u128::from(w[0]) << 64 | u128::from(w[1]);
         let initseq = u128::from(w[2]) << 64 | u128::from(w[3]);
         let inc = initseq << 1 | 1;
-        let state = inc
-            .wrapping_add(initstate)
-            .wrapping_mul(PCG_MULT)
-            .wrapping_add(inc);
+        let state = inc.wrapping_add(initstate).wrapping_mul(PCG_MULT).wrapping_add(inc);
         Pcg64 {
             state,
             inc,

@@ -40,28 +40,16 @@ pub struct Deal {
 /// river with one burn card before each.
 pub fn positions(n: usize) -> (Vec<[usize; 2]>, [usize; 5]) {
     let hole = (0..n).map(|i| [i, n + i]).collect();
-    (
-        hole,
-        [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 5, 2 * n + 7],
-    )
+    (hole, [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 5, 2 * n + 7])
 }
 
 /// Shuffles the deck for one hand and deals `players` seats.
-pub fn deal(
-    server_seed: &str,
-    client_seed: &str,
-    nonce: u64,
-    players: u64,
-) -> Result<Deal, InvalidInput> {
-    let players =
-        crate::error::check_range("players", players, *PLAYERS.start(), *PLAYERS.end())? as usize;
+pub fn deal(server_seed: &str, client_seed: &str, nonce: u64, players: u64) -> Result<Deal, InvalidInput> {
+    let players = crate::error::check_range("players", players, *PLAYERS.start(), *PLAYERS.end())? as usize;
     let (deck, _) = Round::new(server_seed, client_seed, nonce).shuffle(52, 0);
     let (hole, board) = positions(players);
     Ok(Deal {
-        hole: hole
-            .iter()
-            .map(|&[a, b]| [deck[a] as u8, deck[b] as u8])
-            .collect(),
+        hole: hole.iter().map(|&[a, b]| [deck[a] as u8, deck[b] as u8]).collect(),
         board: board.map(|p| deck[p] as u8),
     })
 }
@@ -91,9 +79,7 @@ fn rank(card: u8) -> u8 {
 /// Returns the highest card of a straight within `mask` (bit r set for rank
 /// r, with the ace also at bit 1), or `None`.
 fn straight_high(mask: u16) -> Option<u8> {
-    (5..=14u8)
-        .rev()
-        .find(|&h| (mask >> (h - 4)) & 0b11111 == 0b11111)
+    (5..=14u8).rev().find(|&h| (mask >> (h - 4)) & 0b11111 == 0b11111)
 }
 
 /// Pads `ranks` with zeros to five.
@@ -117,16 +103,10 @@ pub fn evaluate(cards: &[u64]) -> Result<Hand, InvalidInput> {
     let mut all = 0u16;
     for &c in cards {
         if c > 51 {
-            return Err(InvalidInput::new(
-                "cards",
-                format!("{c} is not a card (0..=51)"),
-            ));
+            return Err(InvalidInput::new("cards", format!("{c} is not a card (0..=51)")));
         }
         if seen & (1 << c) != 0 {
-            return Err(InvalidInput::new(
-                "cards",
-                format!("card {c} appears twice"),
-            ));
+            return Err(InvalidInput::new("cards", format!("card {c} appears twice")));
         }
         seen |= 1 << c;
         let (c, r) = (c as u8, rank(c as u8));
@@ -156,11 +136,7 @@ pub fn evaluate(cards: &[u64]) -> Result<Hand, InvalidInput> {
                 ranks: pad(&[h]),
             });
         }
-        let top: Vec<u8> = (2..=14u8)
-            .rev()
-            .filter(|r| suit & (1 << r) != 0)
-            .take(5)
-            .collect();
+        let top: Vec<u8> = (2..=14u8).rev().filter(|r| suit & (1 << r) != 0).take(5).collect();
         return Ok(Hand {
             category: 5,
             ranks: pad(&top),
@@ -242,10 +218,7 @@ mod tests {
             card(2, 0),
         ];
         let h = evaluate(&cards).unwrap();
-        assert_eq!(
-            (h.category_name(), h.ranks),
-            ("zwei_paare", [9, 7, 5, 0, 0])
-        );
+        assert_eq!((h.category_name(), h.ranks), ("zwei_paare", [9, 7, 5, 0, 0]));
     }
 
     #[test]

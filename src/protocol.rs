@@ -127,9 +127,7 @@ struct Fields<'a> {
 impl<'a> Fields<'a> {
     fn get(&mut self, name: &'static str) -> Result<&'a Value, InvalidInput> {
         self.read.push(name);
-        self.map
-            .get(name)
-            .ok_or_else(|| InvalidInput::new(name, "is missing"))
+        self.map.get(name).ok_or_else(|| InvalidInput::new(name, "is missing"))
     }
 
     fn string(&mut self, name: &'static str) -> Result<String, InvalidInput> {
@@ -167,9 +165,8 @@ impl<'a> Fields<'a> {
         items
             .iter()
             .map(|c| {
-                c.as_u64().ok_or_else(|| {
-                    InvalidInput::new("cards", format!("{} is not a card (0..=51)", short(c)))
-                })
+                c.as_u64()
+                    .ok_or_else(|| InvalidInput::new("cards", format!("{} is not a card (0..=51)", short(c))))
             })
             .collect()
     }
@@ -259,10 +256,7 @@ impl Request {
             }
             None => return Err(InvalidInput::new("op", "is missing")),
         };
-        let mut f = Fields {
-            map,
-            read: Vec::new(),
-        };
+        let mut f = Fields { map, read: Vec::new() };
         let req = match op {
             "hello" => Request::Hello {
                 protocol: f.int("protocol")?,
@@ -393,8 +387,7 @@ pub fn execute(request: &Request) -> Result<Value, OpError> {
             range,
         } => {
             let range = check_range("range", *range, 1, MAX_SAFE_INTEGER)?;
-            let (value, next) =
-                cursor::Round::new(server_seed, client_seed, *nonce).int(range, *cursor)?;
+            let (value, next) = cursor::Round::new(server_seed, client_seed, *nonce).int(range, *cursor)?;
             json!({ "value": value, "cursorNext": next })
         }
         CursorShuffle {
@@ -405,8 +398,7 @@ pub fn execute(request: &Request) -> Result<Value, OpError> {
             count,
         } => {
             let count = check_range("count", *count, 0, MAX_COUNT)?;
-            let (order, next) = cursor::Round::new(server_seed, client_seed, *nonce)
-                .shuffle(count as usize, *cursor);
+            let (order, next) = cursor::Round::new(server_seed, client_seed, *nonce).shuffle(count as usize, *cursor);
             json!({ "order": order, "cursorNext": next })
         }
         PokerDeal {
@@ -414,8 +406,7 @@ pub fn execute(request: &Request) -> Result<Value, OpError> {
             client_seed,
             nonce,
             players,
-        } => serde_json::to_value(poker::deal(server_seed, client_seed, *nonce, *players)?)
-            .expect("serializes"),
+        } => serde_json::to_value(poker::deal(server_seed, client_seed, *nonce, *players)?).expect("serializes"),
         PokerEvaluate { cards } => {
             let hand = poker::evaluate(cards)?;
             json!({ "category": hand.category_name(), "ranks": hand.ranks })
@@ -426,14 +417,8 @@ pub fn execute(request: &Request) -> Result<Value, OpError> {
             nonce,
             decks,
             penetration,
-        } => serde_json::to_value(shoe::deal(
-            server_seed,
-            client_seed,
-            *nonce,
-            *decks,
-            *penetration,
-        )?)
-        .expect("serializes"),
+        } => serde_json::to_value(shoe::deal(server_seed, client_seed, *nonce, *decks, *penetration)?)
+            .expect("serializes"),
         ShoeTournament {
             server_seed,
             tournament_id,
@@ -510,9 +495,7 @@ impl Response {
         obj.insert("id".into(), self.id.map_or(Value::Null, Value::from));
         match &self.reply {
             Reply::Ok(v) => obj.insert("ok".into(), v.clone()),
-            Reply::Error { kind, message } => {
-                obj.insert("error".into(), json!({ "kind": kind, "message": message }))
-            }
+            Reply::Error { kind, message } => obj.insert("error".into(), json!({ "kind": kind, "message": message })),
         };
         Value::Object(obj).to_string()
     }
@@ -523,10 +506,7 @@ impl Response {
         let bad = |why: String| MalformedResponse(why);
         let value: Value = serde_json::from_str(line).map_err(|e| bad(format!("not JSON: {e}")))?;
         let Value::Object(map) = value else {
-            return Err(bad(format!(
-                "a {} where an object was expected",
-                type_name(&value)
-            )));
+            return Err(bad(format!("a {} where an object was expected", type_name(&value))));
         };
         let id = match map.get("id") {
             Some(Value::Null) => None,
@@ -536,22 +516,15 @@ impl Response {
             ),
             None => return Err(bad("no id".into())),
         };
-        if let Some(k) = map
-            .keys()
-            .find(|k| !matches!(k.as_str(), "id" | "ok" | "error"))
-        {
+        if let Some(k) = map.keys().find(|k| !matches!(k.as_str(), "id" | "ok" | "error")) {
             return Err(bad(format!("unexpected member {k:?}")));
         }
         let reply = match (map.get("ok"), map.get("error")) {
             (Some(Value::Object(ok)), None) => Reply::Ok(Value::Object(ok.clone())),
-            (Some(other), None) => {
-                return Err(bad(format!("ok is {}, not an object", type_name(other))))
-            }
+            (Some(other), None) => return Err(bad(format!("ok is {}, not an object", type_name(other)))),
             (None, Some(Value::Object(err))) => {
                 let kind = match err.get("kind") {
-                    Some(Value::String(k))
-                        if matches!(k.as_str(), "unsupported" | "invalid" | "exhausted") =>
-                    {
+                    Some(Value::String(k)) if matches!(k.as_str(), "unsupported" | "invalid" | "exhausted") => {
                         k.clone()
                     }
                     other => {
@@ -567,9 +540,7 @@ impl Response {
                 };
                 Reply::Error { kind, message }
             }
-            (None, Some(other)) => {
-                return Err(bad(format!("error is {}, not an object", type_name(other))))
-            }
+            (None, Some(other)) => return Err(bad(format!("error is {}, not an object", type_name(other)))),
             (Some(_), Some(_)) => return Err(bad("both ok and error".into())),
             (None, None) => return Err(bad("neither ok nor error".into())),
         };

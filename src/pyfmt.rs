@@ -36,11 +36,7 @@ pub fn float_repr(x: f64) -> String {
         } else if decpt as usize >= digits.len() {
             format!("{}{}.0", digits, "0".repeat(decpt as usize - digits.len()))
         } else {
-            format!(
-                "{}.{}",
-                &digits[..decpt as usize],
-                &digits[decpt as usize..]
-            )
+            format!("{}.{}", &digits[..decpt as usize], &digits[decpt as usize..])
         }
     } else {
         let m = if digits.len() > 1 {
@@ -78,11 +74,7 @@ impl serde_json::ser::Formatter for AsciiPretty<'_> {
         end_object_value();
     }
 
-    fn write_string_fragment<W: ?Sized + io::Write>(
-        &mut self,
-        w: &mut W,
-        fragment: &str,
-    ) -> io::Result<()> {
+    fn write_string_fragment<W: ?Sized + io::Write>(&mut self, w: &mut W, fragment: &str) -> io::Result<()> {
         for c in fragment.chars() {
             if (' '..='~').contains(&c) {
                 w.write_all(&[c as u8])?;
@@ -102,9 +94,7 @@ pub fn dumps_indent2<T: Serialize>(value: &T) -> String {
     let mut out = Vec::new();
     let fmt = AsciiPretty(serde_json::ser::PrettyFormatter::with_indent(b"  "));
     let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
-    value
-        .serialize(&mut ser)
-        .expect("serializing to memory cannot fail");
+    value.serialize(&mut ser).expect("serializing to memory cannot fail");
     String::from_utf8(out).expect("the output is ASCII")
 }
 
@@ -133,9 +123,6 @@ mod tests {
 
     #[test]
     fn dumps_escapes_like_ensure_ascii() {
-        assert_eq!(
-            dumps_indent2(&"é\u{7f}😀\n"),
-            r#""\u00e9\u007f\ud83d\ude00\n""#
-        );
+        assert_eq!(dumps_indent2(&"é\u{7f}😀\n"), r#""\u00e9\u007f\ud83d\ude00\n""#);
     }
 }

@@ -73,10 +73,7 @@ pub fn serve<R: Read, W: Write>(input: R, output: W) -> io::Result<()> {
     loop {
         let response = match read_line(&mut input, MAX_LINE)? {
             Line::Eof => break,
-            Line::TooLong(n) => invalid(
-                "request",
-                format!("line of {n} bytes is longer than {MAX_LINE}"),
-            ),
+            Line::TooLong(n) => invalid("request", format!("line of {n} bytes is longer than {MAX_LINE}")),
             Line::Text(bytes) => {
                 let bytes = bytes.strip_suffix(b"\r").unwrap_or(&bytes);
                 if bytes.iter().all(u8::is_ascii_whitespace) {

@@ -13,9 +13,7 @@ use crate::error::{check_range, InvalidInput};
 /// Suits in shoe order: spades, hearts, diamonds, clubs.
 pub const SUITS: [char; 4] = ['S', 'H', 'D', 'C'];
 /// Ranks in shoe order; `T` is the ten.
-pub const RANKS: [char; 13] = [
-    'A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K',
-];
+pub const RANKS: [char; 13] = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
 
 /// The published server is TypeScript, so rounding is JavaScript's
 /// `Math.round`: halves go up (towards +∞), unlike Rust's `f64::round`.
@@ -174,10 +172,7 @@ pub fn deal_traced(
     let cut = unclamped.clamp(low, high);
     let (bytes, rejections) = (stream.consumed(), stream.rejections);
     Ok((
-        Shoe {
-            cards,
-            cut: cut as u32,
-        },
+        Shoe { cards, cut: cut as u32 },
         Cut {
             bytes,
             rejections,

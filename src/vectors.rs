@@ -62,14 +62,7 @@ type ShuffleRow = (
     u64,
 );
 /// comment, flags, client seed, nonce, decks, penetration.
-type ShoeRow = (
-    &'static str,
-    &'static [&'static str],
-    &'static str,
-    u64,
-    u64,
-    f64,
-);
+type ShoeRow = (&'static str, &'static [&'static str], &'static str, u64, u64, f64);
 /// Non-ASCII text: a combining acute accent, an eszett, an astral-plane emoji, and a colon.
 const UNICODE_CLIENT: &str = "Spie\u{301}ler:ß-😀";
 
@@ -175,20 +168,10 @@ fn cursor_scheme() -> Scheme {
             "A3F1C9D4E5B6072839A0B1C2D3E4F5061728394A5B6C7D8E9F0A1B2C3D4E5F60",
         ),
         ("non-ASCII server seed", &["Unicode", "NotHex"], "Sé😀d"),
-        (
-            "a passphrase, not hex",
-            &["NotHex"],
-            "correct horse battery staple",
-        ),
+        ("a passphrase, not hex", &["NotHex"], "correct horse battery staple"),
     ];
     for (comment, flags, seed) in hashes {
-        cases.push(case(
-            comment,
-            flags,
-            Request::CursorHash {
-                server_seed: s(seed),
-            },
-        ));
+        cases.push(case(comment, flags, Request::CursorHash { server_seed: s(seed) }));
     }
     for op in ["raw", "float"] {
         for (seed, client, nonce, cur) in vektoren::RAW_CASES {
@@ -298,11 +281,7 @@ fn cursor_scheme() -> Scheme {
         ("range 256 is still one byte", 0, 256),
         ("range 257 is two bytes", 0, 257),
     ] {
-        cases.push(case(
-            comment,
-            &int_flags(&round, range, cur, &[]),
-            int(b, cur, range),
-        ));
+        cases.push(case(comment, &int_flags(&round, range, cur, &[]), int(b, cur, range)));
     }
     let u = Round::new(SEED_A, UNICODE_CLIENT, 3);
     cases.push(case(
@@ -311,14 +290,13 @@ fn cursor_scheme() -> Scheme {
         int((SEED_A, UNICODE_CLIENT, 3), 0, 52),
     ));
 
-    let shuffle =
-        |seed: &str, client: &str, nonce: u64, cur: u64, count: u64| Request::CursorShuffle {
-            server_seed: s(seed),
-            client_seed: s(client),
-            nonce,
-            cursor: cur,
-            count,
-        };
+    let shuffle = |seed: &str, client: &str, nonce: u64, cur: u64, count: u64| Request::CursorShuffle {
+        server_seed: s(seed),
+        client_seed: s(client),
+        nonce,
+        cursor: cur,
+        count,
+    };
     for count in vektoren::SHUFFLE_COUNTS {
         cases.push(case(
             format!("referenz.py vektoren shuffle of {count}"),
@@ -337,15 +315,7 @@ fn cursor_scheme() -> Scheme {
             0,
         ),
         ("count 1: no draw", &[], SEED_B, CLIENT_B, 42, 9, 1),
-        (
-            "count 2: one draw",
-            &["NonzeroCursor"],
-            SEED_B,
-            CLIENT_B,
-            42,
-            9,
-            2,
-        ),
+        ("count 2: one draw", &["NonzeroCursor"], SEED_B, CLIENT_B, 42, 9, 2),
         (
             "52 cards from cursor 1000",
             &["NonzeroCursor", "Rejection"],
@@ -393,11 +363,7 @@ fn cursor_scheme() -> Scheme {
         ),
     ];
     for (comment, flags, seed, client, nonce, cur, count) in more {
-        cases.push(case(
-            comment,
-            flags,
-            shuffle(seed, client, nonce, cur, count),
-        ));
+        cases.push(case(comment, flags, shuffle(seed, client, nonce, cur, count)));
     }
     Scheme {
         name: "cursor",
@@ -445,13 +411,7 @@ fn poker_scheme() -> Scheme {
         (
             "royal flush",
             &["Category"],
-            vec![
-                card(14, 3),
-                card(13, 3),
-                card(12, 3),
-                card(11, 3),
-                card(10, 3),
-            ],
+            vec![card(14, 3), card(13, 3), card(12, 3), card(11, 3), card(10, 3)],
         ),
         (
             "steel wheel: five-high straight flush",
@@ -500,14 +460,7 @@ fn poker_scheme() -> Scheme {
         (
             "flush of six cards keeps the top five",
             &["Category"],
-            vec![
-                card(2, 1),
-                card(5, 1),
-                card(7, 1),
-                card(9, 1),
-                card(11, 1),
-                card(13, 1),
-            ],
+            vec![card(2, 1), card(5, 1), card(7, 1), card(9, 1), card(11, 1), card(13, 1)],
         ),
         (
             "flush beats a straight in the same seven",
@@ -525,13 +478,7 @@ fn poker_scheme() -> Scheme {
         (
             "straight, ace high",
             &["Category"],
-            vec![
-                card(10, 0),
-                card(11, 1),
-                card(12, 2),
-                card(13, 3),
-                card(14, 0),
-            ],
+            vec![card(10, 0), card(11, 1), card(12, 2), card(13, 3), card(14, 0)],
         ),
         (
             "wheel among seven cards",
@@ -588,13 +535,7 @@ fn poker_scheme() -> Scheme {
         (
             "two pair",
             &["Category"],
-            vec![
-                card(14, 0),
-                card(14, 1),
-                card(13, 0),
-                card(13, 1),
-                card(12, 2),
-            ],
+            vec![card(14, 0), card(14, 1), card(13, 0), card(13, 1), card(12, 2)],
         ),
         (
             "pair",
@@ -668,18 +609,12 @@ fn poker_scheme() -> Scheme {
                 "MaxPlayers",
                 "22 players: the river is the deck's last card (position 51).",
             ),
-            (
-                "Unicode",
-                "A non-ASCII client seed made of concatenated seat seeds.",
-            ),
+            ("Unicode", "A non-ASCII client seed made of concatenated seat seeds."),
             (
                 "Category",
                 "A hand of the category in its comment; every category appears.",
             ),
-            (
-                "Wheel",
-                "A-2-3-4-5, the five-high straight, where the ace counts one.",
-            ),
+            ("Wheel", "A-2-3-4-5, the five-high straight, where the ace counts one."),
             (
                 "SevenCards",
                 "Best five of seven: the evaluator must choose among subsets.",
@@ -751,14 +686,7 @@ fn shoe_scheme() -> Scheme {
     // gives 33 where round-half-even gives 32.
     let extra: [ShoeRow; 5] = [
         ("cut clamped low: penetration 0.1", &[], CLIENT_B, 1, 1, 0.1),
-        (
-            "cut clamped high: penetration 0.99",
-            &[],
-            CLIENT_B,
-            1,
-            1,
-            0.99,
-        ),
+        ("cut clamped high: penetration 0.99", &[], CLIENT_B, 1, 1, 0.99),
         (
             "Math.round tie: 52 × 0.625 = 32.5 rounds up",
             &[],
@@ -790,13 +718,7 @@ fn shoe_scheme() -> Scheme {
     }
     // A five-deck shoe whose two-byte draws include a rejection.
     let two = (0..)
-        .find(|&n| {
-            shoe::deal_traced(SEED_B, CLIENT_B, n, 5, 0.75)
-                .unwrap()
-                .1
-                .rejections[2]
-                > 0
-        })
+        .find(|&n| shoe::deal_traced(SEED_B, CLIENT_B, n, 5, 0.75).unwrap().1.rejections[2] > 0)
         .unwrap();
     cases.push(case(
         "260 cards: a two-byte draw is rejected",
@@ -860,24 +782,13 @@ fn dice_scheme() -> Scheme {
     for n in late {
         let f = dice::roll_traced(SEED_B, client, n).unwrap();
         cases.push(case(
-            format!(
-                "die {n}: byte 0 is 252 or more, face from byte {}",
-                f.offset
-            ),
+            format!("die {n}: byte 0 is 252 or more, face from byte {}", f.offset),
             &["LateByte", "Colon"],
             roll(client, n),
         ));
     }
-    cases.push(case(
-        "die 2^53-1",
-        &["MaxSafeInteger"],
-        roll("x", MAX_SAFE_INTEGER),
-    ));
-    cases.push(case(
-        "Unicode client seed",
-        &["Unicode"],
-        roll(UNICODE_CLIENT, 1),
-    ));
+    cases.push(case("die 2^53-1", &["MaxSafeInteger"], roll("x", MAX_SAFE_INTEGER)));
+    cases.push(case("Unicode client seed", &["Unicode"], roll(UNICODE_CLIENT, 1)));
     cases.push(case("empty client seed", &["EmptySeed"], roll("", 0)));
     Scheme {
         name: "dice",
@@ -899,37 +810,17 @@ fn selfpoker_scheme() -> Scheme {
         ("seed 0: a single zero entropy word", &["NumpyEdge"], 0),
         ("seed 1", &["NumpyEdge"], 1),
         ("seed 42", &[], 42),
-        (
-            "seed 12345, traced step by step in docs/schemes.md",
-            &[],
-            12345,
-        ),
-        (
-            "seed 2^32-1: the largest one-word seed",
-            &["NumpyEdge"],
-            (1 << 32) - 1,
-        ),
-        (
-            "seed 2^32: the smallest two-word seed",
-            &["NumpyEdge"],
-            1 << 32,
-        ),
+        ("seed 12345, traced step by step in docs/schemes.md", &[], 12345),
+        ("seed 2^32-1: the largest one-word seed", &["NumpyEdge"], (1 << 32) - 1),
+        ("seed 2^32: the smallest two-word seed", &["NumpyEdge"], 1 << 32),
         ("seed 2^62", &["NumpyEdge"], 1 << 62),
         (
             "seed 2^63-1: the largest 63-bit seed",
             &["NumpyEdge", "JsUnsafe"],
             (1 << 63) - 1,
         ),
-        (
-            "the page's example seed",
-            &["JsUnsafe"],
-            1_234_567_890_123_456_789,
-        ),
-        (
-            "a random 63-bit seed",
-            &["JsUnsafe"],
-            6_012_398_147_733_912_337,
-        ),
+        ("the page's example seed", &["JsUnsafe"], 1_234_567_890_123_456_789),
+        ("a random 63-bit seed", &["JsUnsafe"], 6_012_398_147_733_912_337),
     ];
     for op in ["commit", "deck"] {
         for (comment, flags, seed) in seeds {
@@ -946,8 +837,14 @@ fn selfpoker_scheme() -> Scheme {
         name: "selfpoker",
         source: "seed 002 (numpy.random.default_rng(seed).permutation(52))",
         notes: &[
-            ("NumpyEdge", "A seed at an edge of numpy's SeedSequence word split: 0, 1, 2^32-1, 2^32, 2^62, 2^63-1."),
-            ("JsUnsafe", "A seed above 2^53: it must travel as a string and be handled as a BigInt in JavaScript."),
+            (
+                "NumpyEdge",
+                "A seed at an edge of numpy's SeedSequence word split: 0, 1, 2^32-1, 2^32, 2^62, 2^63-1.",
+            ),
+            (
+                "JsUnsafe",
+                "A seed above 2^53: it must travel as a string and be handled as a BigInt in JavaScript.",
+            ),
         ],
         cases,
     }
@@ -968,12 +865,7 @@ fn ladder_scheme() -> Scheme {
             "player-seed-0001",
             25,
         ),
-        (
-            "25 cases, empty client seed",
-            &["DefaultSize", "EmptySeed"],
-            "",
-            25,
-        ),
+        ("25 cases, empty client seed", &["DefaultSize", "EmptySeed"], "", 25),
         (
             "25 cases, Unicode client seed",
             &["DefaultSize", "Unicode"],
@@ -1033,8 +925,7 @@ pub const GENERATOR: &str = concat!("provably ", env!("CARGO_PKG_VERSION"));
 pub fn file(scheme: &Scheme) -> Value {
     let mut groups: Vec<(&'static str, Vec<Value>)> = Vec::new();
     for (i, c) in scheme.cases.iter().enumerate() {
-        let expected =
-            execute(&c.request).unwrap_or_else(|e| panic!("vector {:?} fails: {e}", c.comment));
+        let expected = execute(&c.request).unwrap_or_else(|e| panic!("vector {:?} fails: {e}", c.comment));
         let test = json!({
             "tcId": i + 1,
             "comment": c.comment,
@@ -1077,16 +968,21 @@ pub fn selftest(files: &[Value]) -> Value {
     json!({ "generator": GENERATOR, "numberOfTests": tests.len(), "tests": tests })
 }
 
-/// Every file `provably vectors` writes, as (file name, text).
+/// Every file `provably vectors` writes, as (path relative to the repository root, text).
 pub fn render() -> Vec<(String, String)> {
     let files: Vec<Value> = schemes().iter().map(file).collect();
     let mut out: Vec<(String, String)> = files
         .iter()
-        .map(|f| (format!("{}.json", f["scheme"].as_str().unwrap()), pretty(f)))
+        .map(|f| (format!("vectors/{}.json", f["scheme"].as_str().unwrap()), pretty(f)))
         .collect();
     out.push((
-        "selftest.json".into(),
+        "vectors/selftest.json".into(),
         serde_json::to_string(&selftest(&files)).unwrap() + "\n",
+    ));
+    out.push(("vectors/vectors.schema.json".into(), pretty(&crate::schema::vectors())));
+    out.push((
+        "harness/protocol.schema.json".into(),
+        pretty(&crate::schema::protocol()),
     ));
     out
 }
@@ -1095,19 +991,19 @@ fn pretty(v: &Value) -> String {
     serde_json::to_string_pretty(v).unwrap() + "\n"
 }
 
-/// A vector file on disk that differs from what the code generates.
+/// A generated file on disk that differs from what the code generates.
 #[derive(Debug)]
 pub struct Drift {
     pub file: String,
     pub diff: String,
 }
 
-/// Compares `dir` with what [`render`] generates; returns the files that differ.
-pub fn check(dir: &Path) -> Vec<Drift> {
+/// Compares the files under `root` with what [`render`] generates; returns those that differ.
+pub fn check(root: &Path) -> Vec<Drift> {
     render()
         .into_iter()
         .filter_map(|(name, want)| {
-            let have = std::fs::read_to_string(dir.join(&name)).unwrap_or_default();
+            let have = std::fs::read_to_string(root.join(&name)).unwrap_or_default();
             (have != want).then(|| Drift {
                 diff: crate::report::unified_diff(
                     &have,
@@ -1121,12 +1017,15 @@ pub fn check(dir: &Path) -> Vec<Drift> {
         .collect()
 }
 
-/// Writes every vector file into `dir`, each atomically (a temporary file renamed into place).
-pub fn write(dir: &Path) -> std::io::Result<Vec<String>> {
-    std::fs::create_dir_all(dir)?;
+/// Writes every generated file under `root`, each atomically (a temporary file renamed into place).
+pub fn write(root: &Path) -> std::io::Result<Vec<String>> {
     let mut names = Vec::new();
     for (name, text) in render() {
-        crate::fsutil::write_atomic(&dir.join(&name), text.as_bytes())?;
+        let path = root.join(&name);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        crate::fsutil::write_atomic(&path, text.as_bytes())?;
         names.push(name);
     }
     Ok(names)

@@ -166,19 +166,11 @@ fn integers(observed: &str, max: u64) -> Result<Vec<String>, InvalidInput> {
 }
 
 /// Compares `observed` with the prefix of `derived` it claims to be.
-pub fn compare(
-    computed_commit: String,
-    commit: &str,
-    derived: &[String],
-    observed: &[String],
-) -> Verdict {
-    let first_difference = observed
-        .iter()
-        .enumerate()
-        .find_map(|(i, o)| match derived.get(i) {
-            Some(d) if d == o => None,
-            d => Some((i, d.cloned(), o.clone())),
-        });
+pub fn compare(computed_commit: String, commit: &str, derived: &[String], observed: &[String]) -> Verdict {
+    let first_difference = observed.iter().enumerate().find_map(|(i, o)| match derived.get(i) {
+        Some(d) if d == o => None,
+        d => Some((i, d.cloned(), o.clone())),
+    });
     Verdict {
         commit_matches: computed_commit.eq_ignore_ascii_case(commit.trim()),
         computed_commit,
@@ -203,24 +195,13 @@ pub fn check(scheme: &VerifyScheme) -> Result<(Verdict, &'static str), OpError> 
             decks,
             penetration,
         } => {
-            let derived = shoe::deal(
-                &common.server_seed,
-                client_seed,
-                *nonce,
-                *decks,
-                *penetration,
-            )?;
+            let derived = shoe::deal(&common.server_seed, client_seed, *nonce, *decks, *penetration)?;
             let observed = tokens(&common.observed)
                 .iter()
                 .map(|t| card_label(t))
                 .collect::<Result<Vec<_>, _>>()?;
             (
-                compare(
-                    seed_commit(common),
-                    &common.commit,
-                    &derived.cards,
-                    &observed,
-                ),
+                compare(seed_commit(common), &common.commit, &derived.cards, &observed),
                 "card",
             )
         }
@@ -231,24 +212,13 @@ pub fn check(scheme: &VerifyScheme) -> Result<(Verdict, &'static str), OpError> 
             decks,
             penetration,
         } => {
-            let derived = shoe::tournament(
-                &common.server_seed,
-                tournament_id,
-                *hand,
-                *decks,
-                *penetration,
-            )?;
+            let derived = shoe::tournament(&common.server_seed, tournament_id, *hand, *decks, *penetration)?;
             let observed = tokens(&common.observed)
                 .iter()
                 .map(|t| card_label(t))
                 .collect::<Result<Vec<_>, _>>()?;
             (
-                compare(
-                    seed_commit(common),
-                    &common.commit,
-                    &derived.cards,
-                    &observed,
-                ),
+                compare(seed_commit(common), &common.commit, &derived.cards, &observed),
                 "card",
             )
         }
@@ -262,10 +232,7 @@ pub fn check(scheme: &VerifyScheme) -> Result<(Verdict, &'static str), OpError> 
             for k in 0..observed.len() as u64 {
                 derived.push(dice::roll(&common.server_seed, client_seed, first + k)?.to_string());
             }
-            (
-                compare(seed_commit(common), &common.commit, &derived, &observed),
-                "die",
-            )
+            (compare(seed_commit(common), &common.commit, &derived, &observed), "die")
         }
         Shuffle {
             common,
@@ -275,16 +242,10 @@ pub fn check(scheme: &VerifyScheme) -> Result<(Verdict, &'static str), OpError> 
             cursor: at,
         } => {
             let count = crate::error::check_range("count", *count, 0, crate::error::MAX_COUNT)?;
-            let (order, _) = cursor::Round::new(&common.server_seed, client_seed, *nonce)
-                .shuffle(count as usize, *at);
+            let (order, _) = cursor::Round::new(&common.server_seed, client_seed, *nonce).shuffle(count as usize, *at);
             let observed = integers(&common.observed, count.saturating_sub(1))?;
             (
-                compare(
-                    seed_commit(common),
-                    &common.commit,
-                    &strings(order),
-                    &observed,
-                ),
+                compare(seed_commit(common), &common.commit, &strings(order), &observed),
                 "position",
             )
         }
@@ -323,12 +284,7 @@ pub fn check(scheme: &VerifyScheme) -> Result<(Verdict, &'static str), OpError> 
             let order = ladder::shuffle(&common.server_seed, client_seed, *size)?;
             let observed = integers(&common.observed, size.saturating_sub(1))?;
             (
-                compare(
-                    seed_commit(common),
-                    &common.commit,
-                    &strings(order),
-                    &observed,
-                ),
+                compare(seed_commit(common), &common.commit, &strings(order), &observed),
                 "case",
             )
         }
@@ -344,8 +300,7 @@ pub fn server_seed_warning(request: &Request) -> Option<String> {
         .get("serverSeed")?
         .as_str()?
         .to_string();
-    let looks_published =
-        seed.len() == 64 && seed.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    let looks_published = seed.len() == 64 && seed.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
     (!looks_published).then(|| {
         format!(
             "serverSeed is not 64 lowercase hex characters ({} characters); it is used as text, so check it was pasted exactly",
@@ -358,17 +313,21 @@ pub fn server_seed_warning(request: &Request) -> Option<String> {
 pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let (v, item) = check(&args.scheme)?;
     if v.commit_matches {
+        println!("commitment: OK, SHA-256 of the revealed seed is {}", v.computed_commit);
+    } else {
         println!(
-            "commitment: OK, SHA-256 of the revealed seed is {}",
+            "commitment: MISMATCH, SHA-256 of the revealed seed is {}, not the commitment shown before play",
             v.computed_commit
         );
-    } else {
-        println!("commitment: MISMATCH, SHA-256 of the revealed seed is {}, not the commitment shown before play", v.computed_commit);
     }
     match &v.first_difference {
         None => println!("outcome: all {} observed {item}s match the derived ones", v.compared),
-        Some((i, Some(d), o)) => println!("outcome: MISMATCH at {item} {i} (counting from 0): derived {d}, observed {o}"),
-        Some((i, None, o)) => println!("outcome: MISMATCH at {item} {i} (counting from 0): observed {o}, but the round has only {i} {item}s"),
+        Some((i, Some(d), o)) => {
+            println!("outcome: MISMATCH at {item} {i} (counting from 0): derived {d}, observed {o}")
+        }
+        Some((i, None, o)) => println!(
+            "outcome: MISMATCH at {item} {i} (counting from 0): observed {o}, but the round has only {i} {item}s"
+        ),
     }
     if v.matches() {
         println!("everything matches");

@@ -23,10 +23,7 @@ pub fn resolve(root: &Path, url_path: &str) -> Option<PathBuf> {
         (root.join("vectors"), rest)
     } else {
         let rest = path.trim_start_matches('/');
-        (
-            root.join("web"),
-            if rest.is_empty() { "index.html" } else { rest },
-        )
+        (root.join("web"), if rest.is_empty() { "index.html" } else { rest })
     };
     let rel = Path::new(rest);
     if rest.is_empty() || !rel.components().all(|c| matches!(c, Component::Normal(_))) {
@@ -48,13 +45,7 @@ fn content_type(path: &Path) -> &'static str {
     }
 }
 
-fn respond(
-    stream: &mut TcpStream,
-    status: &str,
-    ctype: &str,
-    body: &[u8],
-    head_only: bool,
-) -> io::Result<()> {
+fn respond(stream: &mut TcpStream, status: &str, ctype: &str, body: &[u8], head_only: bool) -> io::Result<()> {
     write!(
         stream,
         "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nContent-Security-Policy: {CSP}\r\n\
@@ -90,13 +81,7 @@ fn handle(root: &Path, mut stream: TcpStream) -> io::Result<()> {
     }
     match resolve(root, path) {
         Some(file) => match std::fs::read(&file) {
-            Ok(body) => respond(
-                &mut stream,
-                "200 OK",
-                content_type(&file),
-                &body,
-                method == "HEAD",
-            ),
+            Ok(body) => respond(&mut stream, "200 OK", content_type(&file), &body, method == "HEAD"),
             Err(_) => respond(
                 &mut stream,
                 "500 Internal Server Error",

@@ -1,1 +1,23 @@
+//! The integration tests: one binary, one module per area.
 
+// Shared helpers: paths, running the binary, the Python interpreter.
+mod support;
+
+// The published programs: pinned bytes, vektoren text parity, pruefe parity.
+mod published;
+// The canonical vectors: up to date, schema-valid, snapshotted, every branch forced.
+mod vectors;
+// `provably derive`, `vektoren` and bad input: typed errors, exit 2, no panic.
+mod cli;
+// `provably verify`: matching round, wrong card at a known position, wrong commitment.
+mod verify;
+// `provably serve` as a protocol v1 target.
+mod serve;
+// The harness against deliberately broken targets and outside programs.
+mod harness;
+// Independent oracles: the `fair` crate's byte stream, numpy's worked examples.
+mod oracles;
+// Parsers under fuzzed input.
+mod fuzz;
+// `provably web`: what it serves and what it refuses.
+mod web;

@@ -3,7 +3,8 @@
 // references; the page refuses to compute until that code has reproduced
 // every vector of /vectors/selftest.json in this very browser.
 
-import { JsonFloat, parseJson, stringifyJson } from './js/json.mjs';
+import { firstDifference } from './js/compare.mjs';
+import { parseJson, stringifyJson } from './js/json.mjs';
 import { NAME, execute } from './js/provably.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -23,38 +24,6 @@ function el(tag, attrs = {}, ...children) {
 
 // ---------------------------------------------------------------------------
 // Self-test
-
-/** Deep equality for protocol values; numbers bit for bit (Object.is). */
-export function firstDifference(expected, got, path = '') {
-  if (expected instanceof JsonFloat) expected = expected.value;
-  if (typeof expected === 'number' || typeof got === 'number') {
-    return Object.is(expected, got) ? null : path || '(Wert)';
-  }
-  if (typeof expected === 'bigint' || typeof got === 'bigint') {
-    return typeof expected === typeof got && expected === got ? null : path || '(Wert)';
-  }
-  if (Array.isArray(expected) || Array.isArray(got)) {
-    if (!Array.isArray(expected) || !Array.isArray(got)) return path || '(Wert)';
-    const n = Math.max(expected.length, got.length);
-    for (let i = 0; i < n; i++) {
-      if (i >= expected.length || i >= got.length) return `${path}.length`;
-      const d = firstDifference(expected[i], got[i], `${path}[${i}]`);
-      if (d) return d;
-    }
-    return null;
-  }
-  if (typeof expected === 'object' && expected !== null && typeof got === 'object' && got !== null) {
-    const keys = new Set([...Object.keys(expected), ...Object.keys(got)]);
-    for (const k of keys) {
-      const sub = path ? `${path}.${k}` : k;
-      if (!Object.hasOwn(expected, k) || !Object.hasOwn(got, k)) return sub;
-      const d = firstDifference(expected[k], got[k], sub);
-      if (d) return d;
-    }
-    return null;
-  }
-  return expected === got ? null : path || '(Wert)';
-}
 
 function pretty(value) {
   // stringifyJson keeps BigInts exact; re-indent for reading.
@@ -435,22 +404,33 @@ function readValues(scheme) {
   return v;
 }
 
+/**
+ * Recomputes a panel. The result is built off-page and swapped in whole, so
+ * the page never shows half a result or one from an older click; the result
+ * box carries data-run (how many runs so far) and data-state (running, done,
+ * error) for anyone waiting on it.
+ */
 async function compute(state) {
   const { scheme } = state;
   const out = $(`${scheme.id}-result`);
+  const run = (state.runs = (state.runs ?? 0) + 1);
+  out.dataset.state = 'running';
   const values = readValues(scheme);
   const result = scheme.run ? await scheme.run(values) : await execute(scheme.request(values));
-  out.replaceChildren();
-  $(`${scheme.id}-verify-result`).replaceChildren();
-  state.last = null;
+  const next = el('div', {});
   if (result.error) {
-    out.append(notice('bad', `Eingabe nicht verwendbar: ${result.error.message}`, `${scheme.id}-error`));
-    return;
+    next.append(notice('bad', `Eingabe nicht verwendbar: ${result.error.message}`, `${scheme.id}-error`));
+  } else {
+    next.append(await commitmentCheck(scheme, values));
+    await scheme.render(result.ok, next, values, scheme.id);
   }
-  state.last = { ok: result.ok, values };
-  out.append(await commitmentCheck(scheme, values));
-  scheme.render(result.ok, out, values);
-  if ($(`${scheme.id}-observed`).value.trim()) verifyObserved(state);
+  if (run !== state.runs) return; // a newer click owns the result box
+  state.last = result.error ? null : { ok: result.ok, values };
+  out.replaceChildren(...next.childNodes);
+  $(`${scheme.id}-verify-result`).replaceChildren();
+  if (state.last && $(`${scheme.id}-observed`).value.trim()) verifyObserved(state);
+  out.dataset.run = String(run);
+  out.dataset.state = result.error ? 'error' : 'done';
 }
 
 function notice(kind, text, testid) {
@@ -485,11 +465,11 @@ function sequenceList(id, items, show, { cut } = {}) {
   return ol;
 }
 
-function renderShoe(ok, out) {
-  const id = out.id.replace('-result', '');
+function renderShoe(ok, out, values, id) {
   out.append(
     el('p', {}, `${ok.cards.length} Karten. Cut-Card nach `, el('strong', { id: `${id}-cut`, 'data-testid': `${id}-cut`, text: String(ok.cut) }), ' Karten (vor Index ', String(ok.cut), ').'),
     sequenceList(`${id}-cards`, ok.cards, shoeDisplay, { cut: ok.cut }),
+    el('p', { class: 'muted small legend', text: 'Kleine Zahl = Position in der Ziehung (ab 1). CUT markiert, wo die Cut-Card liegt.' }),
   );
 }
 

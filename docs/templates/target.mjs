@@ -49,9 +49,9 @@ function macStream(key, clientSeed, nonce, cursor, batchSize) {
   let at = 0;
   return async () => {
     if (at === batch.length) {
-      const cursors = Array.from({ length: batchSize }, (_, i) => cursor + i);
+      const cursors = Array.from({ length: batchSize }, (_, i) => cursor + BigInt(i));
       batch = await Promise.all(cursors.map((c) => hmacRaw(key, clientSeed, nonce, c)));
-      cursor += batchSize;
+      cursor += BigInt(batchSize);
       at = 0;
     }
     return batch[at++];
@@ -60,10 +60,11 @@ function macStream(key, clientSeed, nonce, cursor, batchSize) {
 
 // Returns [value, next cursor]: uniform in 0 .. range-1, by rejection.
 // BigInt because range goes up to 2^53-1: seven bytes, and 256^7 is past
-// what a Number holds exactly. (cursor stays a Number: it would lose
-// exactness only if it started within `count` of 2^53.)
+// what a Number holds exactly. The cursor is a BigInt too: a cursor may start
+// at 2^53-1, and a Number stops counting at 2^53 (2^53 + 1 === 2^53), so a
+// rejection there would read the same MAC forever.
 async function drawInt(nextMac, cursor, range) {
-  if (range === 1) return [0, cursor + 1];
+  if (range === 1) return [0, cursor + 1n];
   const r = BigInt(range);
   let k = 1;
   while (256n ** BigInt(k) < r) k++;
@@ -71,7 +72,7 @@ async function drawInt(nextMac, cursor, range) {
   const limit = whole - (whole % r);
   for (;;) {
     const mac = await nextMac();
-    cursor += 1;
+    cursor += 1n;
     let v = 0n;
     for (const b of mac.subarray(0, k)) v = v * 256n + BigInt(b);
     if (v < limit) return [Number(v % r), cursor];
@@ -94,16 +95,16 @@ async function opFloat(r) {
 
 async function opInt(r) {
   const key = await hmacKey(r.serverSeed);
-  const nextMac = macStream(key, r.clientSeed, r.nonce, r.cursor, 1);
-  const [value, cursorNext] = await drawInt(nextMac, r.cursor, r.range);
+  const nextMac = macStream(key, r.clientSeed, r.nonce, BigInt(r.cursor), 1);
+  const [value, cursorNext] = await drawInt(nextMac, BigInt(r.cursor), r.range);
   return { value, cursorNext };
 }
 
 async function opShuffle(r) {
   const key = await hmacKey(r.serverSeed);
-  const nextMac = macStream(key, r.clientSeed, r.nonce, r.cursor, 256);
+  const nextMac = macStream(key, r.clientSeed, r.nonce, BigInt(r.cursor), 256);
   const order = Array.from({ length: r.count }, (_, i) => i);
-  let cursor = r.cursor;
+  let cursor = BigInt(r.cursor);
   for (let i = r.count - 1; i >= 1; i--) {
     let j;
     [j, cursor] = await drawInt(nextMac, cursor, i + 1);
@@ -189,6 +190,12 @@ const FIELDS = {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
+// JSON.stringify cannot write a BigInt. A cursor past 2^53-1 is still an
+// exact JSON integer on the wire, so BigInts are written as their digits.
+function toJson(value) {
+  return JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `\u0000big${v}` : v)).replace(/"\\u0000big(\d+)"/g, '$1');
+}
+
 // A message may quote the request, and JSON.stringify would write a lone
 // surrogate from it as \ud800, which strict readers refuse: make it U+FFFD.
 const error = (id, kind, message) => ({ id, error: { kind, message: message.toWellFormed() } });
@@ -242,7 +249,7 @@ async function answer(line) {
 }
 
 async function respond(line) {
-  const text = JSON.stringify(await answer(line));
+  const text = toJson(await answer(line));
   // Pipes are asynchronous in Node on POSIX: wait until the line is handed
   // over, so that a large answer does not pile up in memory.
   if (!process.stdout.write(text + '\n')) {

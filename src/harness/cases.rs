@@ -30,11 +30,7 @@ pub enum Origin {
 impl std::fmt::Display for Origin {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Origin::Vector {
-                scheme,
-                tc_id,
-                comment,
-            } => write!(f, "vector {scheme} tcId {tc_id} ({comment})"),
+            Origin::Vector { scheme, tc_id, comment } => write!(f, "vector {scheme} tcId {tc_id} ({comment})"),
             Origin::Property { index } => write!(f, "property case {index}"),
         }
     }
@@ -158,13 +154,7 @@ fn boundary_range() -> BoxedStrategy<u64> {
 /// rejection limit: the one value an off-by-one (`>` for `>=`) accepts.
 /// Random cursors hit it once in 256 attempts at best; searching makes every
 /// such case test the boundary.
-pub fn boundary_cursor(
-    server_seed: &str,
-    client_seed: &str,
-    nonce: u64,
-    start: u64,
-    range: u64,
-) -> u64 {
+pub fn boundary_cursor(server_seed: &str, client_seed: &str, nonce: u64, start: u64, range: u64) -> u64 {
     let round = crate::cursor::Round::new(server_seed, client_seed, nonce);
     let limit = crate::cursor::limit(range);
     let start = start.min(MAX_SAFE_INTEGER - 4096);
@@ -210,8 +200,7 @@ fn cards() -> BoxedStrategy<Vec<u64>> {
             });
             cards
         });
-    prop_oneof![1 => random, 2 => packed.prop_filter("5 to 7 distinct cards", |c| c.len() >= 5)]
-        .boxed()
+    prop_oneof![1 => random, 2 => packed.prop_filter("5 to 7 distinct cards", |c| c.len() >= 5)].boxed()
 }
 
 /// The strategy for `op`'s requests.

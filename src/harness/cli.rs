@@ -48,16 +48,11 @@ pub struct DiffArgs {
 }
 
 fn parse_cases_for(s: &str) -> Result<(String, u64), String> {
-    let (op, n) = s
-        .split_once('=')
-        .ok_or_else(|| format!("{s:?} is not OP=N"))?;
+    let (op, n) = s.split_once('=').ok_or_else(|| format!("{s:?} is not OP=N"))?;
     if !crate::protocol::OPS.contains(&op) {
         return Err(format!("{op:?} is not a protocol v1 op"));
     }
-    Ok((
-        op.to_string(),
-        n.parse().map_err(|e| format!("{n:?}: {e}"))?,
-    ))
+    Ok((op.to_string(), n.parse().map_err(|e| format!("{n:?}: {e}"))?))
 }
 
 /// The targets a run asks, resolved from the arguments.
@@ -148,11 +143,7 @@ pub fn details(r: &TargetReport) -> String {
 fn indent(s: &str) -> String {
     const SHOWN: usize = 60;
     let lines: Vec<&str> = s.lines().collect();
-    let mut out: Vec<String> = lines
-        .iter()
-        .take(SHOWN)
-        .map(|l| format!("    {l}"))
-        .collect();
+    let mut out: Vec<String> = lines.iter().take(SHOWN).map(|l| format!("    {l}")).collect();
     if lines.len() > SHOWN {
         out.push(format!(
             "    … {} more diff lines (the --report file has them all)",
@@ -163,8 +154,7 @@ fn indent(s: &str) -> String {
 }
 
 fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
-    crate::fsutil::write_atomic(path, text.as_bytes())
-        .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))
+    crate::fsutil::write_atomic(path, text.as_bytes()).map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))
 }
 
 /// Runs the harness; exit 0 when everything agrees, 1 on a divergence, 2 on a fault.
@@ -201,18 +191,12 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         "seed {} · {} generated cases per op{} · rerun with the same --seed to ask the same cases",
         args.seed,
         if args.vectors_only { 0 } else { args.cases },
-        if args.vectors_only {
-            " (vectors only)"
-        } else {
-            ""
-        }
+        if args.vectors_only { " (vectors only)" } else { "" }
     )?;
     if let Some(path) = &args.report {
         write_file(
             path,
-            &(serde_json::to_string_pretty(
-                &serde_json::json!({ "seed": args.seed, "targets": reports }),
-            )? + "\n"),
+            &(serde_json::to_string_pretty(&serde_json::json!({ "seed": args.seed, "targets": reports }))? + "\n"),
         )?;
     }
     if let Some(path) = &args.junit {

@@ -13,19 +13,14 @@ pub fn same_value(want: &Value, got: &Value) -> bool {
     match (want, got) {
         (Value::Number(w), Value::Number(g)) => {
             if w.is_f64() {
-                g.as_f64()
-                    .is_some_and(|g| g.to_bits() == w.as_f64().unwrap().to_bits())
+                g.as_f64().is_some_and(|g| g.to_bits() == w.as_f64().unwrap().to_bits())
             } else {
                 !g.is_f64() && w == g
             }
         }
-        (Value::Array(w), Value::Array(g)) => {
-            w.len() == g.len() && w.iter().zip(g).all(|(w, g)| same_value(w, g))
-        }
+        (Value::Array(w), Value::Array(g)) => w.len() == g.len() && w.iter().zip(g).all(|(w, g)| same_value(w, g)),
         (Value::Object(w), Value::Object(g)) => {
-            w.len() == g.len()
-                && w.iter()
-                    .all(|(k, wv)| g.get(k).is_some_and(|gv| same_value(wv, gv)))
+            w.len() == g.len() && w.iter().all(|(k, wv)| g.get(k).is_some_and(|gv| same_value(wv, gv)))
         }
         _ => want == got,
     }
@@ -70,10 +65,7 @@ mod tests {
 
     #[test]
     fn objects_compare_without_key_order() {
-        assert!(same_value(
-            &json!({"a": 1, "b": [1, 2]}),
-            &json!({"b": [1, 2], "a": 1})
-        ));
+        assert!(same_value(&json!({"a": 1, "b": [1, 2]}), &json!({"b": [1, 2], "a": 1})));
         assert!(!same_value(&json!({"a": 1}), &json!({"a": 1, "b": 2})));
     }
 }

@@ -12,9 +12,7 @@ fn first_list_difference(want: &[Value], got: &[Value]) -> Option<usize> {
 }
 
 fn list<'a>(v: &'a Value, key: &str) -> &'a [Value] {
-    v.get(key)
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
+    v.get(key).and_then(Value::as_array).map_or(&[], Vec::as_slice)
 }
 
 /// Describes an `int` draw from its trace: every attempt, accepted or not.
@@ -41,9 +39,7 @@ pub fn parted(request: &Request, want: &Reply, got: &Reply) -> String {
             return format!("the target refused a request provably answers: {kind}: {message}")
         }
         (Reply::Error { kind, message }, Reply::Ok(_)) => {
-            return format!(
-                "provably refuses this request ({kind}: {message}) but the target answered it"
-            )
+            return format!("provably refuses this request ({kind}: {message}) but the target answered it")
         }
         (Reply::Error { kind: wk, .. }, Reply::Error { kind: gk, .. }) => {
             return format!("both refuse it, provably with {wk}, the target with {gk}")
@@ -84,9 +80,7 @@ pub fn parted(request: &Request, want: &Reply, got: &Reply) -> String {
             // Fisher–Yates from the back: the first draw fixes the last
             // position, so the highest differing index is the first draw
             // that differs.
-            let last = (0..wo.len().max(go.len()))
-                .rev()
-                .find(|&i| wo.get(i) != go.get(i));
+            let last = (0..wo.len().max(go.len())).rev().find(|&i| wo.get(i) != go.get(i));
             let round = Round::new(server_seed, client_seed, *nonce);
             let mut draw_cursor = Vec::new();
             round.shuffle_traced(*count as usize, *at, &mut |i, a| {
@@ -96,10 +90,7 @@ pub fn parted(request: &Request, want: &Reply, got: &Reply) -> String {
             });
             match last {
                 Some(i) => {
-                    let c = draw_cursor
-                        .iter()
-                        .find(|(pos, _)| *pos == i)
-                        .map(|(_, c)| *c);
+                    let c = draw_cursor.iter().find(|(pos, _)| *pos == i).map(|(_, c)| *c);
                     format!(
                         "position {i} is the first one the draws fix differently (draw j = int({}) for i = {i}, kept by provably at cursor {}); cursorNext provably {} / target {}",
                         i + 1,
@@ -138,9 +129,7 @@ pub fn parted(request: &Request, want: &Reply, got: &Reply) -> String {
         },
         Request::LadderShuffle { client_seed, .. } => {
             let (wo, go) = (list(w, "order"), list(g, "order"));
-            let last = (0..wo.len().max(go.len()))
-                .rev()
-                .find(|&i| wo.get(i) != go.get(i));
+            let last = (0..wo.len().max(go.len())).rev().find(|&i| wo.get(i) != go.get(i));
             match last {
                 Some(i) => format!(
                     "position {i} is the first one the draws fix differently: the draw for i = {i} is word {} of block {} (message \"{client_seed}:{}\")",
@@ -153,9 +142,7 @@ pub fn parted(request: &Request, want: &Reply, got: &Reply) -> String {
         }
         Request::SelfpokerDeck { .. } => {
             let (wd, gd) = (list(w, "deck"), list(g, "deck"));
-            let last = (0..wd.len().max(gd.len()))
-                .rev()
-                .find(|&i| wd.get(i) != gd.get(i));
+            let last = (0..wd.len().max(gd.len())).rev().find(|&i| wd.get(i) != gd.get(i));
             match last {
                 Some(i) => format!("deck[{i}] is the first position the draws fix differently (numpy's draw for i = {i}, random_interval({i}))"),
                 None => "the decks have different lengths".into(),
@@ -167,9 +154,7 @@ pub fn parted(request: &Request, want: &Reply, got: &Reply) -> String {
                 .map(|o| o.keys().filter(|k| w.get(*k) != g.get(*k)).collect())
                 .unwrap_or_default();
             for key in &fields {
-                if let (Some(Value::Array(a)), Some(Value::Array(b))) =
-                    (w.get(key.as_str()), g.get(key.as_str()))
-                {
+                if let (Some(Value::Array(a)), Some(Value::Array(b))) = (w.get(key.as_str()), g.get(key.as_str())) {
                     if let Some(i) = first_list_difference(a, b) {
                         return format!("{key}[{i}] is the first element that differs");
                     }

@@ -24,9 +24,7 @@ fn esc(s: &str) -> String {
 
 /// Renders the reports as one JUnit XML document.
 pub fn render(reports: &[TargetReport]) -> String {
-    let mut x = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"provably diff\">\n",
-    );
+    let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"provably diff\">\n");
     for r in reports {
         let cases: Vec<_> = r.ops.iter().collect();
         let failures = r.ops.iter().filter(|o| o.diverge > 0).count();

@@ -63,10 +63,7 @@ pub struct Manifest {
 pub enum ManifestError {
     /// Occurs when the manifest file cannot be read.
     #[error("cannot read manifest {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
+    Read { path: String, source: std::io::Error },
     /// Occurs when the manifest is not valid TOML or lacks a required key.
     #[error("manifest {path} is malformed: {message}")]
     Parse { path: String, message: String },
@@ -108,10 +105,7 @@ impl Manifest {
             });
         }
         if let Some(ops) = &raw.ops {
-            if let Some(bad) = ops
-                .iter()
-                .find(|op| !crate::protocol::OPS.contains(&op.as_str()))
-            {
+            if let Some(bad) = ops.iter().find(|op| !crate::protocol::OPS.contains(&op.as_str())) {
                 return Err(ManifestError::Parse {
                     path: origin.into(),
                     message: format!("ops lists {bad:?}, which is not a protocol v1 op"),
@@ -128,12 +122,8 @@ impl Manifest {
             workdir,
             env: raw.env,
             ops: raw.ops,
-            startup_timeout: raw
-                .startup_timeout_ms
-                .map_or(DEFAULT_STARTUP, Duration::from_millis),
-            request_timeout: raw
-                .request_timeout_ms
-                .map_or(DEFAULT_REQUEST, Duration::from_millis),
+            startup_timeout: raw.startup_timeout_ms.map_or(DEFAULT_STARTUP, Duration::from_millis),
+            request_timeout: raw.request_timeout_ms.map_or(DEFAULT_REQUEST, Duration::from_millis),
             origin: origin.into(),
         })
     }
@@ -189,11 +179,7 @@ pub fn find(spec: &str, dir: &Path) -> Result<Manifest, ManifestError> {
         return Manifest::load(as_path);
     }
     let all = all(dir)?;
-    let known = all
-        .iter()
-        .map(|m| m.name.as_str())
-        .collect::<Vec<_>>()
-        .join(", ");
+    let known = all.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", ");
     all.iter()
         .find(|m| m.name == spec)
         .cloned()

@@ -220,11 +220,7 @@ impl ProcessTarget {
         let mut child = cmd.spawn().map_err(|e| {
             Fault::new(
                 FaultKind::Spawn,
-                format!(
-                    "cannot start {:?} in {}: {e}",
-                    m.command,
-                    m.workdir.display()
-                ),
+                format!("cannot start {:?} in {}: {e}", m.command, m.workdir.display()),
             )
         })?;
         let (tx, rx) = mpsc::channel();
@@ -294,10 +290,7 @@ impl ProcessTarget {
                         FaultKind::MissingAnswer,
                         "output ended (exit status 0) before this request was answered",
                     ),
-                    Some(s) => Fault::new(
-                        FaultKind::Crash,
-                        format!("exited ({s}) with requests outstanding"),
-                    ),
+                    Some(s) => Fault::new(FaultKind::Crash, format!("exited ({s}) with requests outstanding")),
                     None => Fault::new(FaultKind::Crash, "closed stdout with requests outstanding"),
                 };
                 f.exit_status = status.map(|s| s.to_string());
@@ -316,19 +309,30 @@ impl ProcessTarget {
                 let classified = match std::str::from_utf8(&bytes) {
                     Err(e) => Err(Fault::new(FaultKind::NotUtf8, format!("answer line is not UTF-8: {e}"))),
                     Ok(text) => match Response::parse(text.trim_end_matches('\r')) {
-                        Err(e) => Err(Fault::new(FaultKind::NotJson, format!("not a protocol v1 response: {e}"))),
+                        Err(e) => Err(Fault::new(
+                            FaultKind::NotJson,
+                            format!("not a protocol v1 response: {e}"),
+                        )),
                         Ok(resp) => match resp.id {
                             Some(id) if id == expected => return Ok(resp),
                             Some(id) if outstanding.contains(&id) => Err(Fault::new(
                                 FaultKind::MissingAnswer,
-                                format!("expected the answer to id {expected}, got the answer to the later request {id}"),
+                                format!(
+                                    "expected the answer to id {expected}, got the answer to the later request {id}"
+                                ),
                             )),
                             Some(id) if answered.contains(&id) => Err(Fault::new(
                                 FaultKind::ExtraAnswer,
                                 format!("expected the answer to id {expected}, got a second answer to id {id}"),
                             )),
-                            Some(id) => Err(Fault::new(FaultKind::WrongId, format!("expected id {expected}, got id {id}, which was never sent"))),
-                            None => Err(Fault::new(FaultKind::WrongId, format!("expected id {expected}, got id null: {:?}", resp.reply))),
+                            Some(id) => Err(Fault::new(
+                                FaultKind::WrongId,
+                                format!("expected id {expected}, got id {id}, which was never sent"),
+                            )),
+                            None => Err(Fault::new(
+                                FaultKind::WrongId,
+                                format!("expected id {expected}, got id null: {:?}", resp.reply),
+                            )),
                         },
                     },
                 };
@@ -344,13 +348,16 @@ impl ProcessTarget {
         Err(with_request(fault))
     }
 
-    fn check_stderr(&mut self) -> Option<Fault> {
+    /// A flood is noticed after the answer to `request` (the last one in turn).
+    fn check_stderr(&mut self, request: Option<&str>) -> Option<Fault> {
         let total = self.running.as_ref()?.stderr_total();
         (total > STDERR_LIMIT).then(|| {
-            self.fault(Fault::new(
+            let mut f = Fault::new(
                 FaultKind::StderrFlood,
                 format!("{total} bytes on stderr, more than the {STDERR_LIMIT} allowed"),
-            ))
+            );
+            f.request = request.map(|r| r.chars().take(300).collect());
+            self.fault(f)
         })
     }
 
@@ -385,10 +392,7 @@ fn parse_hello(resp: &Response) -> Result<Hello, String> {
         .get("name")
         .and_then(Value::as_str)
         .ok_or("hello has no string name")?;
-    let ops = ok
-        .get("ops")
-        .and_then(Value::as_array)
-        .ok_or("hello has no ops list")?;
+    let ops = ok.get("ops").and_then(Value::as_array).ok_or("hello has no ops list")?;
     let ops = ops
         .iter()
         .map(|o| o.as_str().map(str::to_string).ok_or("ops must be strings"))
@@ -434,31 +438,19 @@ impl Target for ProcessTarget {
         }
         // Even ids only: an answer with an off-by-one id can never pass for
         // another request's.
-        let ids: Vec<i64> = (0..requests.len() as i64)
-            .map(|k| self.next_id + 2 * k)
-            .collect();
+        let ids: Vec<i64> = (0..requests.len() as i64).map(|k| self.next_id + 2 * k).collect();
         self.next_id += 2 * requests.len() as i64;
-        let lines: Vec<String> = requests
-            .iter()
-            .zip(&ids)
-            .map(|(r, id)| request_line(*id, r))
-            .collect();
+        let lines: Vec<String> = requests.iter().zip(&ids).map(|(r, id)| request_line(*id, r)).collect();
         for line in &lines {
             self.send(line.clone());
         }
         let mut replies = Vec::with_capacity(requests.len());
         for (k, id) in ids.iter().enumerate() {
-            match self.read(
-                *id,
-                &ids[k + 1..],
-                &ids[..k],
-                self.manifest.request_timeout,
-                &lines[k],
-            ) {
+            match self.read(*id, &ids[k + 1..], &ids[..k], self.manifest.request_timeout, &lines[k]) {
                 Ok(resp) => replies.push(resp.reply),
                 Err(f) => return (replies, Some(self.fault(f))),
             }
-            if let Some(f) = self.check_stderr() {
+            if let Some(f) = self.check_stderr(Some(&lines[k])) {
                 return (replies, Some(f));
             }
         }
@@ -477,10 +469,7 @@ impl Target for ProcessTarget {
                 return Some(self.fault(f));
             }
             Ok(OutEvent::TooLong { prefix }) => {
-                let mut f = Fault::new(
-                    FaultKind::ExtraAnswer,
-                    "an over-long line after the last answer",
-                );
+                let mut f = Fault::new(FaultKind::ExtraAnswer, "an over-long line after the last answer");
                 f.received = Some(clip(&prefix));
                 return Some(self.fault(f));
             }
@@ -488,10 +477,7 @@ impl Target for ProcessTarget {
             Err(RecvTimeoutError::Timeout) => {
                 return Some(self.fault(Fault::new(
                     FaultKind::Timeout,
-                    format!(
-                        "still running {} s after its input ended",
-                        EXIT_GRACE.as_secs()
-                    ),
+                    format!("still running {} s after its input ended", EXIT_GRACE.as_secs()),
                 )));
             }
         }
@@ -499,7 +485,7 @@ impl Target for ProcessTarget {
             .saturating_duration_since(Instant::now())
             .max(Duration::from_millis(500));
         let status = r.wait_exit(left);
-        if let Some(f) = self.check_stderr() {
+        if let Some(f) = self.check_stderr(None) {
             return Some(f);
         }
         match status {
@@ -508,10 +494,7 @@ impl Target for ProcessTarget {
                 None
             }
             Some(s) => {
-                let mut f = Fault::new(
-                    FaultKind::ExitStatus,
-                    format!("exited with {s} at end of input"),
-                );
+                let mut f = Fault::new(FaultKind::ExitStatus, format!("exited with {s} at end of input"));
                 f.exit_status = Some(s.to_string());
                 Some(self.fault(f))
             }

@@ -59,10 +59,9 @@ impl PublishedTarget {
             let mut f = Fault::new(kind, detail);
             f.request = Some(format!("{argv:?}").chars().take(300).collect());
             f.exit_status = status;
-            f.stderr_tail = String::from_utf8_lossy(
-                &stderr[stderr.len().saturating_sub(super::process::STDERR_TAIL)..],
-            )
-            .into_owned();
+            f.stderr_tail =
+                String::from_utf8_lossy(&stderr[stderr.len().saturating_sub(super::process::STDERR_TAIL)..])
+                    .into_owned();
             f
         };
         let handle = duct::cmd(&argv[0], &argv[1..])
@@ -73,14 +72,7 @@ impl PublishedTarget {
             .stderr_capture()
             .unchecked()
             .start()
-            .map_err(|e| {
-                evidence(
-                    FaultKind::Spawn,
-                    format!("cannot start {:?}: {e}", argv[0]),
-                    None,
-                    &[],
-                )
-            })?;
+            .map_err(|e| evidence(FaultKind::Spawn, format!("cannot start {:?}: {e}", argv[0]), None, &[]))?;
         let deadline = Instant::now() + m.request_timeout;
         loop {
             match handle.try_wait() {
@@ -98,9 +90,7 @@ impl PublishedTarget {
                         ))
                     };
                 }
-                Ok(None) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(2))
-                }
+                Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(2)),
                 Ok(None) => {
                     let _ = handle.kill();
                     return Err(evidence(
@@ -110,14 +100,7 @@ impl PublishedTarget {
                         &[],
                     ));
                 }
-                Err(e) => {
-                    return Err(evidence(
-                        FaultKind::Crash,
-                        format!("waiting failed: {e}"),
-                        None,
-                        &[],
-                    ))
-                }
+                Err(e) => return Err(evidence(FaultKind::Crash, format!("waiting failed: {e}"), None, &[])),
             }
         }
     }
@@ -125,9 +108,7 @@ impl PublishedTarget {
     fn parse_json(&self, run: &Run) -> Result<Value, Fault> {
         serde_json::from_slice(&run.stdout).map_err(|e| {
             let mut f = Fault::new(FaultKind::NotJson, format!("output is not JSON: {e}"));
-            f.received = Some(
-                String::from_utf8_lossy(&run.stdout[..run.stdout.len().min(300)]).into_owned(),
-            );
+            f.received = Some(String::from_utf8_lossy(&run.stdout[..run.stdout.len().min(300)]).into_owned());
             f
         })
     }
@@ -216,12 +197,10 @@ impl PublishedTarget {
                     Reply::Ok(match r {
                         Request::CursorRaw { .. } => json!({ "raw": e["raw"] }),
                         // pruefe prints repr(float) as a string; read it back to the same double.
-                        Request::CursorFloat { .. } => {
-                            match e["float"].as_str().and_then(|s| s.parse::<f64>().ok()) {
-                                Some(f) => json!({ "float": f }),
-                                None => json!({ "float": e["float"] }),
-                            }
-                        }
+                        Request::CursorFloat { .. } => match e["float"].as_str().and_then(|s| s.parse::<f64>().ok()) {
+                            Some(f) => json!({ "float": f }),
+                            None => json!({ "float": e["float"] }),
+                        },
                         Request::CursorInt { .. } => {
                             json!({ "value": e["int"], "cursorNext": e["cursorNext"] })
                         }
@@ -288,23 +267,15 @@ impl PublishedTarget {
                 _ => None,
             })
             .collect();
-        let threads = std::thread::available_parallelism()
-            .map_or(2, |n| n.get())
-            .max(1);
-        let mut dealt: Vec<Option<Result<Value, Fault>>> =
-            (0..requests.len()).map(|_| None).collect();
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).max(1);
+        let mut dealt: Vec<Option<Result<Value, Fault>>> = (0..requests.len()).map(|_| None).collect();
         for chunk in deals.chunks(threads) {
             let results: Vec<(usize, Result<Value, Fault>)> = std::thread::scope(|s| {
                 let handles: Vec<_> = chunk
                     .iter()
-                    .map(|(i, args)| {
-                        s.spawn(move || (*i, self.run(args).and_then(|run| self.parse_json(&run))))
-                    })
+                    .map(|(i, args)| s.spawn(move || (*i, self.run(args).and_then(|run| self.parse_json(&run)))))
                     .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("no panic"))
-                    .collect()
+                handles.into_iter().map(|h| h.join().expect("no panic")).collect()
             });
             for (i, r) in results {
                 dealt[i] = Some(r);
@@ -315,10 +286,7 @@ impl PublishedTarget {
             replies.push(match r {
                 Request::PokerEvaluate { .. } => {
                     let e = rated.next().ok_or_else(|| {
-                        Fault::new(
-                            FaultKind::MissingAnswer,
-                            "bewerte printed fewer results than hands",
-                        )
+                        Fault::new(FaultKind::MissingAnswer, "bewerte printed fewer results than hands")
                     })?;
                     Reply::Ok(json!({ "category": e[0], "ranks": e[1] }))
                 }
@@ -366,12 +334,7 @@ impl Target for PublishedTarget {
         let mut text = String::new();
         std::fs::File::open(&script)
             .and_then(|mut f| f.read_to_string(&mut text))
-            .map_err(|e| {
-                Fault::new(
-                    FaultKind::Spawn,
-                    format!("cannot read {}: {e}", script.display()),
-                )
-            })?;
+            .map_err(|e| Fault::new(FaultKind::Spawn, format!("cannot read {}: {e}", script.display())))?;
         Ok(Hello {
             name: format!("{} (published, via its command line)", self.manifest.name),
             ops: self.ops(),

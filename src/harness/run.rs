@@ -290,8 +290,7 @@ pub fn run_target(
         let wants: Vec<Reply> = cases.iter().map(|c| expected(&c.request)).collect();
         // Kept in full: the first few generated divergences (they shrink)
         // and the first few vector divergences (they are canonical as they are).
-        let (mut kept_generated, mut kept_vectors): (Vec<usize>, Vec<usize>) =
-            (Vec::new(), Vec::new());
+        let (mut kept_generated, mut kept_vectors): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
         let mut pos = 0;
         let mut unsupported_reported = false;
         while pos < cases.len() {
@@ -300,8 +299,7 @@ pub fn run_target(
                 break;
             }
             let end = (pos + driver.target.batch_size()).min(cases.len());
-            let requests: Vec<Request> =
-                cases[pos..end].iter().map(|c| c.request.clone()).collect();
+            let requests: Vec<Request> = cases[pos..end].iter().map(|c| c.request.clone()).collect();
             let (replies, fault) = driver.target.call(&requests);
             for (k, got) in replies.iter().enumerate() {
                 let i = pos + k;
@@ -311,9 +309,7 @@ pub fn run_target(
                         if !unsupported_reported {
                             let mut f = Fault::new(
                                 FaultKind::ClaimedUnsupported,
-                                format!(
-                                    "{op} is claimed in hello but answered unsupported: {message}"
-                                ),
+                                format!("{op} is claimed in hello but answered unsupported: {message}"),
                             );
                             f.request = Some(cases[i].request.to_value().to_string());
                             driver.faults.push(f);
@@ -351,9 +347,7 @@ pub fn run_target(
         for i in kept_generated.into_iter().chain(kept_vectors) {
             let c = &cases[i];
             let shrunk = match c.origin {
-                Origin::Property { .. } if driver.alive => {
-                    shrink(&mut driver, &c.request, opts.shrink_budget)
-                }
+                Origin::Property { .. } if driver.alive => shrink(&mut driver, &c.request, opts.shrink_budget),
                 _ => {
                     let got = driver.ask_one(&c.request).unwrap_or_else(|| Reply::Error {
                         kind: "fault".into(),

@@ -33,12 +33,7 @@ fn strings(s: &str) -> Vec<String> {
         );
     }
     if !s.is_ascii() {
-        out.push(
-            chars
-                .iter()
-                .map(|c| if c.is_ascii() { *c } else { 'a' })
-                .collect(),
-        );
+        out.push(chars.iter().map(|c| if c.is_ascii() { *c } else { 'a' }).collect());
     }
     out
 }
@@ -76,13 +71,7 @@ fn penetrations(p: f64) -> Vec<f64> {
 }
 
 /// Replaces the fields common to the four cursor ops.
-fn set_cursor_fields(
-    r: &mut Request,
-    s: Option<String>,
-    c: Option<String>,
-    n: Option<u64>,
-    k: Option<u64>,
-) {
+fn set_cursor_fields(r: &mut Request, s: Option<String>, c: Option<String>, n: Option<u64>, k: Option<u64>) {
     use Request::*;
     if let CursorRaw {
         server_seed,
@@ -195,14 +184,10 @@ pub fn candidates(request: &Request) -> Vec<Request> {
                 out.push(with(&|x| set_cursor_fields(x, None, None, Some(v), None)));
             }
             for v in strings(&c) {
-                out.push(with(&|x| {
-                    set_cursor_fields(x, None, Some(v.clone()), None, None)
-                }));
+                out.push(with(&|x| set_cursor_fields(x, None, Some(v.clone()), None, None)));
             }
             for v in strings(&s) {
-                out.push(with(&|x| {
-                    set_cursor_fields(x, Some(v.clone()), None, None, None)
-                }));
+                out.push(with(&|x| set_cursor_fields(x, Some(v.clone()), None, None, None)));
             }
         }
         PokerDeal {

@@ -1,0 +1,159 @@
+//! `provably derive`: one result for people, and one test per rejected input class.
+
+use rstest::rstest;
+use serde_json::Value;
+
+use crate::support::run;
+
+const SEED: &str = "a3f1c9d4e5b6072839a0b1c2d3e4f5061728394a5b6c7d8e9f0a1b2c3d4e5f60";
+
+fn derive(args: &[&str]) -> (i32, String, String) {
+    let mut all = vec!["derive"];
+    all.extend_from_slice(args);
+    run(&all, "")
+}
+
+#[test]
+fn derive_from_flags_matches_the_published_vektoren_int() {
+    // referenz.py vektoren: range 52 at SEED_B / MarcTestet / 42 / cursor 0.
+    let (code, out, err) = derive(&[
+        "cursor.int",
+        "--server-seed",
+        SEED,
+        "--client-seed",
+        "MarcTestet",
+        "--nonce",
+        "42",
+        "--range",
+        "52",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let published: Value = serde_json::from_str(&provably::vektoren::text()).unwrap();
+    let row = published["int"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["range"] == 52)
+        .unwrap();
+    assert_eq!(
+        (v["value"].clone(), v["cursorNext"].clone()),
+        (row["value"].clone(), row["cursorNext"].clone())
+    );
+    assert!(err.is_empty(), "a 64-hex seed gets no warning: {err}");
+}
+
+#[test]
+fn derive_from_json_equals_derive_from_flags() {
+    let flags = derive(&[
+        "shoe.deal",
+        "--server-seed",
+        SEED,
+        "--client-seed",
+        "c",
+        "--nonce",
+        "3",
+        "--decks",
+        "2",
+        "--penetration",
+        "0.75",
+    ]);
+    let json = run(
+        &["derive", "--json", "-"],
+        &format!(
+            r#"{{"op":"shoe.deal","serverSeed":"{SEED}","clientSeed":"c","nonce":3,"decks":2,"penetration":0.75}}"#
+        ),
+    );
+    assert_eq!(flags.0, 0);
+    assert_eq!(flags.1, json.1);
+}
+
+#[test]
+fn derive_warns_about_a_server_seed_that_is_not_lowercase_hex_but_still_answers() {
+    let (code, out, err) = derive(&["cursor.hash", "--server-seed", "My Seed"]);
+    assert_eq!(code, 0);
+    assert!(out.contains(&provably::cursor::hash("My Seed")));
+    assert!(err.contains("not 64 lowercase hex"), "{err}");
+}
+
+/// Each class of bad input: exit 2, a message naming the field, no panic.
+#[rstest]
+#[case::range_zero(&["cursor.int", "--server-seed", "s", "--client-seed", "c", "--nonce", "0", "--range", "0"], "range")]
+#[case::count_above_limit(&["cursor.shuffle", "--server-seed", "s", "--client-seed", "c", "--nonce", "0", "--count", "100001"], "count")]
+#[case::players_below(&["poker.deal", "--server-seed", "s", "--client-seed", "c", "--nonce", "0", "--players", "1"], "players")]
+#[case::players_above(&["poker.deal", "--server-seed", "s", "--client-seed", "c", "--nonce", "0", "--players", "23"], "players")]
+#[case::four_cards(&["poker.evaluate", "--cards", "1,2,3,4"], "cards")]
+#[case::eight_cards(&["poker.evaluate", "--cards", "1,2,3,4,5,6,7,8"], "cards")]
+#[case::duplicate_card(&["poker.evaluate", "--cards", "1,2,3,4,4"], "cards")]
+#[case::card_52(&["poker.evaluate", "--cards", "1,2,3,4,52"], "cards")]
+#[case::nonce_above_2_53(&["cursor.raw", "--server-seed", "s", "--client-seed", "c", "--nonce", "9007199254740992"], "nonce")]
+#[case::cursor_above_2_53(&["cursor.raw", "--server-seed", "s", "--client-seed", "c", "--nonce", "0", "--cursor", "9007199254740992"], "cursor")]
+#[case::decks_zero(&["shoe.deal", "--server-seed", "s", "--client-seed", "c", "--nonce", "0", "--decks", "0", "--penetration", "0.5"], "decks")]
+#[case::decks_nine(&["shoe.deal", "--server-seed", "s", "--client-seed", "c", "--nonce", "0", "--decks", "9", "--penetration", "0.5"], "decks")]
+#[case::penetration_one(&["shoe.deal", "--server-seed", "s", "--client-seed", "c", "--nonce", "0", "--decks", "1", "--penetration", "1"], "penetration")]
+#[case::penetration_zero(&["shoe.deal", "--server-seed", "s", "--client-seed", "c", "--nonce", "0", "--decks", "1", "--penetration", "0"], "penetration")]
+#[case::seed_2_63(&["selfpoker.deck", "--seed", "9223372036854775808"], "seed")]
+#[case::seed_not_decimal(&["selfpoker.deck", "--seed", "0x10"], "seed")]
+#[case::seed_leading_zero(&["selfpoker.commit", "--seed", "012"], "seed")]
+#[case::size_zero(&["ladder.shuffle", "--server-seed", "s", "--client-seed", "c", "--size", "0"], "size")]
+#[case::size_above_limit(&["ladder.shuffle", "--server-seed", "s", "--client-seed", "c", "--size", "100001"], "size")]
+#[case::missing_field(&["cursor.raw", "--server-seed", "s", "--nonce", "0"], "clientSeed")]
+#[case::field_of_another_op(&["cursor.hash", "--server-seed", "s", "--range", "5"], "range")]
+fn bad_input_exits_2_naming_the_field(#[case] args: &[&str], #[case] field: &str) {
+    let (code, out, err) = derive(args);
+    assert_eq!(code, 2, "stdout: {out}\nstderr: {err}");
+    assert!(out.is_empty(), "nothing on stdout: {out}");
+    assert!(
+        err.starts_with("error: ") && err.contains(field),
+        "stderr must name {field}: {err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[rstest]
+#[case::not_json("{\"op\": ", "request")]
+#[case::float_nonce(
+    r#"{"op":"cursor.raw","serverSeed":"s","clientSeed":"c","nonce":1.0,"cursor":0}"#,
+    "nonce"
+)]
+#[case::negative_cursor(
+    r#"{"op":"cursor.raw","serverSeed":"s","clientSeed":"c","nonce":1,"cursor":-1}"#,
+    "cursor"
+)]
+#[case::seed_as_number(r#"{"op":"selfpoker.deck","seed":5}"#, "seed")]
+#[case::unknown_op(r#"{"op":"cursor.teleport"}"#, "cursor.teleport")]
+#[case::not_an_object("[1, 2]", "request")]
+fn malformed_json_request_exits_2(#[case] stdin: &str, #[case] field: &str) {
+    let (code, _, err) = run(&["derive", "--json", "-"], stdin);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(field), "{err}");
+}
+
+#[test]
+fn every_subcommand_has_help() {
+    for sub in ["serve", "derive", "vectors", "vektoren", "verify", "diff", "web"] {
+        let (code, out, _) = run(&[sub, "--help"], "");
+        assert_eq!(code, 0, "{sub} --help");
+        assert!(out.contains("Usage"), "{sub} --help: {out}");
+    }
+    let (code, out, _) = run(&["verify", "shoe", "--help"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("--observed"));
+}
+
+#[test]
+fn vectors_check_reports_drift_with_a_diff_and_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, _) = run(&["vectors", "--root", dir.path().to_str().unwrap()], "");
+    assert_eq!(code, 0);
+    let path = dir.path().join("vectors/dice.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replacen("\"face\": 6", "\"face\": 5", 1);
+    std::fs::write(&path, text).unwrap();
+    let (code, _, err) = run(&["vectors", "--check", "--root", dir.path().to_str().unwrap()], "");
+    assert_eq!(code, 1);
+    let removed = err.lines().any(|l| l.starts_with('-') && l.contains("\"face\": 5"));
+    let added = err.lines().any(|l| l.starts_with('+') && l.contains("\"face\": 6"));
+    assert!(err.contains("vectors/dice.json") && removed && added, "{err}");
+}
