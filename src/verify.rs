@@ -35,7 +35,7 @@ pub struct Common {
 
 #[derive(Subcommand, Debug)]
 pub enum VerifyScheme {
-    /// A blackjack shoe (seed 000): observed cards as labels such as AS TD 9H.
+    /// A blackjack shoe: observed cards as labels such as AS TD 9H.
     Shoe {
         #[command(flatten)]
         common: Common,
@@ -48,7 +48,7 @@ pub enum VerifyScheme {
         #[arg(long)]
         penetration: f64,
     },
-    /// A tournament hand (seed 000): observed cards as labels.
+    /// A tournament hand of the shoe scheme: observed cards as labels.
     Tournament {
         #[command(flatten)]
         common: Common,
@@ -61,7 +61,7 @@ pub enum VerifyScheme {
         #[arg(long)]
         penetration: f64,
     },
-    /// Dice (seed 001): observed faces of dice first, first+1, …
+    /// Dice: observed faces of dice first, first+1, …
     Dice {
         #[command(flatten)]
         common: Common,
@@ -71,7 +71,7 @@ pub enum VerifyScheme {
         #[arg(long, default_value_t = 0)]
         first: u64,
     },
-    /// A cursor-scheme shuffle (seed 003): observed order of 0..count.
+    /// A cursor-scheme shuffle: observed order of 0..count.
     Shuffle {
         #[command(flatten)]
         common: Common,
@@ -84,7 +84,7 @@ pub enum VerifyScheme {
         #[arg(long, default_value_t = 0)]
         cursor: u64,
     },
-    /// A poker hand (seed 003): observed hole cards seat by seat, then the board, as card numbers 0..=51.
+    /// A poker hand of the cursor scheme: observed hole cards seat by seat, then the board, as card numbers 0..=51.
     Poker {
         #[command(flatten)]
         common: Common,
@@ -95,12 +95,12 @@ pub enum VerifyScheme {
         #[arg(long)]
         players: u64,
     },
-    /// A selfpoker hand (seed 002): `--server-seed` is the revealed decimal seed; observed deck prefix.
+    /// A selfpoker hand (numpy deck): `--server-seed` is the revealed decimal seed; observed deck prefix.
     Selfpoker {
         #[command(flatten)]
         common: Common,
     },
-    /// A Deal-or-No-Deal ladder (seed 004): observed ladder entry of case 0, 1, …
+    /// A Deal-or-No-Deal ladder: observed ladder entry of case 0, 1, …
     Ladder {
         #[command(flatten)]
         common: Common,

@@ -1,0 +1,107 @@
+# provably — the two commands a new user runs:
+#   make diff   the harness against every target (the main job)
+#   make test   everything CI checks
+#
+# Each target installs what it needs: a virtualenv with numpy (.venv), the
+# npm packages (node_modules), and Debian's chromium when it is missing.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+VENV      := .venv
+PYTHON    := $(CURDIR)/$(VENV)/bin/python
+CARGO     ?= cargo
+RELEASE   := target/release/provably
+# Generated cases per op for `make diff`; raise for a deeper run.
+CASES     ?= 1000
+SEED      ?= $(shell date +%Y%m%d)
+
+export PROVABLY_PYTHON := $(PYTHON)
+
+.PHONY: help test diff diff-python diff-numpy diff-node vectors web fuzz bench deps venv node chromium clean
+
+help:
+	@echo "make diff         run the harness against every target (CASES=$(CASES), SEED=$(SEED))"
+	@echo "make test         fmt, clippy, cargo tests (with the Python parity), JS and browser tests"
+	@echo "make diff-python  the published referenz.py and poker_referenz.py on 10,000+ cases"
+	@echo "make diff-numpy   real numpy and the page's Python lines on 10,000+ seeds"
+	@echo "make vectors      regenerate vectors/ and the schemas"
+	@echo "make web          serve the verification page on http://127.0.0.1:8000/"
+	@echo "make fuzz         the request and response parsers on 1,000,000 fuzzed lines each"
+	@echo "make bench        criterion benchmarks"
+
+# ---------------------------------------------------------------- installs
+
+$(VENV)/.installed: reference/requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r reference/requirements.txt
+	touch $@
+
+venv: $(VENV)/.installed
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+node: node_modules/.installed
+
+# Debian's chromium for the browser tests; installed only when missing.
+chromium:
+	@command -v chromium >/dev/null || { \
+	  echo "installing Debian's chromium"; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi; }
+
+deps: venv node chromium
+
+$(RELEASE): $(shell find src -name '*.rs') Cargo.toml Cargo.lock
+	$(CARGO) build --release --locked
+
+# ------------------------------------------------------------------- tests
+
+test: deps
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --all-targets --locked -- -D warnings
+	INSTA_UPDATE=no $(CARGO) test --locked
+	$(CARGO) build --locked
+	$(CARGO) run --quiet --locked -- vectors --check
+	npm run --silent test:js
+	PROVABLY_BIN=$(CURDIR)/target/debug/provably npm run --silent test:browser
+
+# ----------------------------------------------------------------- harness
+
+# Every built-in target: the published Python programs, numpy, the page's
+# Python lines, the published dice code, our node target, our own server.
+diff: venv node $(RELEASE)
+	$(RELEASE) diff --cases $(CASES) --cases-for poker.deal=200 --seed $(SEED) --quiet \
+	  --report target/diff-report.json --junit target/diff-junit.xml
+
+# The published programs through their own command lines: 2,500 generated
+# cases for each cursor op (10,000 through `pruefe`), 2,500 hands through
+# `bewerte`, 400 deals through `austeilen` (one process each), plus every vector.
+diff-python: $(RELEASE)
+	$(RELEASE) diff --target referenz --target poker-referenz --cases 2500 --cases-for poker.deal=400 --seed $(SEED) --quiet
+
+# Real numpy: 12,500 generated seeds per op (a fifth of them the edge seeds
+# 0, 1, 2^32-1, 2^32, 2^62, 2^63-1; the rest random below 2^63).
+diff-numpy: venv $(RELEASE)
+	$(RELEASE) diff --target numpy --target selfpoker-page --cases 12500 --seed $(SEED) --quiet
+
+diff-node: node $(RELEASE)
+	$(RELEASE) diff --target node --cases $(CASES) --seed $(SEED) --quiet
+
+vectors:
+	$(CARGO) run --release --locked -- vectors
+
+web: $(RELEASE)
+	$(RELEASE) web --port 8000
+
+fuzz:
+	PROPTEST_CASES=1000000 $(CARGO) test --release --locked fuzz::
+
+bench:
+	$(CARGO) bench --locked --bench schemes
+
+clean:
+	rm -rf $(VENV) node_modules target

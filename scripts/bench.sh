@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# Reproduces the whole-process figures in BENCHMARKS.md (and, with
+# `criterion`, the per-op figures).
+#
+#   scripts/bench.sh              # build, generate inputs, check outputs agree, run hyperfine a-d
+#   scripts/bench.sh inputs       # only (re)generate and check the inputs in target/bench/
+#   scripts/bench.sh criterion    # cargo bench --bench schemes, then a median table
+#
+# Needs: cargo, hyperfine (apt-get install hyperfine), node, python3, and
+# .venv/bin/python with numpy (for the selfpoker deck comparison).
+# Everything is written under target/bench/; inputs are deterministic
+# (fixed random seed), so every run measures the same work.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=target/bench
+mkdir -p "$OUT"
+WARMUP=${WARMUP:-2}
+RUNS=${RUNS:-10}
+
+# `python3` may be a pyenv shim (a bash script costing tens of ms per start);
+# call the interpreter it resolves to so Python is not charged for the shim.
+PY=$(python3 -c 'import sys; print(sys.executable)')
+VENV_PY=.venv/bin/python
+PROVABLY=target/release/provably
+
+generate() {
+  "$PY" - "$OUT" <<'EOF'
+"""Writes the benchmark inputs: one seeded RNG, so every run is identical."""
+import json, random, sys
+
+out = sys.argv[1]
+rng = random.Random(20240611)
+RANGES = [2, 6, 37, 52, 200, 312, 10_000, 2**32 + 1, 2**53 - 1]
+CLIENTS = ["spieler-1", "", "MarcTestet", "a-b_c", "spieler-\u00fc"]
+
+def hexseed():
+    return "%064x" % rng.getrandbits(256)
+
+# (b) 2,000 cursor cases: raw + float always, int for every case, a shuffle
+# of 52 for every second case. referenz.py `pruefe` reads the list; the same
+# cases as protocol v1 lines, in the same order, go to `provably serve`.
+cases, lines = [], []
+for i in range(2000):
+    c = {"serverSeed": hexseed(), "clientSeed": rng.choice(CLIENTS),
+         "nonce": rng.randrange(1_000_000), "cursor": rng.randrange(1000),
+         "range": rng.choice(RANGES)}
+    if i % 2 == 0:
+        c["shuffleCount"] = 52
+    cases.append(c)
+    base = {k: c[k] for k in ("serverSeed", "clientSeed", "nonce", "cursor")}
+    lines.append({"op": "cursor.raw", **base})
+    lines.append({"op": "cursor.float", **base})
+    lines.append({"op": "cursor.int", **base, "range": c["range"]})
+    if "shuffleCount" in c:
+        lines.append({"op": "cursor.shuffle", **base, "count": 52})
+with open(f"{out}/cursor_cases.json", "w", encoding="utf-8") as f:
+    json.dump(cases, f)
+with open(f"{out}/cursor_requests.jsonl", "w", encoding="utf-8") as f:
+    for n, req in enumerate(lines, 1):
+        f.write(json.dumps({"id": n, **req}, separators=(",", ":")) + "\n")
+
+HELLO = '{"id":0,"op":"hello","protocol":1}\n'
+
+# (c) 2,000 selfpoker.deck requests over spread 63-bit seeds.
+with open(f"{out}/deck_requests.jsonl", "w") as f:
+    f.write(HELLO)
+    for n in range(1, 2001):
+        seed = (n * 0x9E3779B97F4A7C15) % 2**63
+        f.write(json.dumps({"id": n, "op": "selfpoker.deck", "seed": str(seed)},
+                           separators=(",", ":")) + "\n")
+
+# (d) 2,000 mixed requests: shoe.deal (6 decks), cursor.shuffle 52, dice.roll in turn.
+with open(f"{out}/mixed_requests.jsonl", "w", encoding="utf-8") as f:
+    f.write(HELLO)
+    for n in range(1, 2001):
+        s, cs = hexseed(), rng.choice(CLIENTS)
+        if n % 3 == 1:
+            req = {"op": "shoe.deal", "serverSeed": s, "clientSeed": cs,
+                   "nonce": rng.randrange(1_000_000), "decks": 6,
+                   "penetration": rng.choice([0.5, 0.65, 0.75, 0.8])}
+        elif n % 3 == 2:
+            req = {"op": "cursor.shuffle", "serverSeed": s, "clientSeed": cs,
+                   "nonce": rng.randrange(1_000_000), "cursor": 0, "count": 52}
+        else:
+            req = {"op": "dice.roll", "serverSeed": s, "clientSeed": cs,
+                   "n": rng.randrange(1_000_000)}
+        f.write(json.dumps({"id": n, **req}, separators=(",", ":")) + "\n")
+EOF
+}
+
+# Each comparison is only meaningful if both sides computed the same answers.
+check() {
+  echo "checking that the compared programs agree ..."
+  diff -q <("$PY" reference/published/referenz.py vektoren) <("$PROVABLY" vektoren) >/dev/null \
+    || { echo "a: vektoren outputs differ" >&2; exit 1; }
+
+  "$PY" reference/published/referenz.py pruefe "$OUT/cursor_cases.json" >"$OUT/out_pruefe.json"
+  "$PROVABLY" serve <"$OUT/cursor_requests.jsonl" >"$OUT/out_serve_cursor.jsonl"
+  "$PY" - "$OUT" <<'EOF' || { echo "b: pruefe and serve disagree" >&2; exit 1; }
+import json, sys
+out = sys.argv[1]
+pruefe = json.load(open(f"{out}/out_pruefe.json", encoding="utf-8"))
+replies = [json.loads(l)["ok"] for l in open(f"{out}/out_serve_cursor.jsonl", encoding="utf-8")]
+it = iter(replies)
+for e in pruefe:
+    assert next(it)["raw"] == e["raw"]
+    assert repr(next(it)["float"]) == e["float"]
+    r = next(it)
+    assert (r["value"], r["cursorNext"]) == (e["int"], e["cursorNext"])
+    if "shuffle" in e:
+        r = next(it)
+        assert (r["order"], r["cursorNext"]) == (e["shuffle"], e["shuffleCursorNext"])
+assert next(it, None) is None
+print(f"b: {len(pruefe)} cases, {len(replies)} protocol replies agree")
+EOF
+
+  "$PROVABLY" serve <"$OUT/deck_requests.jsonl" | tail -n +2 >"$OUT/out_deck_rust.jsonl"
+  "$VENV_PY" reference/adapters/numpy_target.py <"$OUT/deck_requests.jsonl" | tail -n +2 >"$OUT/out_deck_numpy.jsonl"
+  node reference/js/target.mjs <"$OUT/deck_requests.jsonl" | tail -n +2 >"$OUT/out_deck_js.jsonl"
+  cmp -s "$OUT/out_deck_rust.jsonl" "$OUT/out_deck_numpy.jsonl" \
+    && cmp -s "$OUT/out_deck_rust.jsonl" "$OUT/out_deck_js.jsonl" \
+    || { echo "c: deck outputs differ" >&2; exit 1; }
+  grep -c '"ok"' "$OUT/out_deck_rust.jsonl" | sed 's/^/c: identical ok replies: /'
+
+  "$PROVABLY" serve <"$OUT/mixed_requests.jsonl" | tail -n +2 >"$OUT/out_mixed_rust.jsonl"
+  node reference/js/target.mjs <"$OUT/mixed_requests.jsonl" | tail -n +2 >"$OUT/out_mixed_js.jsonl"
+  cmp -s "$OUT/out_mixed_rust.jsonl" "$OUT/out_mixed_js.jsonl" \
+    || { echo "d: mixed outputs differ" >&2; exit 1; }
+  grep -c '"ok"' "$OUT/out_mixed_rust.jsonl" | sed 's/^/d: identical ok replies: /'
+}
+
+machine() {
+  {
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "nproc: $(nproc)"
+    echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
+    echo "loadavg before: $(cat /proc/loadavg)"
+    echo "rustc: $(rustc --version)"
+    echo "python: $("$PY" --version 2>&1) ($PY); numpy $("$VENV_PY" -c 'import numpy; print(numpy.__version__)')"
+    echo "node: $(node --version)"
+    echo "hyperfine: $(hyperfine --version)"
+  } | tee "$OUT/machine.txt"
+}
+
+hf() { # name, then the commands
+  local name=$1
+  shift
+  hyperfine --warmup "$WARMUP" --runs "$RUNS" \
+    --export-markdown "$OUT/$name.md" --export-json "$OUT/$name.json" "$@"
+}
+
+whole_process() {
+  hf a_vektoren \
+    -n "python referenz.py vektoren" "$PY reference/published/referenz.py vektoren" \
+    -n "provably vektoren" "$PROVABLY vektoren"
+  hf b_cursor_2000 \
+    -n "python referenz.py pruefe" "$PY reference/published/referenz.py pruefe $OUT/cursor_cases.json" \
+    -n "provably serve" "$PROVABLY serve < $OUT/cursor_requests.jsonl"
+  hf c_deck_2000 \
+    -n "numpy target" "$VENV_PY reference/adapters/numpy_target.py < $OUT/deck_requests.jsonl" \
+    -n "provably serve" "$PROVABLY serve < $OUT/deck_requests.jsonl" \
+    -n "node target.mjs" "node reference/js/target.mjs < $OUT/deck_requests.jsonl"
+  hf d_mixed_2000 \
+    -n "node target.mjs" "node reference/js/target.mjs < $OUT/mixed_requests.jsonl" \
+    -n "provably serve" "$PROVABLY serve < $OUT/mixed_requests.jsonl"
+  echo "loadavg after: $(cat /proc/loadavg)" | tee -a "$OUT/machine.txt"
+  # Ratios of means to the fastest command of each comparison.
+  for f in "$OUT"/[a-d]_*.json; do
+    echo "== $(basename "$f" .json)"
+    jq -r '(.results | map(.mean) | min) as $m | .results[]
+      | "\(.command): mean \(.mean * 1000 | floor) ms, median \(.median * 1000 | floor) ms, \(.mean / $m * 100 | round / 100)x"' "$f"
+  done
+}
+
+criterion_table() {
+  echo "loadavg before: $(cat /proc/loadavg)"
+  cargo bench --bench schemes 2>&1 | tee "$OUT/criterion.txt" | grep -E 'time:' -B1 | grep -v -- '--' || true
+  echo "loadavg after: $(cat /proc/loadavg)"
+  # Median and mean point estimates of every benchmark, in ns.
+  find target/criterion -path '*/new/estimates.json' | sort | while read -r f; do
+    id=$(jq -r '.full_id // empty' "${f%estimates.json}benchmark.json" 2>/dev/null || true)
+    [ -n "$id" ] || id=${f#target/criterion/}
+    jq -r --arg id "$id" '"\($id)\tmedian_ns=\(.median.point_estimate | . * 10 | round / 10)\tmean_ns=\(.mean.point_estimate | . * 10 | round / 10)"' "$f"
+  done | tee "$OUT/criterion_medians.tsv"
+}
+
+case "${1:-all}" in
+  inputs)
+    cargo build --release
+    generate
+    check
+    ;;
+  criterion)
+    criterion_table
+    ;;
+  all)
+    command -v hyperfine >/dev/null || { echo "hyperfine missing: apt-get install -y hyperfine" >&2; exit 1; }
+    cargo build --release
+    generate
+    check
+    machine
+    whole_process
+    ;;
+  *)
+    echo "usage: $0 [all|inputs|criterion]" >&2
+    exit 2
+    ;;
+esac
