@@ -12,7 +12,9 @@ SHELL := bash
 VENV      := .venv
 PYTHON    := $(CURDIR)/$(VENV)/bin/python
 CARGO     ?= cargo
-RELEASE   := target/release/provably
+# `make diff PROFILE=debug` reuses the test build instead of compiling a release one.
+PROFILE   ?= release
+BIN       := target/$(PROFILE)/provably
 # Generated cases per op for `make diff`; raise for a deeper run.
 CASES     ?= 1000
 SEED      ?= $(shell date +%Y%m%d)
@@ -55,8 +57,8 @@ chromium:
 
 deps: venv node chromium
 
-$(RELEASE): $(shell find src -name '*.rs') Cargo.toml Cargo.lock
-	$(CARGO) build --release --locked
+$(BIN): $(shell find src -name '*.rs') Cargo.toml Cargo.lock
+	$(CARGO) build --locked $(if $(filter release,$(PROFILE)),--release)
 
 # ------------------------------------------------------------------- tests
 
@@ -73,29 +75,29 @@ test: deps
 
 # Every built-in target: the published Python programs, numpy, the page's
 # Python lines, the published dice code, our node target, our own server.
-diff: venv node $(RELEASE)
-	$(RELEASE) diff --cases $(CASES) --cases-for poker.deal=200 --seed $(SEED) --quiet \
+diff: venv node $(BIN)
+	$(BIN) diff --cases $(CASES) --cases-for poker.deal=200 --seed $(SEED) --quiet \
 	  --report target/diff-report.json --junit target/diff-junit.xml
 
 # The published programs through their own command lines: 2,500 generated
 # cases for each cursor op (10,000 through `pruefe`), 2,500 hands through
 # `bewerte`, 400 deals through `austeilen` (one process each), plus every vector.
-diff-python: $(RELEASE)
-	$(RELEASE) diff --target referenz --target poker-referenz --cases 2500 --cases-for poker.deal=400 --seed $(SEED) --quiet
+diff-python: $(BIN)
+	$(BIN) diff --target referenz --target poker-referenz --cases 2500 --cases-for poker.deal=400 --seed $(SEED) --quiet
 
 # Real numpy: 12,500 generated seeds per op (a fifth of them the edge seeds
 # 0, 1, 2^32-1, 2^32, 2^62, 2^63-1; the rest random below 2^63).
-diff-numpy: venv $(RELEASE)
-	$(RELEASE) diff --target numpy --target selfpoker-page --cases 12500 --seed $(SEED) --quiet
+diff-numpy: venv $(BIN)
+	$(BIN) diff --target numpy --target selfpoker-page --cases 12500 --seed $(SEED) --quiet
 
-diff-node: node $(RELEASE)
-	$(RELEASE) diff --target node --cases $(CASES) --seed $(SEED) --quiet
+diff-node: node $(BIN)
+	$(BIN) diff --target node --cases $(CASES) --seed $(SEED) --quiet
 
 vectors:
 	$(CARGO) run --release --locked -- vectors
 
-web: $(RELEASE)
-	$(RELEASE) web --port 8000
+web: $(BIN)
+	$(BIN) web --port 8000
 
 fuzz:
 	PROPTEST_CASES=1000000 $(CARGO) test --release --locked fuzz::

@@ -183,6 +183,23 @@ fn strings<T: ToString>(items: impl IntoIterator<Item = T>) -> Vec<String> {
     items.into_iter().map(|x| x.to_string()).collect()
 }
 
+/// Compares observed card labels with a derived shoe.
+fn shoe_verdict(common: &Common, derived: shoe::Shoe) -> Result<(Verdict, &'static str), InvalidInput> {
+    let observed = tokens(&common.observed)
+        .iter()
+        .map(|t| card_label(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((
+        compare(
+            cursor::hash(&common.server_seed),
+            &common.commit,
+            &derived.cards,
+            &observed,
+        ),
+        "card",
+    ))
+}
+
 /// Runs one verification; errors are bad input.
 pub fn check(scheme: &VerifyScheme) -> Result<(Verdict, &'static str), OpError> {
     use VerifyScheme::*;
@@ -194,34 +211,20 @@ pub fn check(scheme: &VerifyScheme) -> Result<(Verdict, &'static str), OpError> 
             nonce,
             decks,
             penetration,
-        } => {
-            let derived = shoe::deal(&common.server_seed, client_seed, *nonce, *decks, *penetration)?;
-            let observed = tokens(&common.observed)
-                .iter()
-                .map(|t| card_label(t))
-                .collect::<Result<Vec<_>, _>>()?;
-            (
-                compare(seed_commit(common), &common.commit, &derived.cards, &observed),
-                "card",
-            )
-        }
+        } => shoe_verdict(
+            common,
+            shoe::deal(&common.server_seed, client_seed, *nonce, *decks, *penetration)?,
+        )?,
         Tournament {
             common,
             tournament_id,
             hand,
             decks,
             penetration,
-        } => {
-            let derived = shoe::tournament(&common.server_seed, tournament_id, *hand, *decks, *penetration)?;
-            let observed = tokens(&common.observed)
-                .iter()
-                .map(|t| card_label(t))
-                .collect::<Result<Vec<_>, _>>()?;
-            (
-                compare(seed_commit(common), &common.commit, &derived.cards, &observed),
-                "card",
-            )
-        }
+        } => shoe_verdict(
+            common,
+            shoe::tournament(&common.server_seed, tournament_id, *hand, *decks, *penetration)?,
+        )?,
         Dice {
             common,
             client_seed,

@@ -75,8 +75,6 @@ fn line() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { failure_persistence: Some(Box::new(prop::test_runner::FileFailurePersistence::WithSource("regressions"))), ..ProptestConfig::default() })]
-
     #[test]
     fn serve_answers_every_fuzzed_line_with_one_valid_response(s in line()) {
         let resp = answer_line(&s);

@@ -36,13 +36,12 @@ before the page sees it. Needs numpy (run it with the project virtualenv).
 """
 import ast
 import builtins
-import json
-import re
 import sys
 from pathlib import Path
 
+from selfpoker_protocol import serve
+
 PAGE = Path(__file__).resolve().parent.parent / "published" / "selfpoker.py"
-DECIMAL = re.compile(r"0|[1-9][0-9]{0,18}")  # [0-9], not \d: \d also matches other scripts' digits
 
 
 def fail(message):
@@ -131,85 +130,5 @@ def deck_op(seed):
 OPS = {"selfpoker.commit": commit_op, "selfpoker.deck": deck_op}
 NAME = "selfpoker page code (reference/published/selfpoker.py, run through ast)"
 
-
-class Invalid(Exception):
-    pass
-
-
-def seed_of(value):
-    if not isinstance(value, str):
-        raise Invalid(f"seed: expected a string of decimal digits, got {type(value).__name__} {json.dumps(value)}")
-    if not DECIMAL.fullmatch(value) or int(value) >= 2**63:
-        raise Invalid(f"seed: expected plain decimal digits for 0 … 2^63-1, got {json.dumps(value)}")
-    return int(value)
-
-
-def error(rid, kind, message):
-    # Keep a lone surrogate quoted from the request out of our own line.
-    message = message.encode("utf-8", "backslashreplace").decode("utf-8")
-    return {"id": rid, "error": {"kind": kind, "message": message}}
-
-
-def parse(line):
-    def pairs_hook(pairs):
-        obj = dict(pairs)
-        if len(obj) != len(pairs):
-            # json.loads would keep the last value silently. JSON keys are
-            # always strings, so the key None cannot clash with a field.
-            keys = [k for k, _ in pairs]
-            obj[None] = sorted({k for k in keys if keys.count(k) > 1})
-        return obj
-
-    def no_constant(name):
-        raise Invalid(f"{name} is not JSON")
-
-    return json.loads(line.decode("utf-8"), object_pairs_hook=pairs_hook, parse_constant=no_constant)
-
-
-def answer(line):
-    try:
-        request = parse(line)
-    except UnicodeDecodeError:
-        return error(None, "invalid", "not UTF-8")
-    except (ValueError, RecursionError, Invalid) as e:
-        return error(None, "invalid", f"not JSON: {e}")
-    if not isinstance(request, dict):
-        return error(None, "invalid", "the request is not a JSON object")
-    twice = request.pop(None, [])
-    rid = request.get("id")
-    if type(rid) is not int or "id" in twice:
-        return error(None, "invalid", "id: missing, repeated or not an integer")
-    if twice:
-        return error(rid, "invalid", f"{twice[0]}: appears twice")
-    op = request.get("op")
-    if not isinstance(op, str):
-        return error(rid, "invalid", "op: missing or not a string")
-    if op != "hello" and op not in OPS:
-        return error(rid, "unsupported", f"{op}: not implemented here")
-    takes = "protocol" if op == "hello" else "seed"
-    extra = [k for k in request if k not in ("id", "op", takes)]
-    if extra:
-        return error(rid, "invalid", f"{extra[0]}: not a field of {op}")
-    if takes not in request:
-        return error(rid, "invalid", f"{takes}: missing")
-    if op == "hello":
-        if type(request["protocol"]) is not int or request["protocol"] != 1:
-            return error(rid, "invalid", f"protocol: only version 1 is spoken, got {json.dumps(request['protocol'])}")
-        return {"id": rid, "ok": {"name": NAME, "ops": list(OPS)}}
-    try:
-        seed = seed_of(request["seed"])
-    except Invalid as e:
-        return error(rid, "invalid", str(e))
-    return {"id": rid, "ok": OPS[op](seed)}
-
-
-def main():
-    out = sys.stdout.buffer
-    for line in sys.stdin.buffer:
-        out.write(json.dumps(answer(line), separators=(",", ":")).encode("ascii") + b"\n")
-        out.flush()
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(serve(NAME, OPS))

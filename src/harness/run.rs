@@ -153,6 +153,15 @@ impl Driver<'_> {
     }
 }
 
+/// Whether two replies are both `ok`, or both errors of one kind.
+fn same_shape(a: &Reply, b: &Reply) -> bool {
+    match (a, b) {
+        (Reply::Ok(_), Reply::Ok(_)) => true,
+        (Reply::Error { kind: x, .. }, Reply::Error { kind: y, .. }) => x == y,
+        _ => false,
+    }
+}
+
 /// Shrinks a diverging request greedily: take the first simpler candidate
 /// that still diverges, until none does or the budget is spent.
 fn shrink(driver: &mut Driver, found: &Request, budget: usize) -> (Request, Reply, Reply, usize) {
@@ -187,7 +196,9 @@ fn shrink(driver: &mut Driver, found: &Request, budget: usize) -> (Request, Repl
             }
             calls += 1;
             match driver.ask_one(&candidate) {
-                Some(got) if !same_reply(&want, &got) => {
+                // It must still diverge the same way (an ok still an ok, an
+                // error still that error), or the shrink slips onto another bug.
+                Some(got) if !same_reply(&want, &got) && same_shape(&best_got, &got) => {
                     (best, best_want, best_got) = (candidate, want, got);
                     steps += 1;
                     continue 'outer;

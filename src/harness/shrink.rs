@@ -8,6 +8,8 @@
 //! still diverges is taken; every candidate is strictly simpler than the
 //! request it came from, so the loop ends.
 
+use serde_json::Value;
+
 use crate::protocol::Request;
 
 /// Simpler versions of a string: empty, halves, one character fewer, ASCII only.
@@ -70,307 +72,87 @@ fn penetrations(p: f64) -> Vec<f64> {
     out
 }
 
-/// Replaces the fields common to the four cursor ops.
-fn set_cursor_fields(r: &mut Request, s: Option<String>, c: Option<String>, n: Option<u64>, k: Option<u64>) {
-    use Request::*;
-    if let CursorRaw {
-        server_seed,
-        client_seed,
-        nonce,
-        cursor,
-    }
-    | CursorFloat {
-        server_seed,
-        client_seed,
-        nonce,
-        cursor,
-    }
-    | CursorInt {
-        server_seed,
-        client_seed,
-        nonce,
-        cursor,
-        ..
-    }
-    | CursorShuffle {
-        server_seed,
-        client_seed,
-        nonce,
-        cursor,
-        ..
-    } = r
-    {
-        if let Some(s) = s {
-            *server_seed = s;
-        }
-        if let Some(c) = c {
-            *client_seed = c;
-        }
-        if let Some(n) = n {
-            *nonce = n;
-        }
-        if let Some(k) = k {
-            *cursor = k;
-        }
-    }
-}
+/// Fields in the order they are shrunk: the sizes that decide how much
+/// work a case is first, then the numbers that pick it, then the text.
+const ORDER: [&str; 17] = [
+    "count",
+    "size",
+    "range",
+    "players",
+    "decks",
+    "cards",
+    "penetration",
+    "seed",
+    "cursor",
+    "nonce",
+    "hand",
+    "n",
+    "clientSeed",
+    "tournamentId",
+    "serverSeed",
+    "protocol",
+    "op",
+];
 
-/// Every simplification of `request`, boldest first.
-pub fn candidates(request: &Request) -> Vec<Request> {
-    use Request::*;
-    let mut out = Vec::new();
-    let mut r = request.clone();
-    match &mut r {
-        CursorHash { server_seed } => {
-            for s in strings(server_seed) {
-                out.push(CursorHash { server_seed: s });
-            }
-        }
-        CursorRaw {
-            server_seed,
-            client_seed,
-            nonce,
-            cursor,
-        }
-        | CursorFloat {
-            server_seed,
-            client_seed,
-            nonce,
-            cursor,
-        }
-        | CursorInt {
-            server_seed,
-            client_seed,
-            nonce,
-            cursor,
-            ..
-        }
-        | CursorShuffle {
-            server_seed,
-            client_seed,
-            nonce,
-            cursor,
-            ..
-        } => {
-            let (s, c, n, k) = (server_seed.clone(), client_seed.clone(), *nonce, *cursor);
-            let base = request.clone();
-            let with = |f: &dyn Fn(&mut Request)| {
-                let mut x = base.clone();
-                f(&mut x);
-                x
-            };
-            if let CursorInt { range, .. } = request {
-                for v in ints(*range, 1) {
-                    out.push(with(&|x| {
-                        if let CursorInt { range, .. } = x {
-                            *range = v
-                        }
-                    }));
-                }
-            }
-            if let CursorShuffle { count, .. } = request {
-                for v in ints(*count, 0) {
-                    out.push(with(&|x| {
-                        if let CursorShuffle { count, .. } = x {
-                            *count = v
-                        }
-                    }));
-                }
-            }
-            for v in ints(k, 0) {
-                out.push(with(&|x| set_cursor_fields(x, None, None, None, Some(v))));
-            }
-            for v in ints(n, 0) {
-                out.push(with(&|x| set_cursor_fields(x, None, None, Some(v), None)));
-            }
-            for v in strings(&c) {
-                out.push(with(&|x| set_cursor_fields(x, None, Some(v.clone()), None, None)));
-            }
-            for v in strings(&s) {
-                out.push(with(&|x| set_cursor_fields(x, Some(v.clone()), None, None, None)));
-            }
-        }
-        PokerDeal {
-            server_seed,
-            client_seed,
-            nonce,
-            players,
-        } => {
-            for v in ints(*players, 2) {
-                out.push(PokerDeal {
-                    server_seed: server_seed.clone(),
-                    client_seed: client_seed.clone(),
-                    nonce: *nonce,
-                    players: v,
-                });
-            }
-            for v in ints(*nonce, 0) {
-                out.push(PokerDeal {
-                    server_seed: server_seed.clone(),
-                    client_seed: client_seed.clone(),
-                    nonce: v,
-                    players: *players,
-                });
-            }
-            for v in strings(client_seed) {
-                out.push(PokerDeal {
-                    server_seed: server_seed.clone(),
-                    client_seed: v,
-                    nonce: *nonce,
-                    players: *players,
-                });
-            }
-            for v in strings(server_seed) {
-                out.push(PokerDeal {
-                    server_seed: v,
-                    client_seed: client_seed.clone(),
-                    nonce: *nonce,
-                    players: *players,
-                });
-            }
-        }
-        PokerEvaluate { cards } => {
-            if cards.len() > 5 {
-                for i in 0..cards.len() {
-                    let mut c = cards.clone();
-                    c.remove(i);
-                    out.push(PokerEvaluate { cards: c });
-                }
+/// Simpler values for one field of the request's JSON form.
+fn field_candidates(name: &str, value: &Value) -> Vec<Value> {
+    match (name, value) {
+        ("seed", Value::String(s)) => ints(s.parse().unwrap_or(0), 0)
+            .into_iter()
+            .map(|v| Value::from(v.to_string()))
+            .collect(),
+        (_, Value::String(s)) => strings(s).into_iter().map(Value::from).collect(),
+        ("penetration", Value::Number(n)) => penetrations(n.as_f64().unwrap_or(0.5))
+            .into_iter()
+            .map(Value::from)
+            .collect(),
+        (_, Value::Number(n)) => ints(n.as_u64().unwrap_or(0), 0).into_iter().map(Value::from).collect(),
+        ("cards", Value::Array(cards)) => {
+            let cards: Vec<u64> = cards.iter().filter_map(Value::as_u64).collect();
+            let mut out = Vec::new();
+            for i in 0..cards.len() {
+                let mut fewer = cards.clone();
+                fewer.remove(i);
+                out.push(fewer);
             }
             for i in 0..cards.len() {
                 for smaller in (0..cards[i]).rev().filter(|x| !cards.contains(x)).take(3) {
                     let mut c = cards.clone();
                     c[i] = smaller;
-                    out.push(PokerEvaluate { cards: c });
+                    out.push(c);
                 }
             }
+            out.into_iter().map(Value::from).collect()
         }
-        ShoeDeal {
-            server_seed,
-            client_seed,
-            nonce,
-            decks,
-            penetration,
-        } => {
-            let mk = |s: &str, c: &str, n: u64, d: u64, p: f64| ShoeDeal {
-                server_seed: s.into(),
-                client_seed: c.into(),
-                nonce: n,
-                decks: d,
-                penetration: p,
-            };
-            for v in ints(*decks, 1) {
-                out.push(mk(server_seed, client_seed, *nonce, v, *penetration));
+        _ => Vec::new(),
+    }
+}
+
+/// Every simplification of `request`, boldest first, one field at a time.
+///
+/// Candidates are built on the request's wire form and read back through
+/// the protocol parser, so a candidate is always a well-formed request;
+/// whether it is in range (players ≥ 2, …) is for the caller to ask.
+pub fn candidates(request: &Request) -> Vec<Request> {
+    let Value::Object(fields) = request.to_value() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for name in ORDER {
+        let Some(value) = fields.get(name) else { continue };
+        // A die needs a server seed: WebCrypto cannot key an HMAC with an
+        // empty one, so an empty seed would show another difference.
+        let keep_nonempty = name == "serverSeed" && request.op() == "dice.roll";
+        for candidate in field_candidates(name, value) {
+            if keep_nonempty && candidate == "" {
+                continue;
             }
-            for v in penetrations(*penetration) {
-                out.push(mk(server_seed, client_seed, *nonce, *decks, v));
-            }
-            for v in ints(*nonce, 0) {
-                out.push(mk(server_seed, client_seed, v, *decks, *penetration));
-            }
-            for v in strings(client_seed) {
-                out.push(mk(server_seed, &v, *nonce, *decks, *penetration));
-            }
-            for v in strings(server_seed) {
-                out.push(mk(&v, client_seed, *nonce, *decks, *penetration));
-            }
-        }
-        ShoeTournament {
-            server_seed,
-            tournament_id,
-            hand,
-            decks,
-            penetration,
-        } => {
-            let mk = |s: &str, t: &str, h: u64, d: u64, p: f64| ShoeTournament {
-                server_seed: s.into(),
-                tournament_id: t.into(),
-                hand: h,
-                decks: d,
-                penetration: p,
-            };
-            for v in ints(*decks, 1) {
-                out.push(mk(server_seed, tournament_id, *hand, v, *penetration));
-            }
-            for v in penetrations(*penetration) {
-                out.push(mk(server_seed, tournament_id, *hand, *decks, v));
-            }
-            for v in ints(*hand, 0) {
-                out.push(mk(server_seed, tournament_id, v, *decks, *penetration));
-            }
-            for v in strings(tournament_id) {
-                out.push(mk(server_seed, &v, *hand, *decks, *penetration));
-            }
-            for v in strings(server_seed) {
-                out.push(mk(&v, tournament_id, *hand, *decks, *penetration));
+            let mut changed = fields.clone();
+            changed.insert(name.to_string(), candidate);
+            if let Ok(r) = Request::parse(&Value::Object(changed)) {
+                out.push(r);
             }
         }
-        DiceRoll {
-            server_seed,
-            client_seed,
-            n,
-        } => {
-            for v in ints(*n, 0) {
-                out.push(DiceRoll {
-                    server_seed: server_seed.clone(),
-                    client_seed: client_seed.clone(),
-                    n: v,
-                });
-            }
-            for v in strings(client_seed) {
-                out.push(DiceRoll {
-                    server_seed: server_seed.clone(),
-                    client_seed: v,
-                    n: *n,
-                });
-            }
-            for v in strings(server_seed).into_iter().filter(|s| !s.is_empty()) {
-                out.push(DiceRoll {
-                    server_seed: v,
-                    client_seed: client_seed.clone(),
-                    n: *n,
-                });
-            }
-        }
-        SelfpokerCommit { seed } | SelfpokerDeck { seed } => {
-            let deck = matches!(request, SelfpokerDeck { .. });
-            for v in ints(seed.parse().unwrap_or(0), 0) {
-                let seed = v.to_string();
-                out.push(if deck {
-                    SelfpokerDeck { seed }
-                } else {
-                    SelfpokerCommit { seed }
-                });
-            }
-        }
-        LadderShuffle {
-            server_seed,
-            client_seed,
-            size,
-        } => {
-            for v in ints(*size, 1) {
-                out.push(LadderShuffle {
-                    server_seed: server_seed.clone(),
-                    client_seed: client_seed.clone(),
-                    size: v,
-                });
-            }
-            for v in strings(client_seed) {
-                out.push(LadderShuffle {
-                    server_seed: server_seed.clone(),
-                    client_seed: v,
-                    size: *size,
-                });
-            }
-            for v in strings(server_seed) {
-                out.push(LadderShuffle {
-                    server_seed: v,
-                    client_seed: client_seed.clone(),
-                    size: *size,
-                });
-            }
-        }
-        Hello { .. } => {}
     }
     out
 }
