@@ -4,6 +4,7 @@
 #
 #   scripts/bench.sh              # build, generate inputs, check outputs agree, run hyperfine a-d
 #   scripts/bench.sh inputs       # only (re)generate and check the inputs in target/bench/
+#   scripts/bench.sh startup      # only the start-up comparison (e), then all ratios
 #   scripts/bench.sh criterion    # cargo bench --bench schemes, then a median table
 #
 # Needs: cargo, hyperfine (apt-get install hyperfine), node, python3, and
@@ -142,7 +143,7 @@ machine() {
   } | tee "$OUT/machine.txt"
 }
 
-hf() { # name, then the commands
+hf() { # name, then hyperfine options and commands
   local name=$1
   shift
   hyperfine --warmup "$WARMUP" --runs "$RUNS" \
@@ -150,7 +151,9 @@ hf() { # name, then the commands
 }
 
 whole_process() {
-  hf a_vektoren \
+  # No redirection here, so no shell: provably's run is under hyperfine's
+  # 5 ms shell-calibration floor.
+  hf a_vektoren -N \
     -n "python referenz.py vektoren" "$PY reference/published/referenz.py vektoren" \
     -n "provably vektoren" "$PROVABLY vektoren"
   hf b_cursor_2000 \
@@ -163,21 +166,39 @@ whole_process() {
   hf d_mixed_2000 \
     -n "node target.mjs" "node reference/js/target.mjs < $OUT/mixed_requests.jsonl" \
     -n "provably serve" "$PROVABLY serve < $OUT/mixed_requests.jsonl"
+  startup
   echo "loadavg after: $(cat /proc/loadavg)" | tee -a "$OUT/machine.txt"
-  # Ratios of means to the fastest command of each comparison.
-  for f in "$OUT"/[a-d]_*.json; do
+  ratios
+}
+
+# Start-up cost alone (one hello line), to split (c) into start-up and per-request time.
+startup() {
+  printf '%s\n' '{"id":0,"op":"hello","protocol":1}' >"$OUT/hello.jsonl"
+  hf e_startup_hello \
+    -n "numpy target" "$VENV_PY reference/adapters/numpy_target.py < $OUT/hello.jsonl" \
+    -n "provably serve" "$PROVABLY serve < $OUT/hello.jsonl" \
+    -n "node target.mjs" "node reference/js/target.mjs < $OUT/hello.jsonl"
+}
+
+ratios() {
+  # Ratios to the fastest command of each comparison: of mean wall time, and
+  # of mean CPU time (user + system), which other load on a shared machine
+  # disturbs less than wall time.
+  for f in "$OUT"/[a-e]_*.json; do
     echo "== $(basename "$f" .json)"
-    jq -r '(.results | map(.mean) | min) as $m | .results[]
-      | "\(.command): mean \(.mean * 1000 | floor) ms, median \(.median * 1000 | floor) ms, \(.mean / $m * 100 | round / 100)x"' "$f"
-  done
+    jq -r '(.results | map(.mean) | min) as $m | (.results | map(.user + .system) | min) as $c
+      | .results[]
+      | "\(.command): wall mean \(.mean * 100000 | round / 100) ms (median \(.median * 100000 | round / 100)), \(.mean / $m * 100 | round / 100)x; cpu \((.user + .system) * 100000 | round / 100) ms, \((.user + .system) / $c * 100 | round / 100)x"' "$f"
+  done | tee "$OUT/ratios.txt"
 }
 
 criterion_table() {
+  touch "$OUT/criterion.start"
   echo "loadavg before: $(cat /proc/loadavg)"
   cargo bench --bench schemes 2>&1 | tee "$OUT/criterion.txt" | grep -E 'time:' -B1 | grep -v -- '--' || true
   echo "loadavg after: $(cat /proc/loadavg)"
-  # Median and mean point estimates of every benchmark, in ns.
-  find target/criterion -path '*/new/estimates.json' | sort | while read -r f; do
+  # Median and mean point estimates of every benchmark of this run, in ns.
+  find target/criterion -path '*/new/estimates.json' -newer "$OUT/criterion.start" | sort | while read -r f; do
     id=$(jq -r '.full_id // empty' "${f%estimates.json}benchmark.json" 2>/dev/null || true)
     [ -n "$id" ] || id=${f#target/criterion/}
     jq -r --arg id "$id" '"\($id)\tmedian_ns=\(.median.point_estimate | . * 10 | round / 10)\tmean_ns=\(.mean.point_estimate | . * 10 | round / 10)"' "$f"
@@ -193,6 +214,11 @@ case "${1:-all}" in
   criterion)
     criterion_table
     ;;
+  startup)
+    cargo build --release
+    startup
+    ratios
+    ;;
   all)
     command -v hyperfine >/dev/null || { echo "hyperfine missing: apt-get install -y hyperfine" >&2; exit 1; }
     cargo build --release
@@ -202,7 +228,7 @@ case "${1:-all}" in
     whole_process
     ;;
   *)
-    echo "usage: $0 [all|inputs|criterion]" >&2
+    echo "usage: $0 [all|inputs|startup|criterion]" >&2
     exit 2
     ;;
 esac

@@ -89,23 +89,25 @@ impl ByteStream {
     }
 }
 
-/// Returns the ordered shoe: deck after deck, suit after suit, ace to king.
-pub fn ordered(decks: usize) -> Vec<String> {
-    let mut out = Vec::with_capacity(52 * decks);
-    for _ in 0..decks {
-        for s in SUITS {
-            for r in RANKS {
-                out.push(format!("{r}{s}"));
-            }
-        }
-    }
-    out
+/// The 52 labels of one deck in shoe order: spades, hearts, diamonds, clubs,
+/// each ace to king.
+pub const DECK: [&str; 52] = [
+    "AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS", //
+    "AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH", "KH", //
+    "AD", "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD", //
+    "AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC",
+];
+
+/// Returns the ordered shoe: deck after deck. Labels are static, so a
+/// shuffle moves pointers and an 8-deck shoe allocates once.
+pub fn ordered(decks: usize) -> Vec<&'static str> {
+    DECK.iter().copied().cycle().take(52 * decks).collect()
 }
 
 /// A shuffled shoe and the position of its cut card.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Shoe {
-    pub cards: Vec<String>,
+    pub cards: Vec<&'static str>,
     pub cut: u32,
 }
 
@@ -219,10 +221,16 @@ mod tests {
     #[test]
     fn ordered_shoe_starts_with_the_ace_of_spades_and_ends_with_the_king_of_clubs() {
         let s = ordered(2);
-        assert_eq!(
-            (s[0].as_str(), s[9].as_str(), s[51].as_str(), s.len()),
-            ("AS", "TS", "KC", 104)
-        );
+        assert_eq!((s[0], s[9], s[51], s[52], s.len()), ("AS", "TS", "KC", "AS", 104));
+    }
+
+    #[test]
+    fn deck_table_is_ranks_within_suits_in_the_published_order() {
+        let built: Vec<String> = SUITS
+            .iter()
+            .flat_map(|s| RANKS.iter().map(move |r| format!("{r}{s}")))
+            .collect();
+        assert_eq!(DECK.to_vec(), built);
     }
 
     #[test]

@@ -189,13 +189,9 @@ fn shoe_verdict(common: &Common, derived: shoe::Shoe) -> Result<(Verdict, &'stat
         .iter()
         .map(|t| card_label(t))
         .collect::<Result<Vec<_>, _>>()?;
+    let derived = strings(derived.cards);
     Ok((
-        compare(
-            cursor::hash(&common.server_seed),
-            &common.commit,
-            &derived.cards,
-            &observed,
-        ),
+        compare(cursor::hash(&common.server_seed), &common.commit, &derived, &observed),
         "card",
     ))
 }

@@ -3,7 +3,12 @@ use crate::support::run;
 const SEED: &str = "a3f1c9d4e5b6072839a0b1c2d3e4f5061728394a5b6c7d8e9f0a1b2c3d4e5f60";
 
 fn shoe_cards() -> Vec<String> {
-    provably::shoe::deal(SEED, "table-7", 12, 6, 0.75).unwrap().cards
+    provably::shoe::deal(SEED, "table-7", 12, 6, 0.75)
+        .unwrap()
+        .cards
+        .iter()
+        .map(|c| c.to_string())
+        .collect()
 }
 
 fn verify_shoe(commit: &str, observed: &str) -> (i32, String, String) {
