@@ -2,10 +2,12 @@
 # Reproduces the whole-process figures in BENCHMARKS.md (and, with
 # `criterion`, the per-op figures).
 #
-#   scripts/bench.sh              # build, generate inputs, check outputs agree, run hyperfine a-d
+#   scripts/bench.sh              # build, generate inputs, check outputs agree, run hyperfine a-e
 #   scripts/bench.sh inputs       # only (re)generate and check the inputs in target/bench/
 #   scripts/bench.sh startup      # only the start-up comparison (e), then all ratios
 #   scripts/bench.sh criterion    # cargo bench --bench schemes, then a median table
+#   BEFORE=/path/to/older/provably scripts/bench.sh before-after
+#                                 # (f) an older build's `serve` and this one's side by side
 #
 # Needs: cargo, hyperfine (apt-get install hyperfine), node, python3, and
 # .venv/bin/python with numpy (for the selfpoker deck comparison).
@@ -86,6 +88,22 @@ with open(f"{out}/mixed_requests.jsonl", "w", encoding="utf-8") as f:
             req = {"op": "dice.roll", "serverSeed": s, "clientSeed": cs,
                    "n": rng.randrange(1_000_000)}
         f.write(json.dumps({"id": n, **req}, separators=(",", ":")) + "\n")
+
+# (f) before/after: 2,000 shoe.deal (6 decks) and 2,000 cursor.shuffle (52),
+# from their own RNG so the inputs above stay as they were.
+rng = random.Random(20261130)
+with open(f"{out}/shoe_requests.jsonl", "w", encoding="utf-8") as f_shoe, \
+     open(f"{out}/shuffle_requests.jsonl", "w", encoding="utf-8") as f_shuf:
+    f_shoe.write(HELLO)
+    f_shuf.write(HELLO)
+    for n in range(1, 2001):
+        f_shoe.write(json.dumps({"id": n, "op": "shoe.deal", "serverSeed": hexseed(),
+                                 "clientSeed": rng.choice(CLIENTS), "nonce": rng.randrange(1_000_000),
+                                 "decks": 6, "penetration": rng.choice([0.5, 0.65, 0.75, 0.8])},
+                                separators=(",", ":")) + "\n")
+        f_shuf.write(json.dumps({"id": n, "op": "cursor.shuffle", "serverSeed": hexseed(),
+                                 "clientSeed": rng.choice(CLIENTS), "nonce": rng.randrange(1_000_000),
+                                 "cursor": 0, "count": 52}, separators=(",", ":")) + "\n")
 EOF
 }
 
@@ -180,6 +198,29 @@ startup() {
     -n "node target.mjs" "node reference/js/target.mjs < $OUT/hello.jsonl"
 }
 
+# (f) The same `serve` inputs through an older build ($BEFORE) and this one,
+# in one hyperfine invocation. The two must answer byte for byte alike.
+before_after() {
+  [ -x "${BEFORE:-}" ] || { echo "set BEFORE=/path/to/older/provably" >&2; exit 2; }
+  for input in shoe shuffle; do
+    cmp -s <("$BEFORE" serve <"$OUT/${input}_requests.jsonl") <("$PROVABLY" serve <"$OUT/${input}_requests.jsonl") \
+      || { echo "f: $input replies differ between the builds" >&2; exit 1; }
+    echo "f: $input: identical replies from both builds"
+  done
+  echo "loadavg before: $(cat /proc/loadavg)"
+  hyperfine --warmup "$WARMUP" --runs "${RUNS_F:-20}" \
+    --export-markdown "$OUT/f_before_after.md" --export-json "$OUT/f_before_after.json" \
+    -n "before: shoe.deal x2000" "$BEFORE serve < $OUT/shoe_requests.jsonl" \
+    -n "after: shoe.deal x2000" "$PROVABLY serve < $OUT/shoe_requests.jsonl" \
+    -n "before: cursor.shuffle x2000" "$BEFORE serve < $OUT/shuffle_requests.jsonl" \
+    -n "after: cursor.shuffle x2000" "$PROVABLY serve < $OUT/shuffle_requests.jsonl"
+  echo "loadavg after: $(cat /proc/loadavg)"
+  # Before/after ratio per input: of mean wall time and of mean CPU (user + system).
+  jq -r '.results as $r | (0, 2) as $i
+    | "\($r[$i + 1].command | sub("after: "; "")): before \($r[$i].mean * 100000 | round / 100) ms, after \($r[$i + 1].mean * 100000 | round / 100) ms; wall \($r[$i].mean / $r[$i + 1].mean * 100 | round / 100)x, cpu \(($r[$i].user + $r[$i].system) / ($r[$i + 1].user + $r[$i + 1].system) * 100 | round / 100)x"' \
+    "$OUT/f_before_after.json" | tee "$OUT/f_ratios.txt"
+}
+
 ratios() {
   # Ratios to the fastest command of each comparison: of mean wall time, and
   # of mean CPU time (user + system), which other load on a shared machine
@@ -214,6 +255,11 @@ case "${1:-all}" in
   criterion)
     criterion_table
     ;;
+  before-after)
+    cargo build --release
+    generate
+    before_after
+    ;;
   startup)
     cargo build --release
     startup
@@ -228,7 +274,7 @@ case "${1:-all}" in
     whole_process
     ;;
   *)
-    echo "usage: $0 [all|inputs|startup|criterion]" >&2
+    echo "usage: $0 [all|inputs|startup|criterion|before-after]" >&2
     exit 2
     ;;
 esac
