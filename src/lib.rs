@@ -7,6 +7,7 @@ pub mod dice;
 pub mod error;
 pub mod fsutil;
 pub mod harness;
+pub mod json;
 pub mod ladder;
 pub mod numpy;
 pub mod poker;

@@ -110,7 +110,7 @@ impl DeriveArgs {
             } else {
                 json.clone()
             };
-            return serde_json::from_str(&text).map_err(|e| {
+            return provably::json::parse(&text).map_err(|e| {
                 OpError::from(provably::error::InvalidInput::new("request", format!("not JSON: {e}"))).into()
             });
         }

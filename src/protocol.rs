@@ -5,7 +5,7 @@
 //! rejection names the field and says what was wrong with it.
 
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use crate::error::{check_range, InvalidInput, OpError, MAX_COUNT, MAX_SAFE_INTEGER};
 use crate::{cursor, dice, ladder, poker, selfpoker, shoe};
@@ -348,8 +348,62 @@ impl Request {
     }
 }
 
-/// Runs one request and returns its `ok` object.
+/// The `ok` object of every op, typed. Serializes to exactly the wire form,
+/// so `provably serve` writes it without building a JSON tree first.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Outcome {
+    Hello {
+        name: &'static str,
+        ops: [&'static str; 13],
+    },
+    Hash {
+        hash: String,
+    },
+    Raw {
+        raw: String,
+    },
+    Float {
+        float: f64,
+    },
+    #[serde(rename_all = "camelCase")]
+    Int {
+        value: u64,
+        cursor_next: u64,
+    },
+    #[serde(rename_all = "camelCase")]
+    Shuffle {
+        order: Vec<u32>,
+        cursor_next: u64,
+    },
+    Deal(poker::Deal),
+    Hand {
+        category: &'static str,
+        ranks: [u8; 5],
+    },
+    Shoe(shoe::Shoe),
+    Face {
+        face: u8,
+    },
+    Commit {
+        commit: String,
+    },
+    Deck {
+        deck: Vec<u32>,
+    },
+    Order {
+        order: Vec<u32>,
+    },
+}
+
+/// Runs one request and returns its `ok` object as a JSON value (what the
+/// harness compares and the vectors record).
 pub fn execute(request: &Request) -> Result<Value, OpError> {
+    run(request).map(|o| serde_json::to_value(o).expect("outcomes serialize"))
+}
+
+/// Runs one request.
+pub fn run(request: &Request) -> Result<Outcome, OpError> {
     use Request::*;
     Ok(match request {
         Hello { protocol } => {
@@ -360,25 +414,30 @@ pub fn execute(request: &Request) -> Result<Value, OpError> {
                 )
                 .into());
             }
-            json!({ "name": concat!("provably ", env!("CARGO_PKG_VERSION")), "ops": OPS })
+            Outcome::Hello {
+                name: concat!("provably ", env!("CARGO_PKG_VERSION")),
+                ops: OPS,
+            }
         }
-        CursorHash { server_seed } => json!({ "hash": cursor::hash(server_seed) }),
+        CursorHash { server_seed } => Outcome::Hash {
+            hash: cursor::hash(server_seed),
+        },
         CursorRaw {
             server_seed,
             client_seed,
             nonce,
             cursor,
-        } => {
-            json!({ "raw": crate::crypto::hex(&cursor::Round::new(server_seed, client_seed, *nonce).raw(*cursor)) })
-        }
+        } => Outcome::Raw {
+            raw: crate::crypto::hex(&cursor::Round::new(server_seed, client_seed, *nonce).raw(*cursor)),
+        },
         CursorFloat {
             server_seed,
             client_seed,
             nonce,
             cursor,
-        } => {
-            json!({ "float": cursor::Round::new(server_seed, client_seed, *nonce).float(*cursor) })
-        }
+        } => Outcome::Float {
+            float: cursor::Round::new(server_seed, client_seed, *nonce).float(*cursor),
+        },
         CursorInt {
             server_seed,
             client_seed,
@@ -388,7 +447,10 @@ pub fn execute(request: &Request) -> Result<Value, OpError> {
         } => {
             let range = check_range("range", *range, 1, MAX_SAFE_INTEGER)?;
             let (value, next) = cursor::Round::new(server_seed, client_seed, *nonce).int(range, *cursor)?;
-            json!({ "value": value, "cursorNext": next })
+            Outcome::Int {
+                value,
+                cursor_next: next,
+            }
         }
         CursorShuffle {
             server_seed,
@@ -399,17 +461,23 @@ pub fn execute(request: &Request) -> Result<Value, OpError> {
         } => {
             let count = check_range("count", *count, 0, MAX_COUNT)?;
             let (order, next) = cursor::Round::new(server_seed, client_seed, *nonce).shuffle(count as usize, *cursor);
-            json!({ "order": order, "cursorNext": next })
+            Outcome::Shuffle {
+                order,
+                cursor_next: next,
+            }
         }
         PokerDeal {
             server_seed,
             client_seed,
             nonce,
             players,
-        } => serde_json::to_value(poker::deal(server_seed, client_seed, *nonce, *players)?).expect("serializes"),
+        } => Outcome::Deal(poker::deal(server_seed, client_seed, *nonce, *players)?),
         PokerEvaluate { cards } => {
             let hand = poker::evaluate(cards)?;
-            json!({ "category": hand.category_name(), "ranks": hand.ranks })
+            Outcome::Hand {
+                category: hand.category_name(),
+                ranks: hand.ranks,
+            }
         }
         ShoeDeal {
             server_seed,
@@ -417,38 +485,40 @@ pub fn execute(request: &Request) -> Result<Value, OpError> {
             nonce,
             decks,
             penetration,
-        } => serde_json::to_value(shoe::deal(server_seed, client_seed, *nonce, *decks, *penetration)?)
-            .expect("serializes"),
+        } => Outcome::Shoe(shoe::deal(server_seed, client_seed, *nonce, *decks, *penetration)?),
         ShoeTournament {
             server_seed,
             tournament_id,
             hand,
             decks,
             penetration,
-        } => serde_json::to_value(shoe::tournament(
+        } => Outcome::Shoe(shoe::tournament(
             server_seed,
             tournament_id,
             *hand,
             *decks,
             *penetration,
-        )?)
-        .expect("serializes"),
+        )?),
         DiceRoll {
             server_seed,
             client_seed,
             n,
-        } => json!({ "face": dice::roll(server_seed, client_seed, *n)? }),
-        SelfpokerCommit { seed } => {
-            json!({ "commit": selfpoker::commit(selfpoker::parse_seed(seed)?) })
-        }
-        SelfpokerDeck { seed } => json!({ "deck": selfpoker::deck(selfpoker::parse_seed(seed)?) }),
+        } => Outcome::Face {
+            face: dice::roll(server_seed, client_seed, *n)?,
+        },
+        SelfpokerCommit { seed } => Outcome::Commit {
+            commit: selfpoker::commit(selfpoker::parse_seed(seed)?),
+        },
+        SelfpokerDeck { seed } => Outcome::Deck {
+            deck: selfpoker::deck(selfpoker::parse_seed(seed)?),
+        },
         LadderShuffle {
             server_seed,
             client_seed,
             size,
-        } => {
-            json!({ "order": ladder::shuffle(server_seed, client_seed, *size)? })
-        }
+        } => Outcome::Order {
+            order: ladder::shuffle(server_seed, client_seed, *size)?,
+        },
     })
 }
 
@@ -522,7 +592,7 @@ impl Response {
     /// of `ok` (an object) or `error` (with a known `kind` and a `message`).
     pub fn parse(line: &str) -> Result<Response, MalformedResponse> {
         let bad = |why: String| MalformedResponse(why);
-        let value: Value = serde_json::from_str(line).map_err(|e| bad(format!("not JSON: {e}")))?;
+        let value: Value = crate::json::parse(line).map_err(|e| bad(format!("not JSON: {e}")))?;
         let Value::Object(map) = value else {
             return Err(bad(format!("a {} where an object was expected", type_name(&value))));
         };
@@ -566,38 +636,57 @@ impl Response {
     }
 }
 
+/// One answered request line: the id it carried (None when it had none)
+/// and the typed result.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub id: Option<i64>,
+    pub result: Result<Outcome, OpError>,
+}
+
+impl Answer {
+    /// The response line, without the newline, serialized straight from the
+    /// typed outcome.
+    pub fn to_line(&self) -> String {
+        #[derive(Serialize)]
+        struct OkLine<'a> {
+            id: Option<i64>,
+            ok: &'a Outcome,
+        }
+        match &self.result {
+            Ok(ok) => serde_json::to_string(&OkLine { id: self.id, ok }).expect("outcomes serialize"),
+            Err(_) => self.clone().into_response().to_line(),
+        }
+    }
+
+    /// The same answer as a [`Response`] (a JSON value), as the harness reads it.
+    pub fn into_response(self) -> Response {
+        let reply = Reply::from_result(
+            self.result
+                .map(|o| serde_json::to_value(o).expect("outcomes serialize")),
+        );
+        Response { id: self.id, reply }
+    }
+}
+
 /// Answers one request line as `provably serve` does: never panics, never
 /// fails; a malformed line gets an `invalid` reply with id null.
-pub fn answer_line(line: &str) -> Response {
-    let value: Value = match serde_json::from_str(line) {
+pub fn answer_line(line: &str) -> Answer {
+    let invalid = |field: &str, reason: String| Answer {
+        id: None,
+        result: Err(InvalidInput::new(field, reason).into()),
+    };
+    let value: Value = match crate::json::parse(line) {
         Ok(v) => v,
-        Err(e) => {
-            let err = InvalidInput::new("request", format!("not JSON: {e}"));
-            return Response {
-                id: None,
-                reply: Reply::from_result(Err(err.into())),
-            };
-        }
+        Err(e) => return invalid("request", format!("not JSON: {e}")),
     };
     let id = match value.get("id") {
         Some(v) if v.is_i64() => v.as_i64(),
-        Some(v) => {
-            let err = InvalidInput::new("id", format!("must be an integer, not {}", short(v)));
-            return Response {
-                id: None,
-                reply: Reply::from_result(Err(err.into())),
-            };
-        }
-        None => {
-            let err = InvalidInput::new("id", "is missing");
-            return Response {
-                id: None,
-                reply: Reply::from_result(Err(err.into())),
-            };
-        }
+        Some(v) => return invalid("id", format!("must be an integer, not {}", short(v))),
+        None => return invalid("id", "is missing".into()),
     };
-    Response {
+    Answer {
         id,
-        reply: Reply::from_result(Request::parse(&value).and_then(|r| execute(&r))),
+        result: Request::parse(&value).and_then(|r| run(&r)),
     }
 }

@@ -3,7 +3,7 @@
 use std::io::{self, BufRead, BufReader, Read, Write};
 
 use crate::error::InvalidInput;
-use crate::protocol::{answer_line, Reply, Response};
+use crate::protocol::{answer_line, Answer};
 
 /// The longest request line served; a longer one is answered `invalid` and
 /// skipped, so a runaway client cannot make the server hold it in memory.
@@ -57,10 +57,10 @@ pub fn read_line<R: BufRead>(input: &mut R, max: usize) -> io::Result<Line> {
     }
 }
 
-fn invalid(field: &str, reason: String) -> Response {
-    Response {
+fn invalid(field: &str, reason: String) -> Answer {
+    Answer {
         id: None,
-        reply: Reply::from_result(Err(InvalidInput::new(field, reason).into())),
+        result: Err(InvalidInput::new(field, reason).into()),
     }
 }
 

@@ -77,10 +77,10 @@ fn line() -> impl Strategy<Value = String> {
 proptest! {
     #[test]
     fn serve_answers_every_fuzzed_line_with_one_valid_response(s in line()) {
-        let resp = answer_line(&s);
-        let text = resp.to_line();
+        let answer = answer_line(&s);
+        let text = answer.to_line();
         prop_assert!(!text.contains('\n'));
-        prop_assert_eq!(Response::parse(&text).unwrap(), resp);
+        prop_assert_eq!(Response::parse(&text).unwrap(), answer.into_response());
     }
 
     #[test]

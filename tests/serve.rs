@@ -112,3 +112,18 @@ fn every_vector_replayed_through_serve_gives_its_expected_answer() {
         );
     }
 }
+
+#[test]
+fn a_repeated_key_is_invalid_not_silently_the_last_value() {
+    let (code, out) = lines("{\"id\":1,\"op\":\"cursor.int\",\"serverSeed\":\"s\",\"clientSeed\":\"c\",\"nonce\":0,\"cursor\":0,\"range\":6,\"range\":0}\n");
+    assert_eq!(code, 0);
+    assert_eq!(out[0]["error"]["kind"], "invalid");
+    assert!(
+        out[0]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("\"range\" appears twice"),
+        "{}",
+        out[0]
+    );
+}
