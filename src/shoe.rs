@@ -158,11 +158,39 @@ pub fn deal_traced(
     decks: u64,
     penetration: f64,
 ) -> Result<(Shoe, Cut), InvalidInput> {
+    deal_with(server_seed, client_seed, nonce, decks, penetration, &mut |_, _| {})
+}
+
+/// Where each draw of the shuffle read the stream: for position i, the
+/// offset of its first byte (rejected attempts included) and of the byte after it.
+pub fn draw_offsets(
+    server_seed: &str,
+    client_seed: &str,
+    nonce: u64,
+    decks: u64,
+) -> Result<Vec<(usize, u64, u64)>, InvalidInput> {
+    let mut out = Vec::new();
+    deal_with(server_seed, client_seed, nonce, decks, 0.5, &mut |i, range| {
+        out.push((i, range.start, range.end))
+    })?;
+    Ok(out)
+}
+
+fn deal_with(
+    server_seed: &str,
+    client_seed: &str,
+    nonce: u64,
+    decks: u64,
+    penetration: f64,
+    on_draw: &mut dyn FnMut(usize, std::ops::Range<u64>),
+) -> Result<(Shoe, Cut), InvalidInput> {
     let decks = check_params(decks, penetration)?;
     let mut cards = ordered(decks);
     let mut stream = ByteStream::new(server_seed, client_seed, nonce);
     for i in (1..cards.len()).rev() {
+        let start = stream.consumed();
         let j = stream.index(i as u32 + 1) as usize;
+        on_draw(i, start..stream.consumed());
         cards.swap(i, j);
     }
     let total = cards.len() as f64;

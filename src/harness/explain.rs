@@ -31,6 +31,34 @@ fn int_story(round: &Round, range: u64, at: u64) -> String {
     steps.join("; ")
 }
 
+/// Where two shoes part: the shuffle fixes positions from the back, so the
+/// highest differing position is the first draw that differs; name the
+/// bytes of the stream it read.
+fn shoe_story(server_seed: &str, client_seed: &str, nonce: u64, decks: u64, w: &Value, g: &Value) -> String {
+    let (wc, gc) = (list(w, "cards"), list(g, "cards"));
+    let last = (0..wc.len().max(gc.len())).rev().find(|&i| wc.get(i) != gc.get(i));
+    let Some(i) = last else {
+        return format!(
+            "the cards agree; the cut differs: provably {} / target {} (rounding, clamps, or a different byte count before the cut draw)",
+            w["cut"], g["cut"]
+        );
+    };
+    let offsets = crate::shoe::draw_offsets(server_seed, client_seed, nonce, decks).unwrap_or_default();
+    let at = |pos: usize| wc.get(pos).map_or("nothing".into(), Value::to_string);
+    match offsets.iter().find(|(p, _, _)| *p == i) {
+        Some((_, start, end)) => format!(
+            "position {i} is the first one the draws fix differently (provably {}, target {}): provably's draw j = index({}) for i = {i} read stream bytes {start}..{end} (block {}, byte {}){}",
+            at(i),
+            gc.get(i).map_or("nothing".into(), Value::to_string),
+            i + 1,
+            start / 32,
+            start % 32,
+            if end - start > if i + 1 > 256 { 2 } else { 1 } { ", after a rejection" } else { "" }
+        ),
+        None => format!("position {i} differs (provably {}, target {})", at(i), gc.get(i).map_or("nothing".into(), Value::to_string)),
+    }
+}
+
 /// Returns one paragraph saying where `got` first departs from `want`.
 pub fn parted(request: &Request, want: &Reply, got: &Reply) -> String {
     let (w, g) = match (want, got) {
@@ -105,16 +133,22 @@ pub fn parted(request: &Request, want: &Reply, got: &Reply) -> String {
                 ),
             }
         }
-        Request::ShoeDeal { .. } | Request::ShoeTournament { .. } => {
-            let (wc, gc) = (list(w, "cards"), list(g, "cards"));
-            match first_list_difference(wc, gc) {
-                Some(i) => format!(
-                    "card {i} is the first that differs (provably {}, target {}); the shuffle fixes positions from the back, so compare the whole tail",
-                    wc.get(i).map_or("nothing".into(), Value::to_string),
-                    gc.get(i).map_or("nothing".into(), Value::to_string)
-                ),
-                None => format!("the cards agree; the cut differs: provably {} / target {} (rounding, clamps, or a different byte count before the cut draw)", w["cut"], g["cut"]),
-            }
+        Request::ShoeDeal {
+            server_seed,
+            client_seed,
+            nonce,
+            decks,
+            ..
+        } => shoe_story(server_seed, client_seed, *nonce, *decks, w, g),
+        Request::ShoeTournament {
+            server_seed,
+            tournament_id,
+            hand,
+            decks,
+            ..
+        } => {
+            let (client_seed, nonce) = crate::shoe::tournament_round(tournament_id, *hand);
+            shoe_story(server_seed, &client_seed, nonce, *decks, w, g)
         }
         Request::DiceRoll {
             server_seed,
@@ -165,5 +199,64 @@ pub fn parted(request: &Request, want: &Reply, got: &Reply) -> String {
                 None => "the target's answer has fields provably's does not".into(),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::execute;
+
+    #[test]
+    fn shoe_divergence_names_the_draw_and_its_stream_bytes() {
+        let req = Request::ShoeDeal {
+            server_seed: "s".into(),
+            client_seed: "c".into(),
+            nonce: 1,
+            decks: 6,
+            penetration: 0.75,
+        };
+        let want = execute(&req).unwrap();
+        let mut got = want.clone();
+        got["cards"].as_array_mut().unwrap().swap(3, 300);
+        let text = parted(&req, &Reply::Ok(want), &Reply::Ok(got));
+        assert!(
+            text.starts_with("position 300 is the first one the draws fix differently"),
+            "{text}"
+        );
+        // The first draws of a 312-card shoe take two bytes each: i = 300 is the 12th draw.
+        assert!(
+            text.contains("index(301) for i = 300 read stream bytes 22..24 (block 0, byte 22)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn int_divergence_tells_a_kept_rejection_apart() {
+        // The first cursor whose first attempt at range 129 is rejected.
+        let round = Round::new("s", "c", 0);
+        let at = (0..)
+            .find(|&c| u128::from(round.raw(c)[0]) >= cursor::limit(129))
+            .unwrap();
+        let req = Request::CursorInt {
+            server_seed: "s".into(),
+            client_seed: "c".into(),
+            nonce: 0,
+            cursor: at,
+            range: 129,
+        };
+        let want = execute(&req).unwrap();
+        let got = serde_json::json!({ "value": 0, "cursorNext": at + 1 });
+        let text = parted(&req, &Reply::Ok(want), &Reply::Ok(got));
+        assert!(
+            text.contains(&format!(
+                "the target stopped at cursor {at} where provably went on: it kept a draw provably rejects"
+            )),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("cursor {at} read")) && text.contains("rejected"),
+            "{text}"
+        );
     }
 }
