@@ -66,8 +66,10 @@ test: deps
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --all-targets --locked -- -D warnings
 	INSTA_UPDATE=no $(CARGO) test --locked
-	$(CARGO) build --locked
-	$(CARGO) run --quiet --locked -- vectors --check
+	# `cargo test` built target/debug/provably; a separate `cargo build` or
+	# `cargo run` would compile the dependencies again without the
+	# dev-dependencies' features.
+	target/debug/provably vectors --check
 	npm run --silent test:js
 	PROVABLY_BIN=$(CURDIR)/target/debug/provably npm run --silent test:browser
 
