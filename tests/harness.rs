@@ -335,3 +335,35 @@ fn real_numpy_and_the_published_page_lines_agree_with_rust() {
         assert_eq!(code, 0, "{name}: {out}{err}");
     }
 }
+
+/// The whole report of a subtle divergence, as an auditor reads it. Only the
+/// time column is masked; everything else is deterministic for a seed.
+#[test]
+fn divergence_report_snapshot() {
+    let (code, out, _) = run(
+        &[
+            "diff",
+            "--target-cmd",
+            "python3 tests/faux/faux.py subtle",
+            "--cases",
+            "400",
+            "--seed",
+            "0",
+            "--quiet",
+        ],
+        "",
+    );
+    assert_eq!(code, 1);
+    let masked: Vec<String> = out
+        .lines()
+        .map(|l| match l.rsplit_once("  ") {
+            Some((head, last))
+                if last.trim_end().ends_with('s') && last.trim().trim_end_matches('s').parse::<f64>().is_ok() =>
+            {
+                format!("{head}  [time]")
+            }
+            _ => l.to_string(),
+        })
+        .collect();
+    insta::assert_snapshot!("divergence_report_faux_subtle", masked.join("\n"));
+}
