@@ -41,6 +41,8 @@ enum OutEvent {
 struct StderrState {
     tail: VecDeque<u8>,
     total: u64,
+    /// The pipe reached end of file: everything the target wrote is in `tail`.
+    closed: bool,
 }
 
 struct Running {
@@ -54,6 +56,15 @@ impl Running {
     fn stderr_tail(&self) -> String {
         let s = self.stderr.lock().unwrap();
         String::from_utf8_lossy(&s.tail.iter().copied().collect::<Vec<u8>>()).into_owned()
+    }
+
+    /// Waits (bounded) until stderr is read to its end, so that a crash's
+    /// last words, often written just before it exits, are in the report.
+    fn wait_stderr_closed(&self, limit: Duration) {
+        let deadline = Instant::now() + limit;
+        while !self.stderr.lock().unwrap().closed && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(2));
+        }
     }
 
     fn stderr_total(&self) -> u64 {
@@ -150,6 +161,7 @@ fn spawn_stderr(mut stderr: impl Read + Send + 'static, state: Arc<Mutex<StderrS
             let excess = s.tail.len().saturating_sub(STDERR_TAIL);
             s.tail.drain(..excess);
         }
+        state.lock().unwrap().closed = true;
     });
 }
 
@@ -247,15 +259,16 @@ impl ProcessTarget {
     /// Adds the evidence every fault carries, and kills the process: after
     /// a fault no later line of it can be trusted.
     fn fault(&mut self, mut f: Fault) -> Fault {
-        if let Some(r) = self.running.as_mut() {
-            f.stderr_tail = r.stderr_tail();
+        if let Some(mut r) = self.running.take() {
             if f.exit_status.is_none() {
                 if let Ok(Some(status)) = r.child.try_wait() {
                     f.exit_status = Some(status.to_string());
                 }
             }
+            r.kill();
+            r.wait_stderr_closed(Duration::from_secs(1));
+            f.stderr_tail = r.stderr_tail();
         }
-        self.kill();
         f
     }
 
