@@ -385,8 +385,3 @@ pub fn run_target(
         seconds: started.elapsed().as_secs_f64(),
     }
 }
-
-/// A run's seconds, for tables.
-pub fn fmt_duration(d: Duration) -> String {
-    format!("{:.1}s", d.as_secs_f64())
-}
