@@ -89,6 +89,13 @@ const CURSOR_NOTES: &[(&str, &str)] = &[
     ("SevenCards", "Best five of seven: the evaluator must choose among subsets."),
 ];
 
+/// Adds a flag once.
+fn add_flag(flags: &mut Vec<&'static str>, flag: &'static str) {
+    if !flags.contains(&flag) {
+        flags.push(flag);
+    }
+}
+
 /// Finds the first cursor whose draw of `range` is rejected at least `rejections` times.
 fn cursor_with_rejections(round: &Round, range: u64, rejections: usize) -> u64 {
     (0..)
@@ -116,11 +123,7 @@ fn int_flags(round: &Round, range: u64, cursor: u64, base: &[&'static str]) -> V
     round
         .int_traced(range, cursor, &mut |a| rejected |= !a.accepted)
         .unwrap();
-    let mut add = |f| {
-        if !flags.contains(&f) {
-            flags.push(f)
-        }
-    };
+    let mut add = |f| add_flag(&mut flags, f);
     if rejected {
         add("Rejection");
     }
@@ -635,11 +638,7 @@ fn shoe_flags(
 ) -> Vec<&'static str> {
     let (_, cut) = shoe::deal_traced(server, client, nonce, decks, pen).expect("valid shoe");
     let mut flags = base.to_vec();
-    let mut add = |f| {
-        if !flags.contains(&f) {
-            flags.push(f)
-        }
-    };
+    let mut add = |f| add_flag(&mut flags, f);
     if cut.unclamped < cut.low {
         add("CutClampLow");
     }

@@ -26,6 +26,17 @@ struct Run {
     stdout: Vec<u8>,
 }
 
+/// The requests `referenz.py pruefe` answers.
+fn is_cursor(r: &Request) -> bool {
+    matches!(
+        r,
+        Request::CursorRaw { .. }
+            | Request::CursorFloat { .. }
+            | Request::CursorInt { .. }
+            | Request::CursorShuffle { .. }
+    )
+}
+
 fn unsupported(op: &str) -> Reply {
     Reply::Error {
         kind: "unsupported".into(),
@@ -126,45 +137,21 @@ impl PublishedTarget {
 
     /// `referenz.py pruefe FILE`: one entry per cursor request.
     fn pruefe(&self, requests: &[Request]) -> Result<Vec<Reply>, Fault> {
-        let mut entries = Vec::new();
-        for r in requests {
-            let entry = match r {
-                Request::CursorRaw {
-                    server_seed,
-                    client_seed,
-                    nonce,
-                    cursor,
+        // pruefe reads the request's own fields, except that a shuffle's
+        // count is called shuffleCount; it always prints raw and float too.
+        let entries: Vec<Value> = requests
+            .iter()
+            .filter(|r| is_cursor(r))
+            .map(|r| {
+                let mut entry = r.to_value();
+                let map = entry.as_object_mut().expect("requests are objects");
+                map.remove("op");
+                if let Some(count) = map.remove("count") {
+                    map.insert("shuffleCount".into(), count);
                 }
-                | Request::CursorFloat {
-                    server_seed,
-                    client_seed,
-                    nonce,
-                    cursor,
-                } => {
-                    json!({ "serverSeed": server_seed, "clientSeed": client_seed, "nonce": nonce, "cursor": cursor })
-                }
-                Request::CursorInt {
-                    server_seed,
-                    client_seed,
-                    nonce,
-                    cursor,
-                    range,
-                } => {
-                    json!({ "serverSeed": server_seed, "clientSeed": client_seed, "nonce": nonce, "cursor": cursor, "range": range })
-                }
-                Request::CursorShuffle {
-                    server_seed,
-                    client_seed,
-                    nonce,
-                    cursor,
-                    count,
-                } => {
-                    json!({ "serverSeed": server_seed, "clientSeed": client_seed, "nonce": nonce, "cursor": cursor, "shuffleCount": count })
-                }
-                _ => continue,
-            };
-            entries.push(entry);
-        }
+                entry
+            })
+            .collect();
         let results = if entries.is_empty() {
             Vec::new()
         } else {
@@ -184,10 +171,7 @@ impl PublishedTarget {
         let mut replies = Vec::new();
         for r in requests {
             let reply = match r {
-                Request::CursorRaw { .. }
-                | Request::CursorFloat { .. }
-                | Request::CursorInt { .. }
-                | Request::CursorShuffle { .. } => {
+                r if is_cursor(r) => {
                     let e = results.next().ok_or_else(|| {
                         Fault::new(
                             FaultKind::MissingAnswer,
