@@ -18,7 +18,8 @@ use provably::crypto::{decimal, Keyed};
 use provably::cursor::{self, Round};
 use provably::error::MAX_SAFE_INTEGER;
 use provably::numpy::{self, Pcg64};
-use provably::protocol::{answer_line, Request};
+use provably::op::Request;
+use provably::protocol::answer_line;
 use provably::{dice, ladder, poker, selfpoker, shoe};
 
 /// `referenz.py`'s second seed: 64 hex characters, so a 64-byte HMAC key
@@ -39,7 +40,7 @@ fn config() -> Criterion {
 /// The first cursor from which `int(range)` accepts its first draw, so the
 /// benchmark measures exactly one MAC.
 fn one_draw_cursor(round: &Round, range: u64) -> u64 {
-    (0..).find(|&c| round.int(range, c).unwrap().1 == c + 1).unwrap()
+    (0..).find(|&c| round.int(range, c).1 == c + 1).unwrap()
 }
 
 fn bench_cursor(c: &mut Criterion) {
@@ -53,7 +54,7 @@ fn bench_cursor(c: &mut Criterion) {
     // Range 6 reads one byte; 2^53 − 1 (the protocol's largest) reads seven.
     for (name, range) in [("int/range_6", 6), ("int/range_2^53-1_7bytes", MAX_SAFE_INTEGER)] {
         let at = one_draw_cursor(&round, range);
-        g.bench_function(name, |b| b.iter(|| round.int(black_box(range), black_box(at)).unwrap()));
+        g.bench_function(name, |b| b.iter(|| round.int(black_box(range), black_box(at))));
     }
     for count in [52usize, 312] {
         g.bench_with_input(BenchmarkId::new("shuffle", count), &count, |b, &n| {
@@ -65,9 +66,9 @@ fn bench_cursor(c: &mut Criterion) {
 
 fn bench_shoe(c: &mut Criterion) {
     let mut g = c.benchmark_group("shoe");
-    for decks in [1u64, 8] {
+    for decks in [1usize, 8] {
         g.bench_with_input(BenchmarkId::new("deal", decks), &decks, |b, &d| {
-            b.iter(|| shoe::deal(black_box(SEED), CLIENT, NONCE, d, 0.75).unwrap())
+            b.iter(|| shoe::deal(black_box(SEED), CLIENT, NONCE, d, 0.75))
         });
     }
     // The ordered shoe alone (416 static labels, one allocation), to compare with deal/8.
@@ -84,7 +85,7 @@ fn bench_dice_ladder(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("ladder");
     g.bench_function("shuffle/25", |b| {
-        b.iter(|| ladder::shuffle(black_box(SEED), CLIENT, black_box(ladder::DEFAULT_SIZE)).unwrap())
+        b.iter(|| ladder::shuffle(black_box(SEED), CLIENT, black_box(25)))
     });
     g.finish();
 }
@@ -102,20 +103,20 @@ fn bench_selfpoker(c: &mut Criterion) {
 fn bench_poker(c: &mut Criterion) {
     let mut g = c.benchmark_group("poker");
     g.bench_function("deal/6_players", |b| {
-        b.iter(|| poker::deal(black_box(SEED), CLIENT, black_box(NONCE), 6).unwrap())
+        b.iter(|| poker::deal(black_box(SEED), CLIENT, black_box(NONCE), 6))
     });
     // 64 seven-card hands off real decks (a natural mix of categories).
-    let hands: Vec<Vec<u64>> = (0..64)
+    let hands: Vec<Vec<u8>> = (0..64)
         .map(|n| {
             let (deck, _) = Round::new(SEED, CLIENT, n).shuffle(52, 0);
-            deck[..7].iter().map(|&c| u64::from(c)).collect()
+            deck[..7].iter().map(|&c| u8::try_from(c).unwrap()).collect()
         })
         .collect();
     g.throughput(Throughput::Elements(hands.len() as u64));
     g.bench_function("evaluate_7/x64", |b| {
         b.iter(|| {
             for h in &hands {
-                black_box(poker::evaluate(black_box(h)).unwrap());
+                black_box(poker::evaluate(black_box(h)));
             }
         })
     });
@@ -181,7 +182,7 @@ fn shuffle_variant(count: usize, rekey: bool, format: bool) -> Vec<u32> {
             }
         }
     };
-    let mut deck: Vec<u32> = (0..count as u32).collect();
+    let mut deck: Vec<u32> = (0..u32::try_from(count).unwrap()).collect();
     let mut cursor = 0u64;
     for i in (1..count).rev() {
         let range = i as u64 + 1;
@@ -195,7 +196,7 @@ fn shuffle_variant(count: usize, rekey: bool, format: bool) -> Vec<u32> {
                 break v % range;
             }
         };
-        deck.swap(i, j as usize);
+        deck.swap(i, usize::try_from(j).unwrap());
     }
     deck
 }
@@ -204,17 +205,17 @@ fn shuffle_variant(count: usize, rekey: bool, format: bool) -> Vec<u32> {
 /// takes a fresh 64-bit output. NOT numpy's answer; a cost reference only.
 fn permutation_unbuffered(seed: u64, n: usize) -> Vec<u32> {
     let mut rng = Pcg64::from_seed(seed);
-    let mut a: Vec<u32> = (0..n as u32).collect();
+    let mut a: Vec<u32> = (0..u32::try_from(n).unwrap()).collect();
     for i in (1..n).rev() {
         let max = i as u64;
         let mask = u64::MAX >> max.leading_zeros();
         let j = loop {
-            let v = u64::from(rng.next_u64() as u32) & mask;
+            let v = (rng.next_u64() & 0xFFFF_FFFF) & mask;
             if v <= max {
                 break v;
             }
         };
-        a.swap(i, j as usize);
+        a.swap(i, usize::try_from(j).unwrap());
     }
     a
 }

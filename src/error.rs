@@ -1,7 +1,5 @@
 //! The library's errors. `anyhow` stays in the binary and the tests.
 
-use std::fmt;
-
 /// The largest integer every field may hold: 2^53 − 1, the largest integer a
 /// JavaScript `Number` (and so a browser verifier) represents exactly.
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
@@ -10,7 +8,8 @@ pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 pub const MAX_COUNT: u64 = 100_000;
 
 /// A rejected input, naming the field and saying what was wrong with it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {reason}")]
 pub struct InvalidInput {
     /// The request field (for example `range`), or `request` for the line as a whole.
     pub field: String,
@@ -27,24 +26,19 @@ impl InvalidInput {
     }
 }
 
-impl fmt::Display for InvalidInput {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.reason)
-    }
-}
-
-impl std::error::Error for InvalidInput {}
-
 /// Why an operation produced no result. The variants map one to one onto the
 /// protocol's error kinds.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum OpError {
     /// Occurs when a request is malformed or a value lies outside its range.
-    Invalid(InvalidInput),
+    #[error(transparent)]
+    Invalid(#[from] InvalidInput),
     /// Occurs when an op name is not one this implementation knows.
+    #[error("op {op:?} is not supported")]
     Unsupported { op: String },
     /// Occurs when a die finds no byte below 252 in all 16 rounds.
+    #[error("{message}")]
     Exhausted { message: String },
 }
 
@@ -56,24 +50,6 @@ impl OpError {
             OpError::Unsupported { .. } => "unsupported",
             OpError::Exhausted { .. } => "exhausted",
         }
-    }
-}
-
-impl fmt::Display for OpError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OpError::Invalid(e) => e.fmt(f),
-            OpError::Unsupported { op } => write!(f, "op {op:?} is not supported"),
-            OpError::Exhausted { message } => f.write_str(message),
-        }
-    }
-}
-
-impl std::error::Error for OpError {}
-
-impl From<InvalidInput> for OpError {
-    fn from(e: InvalidInput) -> Self {
-        OpError::Invalid(e)
     }
 }
 

@@ -1,24 +1,38 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
-pub mod crypto;
+// The op table: every op declared once, read by every layer below.
+pub mod op;
+
+// The schemes, one module each: the algorithm, its ops, its vectors.
 pub mod cursor;
 pub mod dice;
+pub mod ladder;
+pub mod poker;
+pub mod selfpoker;
+pub mod shoe;
+
+// Building blocks of the schemes.
+pub mod crypto;
+pub mod numpy;
+
+// Protocol v1 and what speaks it.
 pub mod error;
-pub mod fsutil;
 pub mod harness;
 pub mod json;
-pub mod ladder;
-pub mod numpy;
-pub mod poker;
 pub mod protocol;
-pub mod pyfmt;
-pub mod report;
-pub mod schema;
-pub mod selfpoker;
 pub mod serve;
-pub mod shoe;
+
+// What players and auditors run.
 pub mod vectors;
 pub mod vektoren;
 pub mod verify;
 pub mod web;
+
+pub mod report;
+
+pub mod fsutil;
+pub(crate) mod gen;
+pub(crate) mod lines;
+pub(crate) mod pyfmt;
+pub(crate) mod schema;

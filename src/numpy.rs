@@ -13,6 +13,7 @@ const MIX_MULT_R: u32 = 0x4973_F715;
 const PCG_MULT: u128 = 0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645;
 
 /// SeedSequence(seed).generate_state(4, uint64) for a seed below 2^64.
+#[allow(clippy::cast_possible_truncation, reason = "numpy splits the seed into 32-bit words")]
 pub fn seed_sequence_state(seed: u64) -> [u64; 4] {
     // A missing entropy word hashes as 0, so two words padded to four equal
     // numpy's shortest-word split for every seed below 2^64.
@@ -77,6 +78,10 @@ impl Pcg64 {
     }
 
     /// The LCG steps before the output is taken from the new state.
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "XSL-RR folds the 128-bit state into 64 bits"
+    )]
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_mul(PCG_MULT).wrapping_add(self.inc);
         let (hi, lo) = ((self.state >> 64) as u64, self.state as u64);
@@ -84,6 +89,7 @@ impl Pcg64 {
     }
 
     /// The low half of a fresh 64-bit output, then its buffered high half.
+    #[allow(clippy::cast_possible_truncation, reason = "a 64-bit output is two 32-bit draws")]
     pub fn next_u32(&mut self) -> u32 {
         if let Some(hi) = self.buffered.take() {
             return hi;
@@ -100,7 +106,7 @@ impl Pcg64 {
         }
         let mask = u64::MAX >> max.leading_zeros();
         loop {
-            let v = if max <= u64::from(u32::MAX) {
+            let v = if u32::try_from(max).is_ok() {
                 u64::from(self.next_u32()) & mask
             } else {
                 self.next_u64() & mask
@@ -115,9 +121,9 @@ impl Pcg64 {
 /// `numpy.random.default_rng(seed).permutation(n)`.
 pub fn permutation(seed: u64, n: usize) -> Vec<u32> {
     let mut rng = Pcg64::from_seed(seed);
-    let mut a: Vec<u32> = (0..n as u32).collect();
+    let mut a: Vec<u32> = (0..u32::try_from(n).expect("n fits 32 bits")).collect();
     for i in (1..n).rev() {
-        let j = rng.interval(i as u64) as usize;
+        let j = usize::try_from(rng.interval(i as u64)).expect("j <= i");
         a.swap(i, j);
     }
     a

@@ -31,12 +31,14 @@ pub fn float_repr(x: f64) -> String {
     let sign = if x < 0.0 { "-" } else { "" };
     let decpt = exp + 1; // digits × 10^(decpt − len)
     let body = if -4 < decpt && decpt <= 16 {
+        // decpt lies in -3..=16 here.
+        let places = decpt.unsigned_abs() as usize;
         if decpt <= 0 {
-            format!("0.{}{}", "0".repeat((-decpt) as usize), digits)
-        } else if decpt as usize >= digits.len() {
-            format!("{}{}.0", digits, "0".repeat(decpt as usize - digits.len()))
+            format!("0.{}{}", "0".repeat(places), digits)
+        } else if places >= digits.len() {
+            format!("{}{}.0", digits, "0".repeat(places - digits.len()))
         } else {
-            format!("{}.{}", &digits[..decpt as usize], &digits[decpt as usize..])
+            format!("{}.{}", &digits[..places], &digits[places..])
         }
     } else {
         let m = if digits.len() > 1 {

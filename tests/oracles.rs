@@ -24,7 +24,7 @@ proptest! {
         let floats: Vec<f64> = ProvablyFairRNG::<f64>::new(&client, &server, nonce).take(24).collect();
         let round = Round::new(&server, &client, nonce);
         for block in 0..3u64 {
-            prop_assert_eq!(floats[(block * 8) as usize].to_bits(), round.float(block).to_bits());
+            prop_assert_eq!(floats[usize::try_from(block * 8).unwrap()].to_bits(), round.float(block).to_bits());
         }
     }
 }

@@ -17,6 +17,8 @@ mod serve;
 mod harness;
 // Independent oracles: the `fair` crate's byte stream, numpy's worked examples.
 mod oracles;
+// The op table: every registered op has vectors, schemas, a generator and a JS implementation.
+mod ops;
 // Parsers under fuzzed input.
 mod fuzz;
 // `provably web`: what it serves and what it refuses.

@@ -199,9 +199,10 @@ fn selftest_bundle_holds_every_vector() {
 /// in review (`cargo insta review`) as well as in `vectors --check`.
 #[test]
 fn vector_snapshots() {
-    for scheme in provably::vectors::schemes() {
-        let file = provably::vectors::file(scheme);
-        insta::with_settings!({ snapshot_suffix => scheme.name, description => format!("vectors/{}.json", scheme.name), omit_expression => true }, {
+    for v in provably::vectors::schemes() {
+        let file = provably::vectors::file(v);
+        let name = v.scheme.name;
+        insta::with_settings!({ snapshot_suffix => name, description => format!("vectors/{name}.json"), omit_expression => true }, {
             insta::assert_json_snapshot!("vectors", file);
         });
     }
@@ -218,25 +219,25 @@ fn long_stream_digest_is_pinned() {
         let round = Round::new("stream", &format!("digest-{i}"), i);
         h.update(round.raw(i));
         h.update(round.float(i).to_bits().to_be_bytes());
-        let (v, next) = round.int(i * 7919 + 1, i).unwrap();
+        let (v, next) = round.int(i * 7919 + 1, i);
         h.update(v.to_be_bytes());
         h.update(next.to_be_bytes());
         h.update([dice::roll("stream", "dice", i).unwrap()]);
         for c in numpy::permutation(i.wrapping_mul(2654435761) >> 1, 52) {
-            h.update([c as u8]);
+            h.update([u8::try_from(c).unwrap()]);
         }
         if i % 10 == 0 {
             for c in round.shuffle(52, i).0 {
-                h.update([c as u8]);
+                h.update([u8::try_from(c).unwrap()]);
             }
-            for c in ladder::shuffle("stream", &i.to_string(), 25).unwrap() {
-                h.update([c as u8]);
+            for c in ladder::shuffle("stream", &i.to_string(), 25) {
+                h.update([u8::try_from(c).unwrap()]);
             }
-            let d = poker::deal("stream", "poker", i, 2 + i % 21).unwrap();
+            let d = poker::deal("stream", "poker", i, usize::try_from(2 + i % 21).unwrap());
             h.update(serde_json::to_vec(&d).unwrap());
         }
         if i % 50 == 0 {
-            let s = shoe::deal("stream", "shoe", i, 1 + i % 8, 0.75).unwrap();
+            let s = shoe::deal("stream", "shoe", i, usize::try_from(1 + i % 8).unwrap(), 0.75);
             h.update(s.cards.concat());
             h.update(s.cut.to_be_bytes());
         }

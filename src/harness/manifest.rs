@@ -105,7 +105,7 @@ impl Manifest {
             });
         }
         if let Some(ops) = &raw.ops {
-            if let Some(bad) = ops.iter().find(|op| !crate::protocol::OPS.contains(&op.as_str())) {
+            if let Some(bad) = ops.iter().find(|op| crate::op::find(op).is_none()) {
                 return Err(ManifestError::Parse {
                     path: origin.into(),
                     message: format!("ops lists {bad:?}, which is not a protocol v1 op"),
@@ -187,4 +187,18 @@ pub fn find(spec: &str, dir: &Path) -> Result<Manifest, ManifestError> {
             name: spec.into(),
             known,
         })
+}
+
+/// The targets a run asks: `--target` names or files, then `--target-cmd`
+/// commands; every manifest in `dir` when neither is given.
+pub fn resolve(targets: &[String], commands: &[String], dir: &Path) -> Result<Vec<Manifest>, ManifestError> {
+    let mut out = Vec::new();
+    for t in targets {
+        out.push(find(t, dir)?);
+    }
+    out.extend(commands.iter().map(|c| Manifest::from_command(c)));
+    if out.is_empty() {
+        out = all(dir)?;
+    }
+    Ok(out)
 }

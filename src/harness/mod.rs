@@ -12,21 +12,22 @@
 #![allow(clippy::result_large_err)]
 
 pub mod cases;
-pub mod cli;
 pub mod compare;
-pub mod explain;
+pub(crate) mod explain;
 pub mod junit;
 pub mod manifest;
 pub mod process;
-pub mod published;
+pub(crate) mod published;
 pub mod run;
-pub mod shrink;
+pub(crate) mod shrink;
+pub mod summary;
 
 use std::fmt;
 
 use serde::Serialize;
 
-use crate::protocol::{Reply, Request};
+use crate::op::Request;
+use crate::protocol::Reply;
 
 /// How a target misbehaved, as opposed to answering differently.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -162,5 +163,13 @@ pub trait Target {
     /// How many requests to send per [`Target::call`].
     fn batch_size(&self) -> usize {
         256
+    }
+}
+
+/// Opens the target a manifest describes (not yet started).
+pub fn open(m: manifest::Manifest) -> Box<dyn Target> {
+    match m.kind {
+        manifest::Kind::Protocol => Box::new(process::ProcessTarget::new(m)),
+        manifest::Kind::ReferenzCli | manifest::Kind::PokerReferenzCli => Box::new(published::PublishedTarget::new(m)),
     }
 }

@@ -8,7 +8,7 @@
 //! channel, always with a timeout.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -19,11 +19,10 @@ use serde_json::Value;
 
 use super::manifest::Manifest;
 use super::{Fault, FaultKind, Hello, Target};
-use crate::protocol::{Reply, Request, Response};
+use crate::lines::{read_line, Line, MAX_LINE};
+use crate::op::Request;
+use crate::protocol::{Reply, Response};
 
-/// The longest answer line accepted. The largest legitimate answer, a
-/// 100,000-element order, is under 1 MiB.
-pub const MAX_LINE: usize = 16 << 20;
 /// How much of stderr is kept for reports.
 pub const STDERR_TAIL: usize = 64 << 10;
 /// More stderr than this in total is a fault.
@@ -102,46 +101,14 @@ fn spawn_reader(stdout: impl Read + Send + 'static, tx: Sender<OutEvent>) {
     std::thread::spawn(move || {
         let mut reader = BufReader::with_capacity(1 << 16, stdout);
         loop {
-            let mut line = Vec::new();
-            let mut too_long = false;
-            loop {
-                let chunk = match reader.fill_buf() {
-                    Ok(c) => c,
-                    Err(_) => &[][..],
-                };
-                if chunk.is_empty() {
-                    if !line.is_empty() && !too_long {
-                        let _ = tx.send(OutEvent::Line(line));
-                    }
-                    let _ = tx.send(OutEvent::Eof);
-                    return;
-                }
-                let (part, end) = match chunk.iter().position(|&b| b == b'\n') {
-                    Some(i) => (&chunk[..i], Some(i + 1)),
-                    None => (chunk, None),
-                };
-                if !too_long {
-                    line.extend_from_slice(part);
-                    if line.len() > MAX_LINE {
-                        too_long = true;
-                        line.truncate(200);
-                        if tx
-                            .send(OutEvent::TooLong {
-                                prefix: std::mem::take(&mut line),
-                            })
-                            .is_err()
-                        {
-                            return;
-                        }
-                    }
-                }
-                let n = end.unwrap_or(part.len());
-                reader.consume(n);
-                if end.is_some() {
-                    break;
-                }
-            }
-            if !too_long && tx.send(OutEvent::Line(line)).is_err() {
+            let event = match read_line(&mut reader, MAX_LINE) {
+                Ok(Line::Text(line)) => OutEvent::Line(line),
+                // A fault ends the target's run: nothing after the line matters.
+                Ok(Line::TooLong { prefix, .. }) => OutEvent::TooLong { prefix },
+                Ok(Line::Eof) | Err(_) => OutEvent::Eof,
+            };
+            let last = !matches!(event, OutEvent::Line(_));
+            if tx.send(event).is_err() || last {
                 return;
             }
         }
@@ -213,10 +180,6 @@ impl ProcessTarget {
             running: None,
             next_id: 0,
         }
-    }
-
-    pub fn manifest(&self) -> &Manifest {
-        &self.manifest
     }
 
     fn spawn(&mut self) -> Result<(), Fault> {
@@ -425,12 +388,7 @@ impl Target for ProcessTarget {
         self.kill();
         self.spawn()?;
         self.next_id = 2;
-        let line = request_line(
-            0,
-            &Request::Hello {
-                protocol: crate::protocol::PROTOCOL,
-            },
-        );
+        let line = crate::protocol::hello_line(0);
         self.send(line.clone());
         let resp = self
             .read(0, &[], &[], self.manifest.startup_timeout, &line)
@@ -451,8 +409,9 @@ impl Target for ProcessTarget {
         }
         // Even ids only: an answer with an off-by-one id can never pass for
         // another request's.
-        let ids: Vec<i64> = (0..requests.len() as i64).map(|k| self.next_id + 2 * k).collect();
-        self.next_id += 2 * requests.len() as i64;
+        let n = i64::try_from(requests.len()).expect("a batch is small");
+        let ids: Vec<i64> = (0..n).map(|k| self.next_id + 2 * k).collect();
+        self.next_id += 2 * n;
         let lines: Vec<String> = requests.iter().zip(&ids).map(|(r, id)| request_line(*id, r)).collect();
         for line in &lines {
             self.send(line.clone());

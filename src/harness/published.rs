@@ -14,7 +14,8 @@ use serde_json::{json, Value};
 
 use super::manifest::{Kind, Manifest};
 use super::{Fault, FaultKind, Hello, Target};
-use crate::protocol::{Reply, Request};
+use crate::op::Request;
+use crate::protocol::Reply;
 
 /// A published program and the way it is called.
 pub struct PublishedTarget {
@@ -26,15 +27,11 @@ struct Run {
     stdout: Vec<u8>,
 }
 
-/// The requests `referenz.py pruefe` answers.
+/// The ops `referenz.py pruefe` answers: every cursor op but the hash.
+const PRUEFE: [&str; 4] = ["cursor.raw", "cursor.float", "cursor.int", "cursor.shuffle"];
+
 fn is_cursor(r: &Request) -> bool {
-    matches!(
-        r,
-        Request::CursorRaw { .. }
-            | Request::CursorFloat { .. }
-            | Request::CursorInt { .. }
-            | Request::CursorShuffle { .. }
-    )
+    PRUEFE.contains(&r.op())
 }
 
 fn unsupported(op: &str) -> Reply {
@@ -53,7 +50,7 @@ impl PublishedTarget {
     pub fn ops(&self) -> Vec<String> {
         let ops: &[&str] = match self.manifest.kind {
             // `pruefe` prints raw, float, int and shuffle; no command prints a seed's hash.
-            Kind::ReferenzCli => &["cursor.raw", "cursor.float", "cursor.int", "cursor.shuffle"],
+            Kind::ReferenzCli => &PRUEFE,
             Kind::PokerReferenzCli => &["poker.deal", "poker.evaluate"],
             Kind::Protocol => &[],
         };
@@ -178,16 +175,14 @@ impl PublishedTarget {
                             "pruefe printed fewer results than it was given entries",
                         )
                     })?;
-                    Reply::Ok(match r {
-                        Request::CursorRaw { .. } => json!({ "raw": e["raw"] }),
+                    Reply::Ok(match r.op() {
+                        "cursor.raw" => json!({ "raw": e["raw"] }),
                         // pruefe prints repr(float) as a string; read it back to the same double.
-                        Request::CursorFloat { .. } => match e["float"].as_str().and_then(|s| s.parse::<f64>().ok()) {
+                        "cursor.float" => match e["float"].as_str().and_then(|s| s.parse::<f64>().ok()) {
                             Some(f) => json!({ "float": f }),
                             None => json!({ "float": e["float"] }),
                         },
-                        Request::CursorInt { .. } => {
-                            json!({ "value": e["int"], "cursorNext": e["cursorNext"] })
-                        }
+                        "cursor.int" => json!({ "value": e["int"], "cursorNext": e["cursorNext"] }),
                         _ => json!({ "order": e["shuffle"], "cursorNext": e["shuffleCursorNext"] }),
                     })
                 }
@@ -206,12 +201,12 @@ impl PublishedTarget {
 
     /// `poker_referenz.py bewerte FILE` for the hands, `austeilen` per deal (in parallel).
     fn poker(&self, requests: &[Request]) -> Result<Vec<Reply>, Fault> {
+        let wire: Vec<Value> = requests.iter().map(Request::to_value).collect();
         let hands: Vec<Value> = requests
             .iter()
-            .filter_map(|r| match r {
-                Request::PokerEvaluate { cards } => Some(json!(cards)),
-                _ => None,
-            })
+            .zip(&wire)
+            .filter(|(r, _)| r.op() == "poker.evaluate")
+            .map(|(_, w)| w["cards"].clone())
             .collect();
         let mut rated = if hands.is_empty() {
             Vec::new()
@@ -229,26 +224,27 @@ impl PublishedTarget {
             }
         }
         .into_iter();
+        // austeilen takes the seeds, the nonce and the players as arguments.
         let deals: Vec<(usize, Vec<String>)> = requests
             .iter()
+            .zip(&wire)
             .enumerate()
-            .filter_map(|(i, r)| match r {
-                Request::PokerDeal {
-                    server_seed,
-                    client_seed,
-                    nonce,
-                    players,
-                } => Some((
+            .filter(|(_, (r, _))| r.op() == "poker.deal")
+            .map(|(i, (_, w))| {
+                let arg = |k: &str| match &w[k] {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                (
                     i,
                     vec![
                         "austeilen".into(),
-                        server_seed.clone(),
-                        client_seed.clone(),
-                        nonce.to_string(),
-                        players.to_string(),
+                        arg("serverSeed"),
+                        arg("clientSeed"),
+                        arg("nonce"),
+                        arg("players"),
                     ],
-                )),
-                _ => None,
+                )
             })
             .collect();
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).max(1);
@@ -267,18 +263,18 @@ impl PublishedTarget {
         }
         let mut replies = Vec::new();
         for (i, r) in requests.iter().enumerate() {
-            replies.push(match r {
-                Request::PokerEvaluate { .. } => {
+            replies.push(match r.op() {
+                "poker.evaluate" => {
                     let e = rated.next().ok_or_else(|| {
                         Fault::new(FaultKind::MissingAnswer, "bewerte printed fewer results than hands")
                     })?;
                     Reply::Ok(json!({ "category": e[0], "ranks": e[1] }))
                 }
-                Request::PokerDeal { .. } => {
+                "poker.deal" => {
                     let d = dealt[i].take().expect("dealt")?;
                     Reply::Ok(json!({ "hole": d["loch"], "board": d["board"] }))
                 }
-                other => unsupported(other.op()),
+                other => unsupported(other),
             });
         }
         Ok(replies)

@@ -9,7 +9,8 @@ use serde::Serialize;
 use super::cases::{self, Case, Origin};
 use super::compare::{pretty, same_reply};
 use super::{explain, Fault, FaultKind, Target};
-use crate::protocol::{execute, Reply, Request, OPS};
+use crate::op::Request;
+use crate::protocol::Reply;
 use crate::report::unified_diff;
 
 /// How much to ask.
@@ -107,7 +108,7 @@ impl TargetReport {
 }
 
 fn expected(request: &Request) -> Reply {
-    Reply::from_result(execute(request))
+    Reply::from_result(request.run_value())
 }
 
 /// One target, driven with at most one restart after a fault.
@@ -238,6 +239,138 @@ fn divergence(
     }
 }
 
+/// Starts the target (restarting once after a fault) and returns its hello.
+fn handshake(driver: &mut Driver) -> Option<super::Hello> {
+    for attempt in 0..2 {
+        match driver.target.start() {
+            Ok(h) => {
+                driver.alive = true;
+                return Some(h);
+            }
+            Err(f) => driver.faults.push(f),
+        }
+        if attempt == 0 {
+            driver.restarts_left = 0;
+        }
+    }
+    None
+}
+
+/// Sends one op's cases in batches and counts the answers; returns the
+/// indices of the divergences kept in full.
+fn ask_all(
+    driver: &mut Driver,
+    rep: &mut OpReport,
+    cases: &[Case],
+    wants: &[Reply],
+    opts: &Options,
+    progress: &mut dyn FnMut(&str),
+) -> Vec<usize> {
+    // Kept in full: the first few generated divergences (they shrink)
+    // and the first few vector divergences (they are canonical as they are).
+    let (mut kept_generated, mut kept_vectors): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
+    let mut pos = 0;
+    let mut unsupported_reported = false;
+    while pos < cases.len() {
+        if !driver.alive {
+            rep.skipped += (cases.len() - pos) as u64;
+            break;
+        }
+        let end = (pos + driver.target.batch_size()).min(cases.len());
+        let requests: Vec<Request> = cases[pos..end].iter().map(|c| c.request.clone()).collect();
+        let (replies, fault) = driver.target.call(&requests);
+        for (k, got) in replies.iter().enumerate() {
+            let i = pos + k;
+            rep.cases += 1;
+            if let Reply::Error { kind, message } = got {
+                if kind == "unsupported" {
+                    if !unsupported_reported {
+                        let mut f = Fault::new(
+                            FaultKind::ClaimedUnsupported,
+                            format!("{} is claimed in hello but answered unsupported: {message}", rep.op),
+                        );
+                        f.request = Some(cases[i].request.to_value().to_string());
+                        driver.faults.push(f);
+                        unsupported_reported = true;
+                    }
+                    rep.faults += 1;
+                    continue;
+                }
+            }
+            if same_reply(&wants[i], got) {
+                rep.agree += 1;
+            } else {
+                rep.diverge += 1;
+                let kept = if matches!(cases[i].origin, Origin::Property { .. }) {
+                    &mut kept_generated
+                } else {
+                    &mut kept_vectors
+                };
+                if kept.len() < opts.keep {
+                    kept.push(i);
+                }
+            }
+        }
+        pos += replies.len();
+        if let Some(f) = fault {
+            // The case in turn is lost to the fault; go on after it.
+            rep.cases += 1;
+            rep.faults += 1;
+            pos += 1;
+            progress(&format!("{}: fault: {}", driver.target.name(), f.kind.name()));
+            driver.fault(f);
+        }
+    }
+    kept_generated.into_iter().chain(kept_vectors).collect()
+}
+
+/// Runs one op's vectors and generated cases against the target.
+fn run_op(
+    driver: &mut Driver,
+    spec: &'static crate::op::OpSpec,
+    claimed: bool,
+    opts: &Options,
+    progress: &mut dyn FnMut(&str),
+) -> OpReport {
+    let op = spec.name;
+    let name = driver.target.name().to_string();
+    let mut cases: Vec<Case> = cases::vectors_for(op);
+    let generated = opts.cases_for(op);
+    let mut rep = OpReport {
+        op: op.to_string(),
+        claimed,
+        ..Default::default()
+    };
+    if !rep.claimed || !driver.alive {
+        rep.skipped = cases.len() as u64 + generated;
+        return rep;
+    }
+    progress(&format!(
+        "{name}: {op}: {} vectors + {generated} generated cases",
+        cases.len()
+    ));
+    cases.extend((0..generated).map(|i| cases::generated(opts.seed, spec, i)));
+    let wants: Vec<Reply> = cases.iter().map(|c| expected(&c.request)).collect();
+    let kept = ask_all(driver, &mut rep, &cases, &wants, opts, progress);
+    // Re-ask each kept divergence to get the target's answer, then shrink generated ones.
+    for i in kept {
+        let c = &cases[i];
+        let shrunk = match c.origin {
+            Origin::Property { .. } if driver.alive => shrink(driver, &c.request, opts.shrink_budget),
+            _ => {
+                let got = driver.ask_one(&c.request).unwrap_or_else(|| Reply::Error {
+                    kind: "fault".into(),
+                    message: "the target faulted when asked again".into(),
+                });
+                (c.request.clone(), wants[i].clone(), got, 0)
+            }
+        };
+        rep.divergences
+            .push(divergence(op, &c.origin, &c.request, shrunk, &name));
+    }
+    rep
+}
+
 /// Runs every op against `target` and reports.
 pub fn run_target(
     target: &mut dyn Target,
@@ -253,21 +386,7 @@ pub fn run_target(
         alive: false,
         faults: Vec::new(),
     };
-    let hello = match driver.target.start() {
-        Ok(h) => Some(h),
-        Err(f) => {
-            driver.faults.push(f);
-            driver.restarts_left = 0;
-            match driver.target.start() {
-                Ok(h) => Some(h),
-                Err(f) => {
-                    driver.faults.push(f);
-                    None
-                }
-            }
-        }
-    };
-    driver.alive = hello.is_some();
+    let hello = handshake(&mut driver);
     let claimed: Vec<String> = hello.as_ref().map(|h| h.ops.clone()).unwrap_or_default();
     if let (Some(required), Some(_)) = (required_ops, &hello) {
         let missing: Vec<&String> = required.iter().filter(|op| !claimed.contains(op)).collect();
@@ -278,100 +397,12 @@ pub fn run_target(
             ));
         }
     }
-
-    let mut reports = Vec::new();
-    for op in OPS {
-        let mut cases: Vec<Case> = cases::vectors_for(op);
-        let generated = opts.cases_for(op);
-        let mut rep = OpReport {
-            op: op.to_string(),
-            claimed: claimed.iter().any(|c| c == op),
-            ..Default::default()
-        };
-        if !rep.claimed || !driver.alive {
-            rep.skipped = cases.len() as u64 + generated;
-            reports.push(rep);
-            continue;
-        }
-        progress(&format!(
-            "{name}: {op}: {} vectors + {generated} generated cases",
-            cases.len()
-        ));
-        cases.extend((0..generated).map(|i| cases::generated(opts.seed, op, i)));
-        let wants: Vec<Reply> = cases.iter().map(|c| expected(&c.request)).collect();
-        // Kept in full: the first few generated divergences (they shrink)
-        // and the first few vector divergences (they are canonical as they are).
-        let (mut kept_generated, mut kept_vectors): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
-        let mut pos = 0;
-        let mut unsupported_reported = false;
-        while pos < cases.len() {
-            if !driver.alive {
-                rep.skipped += (cases.len() - pos) as u64;
-                break;
-            }
-            let end = (pos + driver.target.batch_size()).min(cases.len());
-            let requests: Vec<Request> = cases[pos..end].iter().map(|c| c.request.clone()).collect();
-            let (replies, fault) = driver.target.call(&requests);
-            for (k, got) in replies.iter().enumerate() {
-                let i = pos + k;
-                rep.cases += 1;
-                if let Reply::Error { kind, message } = got {
-                    if kind == "unsupported" {
-                        if !unsupported_reported {
-                            let mut f = Fault::new(
-                                FaultKind::ClaimedUnsupported,
-                                format!("{op} is claimed in hello but answered unsupported: {message}"),
-                            );
-                            f.request = Some(cases[i].request.to_value().to_string());
-                            driver.faults.push(f);
-                            unsupported_reported = true;
-                        }
-                        rep.faults += 1;
-                        continue;
-                    }
-                }
-                if same_reply(&wants[i], got) {
-                    rep.agree += 1;
-                } else {
-                    rep.diverge += 1;
-                    let kept = if matches!(cases[i].origin, Origin::Property { .. }) {
-                        &mut kept_generated
-                    } else {
-                        &mut kept_vectors
-                    };
-                    if kept.len() < opts.keep {
-                        kept.push(i);
-                    }
-                }
-            }
-            pos += replies.len();
-            if let Some(f) = fault {
-                // The case in turn is lost to the fault; go on after it.
-                rep.cases += 1;
-                rep.faults += 1;
-                pos += 1;
-                progress(&format!("{name}: fault: {}", f.kind.name()));
-                driver.fault(f);
-            }
-        }
-        // Re-ask each kept divergence to get the target's answer, then shrink generated ones.
-        for i in kept_generated.into_iter().chain(kept_vectors) {
-            let c = &cases[i];
-            let shrunk = match c.origin {
-                Origin::Property { .. } if driver.alive => shrink(&mut driver, &c.request, opts.shrink_budget),
-                _ => {
-                    let got = driver.ask_one(&c.request).unwrap_or_else(|| Reply::Error {
-                        kind: "fault".into(),
-                        message: "the target faulted when asked again".into(),
-                    });
-                    (c.request.clone(), wants[i].clone(), got, 0)
-                }
-            };
-            rep.divergences
-                .push(divergence(op, &c.origin, &c.request, shrunk, &name));
-        }
-        reports.push(rep);
-    }
+    let reports = crate::op::ops()
+        .map(|spec| {
+            let claimed = claimed.iter().any(|c| c == spec.name);
+            run_op(&mut driver, spec, claimed, opts, progress)
+        })
+        .collect();
     if driver.alive {
         if let Some(f) = driver.target.finish() {
             driver.faults.push(f);

@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use crate::protocol::Request;
+use crate::op::{Field, Kind, OpSpec, Request};
 
 /// Simpler versions of a string: empty, halves, one character fewer, ASCII only.
 fn strings(s: &str) -> Vec<String> {
@@ -72,42 +72,37 @@ fn penetrations(p: f64) -> Vec<f64> {
     out
 }
 
-/// Fields in the order they are shrunk: the sizes that decide how much
-/// work a case is first, then the numbers that pick it, then the text.
-const ORDER: [&str; 17] = [
-    "count",
-    "size",
-    "range",
-    "players",
-    "decks",
-    "cards",
-    "penetration",
-    "seed",
-    "cursor",
-    "nonce",
-    "hand",
-    "n",
-    "clientSeed",
-    "tournamentId",
-    "serverSeed",
-    "protocol",
-    "op",
-];
+/// The order fields are shrunk in: the sizes that decide how much work a
+/// case is first, then the numbers that pick it, then the text, the
+/// committed secret last.
+fn priority(op: &OpSpec, f: &Field) -> u8 {
+    match f.kind {
+        Kind::Int { size: true, .. } => 0,
+        Kind::Cards { .. } => 1,
+        Kind::Fraction => 2,
+        Kind::DecimalSeed => 3,
+        Kind::Int { size: false, .. } => 4,
+        Kind::Bool => 5,
+        Kind::Text if op.secret.is_some_and(|s| s.field == f.name) => 7,
+        Kind::Text => 6,
+    }
+}
 
 /// Simpler values for one field of the request's JSON form.
-fn field_candidates(name: &str, value: &Value) -> Vec<Value> {
-    match (name, value) {
-        ("seed", Value::String(s)) => ints(s.parse().unwrap_or(0), 0)
+fn field_candidates(kind: Kind, value: &Value) -> Vec<Value> {
+    match (kind, value) {
+        (Kind::DecimalSeed, Value::String(s)) => ints(s.parse().unwrap_or(0), 0)
             .into_iter()
             .map(|v| Value::from(v.to_string()))
             .collect(),
         (_, Value::String(s)) => strings(s).into_iter().map(Value::from).collect(),
-        ("penetration", Value::Number(n)) => penetrations(n.as_f64().unwrap_or(0.5))
+        (Kind::Fraction, Value::Number(n)) => penetrations(n.as_f64().unwrap_or(0.5))
             .into_iter()
             .map(Value::from)
             .collect(),
+        (Kind::Bool, Value::Bool(true)) => vec![Value::Bool(false)],
         (_, Value::Number(n)) => ints(n.as_u64().unwrap_or(0), 0).into_iter().map(Value::from).collect(),
-        ("cards", Value::Array(cards)) => {
+        (Kind::Cards { .. }, Value::Array(cards)) => {
             let cards: Vec<u64> = cards.iter().filter_map(Value::as_u64).collect();
             let mut out = Vec::new();
             for i in 0..cards.len() {
@@ -131,28 +126,20 @@ fn field_candidates(name: &str, value: &Value) -> Vec<Value> {
 /// Every simplification of `request`, boldest first, one field at a time.
 ///
 /// Candidates are built on the request's wire form and read back through
-/// the protocol parser, so a candidate is always a well-formed request;
-/// whether it is in range (players ≥ 2, …) is for the caller to ask.
+/// the protocol parser, so a candidate is always a valid request.
 pub fn candidates(request: &Request) -> Vec<Request> {
-    let Value::Object(fields) = request.to_value() else {
-        return Vec::new();
-    };
+    let op = request.spec();
+    let mut fields: Vec<&Field> = op.fields.iter().collect();
+    fields.sort_by_key(|f| priority(op, f));
+    let wire = request.to_value();
     let mut out = Vec::new();
-    for name in ORDER {
-        let Some(value) = fields.get(name) else { continue };
-        // A die needs a server seed: WebCrypto cannot key an HMAC with an
-        // empty one, so an empty seed would show another difference.
-        let keep_nonempty = name == "serverSeed" && request.op() == "dice.roll";
-        for candidate in field_candidates(name, value) {
-            if keep_nonempty && candidate == "" {
-                continue;
-            }
-            let mut changed = fields.clone();
-            changed.insert(name.to_string(), candidate);
-            if let Ok(r) = Request::parse(&Value::Object(changed)) {
-                out.push(r);
-            }
-        }
+    for f in fields {
+        let Some(value) = wire.get(f.name) else { continue };
+        out.extend(
+            field_candidates(f.kind, value)
+                .iter()
+                .filter_map(|candidate| request.with(f.name, candidate)),
+        );
     }
     out
 }

@@ -8,7 +8,11 @@
 use serde::Serialize;
 
 use crate::crypto::Keyed;
-use crate::error::{check_range, InvalidInput};
+
+pub(crate) mod ops;
+pub(crate) mod vectors;
+
+pub(crate) use ops::SCHEME;
 
 /// Suits in shoe order: spades, hearts, diamonds, clubs.
 pub const SUITS: [char; 4] = ['S', 'H', 'D', 'C'];
@@ -17,6 +21,7 @@ pub const RANKS: [char; 13] = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T',
 
 /// The published server is TypeScript, so rounding is JavaScript's
 /// `Math.round`: halves go up (towards +∞), unlike Rust's `f64::round`.
+#[allow(clippy::cast_possible_truncation, reason = "a shoe's products are below 417")]
 pub fn js_round(x: f64) -> i64 {
     let f = x.floor();
     // x − ⌊x⌋ is exact for every magnitude a shoe reaches.
@@ -82,7 +87,7 @@ impl ByteStream {
         loop {
             let v = (0..k).fold(0u64, |acc, _| (acc << 8) | u64::from(self.next_byte()));
             if v < limit {
-                return (v % u64::from(m)) as u32;
+                return u32::try_from(v % u64::from(m)).expect("below m");
             }
             self.rejections[k as usize] += 1;
         }
@@ -127,82 +132,66 @@ pub struct Cut {
     pub cut: i64,
 }
 
-/// Checks the shoe parameters: 1..=8 decks, penetration strictly between 0 and 1.
-pub fn check_params(decks: u64, penetration: f64) -> Result<usize, InvalidInput> {
-    let decks = check_range("decks", decks, 1, 8)? as usize;
-    if !(penetration > 0.0 && penetration < 1.0) {
-        return Err(InvalidInput::new(
-            "penetration",
-            format!("{penetration} is not strictly between 0 and 1"),
-        ));
-    }
-    Ok(decks)
-}
+/// The most decks a shoe holds.
+pub const MAX_DECKS: u64 = 8;
 
-/// Deals one shoe: Fisher–Yates from the back, then the cut card from the same stream.
-pub fn deal(
-    server_seed: &str,
-    client_seed: &str,
-    nonce: u64,
-    decks: u64,
-    penetration: f64,
-) -> Result<Shoe, InvalidInput> {
-    deal_traced(server_seed, client_seed, nonce, decks, penetration).map(|(shoe, _)| shoe)
+/// Deals one shoe of `decks` decks (1 to [`MAX_DECKS`]): Fisher–Yates from
+/// the back, then the cut card from the same stream. `penetration` lies
+/// strictly between 0 and 1.
+///
+/// # Panics
+/// When `decks` is 0 (an empty shoe has no cut card).
+pub fn deal(server_seed: &str, client_seed: &str, nonce: u64, decks: usize, penetration: f64) -> Shoe {
+    deal_traced(server_seed, client_seed, nonce, decks, penetration).0
 }
 
 /// Like [`deal`], also returning how the cut was placed.
-pub fn deal_traced(
-    server_seed: &str,
-    client_seed: &str,
-    nonce: u64,
-    decks: u64,
-    penetration: f64,
-) -> Result<(Shoe, Cut), InvalidInput> {
+pub fn deal_traced(server_seed: &str, client_seed: &str, nonce: u64, decks: usize, penetration: f64) -> (Shoe, Cut) {
     deal_with(server_seed, client_seed, nonce, decks, penetration, &mut |_, _| {})
 }
 
 /// Where each draw of the shuffle read the stream: for position i, the
 /// offset of its first byte (rejected attempts included) and of the byte after it.
-pub fn draw_offsets(
-    server_seed: &str,
-    client_seed: &str,
-    nonce: u64,
-    decks: u64,
-) -> Result<Vec<(usize, u64, u64)>, InvalidInput> {
+pub fn draw_offsets(server_seed: &str, client_seed: &str, nonce: u64, decks: usize) -> Vec<(usize, u64, u64)> {
     let mut out = Vec::new();
     deal_with(server_seed, client_seed, nonce, decks, 0.5, &mut |i, range| {
-        out.push((i, range.start, range.end))
-    })?;
-    Ok(out)
+        out.push((i, range.start, range.end));
+    });
+    out
 }
 
 fn deal_with(
     server_seed: &str,
     client_seed: &str,
     nonce: u64,
-    decks: u64,
+    decks: usize,
     penetration: f64,
     on_draw: &mut dyn FnMut(usize, std::ops::Range<u64>),
-) -> Result<(Shoe, Cut), InvalidInput> {
-    let decks = check_params(decks, penetration)?;
+) -> (Shoe, Cut) {
+    assert!(decks >= 1, "a shoe has at least one deck");
     let mut cards = ordered(decks);
     let mut stream = ByteStream::new(server_seed, client_seed, nonce);
     for i in (1..cards.len()).rev() {
         let start = stream.consumed();
-        let j = stream.index(i as u32 + 1) as usize;
+        let j = stream.index(u32::try_from(i + 1).expect("at most 416 cards")) as usize;
         on_draw(i, start..stream.consumed());
         cards.swap(i, j);
     }
-    let total = cards.len() as f64;
+    let count = u32::try_from(cards.len()).expect("at most 416 cards");
+    let total = f64::from(count);
     let base = js_round(total * penetration);
     let spread = js_round(total * 0.02).max(1);
-    let unclamped = base + i64::from(stream.index((2 * spread + 1) as u32)) - spread;
+    let draw = u32::try_from(2 * spread + 1).expect("the spread is small");
+    let unclamped = base + i64::from(stream.index(draw)) - spread;
     let low = js_round(total * 0.5).max(20);
-    let high = cards.len() as i64 - 15;
+    let high = i64::from(count) - 15;
     let cut = unclamped.clamp(low, high);
     let (bytes, rejections) = (stream.consumed(), stream.rejections);
-    Ok((
-        Shoe { cards, cut: cut as u32 },
+    (
+        Shoe {
+            cards,
+            cut: u32::try_from(cut).expect("the cut lies within the shoe"),
+        },
         Cut {
             bytes,
             rejections,
@@ -213,7 +202,7 @@ fn deal_with(
             high,
             cut,
         },
-    ))
+    )
 }
 
 /// Returns the client seed and nonce of hand `hand` of tournament `tournament_id`.
@@ -223,13 +212,7 @@ pub fn tournament_round(tournament_id: &str, hand: u64) -> (String, u64) {
 
 /// Deals hand `hand` of a tournament: client seed `T:k`, nonce k, the
 /// tournament seed as server seed; everything else as [`deal`].
-pub fn tournament(
-    server_seed: &str,
-    tournament_id: &str,
-    hand: u64,
-    decks: u64,
-    penetration: f64,
-) -> Result<Shoe, InvalidInput> {
+pub fn tournament(server_seed: &str, tournament_id: &str, hand: u64, decks: usize, penetration: f64) -> Shoe {
     let (client_seed, nonce) = tournament_round(tournament_id, hand);
     deal(server_seed, &client_seed, nonce, decks, penetration)
 }
@@ -259,14 +242,5 @@ mod tests {
             .flat_map(|s| RANKS.iter().map(move |r| format!("{r}{s}")))
             .collect();
         assert_eq!(DECK.to_vec(), built);
-    }
-
-    #[test]
-    fn bad_parameters_name_their_field() {
-        assert_eq!(check_params(0, 0.5).unwrap_err().field, "decks");
-        assert_eq!(check_params(9, 0.5).unwrap_err().field, "decks");
-        for p in [0.0, 1.0, -0.1, f64::NAN] {
-            assert_eq!(check_params(1, p).unwrap_err().field, "penetration");
-        }
     }
 }

@@ -10,7 +10,11 @@
 use serde::Serialize;
 
 use crate::cursor::Round;
-use crate::error::InvalidInput;
+
+pub(crate) mod ops;
+pub(crate) mod vectors;
+
+pub(crate) use ops::SCHEME;
 
 /// The category names exactly as `poker_referenz.py` prints them, weakest first.
 pub const CATEGORIES: [&str; 9] = [
@@ -44,14 +48,21 @@ pub fn positions(n: usize) -> (Vec<[usize; 2]>, [usize; 5]) {
 }
 
 /// Shuffles the deck for one hand and deals `players` seats.
-pub fn deal(server_seed: &str, client_seed: &str, nonce: u64, players: u64) -> Result<Deal, InvalidInput> {
-    let players = crate::error::check_range("players", players, *PLAYERS.start(), *PLAYERS.end())? as usize;
+///
+/// # Panics
+/// When `players` is outside [`PLAYERS`]: there are no positions for them.
+pub fn deal(server_seed: &str, client_seed: &str, nonce: u64, players: usize) -> Deal {
+    assert!(
+        PLAYERS.contains(&(players as u64)),
+        "{players} players: 2 to 22 have positions"
+    );
     let (deck, _) = Round::new(server_seed, client_seed, nonce).shuffle(52, 0);
+    let card = |p: usize| u8::try_from(deck[p]).expect("a card is below 52");
     let (hole, board) = positions(players);
-    Ok(Deal {
-        hole: hole.iter().map(|&[a, b]| [deck[a] as u8, deck[b] as u8]).collect(),
-        board: board.map(|p| deck[p] as u8),
-    })
+    Deal {
+        hole: hole.iter().map(|&[a, b]| [card(a), card(b)]).collect(),
+        board: board.map(card),
+    }
 }
 
 /// The best five-card hand: category index into [`CATEGORIES`] and five
@@ -66,6 +77,20 @@ impl Hand {
     pub fn category_name(&self) -> &'static str {
         CATEGORIES[self.category as usize]
     }
+}
+
+/// Reads a card written as rank and suit, `9c`, `Td`, `As` (ranks A 2-9 T J Q
+/// K, suits c d h s for ♣ ♦ ♥ ♠, either case): its number c, with rank
+/// c % 13 (0 = ace) and suit c / 13.
+pub fn card_from_text(text: &str) -> Option<u8> {
+    let mut chars = text.chars();
+    let (r, s) = (chars.next()?, chars.next()?);
+    if chars.next().is_some() {
+        return None;
+    }
+    let rank = "A23456789TJQK".find(r.to_ascii_uppercase())?;
+    let suit = "cdhs".find(s.to_ascii_lowercase())?;
+    u8::try_from(suit * 13 + rank).ok()
 }
 
 /// Poker rank of card c: 2..=14 with the ace high.
@@ -90,26 +115,27 @@ fn pad(ranks: &[u8]) -> [u8; 5] {
 }
 
 /// Returns the best five-card hand among 5 to 7 distinct cards in 0..52.
-pub fn evaluate(cards: &[u64]) -> Result<Hand, InvalidInput> {
-    if !(5..=7).contains(&cards.len()) {
-        return Err(InvalidInput::new(
-            "cards",
-            format!("{} cards given, 5 to 7 expected", cards.len()),
-        ));
-    }
+///
+/// # Panics
+/// When there are fewer than 5 or more than 7 cards, a card above 51, or a
+/// card twice (the protocol's `cards` field cannot hold such a list).
+pub fn evaluate(cards: &[u8]) -> Hand {
+    assert!(
+        (5..=7).contains(&cards.len()),
+        "{} cards: 5 to 7 are evaluated",
+        cards.len()
+    );
     let mut seen = 0u64;
     let mut counts = [0u8; 15];
     let mut suit_masks = [0u16; 4];
     let mut all = 0u16;
     for &c in cards {
-        if c > 51 {
-            return Err(InvalidInput::new("cards", format!("{c} is not a card (0..=51)")));
-        }
-        if seen & (1 << c) != 0 {
-            return Err(InvalidInput::new("cards", format!("card {c} appears twice")));
-        }
+        assert!(
+            c <= 51 && seen & (1 << c) == 0,
+            "card {c} is not a card or appears twice"
+        );
         seen |= 1 << c;
-        let (c, r) = (c as u8, rank(c as u8));
+        let r = rank(c);
         counts[r as usize] += 1;
         let bit = 1 << r | if r == 14 { 1 << 1 } else { 0 };
         suit_masks[(c / 13) as usize] |= bit;
@@ -131,64 +157,64 @@ pub fn evaluate(cards: &[u64]) -> Result<Hand, InvalidInput> {
     // the flush suit is decided first.
     if let Some(&suit) = suit_masks.iter().find(|m| (*m >> 2).count_ones() >= 5) {
         if let Some(h) = straight_high(suit) {
-            return Ok(Hand {
+            return Hand {
                 category: 8,
                 ranks: pad(&[h]),
-            });
+            };
         }
         let top: Vec<u8> = (2..=14u8).rev().filter(|r| suit & (1 << r) != 0).take(5).collect();
-        return Ok(Hand {
+        return Hand {
             category: 5,
             ranks: pad(&top),
-        });
+        };
     }
     if let Some(q) = with(4).next() {
-        return Ok(Hand {
+        return Hand {
             category: 7,
             ranks: pad(&[q, kickers(&[q], 1)[0]]),
-        });
+        };
     }
     let trips: Vec<u8> = with(3).collect();
     if let Some(&t) = trips.first() {
         if let Some(p) = with(2).find(|&r| r != t) {
-            return Ok(Hand {
+            return Hand {
                 category: 6,
                 ranks: pad(&[t, p]),
-            });
+            };
         }
     }
     if let Some(h) = straight_high(all) {
-        return Ok(Hand {
+        return Hand {
             category: 4,
             ranks: pad(&[h]),
-        });
+        };
     }
     if let Some(&t) = trips.first() {
         let k = kickers(&[t], 2);
-        return Ok(Hand {
+        return Hand {
             category: 3,
             ranks: pad(&[t, k[0], k[1]]),
-        });
+        };
     }
     let pairs: Vec<u8> = with(2).collect();
     if pairs.len() >= 2 {
         let (hi, lo) = (pairs[0], pairs[1]);
-        return Ok(Hand {
+        return Hand {
             category: 2,
             ranks: pad(&[hi, lo, kickers(&[hi, lo], 1)[0]]),
-        });
+        };
     }
     if let Some(&p) = pairs.first() {
         let k = kickers(&[p], 3);
-        return Ok(Hand {
+        return Hand {
             category: 1,
             ranks: pad(&[p, k[0], k[1], k[2]]),
-        });
+        };
     }
-    Ok(Hand {
+    Hand {
         category: 0,
         ranks: pad(&kickers(&[], 5)),
-    })
+    }
 }
 
 #[cfg(test)]
@@ -196,13 +222,13 @@ mod tests {
     use super::*;
 
     /// Card number of rank r (2..=14) in suit s.
-    fn card(r: u8, s: u8) -> u64 {
-        u64::from(s * 13 + if r == 14 { 0 } else { r - 1 })
+    fn card(r: u8, s: u8) -> u8 {
+        s * 13 + if r == 14 { 0 } else { r - 1 }
     }
 
     #[test]
     fn wheel_is_a_five_high_straight() {
-        let h = evaluate(&[card(14, 0), card(2, 1), card(3, 2), card(4, 3), card(5, 0)]).unwrap();
+        let h = evaluate(&[card(14, 0), card(2, 1), card(3, 2), card(4, 3), card(5, 0)]);
         assert_eq!((h.category_name(), h.ranks), ("strasse", [5, 0, 0, 0, 0]));
     }
 
@@ -217,14 +243,7 @@ mod tests {
             card(5, 3),
             card(2, 0),
         ];
-        let h = evaluate(&cards).unwrap();
+        let h = evaluate(&cards);
         assert_eq!((h.category_name(), h.ranks), ("zwei_paare", [9, 7, 5, 0, 0]));
-    }
-
-    #[test]
-    fn duplicate_and_out_of_range_cards_name_the_field() {
-        assert_eq!(evaluate(&[1, 1, 2, 3, 4]).unwrap_err().field, "cards");
-        assert_eq!(evaluate(&[1, 2, 3, 4, 52]).unwrap_err().field, "cards");
-        assert_eq!(evaluate(&[1, 2, 3, 4]).unwrap_err().field, "cards");
     }
 }

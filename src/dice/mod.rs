@@ -7,6 +7,11 @@
 use crate::crypto::Keyed;
 use crate::error::OpError;
 
+pub(crate) mod ops;
+pub(crate) mod vectors;
+
+pub(crate) use ops::SCHEME;
+
 /// How many MACs a die may read before it gives up.
 pub const ROUNDS: u64 = 16;
 

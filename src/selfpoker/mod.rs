@@ -6,6 +6,11 @@
 use crate::crypto::sha256_hex;
 use crate::error::InvalidInput;
 
+pub(crate) mod ops;
+pub(crate) mod vectors;
+
+pub(crate) use ops::SCHEME;
+
 /// Seeds are drawn with `secrets.randbits(63)`, so 2^63 − 1 is the largest.
 pub const MAX_SEED: u64 = (1 << 63) - 1;
 
@@ -13,8 +18,9 @@ pub const MAX_SEED: u64 = (1 << 63) - 1;
 ///
 /// Seeds travel as strings because a 63-bit integer does not survive a
 /// JavaScript `Number`.
-pub fn parse_seed(text: &str) -> Result<u64, InvalidInput> {
-    let bad = |why: &str| InvalidInput::new("seed", format!("{text:?} {why}"));
+/// `field` names the field in the error.
+pub fn parse_seed(field: &str, text: &str) -> Result<u64, InvalidInput> {
+    let bad = |why: &str| InvalidInput::new(field, format!("{text:?} {why}"));
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(bad("is not plain decimal digits"));
     }
@@ -43,8 +49,8 @@ mod tests {
 
     #[test]
     fn seed_text_is_strict() {
-        assert_eq!(parse_seed("0"), Ok(0));
-        assert_eq!(parse_seed("9223372036854775807"), Ok(MAX_SEED));
+        assert_eq!(parse_seed("seed", "0"), Ok(0));
+        assert_eq!(parse_seed("seed", "9223372036854775807"), Ok(MAX_SEED));
         for bad in [
             "",
             "-1",
@@ -55,7 +61,7 @@ mod tests {
             "9223372036854775808",
             "99999999999999999999",
         ] {
-            assert_eq!(parse_seed(bad).unwrap_err().field, "seed", "{bad:?}");
+            assert_eq!(parse_seed("seed", bad).unwrap_err().field, "seed", "{bad:?}");
         }
     }
 }

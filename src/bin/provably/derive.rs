@@ -1,0 +1,163 @@
+//! `provably derive`: one result from flags or a JSON request.
+//!
+//! The flags are made from the op table: every field any op takes is a
+//! flag (`serverSeed` is `--server-seed`), so a new op's fields need no
+//! change here. Flags and `--json` end in the same request object, which
+//! the protocol parser validates, so both are held to one set of rules.
+
+use std::io;
+
+use anyhow::Context;
+use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
+use serde_json::{Map, Value};
+
+use provably::error::{InvalidInput, OpError};
+use provably::op::{self, Kind};
+use provably::protocol::Message;
+
+#[derive(Args)]
+pub struct DeriveArgs {
+    /// The op, for example cursor.int or shoe.deal.
+    #[arg(value_parser = clap::builder::PossibleValuesParser::new(op::names()))]
+    op: Option<String>,
+    /// A whole request as JSON (`-` reads it from stdin); flags are then not allowed.
+    #[arg(long, conflicts_with = "op")]
+    json: Option<String>,
+    #[command(flatten)]
+    fields: FieldFlags,
+}
+
+/// One flag per request field of the op table, by wire name.
+pub struct FieldFlags(Vec<(&'static str, Value)>);
+
+/// Every field of every op once, in table order.
+fn all_fields() -> Vec<&'static op::Field> {
+    let mut out: Vec<&op::Field> = Vec::new();
+    for f in op::ops().flat_map(|o| o.fields) {
+        if !out.iter().any(|g| g.name == f.name) {
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// `serverSeed` → `server-seed`.
+fn kebab(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('-');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+fn help(f: &op::Field) -> String {
+    let what = match f.kind {
+        Kind::Text => "text, used exactly as given".to_string(),
+        Kind::Int { min, max, .. } => format!("an integer {min}..={max}"),
+        Kind::Fraction => "a number strictly between 0 and 1".into(),
+        Kind::Cards { .. } => "cards as comma-separated integers 0..=51".into(),
+        Kind::DecimalSeed => "plain decimal digits, below 2^63".into(),
+        Kind::Bool => "true or false".into(),
+    };
+    match f.cli_default {
+        Some(d) => format!("{}: {what} (default {d} where the op takes it)", f.name),
+        None => format!("{}: {what}", f.name),
+    }
+}
+
+impl Args for FieldFlags {
+    fn augment_args(mut cmd: Command) -> Command {
+        for f in all_fields() {
+            let arg = Arg::new(f.name).long(kebab(f.name)).help(help(f));
+            cmd = cmd.arg(match f.kind {
+                Kind::Int { .. } => arg.value_parser(clap::value_parser!(u64)),
+                Kind::Fraction => arg.value_parser(clap::value_parser!(f64)),
+                Kind::Cards { .. } => arg
+                    .value_parser(clap::value_parser!(u64))
+                    .value_delimiter(',')
+                    .action(ArgAction::Set),
+                Kind::Bool => arg.value_parser(clap::value_parser!(bool)),
+                Kind::Text | Kind::DecimalSeed => arg,
+            });
+        }
+        cmd
+    }
+    fn augment_args_for_update(cmd: Command) -> Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl FromArgMatches for FieldFlags {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut values = Vec::new();
+        for f in all_fields() {
+            let v = match f.kind {
+                Kind::Int { .. } => m.get_one::<u64>(f.name).map(|v| Value::from(*v)),
+                Kind::Fraction => m.get_one::<f64>(f.name).map(|v| Value::from(*v)),
+                Kind::Cards { .. } => m
+                    .get_many::<u64>(f.name)
+                    .map(|cards| Value::from(cards.copied().collect::<Vec<u64>>())),
+                Kind::Bool => m.get_one::<bool>(f.name).map(|v| Value::from(*v)),
+                Kind::Text | Kind::DecimalSeed => m.get_one::<String>(f.name).map(|v| Value::from(v.as_str())),
+            };
+            if let Some(v) = v {
+                values.push((f.name, v));
+            }
+        }
+        Ok(FieldFlags(values))
+    }
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl DeriveArgs {
+    /// The request as the JSON object the protocol parser reads.
+    fn request_value(&self) -> anyhow::Result<Value> {
+        if let Some(json) = &self.json {
+            let text = if json == "-" {
+                io::read_to_string(io::stdin()).context("reading stdin")?
+            } else {
+                json.clone()
+            };
+            return provably::json::parse(&text)
+                .map_err(|e| OpError::from(InvalidInput::new("request", format!("not JSON: {e}"))).into());
+        }
+        let Some(name) = &self.op else {
+            anyhow::bail!(OpError::from(InvalidInput::new(
+                "op",
+                "is missing: give an op or --json"
+            )));
+        };
+        let mut m = Map::new();
+        m.insert("op".into(), Value::from(name.as_str()));
+        for (k, v) in &self.fields.0 {
+            m.insert((*k).to_string(), v.clone());
+        }
+        // Command-line conveniences: a cursor op starts at cursor 0, a ladder has 25 cases.
+        for f in op::find(name).map_or(&[][..], |o| o.fields) {
+            if let (Some(d), false) = (f.cli_default, m.contains_key(f.name)) {
+                m.insert(f.name.to_string(), Value::from(d));
+            }
+        }
+        Ok(Value::Object(m))
+    }
+}
+
+/// Prints the request's `ok` object, pretty.
+pub fn run(args: &DeriveArgs) -> anyhow::Result<()> {
+    let message = Message::parse(&args.request_value()?)?;
+    let ok = message.run()?.to_value();
+    // Only a request that was answered gets the warning: bad input reports its error alone.
+    if let Message::Request(request) = &message {
+        if let Some(warning) = provably::verify::server_seed_warning(request) {
+            eprintln!("warning: {warning}");
+        }
+    }
+    println!("{}", serde_json::to_string_pretty(&ok)?);
+    Ok(())
+}

@@ -1,0 +1,118 @@
+//! The `provably` binary: arguments, printing and exit codes. Everything
+//! else lives in the library.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+
+mod derive;
+mod diff;
+mod verify;
+
+#[derive(Parser)]
+#[command(
+    name = "provably",
+    version,
+    about = "Re-derive five published provably-fair schemes and hold other implementations to the same answers."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Answer protocol v1 requests on stdin, one JSON line each (this implementation as a target).
+    Serve,
+    /// Derive one result from flags or a JSON request and print its `ok` object.
+    Derive(derive::DeriveArgs),
+    /// Write the canonical vectors (one file per scheme, the web self-test bundle, their schema, the protocol schema) or check them.
+    Vectors {
+        /// Exit 1 with a diff if the files on disk differ from what the code generates.
+        #[arg(long)]
+        check: bool,
+        /// The repository root: files go to vectors/ and harness/ below it.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+    /// Print exactly what `python3 referenz.py vektoren` prints, computed in Rust.
+    Vektoren,
+    /// After the reveal: check the commitment, re-derive the outcome and compare it with what you saw.
+    Verify(verify::VerifyArgs),
+    /// Run the differential harness against targets (the main job).
+    Diff(diff::DiffArgs),
+    /// Serve the verification page on localhost.
+    Web {
+        /// Port to listen on (0 picks a free one).
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+        /// The repository root holding web/, reference/js/ and vectors/.
+        #[arg(long, default_value = env!("CARGO_MANIFEST_DIR"))]
+        root: PathBuf,
+    },
+}
+
+fn vectors(check: bool, root: &std::path::Path) -> anyhow::Result<ExitCode> {
+    if check {
+        let drift = provably::vectors::check(root);
+        for d in &drift {
+            eprintln!("{} differs from the generated vectors:\n{}", d.file, d.diff);
+        }
+        if !drift.is_empty() {
+            eprintln!("run `provably vectors` (or `make vectors`) and review the change");
+            return Ok(ExitCode::from(1));
+        }
+        println!("vectors and schemas under {} are up to date", root.display());
+    } else {
+        for name in
+            provably::vectors::write(root).with_context(|| format!("writing vectors under {}", root.display()))?
+        {
+            println!("wrote {}", root.join(name).display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Serve => {
+            provably::serve::serve(io::stdin().lock(), io::stdout().lock())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Derive(args) => derive::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Vectors { check, root } => vectors(check, &root),
+        Command::Vektoren => {
+            io::stdout().lock().write_all(provably::vektoren::text().as_bytes())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Verify(args) => verify::run(&args),
+        Command::Diff(args) => diff::run(&args),
+        Command::Web { port, root } => {
+            provably::web::serve(&root, port, &mut |url| {
+                println!("listening on {url}");
+                let _ = io::stdout().flush();
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(err) => {
+            // A closed stdout (`provably derive … | head`) is not an error worth a message.
+            if err
+                .downcast_ref::<io::Error>()
+                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}

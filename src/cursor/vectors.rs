@@ -1,0 +1,145 @@
+//! The `cursor` vectors: the published `referenz.py vektoren` cases, then
+//! cases that force every branch of `int` and `shuffle`.
+
+use serde_json::json;
+
+use super::Round;
+use crate::error::MAX_SAFE_INTEGER;
+use crate::vectors::VectorSet;
+use crate::vektoren::{self, SEED_A, SEED_B};
+
+/// The published program's client seed.
+pub const CLIENT_B: &str = "MarcTestet";
+/// Non-ASCII text: a combining acute accent, an eszett, an astral-plane emoji, and a colon.
+pub const UNICODE_CLIENT: &str = "Spie\u{301}ler:ß-😀";
+
+/// Finds the first cursor whose draw of `range` is rejected at least `rejections` times in a row.
+fn cursor_with_rejections(round: &Round, range: u64, rejections: usize) -> u64 {
+    (0..)
+        .find(|&c| {
+            let (mut rejected, mut run) = (0, true);
+            let _ = round.int_traced(range, c, &mut |a| {
+                run &= !a.accepted;
+                rejected += usize::from(run);
+            });
+            rejected >= rejections
+        })
+        .expect("a rejection turns up")
+}
+
+pub fn add(v: &mut VectorSet) {
+    for (comment, seed) in [
+        ("published seed A", SEED_A),
+        ("published seed B", SEED_B),
+        ("empty server seed", ""),
+        (
+            "uppercase hex is other text, so another hash",
+            "A3F1C9D4E5B6072839A0B1C2D3E4F5061728394A5B6C7D8E9F0A1B2C3D4E5F60",
+        ),
+        ("non-ASCII server seed", "Sé😀d"),
+        ("a passphrase, not hex", "correct horse battery staple"),
+    ] {
+        let case = v.add(comment, json!({ "op": "cursor.hash", "serverSeed": seed }));
+        if comment.starts_with("published") {
+            case.tag("Published");
+        }
+    }
+    for op in ["cursor.raw", "cursor.float"] {
+        let short = &op[7..];
+        for (seed, client, nonce, cursor) in vektoren::RAW_CASES {
+            let input = json!({ "op": op, "serverSeed": seed, "clientSeed": client, "nonce": nonce, "cursor": cursor });
+            v.add(format!("referenz.py vektoren {short}"), input).tag("Published");
+        }
+        for (comment, seed, client, nonce, cursor) in [
+            ("nonce 2^53-1", SEED_B, CLIENT_B, MAX_SAFE_INTEGER, 0),
+            ("cursor 2^53-1", SEED_B, CLIENT_B, 0, MAX_SAFE_INTEGER),
+            (
+                "client seed with combining mark, eszett, emoji and a colon",
+                SEED_B,
+                UNICODE_CLIENT,
+                7,
+                3,
+            ),
+            ("server seed that is not hex", "not hex at all", CLIENT_B, 1, 1),
+            ("empty server and client seed", "", "", 0, 0),
+        ] {
+            let input = json!({ "op": op, "serverSeed": seed, "clientSeed": client, "nonce": nonce, "cursor": cursor });
+            v.add(comment, input);
+        }
+    }
+    let round = Round::new(SEED_B, CLIENT_B, 42);
+    let small = (0..).find(|&c| round.float(c) < 1e-4).expect("a small float turns up");
+    let input =
+        json!({ "op": "cursor.float", "serverSeed": SEED_B, "clientSeed": CLIENT_B, "nonce": 42, "cursor": small });
+    v.add("float below 1e-4", input);
+    add_ints(v, &round);
+    add_shuffles(v);
+}
+
+fn add_ints(v: &mut VectorSet, round: &Round) {
+    let int = |cursor: u64, range: u64| json!({ "op": "cursor.int", "serverSeed": SEED_B, "clientSeed": CLIENT_B, "nonce": 42, "cursor": cursor, "range": range });
+    for range in vektoren::INT_RANGES {
+        v.add(format!("referenz.py vektoren int range {range}"), int(0, range))
+            .tag("Published");
+    }
+    // For each byte width k, a range just above 2^(8k-1) rejects about half
+    // of all values; k = 7 is capped by 2^53-1, where a range near 2^56/9
+    // still rejects about one value in nine.
+    for k in 1..=7u32 {
+        let range = if k < 7 {
+            (1u64 << (8 * k - 1)) + 1
+        } else {
+            (1u64 << 56) / 9 + 1
+        };
+        let cursor = cursor_with_rejections(round, range, 1);
+        v.add(
+            format!("{k}-byte range {range}, first attempt rejected"),
+            int(cursor, range),
+        );
+    }
+    let thrice = cursor_with_rejections(round, 129, 3);
+    v.add("range 129, three rejections in a row", int(thrice, 129));
+    for (comment, cursor, range) in [
+        ("range 1 at cursor 0", 0, 1),
+        ("range 1 at cursor 2^53-1", MAX_SAFE_INTEGER, 1),
+        ("range 2^32", 0, 1 << 32),
+        ("range 2^32+1 needs five bytes", 0, (1 << 32) + 1),
+        ("range 2^53-1", 5, MAX_SAFE_INTEGER),
+        ("range 256 is still one byte", 0, 256),
+        ("range 257 is two bytes", 0, 257),
+    ] {
+        v.add(comment, int(cursor, range));
+    }
+    let input = json!({ "op": "cursor.int", "serverSeed": SEED_A, "clientSeed": UNICODE_CLIENT, "nonce": 3, "cursor": 0, "range": 52 });
+    v.add("Unicode client seed", input);
+}
+
+fn add_shuffles(v: &mut VectorSet) {
+    let shuffle = |seed: &str, client: &str, nonce: u64, cursor: u64, count: u64| json!({ "op": "cursor.shuffle", "serverSeed": seed, "clientSeed": client, "nonce": nonce, "cursor": cursor, "count": count });
+    for count in vektoren::SHUFFLE_COUNTS {
+        v.add(
+            format!("referenz.py vektoren shuffle of {count}"),
+            shuffle(SEED_B, CLIENT_B, 42, 0, count),
+        )
+        .tag("Published");
+    }
+    for (comment, seed, client, nonce, cursor, count) in [
+        ("count 0: empty order, cursor unchanged", SEED_B, CLIENT_B, 42, 9, 0),
+        ("count 1: no draw", SEED_B, CLIENT_B, 42, 9, 1),
+        ("count 2: one draw", SEED_B, CLIENT_B, 42, 9, 2),
+        ("52 cards from cursor 1000", SEED_B, CLIENT_B, 42, 1000, 52),
+        ("52 cards at nonce 2^53-1", SEED_A, "spieler-1", MAX_SAFE_INTEGER, 0, 52),
+        ("52 cards, Unicode client seed", SEED_B, UNICODE_CLIENT, 0, 0, 52),
+        ("52 cards, empty client seed", SEED_A, "", 0, 0, 52),
+        (
+            "1000 values: two-byte draws from i = 256 up",
+            SEED_B,
+            CLIENT_B,
+            1,
+            0,
+            1000,
+        ),
+    ] {
+        v.add(comment, shuffle(seed, client, nonce, cursor, count));
+    }
+}

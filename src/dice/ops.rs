@@ -1,0 +1,57 @@
+//! The `dice` op of protocol v1.
+
+use proptest::prelude::*;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{roll, roll_traced};
+use crate::gen;
+use crate::op::fields::{CLIENT_SEED, SERVER_SEED};
+use crate::op::{schema, Field, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
+
+pub static SCHEME: Scheme = Scheme {
+    name: "dice",
+    source: "seed 001 (published JavaScript)",
+    ops: &[&ROLL],
+    vectors: super::vectors::add,
+};
+
+/// The die's number in the game.
+const N: Field = Field::counter("n");
+
+pub static ROLL: OpSpec = OpSpec {
+    name: "dice.roll",
+    fields: &[SERVER_SEED, CLIENT_SEED, N],
+    ok: || vec![("face", schema::uint(1, 6))],
+    run: |r| {
+        #[derive(Serialize, Debug)]
+        struct FaceOk {
+            face: u8,
+        }
+        let face = roll(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(N))?;
+        Ok(Outcome::new(FaceOk { face }))
+    },
+    // The published dice code cannot key WebCrypto's HMAC with an empty
+    // seed, and a real server seed is never empty.
+    generate: || {
+        (gen::nonempty_text(), gen::text(), gen::big_int())
+            .prop_map(|(s, c, n)| Request::of(&ROLL, vec![s.into(), c.into(), n.into()]))
+            .boxed()
+    },
+    flags: |r| match roll_traced(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(N)) {
+        Ok(found) if found.offset > 0 || found.round > 0 => vec!["LateByte"],
+        _ => vec![],
+    },
+    explain,
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+fn explain(r: &Request, _: &Value, _: &Value) -> Option<String> {
+    Some(match roll_traced(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(N)) {
+        Ok(f) => format!(
+            "provably takes byte {} (value {}) of round {}; face = {} % 6 + 1 = {}",
+            f.offset, f.byte, f.round, f.byte, f.face
+        ),
+        Err(e) => e.to_string(),
+    })
+}

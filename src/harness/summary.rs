@@ -1,0 +1,79 @@
+//! What a run says to people: the summary table and each problem in full.
+
+use super::run::TargetReport;
+
+/// The summary table: target, ops, cases, agree, diverge, skipped, faults.
+pub fn table(reports: &[TargetReport]) -> String {
+    let mut rows = vec![[
+        "target", "ops", "cases", "agree", "diverge", "skipped", "faults", "time",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for r in reports {
+        rows.push(vec![
+            r.target.clone(),
+            r.claimed_ops().to_string(),
+            r.total(|o| o.cases).to_string(),
+            r.total(|o| o.agree).to_string(),
+            r.total(|o| o.diverge).to_string(),
+            r.total(|o| o.skipped).to_string(),
+            r.faults.len().to_string(),
+            format!("{:.1}s", r.seconds),
+        ]);
+    }
+    let widths: Vec<usize> = (0..rows[0].len())
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap())
+        .collect();
+    let mut out = String::new();
+    for (i, row) in rows.iter().enumerate() {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(c, cell)| {
+                if c == 0 {
+                    format!("{cell:<w$}", w = widths[c])
+                } else {
+                    format!("{cell:>w$}", w = widths[c])
+                }
+            })
+            .collect();
+        out += cells.join("  ").trim_end();
+        out.push('\n');
+        if i == 0 {
+            out += &"-".repeat(widths.iter().sum::<usize>() + 2 * (widths.len() - 1));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The problems of one report, for people.
+pub fn details(r: &TargetReport) -> String {
+    let mut out = String::new();
+    for f in &r.faults {
+        out += &format!("FAULT in {}: {f}\n\n", r.target);
+    }
+    for o in &r.ops {
+        for d in &o.divergences {
+            out += &format!(
+                "DIVERGENCE in {} {} ({} of {} cases diverge)\n  found:   {} ({})\n  minimal: {} ({} shrink steps)\n{}\n  first step where the two sides part: {}\n\n",
+                r.target, o.op, o.diverge, o.cases, d.found, d.origin, d.request, d.shrink_steps, indent(&d.diff), d.parted
+            );
+        }
+    }
+    out
+}
+
+/// Indents a diff, cut to its first 60 lines (the JSON report keeps it whole).
+fn indent(s: &str) -> String {
+    const SHOWN: usize = 60;
+    let lines: Vec<&str> = s.lines().collect();
+    let mut out: Vec<String> = lines.iter().take(SHOWN).map(|l| format!("    {l}")).collect();
+    if lines.len() > SHOWN {
+        out.push(format!(
+            "    … {} more diff lines (the --report file has them all)",
+            lines.len() - SHOWN
+        ));
+    }
+    out.join("\n")
+}

@@ -1,0 +1,71 @@
+//! The `ladder` op of protocol v1.
+
+use proptest::prelude::*;
+use serde::Serialize;
+use serde_json::json;
+
+use super::{shuffle, DEFAULT_SIZE};
+use crate::error::MAX_COUNT;
+use crate::gen;
+use crate::op::fields::{CLIENT_SEED, SERVER_SEED};
+use crate::op::{schema, Field, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
+
+pub static SCHEME: Scheme = Scheme {
+    name: "ladder",
+    source: "seed 004 (Deal or No Deal)",
+    ops: &[&SHUFFLE],
+    vectors: super::vectors::add,
+};
+
+const SIZE: Field = Field::size("size", 1, MAX_COUNT).cli_default(DEFAULT_SIZE);
+
+fn size(r: &Request) -> usize {
+    usize::try_from(r.int(SIZE)).expect("at most 100,000 cases")
+}
+
+pub static SHUFFLE: OpSpec = OpSpec {
+    name: "ladder.shuffle",
+    fields: &[SERVER_SEED, CLIENT_SEED, SIZE],
+    ok: || vec![("order", json!({ "type": "array", "items": schema::uint(0, MAX_COUNT) }))],
+    run: |r| {
+        #[derive(Serialize, Debug)]
+        struct OrderOk {
+            order: Vec<u32>,
+        }
+        Ok(Outcome::new(OrderOk {
+            order: shuffle(r.text(SERVER_SEED), r.text(CLIENT_SEED), size(r)),
+        }))
+    },
+    generate: || {
+        (
+            gen::text(),
+            gen::text(),
+            prop_oneof![3 => 1u64..=30, 1 => 1u64..=1000, 1 => Just(DEFAULT_SIZE)],
+        )
+            .prop_map(|(s, c, n)| Request::of(&SHUFFLE, vec![s.into(), c.into(), n.into()]))
+            .boxed()
+    },
+    flags: |r| {
+        let mut flags = Vec::new();
+        if size(r) as u64 == DEFAULT_SIZE {
+            flags.push("DefaultSize");
+        }
+        // Eight words a block: the draws for size − 1 … 1 pass word 8 from size 10 on.
+        if size(r) > 9 {
+            flags.push("BlockBoundary");
+        }
+        flags
+    },
+    explain: |r, w, g| {
+        let i = crate::op::last_difference(w, g, "order")?;
+        let draw = size(r) - 1 - i;
+        Some(format!(
+            "position {i} is the first one the draws fix differently: the draw for i = {i} is word {} of block {} (message \"{}:{}\")",
+            draw % 8,
+            draw / 8,
+            r.text(CLIENT_SEED),
+            draw / 8
+        ))
+    },
+    secret: Some(SERVER_SEED_SECRET),
+};

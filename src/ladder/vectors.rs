@@ -1,0 +1,26 @@
+//! The `ladder` vectors: the published 25 cases and the block edges.
+
+use serde_json::json;
+
+use crate::cursor::vectors::{CLIENT_B, UNICODE_CLIENT};
+use crate::vectors::VectorSet;
+use crate::vektoren::SEED_B;
+
+pub fn add(v: &mut VectorSet) {
+    for (comment, client, size) in [
+        ("the published 25 cases", CLIENT_B, 25),
+        ("25 cases, another client seed", "player-seed-0001", 25),
+        ("25 cases, empty client seed", "", 25),
+        ("25 cases, Unicode client seed", UNICODE_CLIENT, 25),
+        ("size 1: no draw", CLIENT_B, 1),
+        ("size 2: one draw", CLIENT_B, 2),
+        ("size 9: eight draws, exactly one block", CLIENT_B, 9),
+        ("size 10: the ninth draw opens block 1", CLIENT_B, 10),
+        ("size 1000", CLIENT_B, 1000),
+    ] {
+        v.add(
+            comment,
+            json!({ "op": "ladder.shuffle", "serverSeed": SEED_B, "clientSeed": client, "size": size }),
+        );
+    }
+}

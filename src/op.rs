@@ -1,0 +1,645 @@
+//! The op table: every op of protocol v1, declared once in its scheme's module.
+//!
+//! A scheme module declares each op as an [`OpSpec`]: its name, its fields
+//! with their limits, its `ok` fields, how it runs, how cases are generated,
+//! which flags a vector of it reaches, how two answers are told apart, and
+//! which field is the committed secret. Everything else reads that
+//! declaration: the request parser, the JSON Schemas, the vector files,
+//! `derive`, `verify`, `audit` and the harness. docs/contributing.md says
+//! how to add an op or a scheme.
+//!
+//! Requests are validated once, while parsing: a [`Request`] can only be
+//! built through [`Request::parse`] or [`Request::of`], both of which check
+//! every field against its [`Kind`], so code that holds a `Request` never
+//! sees an out-of-range value.
+
+use std::fmt;
+
+use proptest::strategy::BoxedStrategy;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::error::{InvalidInput, OpError, MAX_COUNT, MAX_SAFE_INTEGER};
+
+/// What a field holds, with its limits.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Kind {
+    /// Any Unicode text: a seed, a tournament id.
+    Text,
+    /// A JSON integer in `min ..= max`. `size` marks a field that decides how
+    /// much work a request is (a count, a range): those are shrunk first.
+    Int { min: u64, max: u64, size: bool },
+    /// A JSON number strictly between 0 and 1.
+    Fraction,
+    /// A list of card numbers 0..=51, `min ..= max` of them, distinct if `distinct`.
+    Cards { min: usize, max: usize, distinct: bool },
+    /// A 63-bit seed as plain decimal digits in a string (no sign, no leading zero).
+    DecimalSeed,
+    /// A JSON boolean.
+    Bool,
+}
+
+/// One request field: its wire name, what it holds and whether it may be left out.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Field {
+    pub name: &'static str,
+    pub kind: Kind,
+    /// The value a request that leaves the field out gets; `None`: the field is required.
+    pub default: Option<Default>,
+    /// The value `provably derive` fills in when the flag is not given
+    /// (a convenience of the command line; the protocol still requires the field).
+    pub cli_default: Option<u64>,
+}
+
+/// The default of an optional field.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Default {
+    Bool(bool),
+    Int(u64),
+}
+
+impl Field {
+    pub const fn text(name: &'static str) -> Field {
+        Field::new(name, Kind::Text)
+    }
+    /// An integer that picks a case (nonce, cursor, die number): 0 ..= 2^53−1.
+    pub const fn counter(name: &'static str) -> Field {
+        Field::new(
+            name,
+            Kind::Int {
+                min: 0,
+                max: MAX_SAFE_INTEGER,
+                size: false,
+            },
+        )
+    }
+    /// An integer that says how much there is (a count, a range, a number of decks).
+    pub const fn size(name: &'static str, min: u64, max: u64) -> Field {
+        Field::new(name, Kind::Int { min, max, size: true })
+    }
+    pub const fn new(name: &'static str, kind: Kind) -> Field {
+        Field {
+            name,
+            kind,
+            default: None,
+            cli_default: None,
+        }
+    }
+    /// The same field, optional on the wire with `value` as its default.
+    pub const fn or(self, value: Default) -> Field {
+        Field {
+            default: Some(value),
+            ..self
+        }
+    }
+    /// The same field, filled in with `value` by `provably derive` when not given.
+    pub const fn cli_default(self, value: u64) -> Field {
+        Field {
+            cli_default: Some(value),
+            ..self
+        }
+    }
+}
+
+/// The fields shared by most ops.
+pub mod fields {
+    use super::{Field, Kind, MAX_COUNT, MAX_SAFE_INTEGER};
+
+    pub const SERVER_SEED: Field = Field::text("serverSeed");
+    pub const CLIENT_SEED: Field = Field::text("clientSeed");
+    pub const NONCE: Field = Field::counter("nonce");
+    pub const CURSOR: Field = Field::counter("cursor").cli_default(0);
+    pub const RANGE: Field = Field::size("range", 1, MAX_SAFE_INTEGER);
+    pub const COUNT: Field = Field::size("count", 0, MAX_COUNT);
+    pub const FRACTION: Kind = Kind::Fraction;
+}
+
+/// A validated field value. Only the parser and [`Request::of`] make them,
+/// after checking the value against its field's [`Kind`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Arg {
+    Text(String),
+    Int(u64),
+    Number(f64),
+    Cards(Vec<u8>),
+    /// A decimal seed, kept as its value; it travels as a string.
+    Seed(u64),
+    Bool(bool),
+}
+
+impl From<String> for Arg {
+    fn from(s: String) -> Arg {
+        Arg::Text(s)
+    }
+}
+impl From<&str> for Arg {
+    fn from(s: &str) -> Arg {
+        Arg::Text(s.to_string())
+    }
+}
+impl From<u64> for Arg {
+    fn from(v: u64) -> Arg {
+        Arg::Int(v)
+    }
+}
+impl From<f64> for Arg {
+    fn from(v: f64) -> Arg {
+        Arg::Number(v)
+    }
+}
+impl From<bool> for Arg {
+    fn from(v: bool) -> Arg {
+        Arg::Bool(v)
+    }
+}
+
+impl Arg {
+    /// The value on the wire.
+    pub fn to_value(&self) -> Value {
+        match self {
+            Arg::Text(s) => Value::from(s.as_str()),
+            Arg::Int(v) => Value::from(*v),
+            Arg::Number(v) => Value::from(*v),
+            Arg::Cards(c) => Value::from(c.clone()),
+            Arg::Seed(v) => Value::from(v.to_string()),
+            Arg::Bool(b) => Value::from(*b),
+        }
+    }
+}
+
+/// The committed secret of an op's rounds: which field holds it and how the
+/// commitment shown before play is computed from it.
+#[derive(Debug, Clone, Copy)]
+pub struct Secret {
+    pub field: &'static str,
+    /// Returns the commitment (lowercase hex) of the secret.
+    pub commit: fn(&Arg) -> String,
+    /// The op that answers the commitment (`cursor.hash`, `selfpoker.commit`).
+    pub commit_op: &'static str,
+}
+
+/// One op of protocol v1.
+pub struct OpSpec {
+    pub name: &'static str,
+    /// The request fields, in wire order.
+    pub fields: &'static [Field],
+    /// The `ok` object's fields and their JSON Schemas.
+    pub ok: fn() -> Vec<(&'static str, Value)>,
+    /// Runs a request of this op.
+    pub run: fn(&Request) -> Result<Outcome, OpError>,
+    /// Requests for the harness to ask, generated from properties of the inputs.
+    pub generate: fn() -> BoxedStrategy<Request>,
+    /// Flags a vector of this op reaches, read off a trace of its computation.
+    pub flags: fn(&Request) -> Vec<&'static str>,
+    /// The first step where two `ok` answers part, in the op's own terms.
+    pub explain: fn(&Request, &Value, &Value) -> Option<String>,
+    /// The committed secret, for ops whose rounds a proof document holds.
+    pub secret: Option<Secret>,
+}
+
+impl fmt::Debug for OpSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl PartialEq for OpSpec {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl OpSpec {
+    /// The field called `name`.
+    pub fn field(&self, name: &str) -> Option<&'static Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// The scheme the op belongs to: the part before the dot.
+    pub fn scheme(&self) -> &'static str {
+        scheme_of(self.name)
+    }
+}
+
+/// The scheme an op name belongs to: the part before the dot.
+pub fn scheme_of(op: &str) -> &str {
+    op.split('.').next().unwrap_or(op)
+}
+
+/// A flag-deriving function for ops whose vectors reach no trace-dependent branch.
+pub fn no_flags(_: &Request) -> Vec<&'static str> {
+    Vec::new()
+}
+
+/// An explainer for ops with nothing to say beyond the generic difference.
+pub fn no_story(_: &Request, _: &Value, _: &Value) -> Option<String> {
+    None
+}
+
+/// A scheme: its ops and its canonical vectors.
+pub struct Scheme {
+    pub name: &'static str,
+    /// Where the scheme is published (named in every vector file).
+    pub source: &'static str,
+    pub ops: &'static [&'static OpSpec],
+    /// Adds the scheme's canonical vectors.
+    pub vectors: fn(&mut crate::vectors::VectorSet),
+}
+
+/// Every scheme, in the order of docs/protocol.md.
+pub fn schemes() -> &'static [&'static Scheme] {
+    static SCHEMES: [&Scheme; 6] = [
+        &crate::cursor::SCHEME,
+        &crate::poker::SCHEME,
+        &crate::shoe::SCHEME,
+        &crate::dice::SCHEME,
+        &crate::selfpoker::SCHEME,
+        &crate::ladder::SCHEME,
+    ];
+    &SCHEMES
+}
+
+/// Every op, in the order of docs/protocol.md.
+pub fn ops() -> impl Iterator<Item = &'static OpSpec> {
+    schemes().iter().flat_map(|s| s.ops.iter().copied())
+}
+
+/// Every op name, in order (what `hello` claims).
+pub fn names() -> Vec<&'static str> {
+    ops().map(|o| o.name).collect()
+}
+
+/// The op called `name`.
+pub fn find(name: &str) -> Option<&'static OpSpec> {
+    ops().find(|o| o.name == name)
+}
+
+/// One request of protocol v1 without its id: an op and its validated fields.
+#[derive(Clone, PartialEq)]
+pub struct Request {
+    op: &'static OpSpec,
+    /// `args[i]` is the value of `op.fields[i]`.
+    args: Vec<Arg>,
+}
+
+impl fmt::Debug for Request {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_value())
+    }
+}
+
+impl Request {
+    /// Builds a request from values in field order, checking each against
+    /// its field. For generators and vectors, which only build valid requests.
+    ///
+    /// # Panics
+    /// When a value does not fit its field: a bug in the caller.
+    pub fn of(op: &'static OpSpec, args: Vec<Arg>) -> Request {
+        assert_eq!(args.len(), op.fields.len(), "{}: wrong number of fields", op.name);
+        for (f, a) in op.fields.iter().zip(&args) {
+            if let Err(e) = read(f, &a.to_value()).and_then(|r| settle(f, r)) {
+                panic!("{}: {e}", op.name);
+            }
+        }
+        Request { op, args }
+    }
+
+    pub fn spec(&self) -> &'static OpSpec {
+        self.op
+    }
+
+    /// The op name on the wire.
+    pub fn op(&self) -> &'static str {
+        self.op.name
+    }
+
+    fn arg(&self, field: &Field) -> &Arg {
+        let i = self
+            .op
+            .fields
+            .iter()
+            .position(|f| f.name == field.name)
+            .unwrap_or_else(|| panic!("{} has no field {}", self.op.name, field.name));
+        &self.args[i]
+    }
+
+    /// The value of a field by name, if the op has it.
+    pub fn get(&self, name: &str) -> Option<&Arg> {
+        let i = self.op.fields.iter().position(|f| f.name == name)?;
+        Some(&self.args[i])
+    }
+
+    /// The text of a [`Kind::Text`] field.
+    pub fn text(&self, field: Field) -> &str {
+        match self.arg(&field) {
+            Arg::Text(s) => s,
+            other => panic!("{} is {other:?}, not text", field.name),
+        }
+    }
+
+    /// The value of an integer (or decimal seed) field.
+    pub fn int(&self, field: Field) -> u64 {
+        match self.arg(&field) {
+            Arg::Int(v) | Arg::Seed(v) => *v,
+            other => panic!("{} is {other:?}, not an integer", field.name),
+        }
+    }
+
+    pub fn number(&self, field: Field) -> f64 {
+        match self.arg(&field) {
+            Arg::Number(v) => *v,
+            other => panic!("{} is {other:?}, not a number", field.name),
+        }
+    }
+
+    pub fn cards(&self, field: Field) -> &[u8] {
+        match self.arg(&field) {
+            Arg::Cards(c) => c,
+            other => panic!("{} is {other:?}, not cards", field.name),
+        }
+    }
+
+    pub fn flag(&self, field: Field) -> bool {
+        match self.arg(&field) {
+            Arg::Bool(b) => *b,
+            other => panic!("{} is {other:?}, not a boolean", field.name),
+        }
+    }
+
+    /// The same request with one field changed; `None` if the value does not fit.
+    pub fn with(&self, name: &str, value: &Value) -> Option<Request> {
+        let mut v = self.to_value();
+        v.as_object_mut()?.insert(name.to_string(), value.clone());
+        Request::parse(&v).ok()
+    }
+
+    /// The request as a JSON object (a vector's `input`): `op` first, then
+    /// the fields in declaration order.
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("op".into(), Value::from(self.op.name));
+        for (f, a) in self.op.fields.iter().zip(&self.args) {
+            m.insert(f.name.into(), a.to_value());
+        }
+        Value::Object(m)
+    }
+
+    /// Runs the request.
+    pub fn run(&self) -> Result<Outcome, OpError> {
+        (self.op.run)(self)
+    }
+
+    /// Runs the request and returns its `ok` object as a JSON value (what the
+    /// harness compares and the vectors record).
+    pub fn run_value(&self) -> Result<Value, OpError> {
+        self.run().map(|o| o.to_value())
+    }
+
+    /// Parses and validates a request object (an `id` member is ignored).
+    /// An op that is not in the table is [`OpError::Unsupported`].
+    pub fn parse(value: &Value) -> Result<Request, OpError> {
+        let Value::Object(map) = value else {
+            return Err(
+                InvalidInput::new("request", format!("must be a JSON object, not {}", type_name(value))).into(),
+            );
+        };
+        let name = match map.get("op") {
+            Some(Value::String(op)) => op.as_str(),
+            Some(other) => {
+                return Err(InvalidInput::new("op", format!("must be a string, not {}", type_name(other))).into())
+            }
+            None => return Err(InvalidInput::new("op", "is missing").into()),
+        };
+        let op = find(name).ok_or_else(|| OpError::Unsupported { op: name.to_string() })?;
+        Ok(Request {
+            op,
+            args: parse_fields(op, map)?,
+        })
+    }
+}
+
+/// Reads the fields of `op` from a request object in three passes, so that
+/// the error reported first does not depend on the key order: a missing or
+/// mistyped field first, then a field the op does not take, then a value
+/// outside its limits.
+fn parse_fields(op: &OpSpec, map: &Map<String, Value>) -> Result<Vec<Arg>, InvalidInput> {
+    let mut raw = Vec::with_capacity(op.fields.len());
+    for f in op.fields {
+        raw.push(match map.get(f.name) {
+            Some(v) => read(f, v)?,
+            None => Raw::Arg(match f.default {
+                Some(Default::Bool(b)) => Arg::Bool(b),
+                Some(Default::Int(v)) => Arg::Int(v),
+                None => return Err(InvalidInput::new(f.name, "is missing")),
+            }),
+        });
+    }
+    if let Some(key) = map.keys().find(|k| *k != "op" && *k != "id" && op.field(k).is_none()) {
+        return Err(InvalidInput::new(key.clone(), "is not a field of this op"));
+    }
+    op.fields.iter().zip(raw).map(|(f, r)| settle(f, r)).collect()
+}
+
+/// A field read with the right JSON type, not yet held to its limits.
+enum Raw {
+    Arg(Arg),
+    Cards(Vec<u64>),
+    Decimal(String),
+}
+
+/// Checks a value's JSON type and reads it.
+fn read(f: &Field, v: &Value) -> Result<Raw, InvalidInput> {
+    let name = f.name;
+    let not = |what: &str| InvalidInput::new(name, format!("must be {what}, not {}", type_name(v)));
+    Ok(match f.kind {
+        Kind::Text => Raw::Arg(Arg::Text(v.as_str().ok_or_else(|| not("a string"))?.to_string())),
+        Kind::DecimalSeed => Raw::Decimal(v.as_str().ok_or_else(|| not("a string"))?.to_string()),
+        Kind::Int { .. } => Raw::Arg(Arg::Int(read_int(name, v)?)),
+        Kind::Fraction => {
+            Raw::Arg(Arg::Number(v.as_f64().ok_or_else(|| {
+                InvalidInput::new(name, format!("must be a number, not {}", short(v)))
+            })?))
+        }
+        Kind::Bool => Raw::Arg(Arg::Bool(v.as_bool().ok_or_else(|| {
+            InvalidInput::new(name, format!("must be true or false, not {}", short(v)))
+        })?)),
+        Kind::Cards { .. } => {
+            let Value::Array(items) = v else {
+                return Err(InvalidInput::new(name, "must be a list of integers"));
+            };
+            Raw::Cards(
+                items
+                    .iter()
+                    .map(|c| {
+                        c.as_u64()
+                            .ok_or_else(|| InvalidInput::new(name, format!("{} is not a card (0..=51)", short(c))))
+                    })
+                    .collect::<Result<_, _>>()?,
+            )
+        }
+    })
+}
+
+/// Reads a JSON integer in 0 ..= 2^53−1, the range every integer field shares.
+pub fn read_int(name: &str, v: &Value) -> Result<u64, InvalidInput> {
+    match v.as_u64() {
+        Some(n) if n <= MAX_SAFE_INTEGER => Ok(n),
+        Some(n) => Err(InvalidInput::new(name, format!("{n} is above 2^53-1"))),
+        None => Err(InvalidInput::new(
+            name,
+            format!("must be an integer in 0..=2^53-1, not {}", short(v)),
+        )),
+    }
+}
+
+/// Holds a read value to its field's limits.
+fn settle(f: &Field, raw: Raw) -> Result<Arg, InvalidInput> {
+    let name = f.name;
+    match (f.kind, raw) {
+        (Kind::Int { min, max, .. }, Raw::Arg(Arg::Int(v))) => {
+            crate::error::check_range(name, v, min, max).map(Arg::Int)
+        }
+        (Kind::Fraction, Raw::Arg(Arg::Number(p))) if !(p > 0.0 && p < 1.0) => {
+            Err(InvalidInput::new(name, format!("{p} is not strictly between 0 and 1")))
+        }
+        (Kind::DecimalSeed, Raw::Decimal(text)) => crate::selfpoker::parse_seed(name, &text).map(Arg::Seed),
+        (Kind::Cards { min, max, distinct }, Raw::Cards(cards)) => {
+            if cards.len() < min || cards.len() > max {
+                let want = if min == max {
+                    min.to_string()
+                } else {
+                    format!("{min} to {max}")
+                };
+                return Err(InvalidInput::new(
+                    name,
+                    format!("{} cards given, {want} expected", cards.len()),
+                ));
+            }
+            let mut seen = 0u64;
+            for &c in &cards {
+                if c > 51 {
+                    return Err(InvalidInput::new(name, format!("{c} is not a card (0..=51)")));
+                }
+                if distinct && seen & (1 << c) != 0 {
+                    return Err(InvalidInput::new(name, format!("card {c} appears twice")));
+                }
+                seen |= 1 << c;
+            }
+            Ok(Arg::Cards(
+                cards
+                    .into_iter()
+                    .map(|c| u8::try_from(c).expect("checked above"))
+                    .collect(),
+            ))
+        }
+        (_, Raw::Arg(a)) => Ok(a),
+        (kind, _) => unreachable!("{name}: read and settle disagree on {kind:?}"),
+    }
+}
+
+/// The JSON type of a value, for messages.
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A value quoted for an error message, cut to a readable length.
+pub fn short(v: &Value) -> String {
+    let mut s = v.to_string();
+    if s.len() > 60 {
+        let mut end = 57;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        s.truncate(end);
+        s.push_str("...");
+    }
+    s
+}
+
+/// An op's `ok` object, typed by the op that made it. Serialized straight
+/// into a response line, so `serve` never builds a JSON tree for it.
+pub struct Outcome(Box<dyn OkBody>);
+
+/// What an `ok` object can do: be written as JSON, or become a JSON value.
+trait OkBody: fmt::Debug + Send + Sync {
+    fn write_json(&self, out: &mut Vec<u8>);
+    fn to_value(&self) -> Value;
+}
+
+impl<T: Serialize + fmt::Debug + Send + Sync> OkBody for T {
+    fn write_json(&self, out: &mut Vec<u8>) {
+        serde_json::to_writer(out, self).expect("ok objects serialize");
+    }
+    fn to_value(&self) -> Value {
+        serde_json::to_value(self).expect("ok objects serialize")
+    }
+}
+
+impl Outcome {
+    pub fn new<T: Serialize + fmt::Debug + Send + Sync + 'static>(ok: T) -> Outcome {
+        Outcome(Box::new(ok))
+    }
+    /// Appends the `ok` object as compact JSON.
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        self.0.write_json(out);
+    }
+    pub fn to_value(&self) -> Value {
+        self.0.to_value()
+    }
+}
+
+impl fmt::Debug for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// The commitment of every scheme keyed by a server seed: hex SHA-256 of its text.
+pub const SERVER_SEED_SECRET: Secret = Secret {
+    field: "serverSeed",
+    commit: |a| match a {
+        Arg::Text(s) => crate::crypto::sha256_hex(s),
+        other => unreachable!("a server seed is text, not {other:?}"),
+    },
+    commit_op: "cursor.hash",
+};
+
+/// The highest index at which the arrays `key` of two answers differ.
+///
+/// Every shuffle here is Fisher–Yates from the back: the first draw fixes
+/// the last position, so the highest differing index is the first draw
+/// that differs.
+pub fn last_difference(want: &Value, got: &Value, key: &str) -> Option<usize> {
+    let list = |v: &Value| v.get(key).and_then(Value::as_array).cloned().unwrap_or_default();
+    let (w, g) = (list(want), list(got));
+    (0..w.len().max(g.len())).rev().find(|&i| w.get(i) != g.get(i))
+}
+
+/// JSON Schema fragments for `ok` fields.
+pub mod schema {
+    use serde_json::{json, Value};
+
+    pub fn uint(min: u64, max: u64) -> Value {
+        json!({ "type": "integer", "minimum": min, "maximum": max })
+    }
+
+    pub fn hex64() -> Value {
+        json!({ "type": "string", "pattern": "^[0-9a-f]{64}$" })
+    }
+
+    /// A list of card numbers 0..=51.
+    pub fn cards(min: usize, max: usize, unique: bool) -> Value {
+        let mut s = json!({ "type": "array", "items": uint(0, 51), "minItems": min, "maxItems": max });
+        if unique {
+            s["uniqueItems"] = Value::Bool(true);
+        }
+        s
+    }
+}

@@ -1,0 +1,145 @@
+//! The poker ops of protocol v1: a deal read off a `cursor` deck, and the
+//! best five of five to seven cards.
+
+use proptest::prelude::*;
+use serde::Serialize;
+use serde_json::json;
+
+use super::{deal, evaluate, CATEGORIES, PLAYERS};
+use crate::gen;
+use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
+use crate::op::{no_story, schema, Field, Kind, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
+
+pub static SCHEME: Scheme = Scheme {
+    name: "poker",
+    source: "seed 003 (poker_referenz.py)",
+    ops: &[&DEAL, &EVALUATE],
+    vectors: super::vectors::add,
+};
+
+const PLAYERS_FIELD: Field = Field::size("players", *PLAYERS.start(), *PLAYERS.end());
+const CARDS: Field = Field::new(
+    "cards",
+    Kind::Cards {
+        min: 5,
+        max: 7,
+        distinct: true,
+    },
+);
+
+fn players(r: &Request) -> usize {
+    usize::try_from(r.int(PLAYERS_FIELD)).expect("2 to 22 players")
+}
+
+pub static DEAL: OpSpec = OpSpec {
+    name: "poker.deal",
+    fields: &[SERVER_SEED, CLIENT_SEED, NONCE, PLAYERS_FIELD],
+    ok: || {
+        let card = schema::uint(0, 51);
+        vec![
+            (
+                "hole",
+                json!({ "type": "array", "items": { "type": "array", "items": card, "minItems": 2, "maxItems": 2 }, "minItems": 2, "maxItems": 22 }),
+            ),
+            ("board", schema::cards(5, 5, false)),
+        ]
+    },
+    run: |r| {
+        Ok(Outcome::new(deal(
+            r.text(SERVER_SEED),
+            r.text(CLIENT_SEED),
+            r.int(NONCE),
+            players(r),
+        )))
+    },
+    generate: || {
+        (gen::round(), 2u64..=22)
+            .prop_map(|((s, c, n), p)| Request::of(&DEAL, vec![s.into(), c.into(), n.into(), p.into()]))
+            .boxed()
+    },
+    flags: |r| {
+        if players(r) == 22 {
+            vec!["DealPositions", "MaxPlayers"]
+        } else {
+            vec!["DealPositions"]
+        }
+    },
+    explain: no_story,
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+#[derive(Serialize, Debug)]
+struct HandOk {
+    category: &'static str,
+    ranks: [u8; 5],
+}
+
+pub static EVALUATE: OpSpec = OpSpec {
+    name: "poker.evaluate",
+    fields: &[CARDS],
+    ok: || {
+        vec![
+            ("category", json!({ "enum": CATEGORIES })),
+            (
+                "ranks",
+                json!({ "type": "array", "items": schema::uint(0, 14), "minItems": 5, "maxItems": 5 }),
+            ),
+        ]
+    },
+    run: |r| {
+        let hand = evaluate(r.cards(CARDS));
+        Ok(Outcome::new(HandOk {
+            category: hand.category_name(),
+            ranks: hand.ranks,
+        }))
+    },
+    generate: || {
+        cards()
+            .prop_map(|c| Request::of(&EVALUATE, vec![crate::op::Arg::Cards(c)]))
+            .boxed()
+    },
+    flags: evaluate_flags,
+    explain: no_story,
+    secret: None,
+};
+
+/// Five to seven distinct cards: random ones, and ones packed into few ranks
+/// and suits so that flushes, straights, full houses and quads turn up.
+fn cards() -> BoxedStrategy<Vec<u8>> {
+    // Drawn as u64 as they always were, so a run's seed asks the same hands.
+    let random = prop::sample::subsequence((0u64..52).collect::<Vec<_>>(), 5..=7).prop_shuffle();
+    let packed = (
+        0u64..9,
+        1u64..=2,
+        prop::collection::vec((0u64..5, 0u64..4, 0u64..4), 5..=7),
+    )
+        .prop_map(|(low, suits, picks)| {
+            let mut cards: Vec<u64> = picks
+                .into_iter()
+                .map(|(r, s, t)| ((s * suits / 4 + t % suits) % 4) * 13 + (low + r) % 13)
+                .collect();
+            let mut seen = 0u64;
+            cards.retain(|&c| {
+                let fresh = seen & (1 << c) == 0;
+                seen |= 1 << c;
+                fresh
+            });
+            cards
+        });
+    prop_oneof![1 => random, 2 => packed.prop_filter("5 to 7 distinct cards", |c| c.len() >= 5)]
+        .prop_map(|cards| cards.into_iter().map(|c| u8::try_from(c).expect("a card")).collect())
+        .boxed()
+}
+
+fn evaluate_flags(r: &Request) -> Vec<&'static str> {
+    let cards = r.cards(CARDS);
+    let mut flags = vec!["Category"];
+    // Ranks 0..=4 are the ace to the five: the cards hold a wheel.
+    if (0..5).all(|rank| cards.iter().any(|c| c % 13 == rank)) {
+        flags.push("Wheel");
+    }
+    if cards.len() == 7 {
+        flags.push("SevenCards");
+    }
+    flags
+}

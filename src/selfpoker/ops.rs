@@ -1,0 +1,96 @@
+//! The `selfpoker` ops of protocol v1: the commitment and the numpy deck.
+
+use proptest::prelude::*;
+use serde::Serialize;
+use serde_json::json;
+
+use super::{commit, deck, MAX_SEED};
+use crate::op::{no_story, schema, Arg, Field, Kind, OpSpec, Outcome, Request, Scheme, Secret};
+
+pub static SCHEME: Scheme = Scheme {
+    name: "selfpoker",
+    source: "seed 002 (numpy.random.default_rng(seed).permutation(52))",
+    ops: &[&COMMIT, &DECK],
+    vectors: super::vectors::add,
+};
+
+const SEED: Field = Field::new("seed", Kind::DecimalSeed);
+
+/// The seeds at the edges of numpy's SeedSequence word split.
+pub const NUMPY_EDGES: [u64; 6] = [0, 1, (1 << 32) - 1, 1 << 32, 1 << 62, MAX_SEED];
+
+/// A hand's seed is committed as SHA-256 of `selfpoker:<seed>`.
+pub const SEED_SECRET: Secret = Secret {
+    field: "seed",
+    commit: |a| match a {
+        Arg::Seed(s) => commit(*s),
+        other => unreachable!("a selfpoker seed is a decimal seed, not {other:?}"),
+    },
+    commit_op: "selfpoker.commit",
+};
+
+fn seeds(op: &'static OpSpec) -> BoxedStrategy<Request> {
+    prop_oneof![4 => 0u64..=MAX_SEED, 1 => prop::sample::select(NUMPY_EDGES.to_vec())]
+        .prop_map(move |s| Request::of(op, vec![Arg::Seed(s)]))
+        .boxed()
+}
+
+fn flags(r: &Request) -> Vec<&'static str> {
+    let seed = r.int(SEED);
+    let mut flags = Vec::new();
+    if NUMPY_EDGES.contains(&seed) {
+        flags.push("NumpyEdge");
+    }
+    if seed > crate::error::MAX_SAFE_INTEGER {
+        flags.push("JsUnsafe");
+    }
+    flags
+}
+
+pub static COMMIT: OpSpec = OpSpec {
+    name: "selfpoker.commit",
+    fields: &[SEED],
+    ok: || vec![("commit", schema::hex64())],
+    run: |r| {
+        #[derive(Serialize, Debug)]
+        struct CommitOk {
+            commit: String,
+        }
+        Ok(Outcome::new(CommitOk {
+            commit: commit(r.int(SEED)),
+        }))
+    },
+    generate: || seeds(&COMMIT),
+    flags,
+    explain: no_story,
+    secret: Some(SEED_SECRET),
+};
+
+pub static DECK: OpSpec = OpSpec {
+    name: "selfpoker.deck",
+    fields: &[SEED],
+    ok: || {
+        vec![(
+            "deck",
+            json!({ "type": "array", "items": schema::uint(0, 51), "minItems": 52, "maxItems": 52, "uniqueItems": true }),
+        )]
+    },
+    run: |r| {
+        #[derive(Serialize, Debug)]
+        struct DeckOk {
+            deck: Vec<u32>,
+        }
+        Ok(Outcome::new(DeckOk {
+            deck: deck(r.int(SEED)),
+        }))
+    },
+    generate: || seeds(&DECK),
+    flags,
+    explain: |_, w, g| {
+        let i = crate::op::last_difference(w, g, "deck")?;
+        Some(format!(
+            "deck[{i}] is the first position the draws fix differently (numpy's draw for i = {i}, random_interval({i}))"
+        ))
+    },
+    secret: Some(SEED_SECRET),
+};

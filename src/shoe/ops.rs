@@ -1,0 +1,153 @@
+//! The `shoe` ops of protocol v1: a free round's shoe and a tournament hand.
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+use super::{deal, deal_traced, draw_offsets, tournament_round, MAX_DECKS};
+use crate::gen;
+use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
+use crate::op::{schema, Field, Kind, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
+
+pub static SCHEME: Scheme = Scheme {
+    name: "shoe",
+    source: "seed 000 (Rechne uns nach)",
+    ops: &[&DEAL, &TOURNAMENT],
+    vectors: super::vectors::add,
+};
+
+const DECKS: Field = Field::size("decks", 1, MAX_DECKS);
+const PENETRATION: Field = Field::new("penetration", Kind::Fraction);
+const TOURNAMENT_ID: Field = Field::text("tournamentId");
+const HAND: Field = Field::counter("hand");
+
+fn ok() -> Vec<(&'static str, Value)> {
+    vec![
+        (
+            "cards",
+            json!({ "type": "array", "items": { "type": "string", "pattern": "^[A2-9TJQK][SHDC]$" }, "minItems": 52, "maxItems": 416 }),
+        ),
+        ("cut", schema::uint(26, 401)),
+    ]
+}
+
+fn decks(r: &Request) -> usize {
+    usize::try_from(r.int(DECKS)).expect("1 to 8 decks")
+}
+
+/// The client seed and nonce the shoe is drawn from: the request's own, or
+/// for a tournament hand `T:k` and k.
+fn stream_of(r: &Request) -> (String, u64) {
+    if r.op() == TOURNAMENT.name {
+        tournament_round(r.text(TOURNAMENT_ID), r.int(HAND))
+    } else {
+        (r.text(CLIENT_SEED).to_string(), r.int(NONCE))
+    }
+}
+
+fn run(r: &Request) -> Result<Outcome, crate::error::OpError> {
+    let (client, nonce) = stream_of(r);
+    Ok(Outcome::new(deal(
+        r.text(SERVER_SEED),
+        &client,
+        nonce,
+        decks(r),
+        r.number(PENETRATION),
+    )))
+}
+
+pub static DEAL: OpSpec = OpSpec {
+    name: "shoe.deal",
+    fields: &[SERVER_SEED, CLIENT_SEED, NONCE, DECKS, PENETRATION],
+    ok,
+    run,
+    generate: || {
+        (gen::round(), 1u64..=MAX_DECKS, penetration())
+            .prop_map(|((s, c, n), d, p)| Request::of(&DEAL, vec![s.into(), c.into(), n.into(), d.into(), p.into()]))
+            .boxed()
+    },
+    flags,
+    explain,
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+pub static TOURNAMENT: OpSpec = OpSpec {
+    name: "shoe.tournament",
+    fields: &[SERVER_SEED, TOURNAMENT_ID, HAND, DECKS, PENETRATION],
+    ok,
+    run,
+    generate: || {
+        (gen::round(), 1u64..=MAX_DECKS, penetration())
+            .prop_map(|((s, t, k), d, p)| {
+                Request::of(&TOURNAMENT, vec![s.into(), t.into(), k.into(), d.into(), p.into()])
+            })
+            .boxed()
+    },
+    flags,
+    explain,
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+/// Penetrations: k/1024 (many of which make total × penetration end in .5),
+/// arbitrary doubles in (0, 1), and round numbers.
+#[allow(clippy::cast_precision_loss, reason = "k < 2^53 converts exactly")]
+fn penetration() -> BoxedStrategy<f64> {
+    prop_oneof![
+        3 => (1u32..1024).prop_map(|k| f64::from(k) / 1024.0),
+        1 => (1u64..(1 << 53)).prop_map(|k| k as f64 / (1u64 << 53) as f64),
+        1 => prop::sample::select(vec![0.5, 0.625, 0.75, 0.8, 0.9, 0.99, 0.01, 0.1, 0.3]),
+    ]
+    .boxed()
+}
+
+/// Flags a shoe reached, read off its trace.
+fn flags(r: &Request) -> Vec<&'static str> {
+    let (client, nonce) = stream_of(r);
+    let pen = r.number(PENETRATION);
+    let (_, cut) = deal_traced(r.text(SERVER_SEED), &client, nonce, decks(r), pen);
+    let mut flags = Vec::new();
+    if r.op() == TOURNAMENT.name {
+        flags.push("Tournament");
+    }
+    let total = 52 * r.int(DECKS);
+    let checks = [
+        (cut.unclamped < cut.low, "CutClampLow"),
+        (cut.unclamped > cut.high, "CutClampHigh"),
+        (
+            (f64::from(u32::try_from(total).expect("at most 416")) * pen).fract() == 0.5,
+            "RoundTie",
+        ),
+        (total > 256, "TwoByteDraws"),
+        (cut.rejections[1] > 0, "Rejection1"),
+        (cut.rejections[2] > 0, "Rejection2"),
+        (cut.bytes > 32, "BlockBoundary"),
+    ];
+    flags.extend(checks.iter().filter(|(hit, _)| *hit).map(|(_, f)| *f));
+    flags
+}
+
+/// Where two shoes part: the shuffle fixes positions from the back, so the
+/// highest differing position is the first draw that differs; name the
+/// bytes of the stream it read.
+fn explain(r: &Request, w: &Value, g: &Value) -> Option<String> {
+    let (client, nonce) = stream_of(r);
+    let card = |v: &Value, i: usize| v["cards"].get(i).map_or("nothing".into(), Value::to_string);
+    let Some(i) = crate::op::last_difference(w, g, "cards") else {
+        return Some(format!(
+            "the cards agree; the cut differs: provably {} / target {} (rounding, clamps, or a different byte count before the cut draw)",
+            w["cut"], g["cut"]
+        ));
+    };
+    let offsets = draw_offsets(r.text(SERVER_SEED), &client, nonce, decks(r));
+    Some(match offsets.iter().find(|(p, _, _)| *p == i) {
+        Some((_, start, end)) => format!(
+            "position {i} is the first one the draws fix differently (provably {}, target {}): provably's draw j = index({}) for i = {i} read stream bytes {start}..{end} (block {}, byte {}){}",
+            card(w, i),
+            card(g, i),
+            i + 1,
+            start / 32,
+            start % 32,
+            if end - start > if i + 1 > 256 { 2 } else { 1 } { ", after a rejection" } else { "" }
+        ),
+        None => format!("position {i} differs (provably {}, target {})", card(w, i), card(g, i)),
+    })
+}

@@ -1,0 +1,87 @@
+//! The op table: every registered op carries everything the layers read
+//! from it, so a new op cannot land half-registered.
+
+use std::collections::BTreeSet;
+
+use provably::op;
+use serde_json::Value;
+
+use crate::support::root;
+
+#[test]
+fn every_op_has_canonical_vectors() {
+    let with_vectors: BTreeSet<&str> = provably::vectors::schemes()
+        .iter()
+        .flat_map(|v| v.cases.iter().map(|c| c.request.op()))
+        .collect();
+    for o in op::ops() {
+        assert!(
+            with_vectors.contains(o.name),
+            "{}: no vector in its scheme's vectors.rs",
+            o.name
+        );
+    }
+}
+
+#[test]
+fn every_op_belongs_to_the_scheme_its_name_says() {
+    for s in op::schemes() {
+        for o in s.ops {
+            assert_eq!(o.scheme(), s.name, "{} is declared in scheme {}", o.name, s.name);
+        }
+    }
+}
+
+#[test]
+fn every_op_has_request_and_ok_schemas_in_the_committed_protocol_schema() {
+    let text = std::fs::read_to_string(root().join("harness/protocol.schema.json")).unwrap();
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    for o in op::ops() {
+        for def in [format!("request:{}", o.name), format!("ok:{}", o.name)] {
+            assert!(
+                schema["$defs"].get(&def).is_some(),
+                "harness/protocol.schema.json lacks {def}: run `provably vectors`"
+            );
+        }
+    }
+}
+
+/// A generator's cases are requests the op answers: valid, and answered
+/// `ok` (or, for dice, `exhausted`, which a generator cannot rule out).
+#[test]
+fn every_op_generates_requests_it_answers() {
+    for o in op::ops() {
+        let mut kinds = BTreeSet::new();
+        for i in 0..40 {
+            let case = provably::harness::cases::generated(7, o, i);
+            assert_eq!(case.request.op(), o.name);
+            let reparsed = op::Request::parse(&case.request.to_value()).expect("generated requests are valid");
+            assert_eq!(reparsed, case.request, "{}: the wire form reads back", o.name);
+            match case.request.run() {
+                Ok(_) => kinds.insert("ok"),
+                Err(e) => kinds.insert(e.kind()),
+            };
+        }
+        assert_eq!(
+            kinds,
+            BTreeSet::from(["ok"]),
+            "{}: generated cases must be answerable",
+            o.name
+        );
+    }
+}
+
+/// The JavaScript implementation claims exactly the ops of the table.
+#[test]
+fn every_op_has_a_javascript_implementation() {
+    let script = "import('./reference/js/provably.mjs').then(m => console.log(JSON.stringify(m.OPS)))";
+    let out = duct::cmd("node", ["--input-type=module", "-e", script])
+        .dir(root())
+        .stdout_capture()
+        .run()
+        .expect("node runs reference/js/provably.mjs");
+    let js: Vec<String> = serde_json::from_slice(&out.stdout).unwrap();
+    let js: BTreeSet<&str> = js.iter().map(String::as_str).collect();
+    let rust: BTreeSet<&str> = op::ops().map(|o| o.name).collect();
+    assert_eq!(js, rust, "reference/js claims other ops than the Rust op table");
+}
