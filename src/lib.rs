@@ -24,6 +24,7 @@ pub mod protocol;
 pub mod serve;
 
 // What players and auditors run.
+pub mod proof;
 pub mod vectors;
 pub mod vektoren;
 pub mod verify;

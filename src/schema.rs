@@ -211,3 +211,249 @@ pub fn vectors() -> Value {
         "oneOf": [{ "$ref": "#/$defs/vectorFile" }, { "$ref": "#/$defs/selftest" }],
     })
 }
+
+/// An `ok` field's schema as an observation may hold it: any array may be
+/// shorter or longer (lengths are compared, not enforced), hold `null` for
+/// an item not seen, and repeat items.
+fn observed(schema: &Value) -> Value {
+    let Value::Object(m) = schema else {
+        return schema.clone();
+    };
+    let mut out = Map::new();
+    for (k, v) in m {
+        match k.as_str() {
+            "minItems" | "maxItems" | "uniqueItems" => {}
+            "items" => {
+                out.insert(k.clone(), json!({ "anyOf": [observed(v), { "type": "null" }] }));
+            }
+            _ => {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+/// A round of `op` in a proof: the request without its secret, with
+/// `seats` for `clientSeed`, `external` and `observed`.
+fn proof_round(op: &OpSpec) -> Value {
+    let secret = op.secret.map(|s| s.field);
+    let client = op::fields::CLIENT_SEED.name;
+    let mut props = Map::new();
+    props.insert("op".into(), json!({ "const": op.name }));
+    for f in op.fields.iter().filter(|f| Some(f.name) != secret) {
+        props.insert(f.name.to_string(), field(f.kind));
+    }
+    let takes_seats = op.field(client).is_some();
+    if takes_seats {
+        props.insert("seats".into(), json!({ "$ref": "#/$defs/seats" }));
+    }
+    props.insert(
+        "external".into(),
+        json!({ "type": "string", "minLength": 1, "maxLength": crate::proof::check::MAX_EXTERNAL, "description": "the round did not come from the seed (Telegram's dice): skipped with this reason" }),
+    );
+    let ok: Map<String, Value> = (op.ok)()
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), observed(&v)))
+        .collect();
+    props.insert(
+        "observed".into(),
+        json!({ "type": "object", "properties": ok, "additionalProperties": false }),
+    );
+    let mut optional: Vec<&str> = op
+        .fields
+        .iter()
+        .filter(|f| f.default.is_some())
+        .map(|f| f.name)
+        .collect();
+    optional.extend(["seats", "external", "observed"]);
+    if takes_seats {
+        optional.push(client);
+    }
+    let mut round = closed_object(props, &optional);
+    if takes_seats {
+        round["oneOf"] = json!([{ "required": [client] }, { "required": ["seats"] }]);
+    }
+    round
+}
+
+/// vectors/proof.schema.json: a proof document (its `$defs/epoch` is one
+/// line of a JSON-lines archive), the report of `provably audit --report`,
+/// and the proof vector file.
+pub fn proof() -> Value {
+    let mut defs = Map::new();
+    let rounds: Vec<&OpSpec> = op::ops()
+        .filter(|o| o.secret.is_none_or(|s| s.commit_op != o.name))
+        .collect();
+    for o in &rounds {
+        defs.insert(format!("round:{}", o.name), proof_round(o));
+    }
+    defs.insert(
+        "seats".into(),
+        json!({
+            "type": "array",
+            "description": "the client seed is the seeds ordered by ascending player, concatenated; a player may sit once",
+            "items": closed_object(
+                [("player".to_string(), uint(0, crate::error::MAX_SAFE_INTEGER)), ("seed".to_string(), json!({ "type": "string" }))]
+                    .into_iter()
+                    .collect(),
+                &[],
+            ),
+        }),
+    );
+    let commit = json!({ "anyOf": [{ "type": "string", "pattern": "^[0-9a-fA-F]{64}$" }, { "type": "null" }] });
+    let mut epochs = Vec::new();
+    let mut groups: Vec<Option<(&'static str, Kind)>> = vec![None];
+    for o in &rounds {
+        if let Some(s) = o.secret {
+            let kind = o.field(s.field).expect("the secret is a field").kind;
+            if !groups.contains(&Some((s.field, kind))) {
+                groups.push(Some((s.field, kind)));
+            }
+        }
+    }
+    for group in groups {
+        let members: Vec<Value> = rounds
+            .iter()
+            .filter(|o| o.secret.is_none() || o.secret.map(|s| s.field) == group.map(|g| g.0))
+            .map(|o| json!({ "$ref": format!("#/$defs/round:{}", o.name) }))
+            .collect();
+        let mut props = Map::new();
+        // Without a secret there is nothing to check a commitment against.
+        props.insert(
+            "commit".into(),
+            if group.is_some() {
+                commit.clone()
+            } else {
+                json!({ "type": "null" })
+            },
+        );
+        if let Some((name, kind)) = group {
+            props.insert(name.into(), field(kind));
+        }
+        props.insert(
+            "rounds".into(),
+            json!({ "type": "array", "items": { "anyOf": members } }),
+        );
+        let name = group.map_or("epoch:none".to_string(), |g| format!("epoch:{}", g.0));
+        defs.insert(name.clone(), closed_object(props, &["commit"]));
+        epochs.push(json!({ "$ref": format!("#/$defs/{name}") }));
+    }
+    defs.insert("epoch".into(), json!({ "anyOf": epochs }));
+    defs.insert(
+        "document".into(),
+        closed_object(
+            [
+                ("proof".to_string(), json!({ "const": crate::proof::VERSION })),
+                ("title".to_string(), json!({ "type": "string" })),
+                (
+                    "epochs".to_string(),
+                    json!({ "type": "array", "items": { "$ref": "#/$defs/epoch" } }),
+                ),
+            ]
+            .into_iter()
+            .collect(),
+            &["title"],
+        ),
+    );
+    report_defs(&mut defs);
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "provably proof document, version 1 (docs/proofs.md); a JSON-lines archive holds one #/$defs/epoch per line",
+        "description": "Generated by `provably vectors` from the op table; do not edit. Not expressible here: a player seated twice, a key given twice, and which secret an op takes are checked by the reader.",
+        "$defs": defs,
+        "$ref": "#/$defs/document",
+    })
+}
+
+/// The report, a finding and the proof vector file.
+fn report_defs(defs: &mut Map<String, Value>) {
+    let count = json!({ "type": "integer", "minimum": 0 });
+    let index = json!({ "type": ["integer", "null"], "minimum": 0 });
+    let counts: Vec<(String, Value)> = [
+        "epochs",
+        "rounds",
+        "match",
+        "mismatch",
+        "skipped",
+        "invalid",
+        "unobserved",
+        "commitOk",
+        "commitMismatch",
+        "commitAbsent",
+        "invalidOther",
+    ]
+    .iter()
+    .map(|k| ((*k).to_string(), count.clone()))
+    .chain([(
+        "verdict".to_string(),
+        json!({ "enum": ["match", "unobserved", "mismatch", "invalid"] }),
+    )])
+    .collect();
+    let finding: Map<String, Value> = [
+        ("epoch", index.clone()),
+        ("round", index.clone()),
+        (
+            "kind",
+            json!({ "enum": ["mismatch", "commit", "invalid", "skipped", "unobserved"] }),
+        ),
+        ("field", json!({ "type": ["string", "null"] })),
+        ("index", index.clone()),
+        ("derived", json!({})),
+        ("observed", json!({})),
+        ("reason", json!({ "type": ["string", "null"] })),
+        ("line", json!({ "type": ["integer", "null"], "minimum": 1 })),
+        ("differences", json!({ "type": ["integer", "null"], "minimum": 1 })),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    defs.insert("finding".into(), closed_object(finding.clone(), &[]));
+    let mut with_file = finding;
+    with_file.insert("file".into(), json!({ "type": "string" }));
+    defs.insert("reportFinding".into(), closed_object(with_file, &[]));
+    let mut file: Map<String, Value> = counts.iter().cloned().collect();
+    file.insert("file".into(), json!({ "type": "string" }));
+    let mut report: Map<String, Value> = counts.iter().cloned().collect();
+    report.insert(
+        "files".into(),
+        json!({ "type": "array", "items": closed_object(file, &[]) }),
+    );
+    report.insert(
+        "findings".into(),
+        json!({ "type": "array", "items": { "$ref": "#/$defs/reportFinding" } }),
+    );
+    defs.insert("report".into(), closed_object(report, &[]));
+    let mut expected: Map<String, Value> = counts.into_iter().collect();
+    expected.insert(
+        "findings".into(),
+        json!({ "type": "array", "items": { "$ref": "#/$defs/finding" } }),
+    );
+    let test = closed_object(
+        [
+            ("tcId".to_string(), json!({ "type": "integer", "minimum": 1 })),
+            ("comment".to_string(), json!({ "type": "string" })),
+            ("class".to_string(), json!({ "enum": ["valid", "tampered", "invalid"] })),
+            ("text".to_string(), json!({ "type": "string" })),
+            ("expected".to_string(), closed_object(expected, &[])),
+        ]
+        .into_iter()
+        .collect(),
+        &[],
+    );
+    defs.insert(
+        "vectorFile".into(),
+        json!({
+            "type": "object",
+            "properties": {
+                "format": { "type": "string" },
+                "generatorVersion": { "type": "string" },
+                "notes": { "type": "object", "additionalProperties": { "type": "string" } },
+                "numberOfTests": { "type": "integer", "minimum": 1 },
+                "tests": { "type": "array", "items": test, "minItems": 1 },
+            },
+            "required": ["format", "generatorVersion", "notes", "numberOfTests", "tests"],
+            "additionalProperties": false,
+        }),
+    );
+}

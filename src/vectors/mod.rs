@@ -234,6 +234,8 @@ pub fn render() -> Vec<(String, String)> {
         serde_json::to_string(&selftest(&files)).unwrap() + "\n",
     ));
     out.push(("vectors/vectors.schema.json".into(), pretty(&crate::schema::vectors())));
+    out.push(("vectors/proofs.json".into(), pretty(&crate::proof::vectors::file())));
+    out.push(("vectors/proof.schema.json".into(), pretty(&crate::schema::proof())));
     out.push((
         "harness/protocol.schema.json".into(),
         pretty(&crate::schema::protocol()),

@@ -133,18 +133,26 @@ impl DeriveArgs {
                 "is missing: give an op or --json"
             )));
         };
+        Ok(self.fields.request(name))
+    }
+}
+
+impl FieldFlags {
+    /// The request object of op `name` from the flags given, with the
+    /// command line's conveniences filled in (a cursor op starts at cursor
+    /// 0, a ladder has 25 cases).
+    pub fn request(&self, name: &str) -> Value {
         let mut m = Map::new();
-        m.insert("op".into(), Value::from(name.as_str()));
-        for (k, v) in &self.fields.0 {
+        m.insert("op".into(), Value::from(name));
+        for (k, v) in &self.0 {
             m.insert((*k).to_string(), v.clone());
         }
-        // Command-line conveniences: a cursor op starts at cursor 0, a ladder has 25 cases.
         for f in op::find(name).map_or(&[][..], |o| o.fields) {
             if let (Some(d), false) = (f.cli_default, m.contains_key(f.name)) {
                 m.insert(f.name.to_string(), Value::from(d));
             }
         }
-        Ok(Value::Object(m))
+        Value::Object(m)
     }
 }
 

@@ -8,8 +8,10 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 
+mod audit;
 mod derive;
 mod diff;
+mod proof;
 mod verify;
 
 #[derive(Parser)]
@@ -42,6 +44,10 @@ enum Command {
     Vektoren,
     /// After the reveal: check the commitment, re-derive the outcome and compare it with what you saw.
     Verify(verify::VerifyArgs),
+    /// Check whole proofs (documents or JSON-lines archives): every commitment, every round; exit 0, 1 or 2.
+    Audit(audit::AuditArgs),
+    /// Write a proof document from one round (the `derive` flags) or JSON lines of rounds, deriving what was observed.
+    Proof(proof::ProofArgs),
     /// Run the differential harness against targets (the main job).
     Diff(diff::DiffArgs),
     /// Serve the verification page on localhost.
@@ -89,6 +95,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Verify(args) => verify::run(&args),
+        Command::Audit(args) => audit::run(&args),
+        Command::Proof(args) => proof::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Diff(args) => diff::run(&args),
         Command::Web { port, root } => {
             provably::web::serve(&root, port, &mut |url| {

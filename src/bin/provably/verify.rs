@@ -1,5 +1,6 @@
 //! `provably verify`: one subcommand per kind of round a player holds.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
@@ -22,8 +23,9 @@ pub struct Common {
     #[arg(long)]
     pub commit: String,
     /// What you saw, in order, separated by commas or spaces. A prefix is
-    /// enough (the cards dealt so far).
-    #[arg(long)]
+    /// enough (the cards dealt so far); `?` stands for an item not seen.
+    /// Without it only the commitment is checked: nothing to compare.
+    #[arg(long, default_value = "")]
     pub observed: String,
 }
 
@@ -41,6 +43,9 @@ pub enum VerifyScheme {
         decks: u64,
         #[arg(long)]
         penetration: f64,
+        /// The cut card's position as seen at the table (checked against the derived one).
+        #[arg(long)]
+        cut: Option<u64>,
     },
     /// A tournament hand of the shoe scheme: observed cards as labels.
     Tournament {
@@ -54,6 +59,9 @@ pub enum VerifyScheme {
         decks: u64,
         #[arg(long)]
         penetration: f64,
+        /// The cut card's position as seen at the table (checked against the derived one).
+        #[arg(long)]
+        cut: Option<u64>,
     },
     /// Dice: observed faces of dice first, first+1, …
     Dice {
@@ -116,6 +124,7 @@ impl VerifyScheme {
                 nonce,
                 decks,
                 penetration,
+                ..
             } => (
                 json!({ "op": "shoe.deal", "serverSeed": c.server_seed, "clientSeed": client_seed, "nonce": nonce, "decks": decks, "penetration": penetration }),
                 c,
@@ -126,6 +135,7 @@ impl VerifyScheme {
                 hand,
                 decks,
                 penetration,
+                ..
             } => (
                 json!({ "op": "shoe.tournament", "serverSeed": c.server_seed, "tournamentId": tournament_id, "hand": hand, "decks": decks, "penetration": penetration }),
                 c,
@@ -170,32 +180,120 @@ impl VerifyScheme {
     }
 }
 
-/// Prints the verdict; exit 0 on a match, 1 on a mismatch.
+/// What the typed items are: the `ok` fields they fill, a counter stepped
+/// per item (dice), the name of one item, and the cut card.
+type Items = (
+    &'static [&'static str],
+    Option<(&'static str, &'static str)>,
+    &'static str,
+    Option<u64>,
+);
+
+impl VerifyScheme {
+    fn seen(&self) -> Items {
+        use VerifyScheme::*;
+        match self {
+            Shoe { cut, .. } | Tournament { cut, .. } => (&["cards"], None, "card", *cut),
+            Dice { .. } => (&["face"], Some(("n", "first")), "die", None),
+            Shuffle { .. } => (&["order"], None, "position", None),
+            Poker { .. } => (&["hole", "board"], None, "card", None),
+            Selfpoker { .. } => (&["deck"], None, "card", None),
+            Ladder { .. } => (&["order"], None, "case", None),
+        }
+    }
+}
+
+/// Prints the verdict; exit 0 when nothing differs, 1 on a mismatch.
 pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let (round, common) = args.scheme.round();
     let request = Request::parse(&round)?;
-    let (v, item) = provably::verify::check(&request, &common.commit, &common.observed)?;
-    if v.commit_matches {
-        println!("commitment: OK, SHA-256 of the revealed seed is {}", v.computed_commit);
+    let (fields, step, item, cut) = args.scheme.seen();
+    let shoe = matches!(args.scheme, VerifyScheme::Shoe { .. } | VerifyScheme::Tournament { .. });
+    let mut items = provably::verify::tokens(&common.observed);
+    if shoe {
+        items = items
+            .iter()
+            .map(|t| provably::verify::card_label(t))
+            .collect::<Result<_, _>>()?;
+    }
+    let mut extra = serde_json::Map::new();
+    if let Some(c) = cut {
+        extra.insert("cut".into(), Value::from(c));
+    }
+    let seen = provably::verify::Seen {
+        items,
+        fields,
+        step,
+        extra,
+    };
+    let v = provably::verify::check(&request, &common.commit, &seen)?;
+    print(&v, item, shoe, cut)?;
+    Ok(if v.commit_matches && v.differences.is_empty() {
+        ExitCode::SUCCESS
     } else {
-        println!(
+        ExitCode::from(1)
+    })
+}
+
+fn print(v: &provably::verify::Verdict, item: &str, shoe: bool, cut: Option<u64>) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    if v.commit_matches {
+        writeln!(
+            out,
+            "commitment: OK, SHA-256 of the revealed seed is {}",
+            v.computed_commit
+        )?;
+    } else {
+        writeln!(
+            out,
             "commitment: MISMATCH, SHA-256 of the revealed seed is {}, not the commitment shown before play",
             v.computed_commit
-        );
+        )?;
     }
-    match &v.first_difference {
-        None => println!("outcome: all {} observed {item}s match the derived ones", v.compared),
-        Some((i, Some(d), o)) => {
-            println!("outcome: MISMATCH at {item} {i} (counting from 0): derived {d}, observed {o}");
+    if shoe {
+        writeln!(out, "cut card: position {} (derived)", v.derived[0]["cut"])?;
+    }
+    let items = v.compared - u64::from(cut.is_some());
+    let item_differs = v.differences.iter().any(|d| d.item.is_some());
+    if let Some(c) = cut {
+        if !v.differences.iter().any(|d| d.item.is_none()) {
+            writeln!(out, "cut card: the observed position {c} matches")?;
         }
-        Some((i, None, o)) => println!(
-            "outcome: MISMATCH at {item} {i} (counting from 0): observed {o}, but the round has only {i} {item}s"
-        ),
+    }
+    if v.compared == 0 {
+        writeln!(out, "outcome: nothing to compare: no {item}s were observed")?;
+    } else if items == 0 {
+        writeln!(out, "outcome: no {item}s were observed")?;
+    } else if !item_differs {
+        writeln!(out, "outcome: all {items} observed {item}s match the derived ones")?;
+    }
+    for d in &v.differences {
+        match (&d.item, &d.derived) {
+            (None, derived) => writeln!(
+                out,
+                "outcome: MISMATCH at the cut card: derived {}, observed {}",
+                derived.as_deref().unwrap_or("nothing"),
+                d.observed
+            )?,
+            (Some(i), Some(derived)) => writeln!(
+                out,
+                "outcome: MISMATCH at {item} {i} (counting from 0): derived {derived}, observed {}",
+                d.observed
+            )?,
+            (Some(i), None) => writeln!(
+                out,
+                "outcome: MISMATCH at {item} {i} (counting from 0): observed {}, but the round has no {item} there",
+                d.observed
+            )?,
+        }
     }
     if v.matches() {
-        println!("everything matches");
-        Ok(ExitCode::SUCCESS)
-    } else {
-        Ok(ExitCode::from(1))
+        writeln!(out, "everything matches")?;
+    } else if v.commit_matches && v.compared == 0 {
+        writeln!(
+            out,
+            "the commitment matches; nothing was observed, so no outcome was compared"
+        )?;
     }
+    Ok(())
 }

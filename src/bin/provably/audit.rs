@@ -1,0 +1,153 @@
+//! `provably audit`: check whole proofs (documents or JSON-lines archives)
+//! and report every finding.
+
+use std::fs::File;
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use provably::proof::report::{self, Source, Spool};
+use provably::proof::run::Counting;
+use provably::proof::{self, Counts, Event, Place, ProofError};
+
+#[derive(Args, Debug)]
+pub struct AuditArgs {
+    /// Proof documents or JSON-lines archives (one epoch per line); `-` reads stdin.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<String>,
+    /// Write the report (JSON: counts, verdict, every finding) to FILE.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// Write JUnit XML to FILE.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// No progress bar and no finding lines: the table and the verdict only.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+}
+
+/// Exit 0 (match, or nothing to compare), 1 (a mismatch) or 2 (invalid input).
+pub fn run(args: &AuditArgs) -> anyhow::Result<ExitCode> {
+    let mut options = proof::Options::default();
+    if let Some(j) = args.jobs {
+        options.jobs = j.max(1);
+    }
+    let bar = !args.quiet && io::stdout().is_terminal();
+    let mut spool = Spool::new().context("creating a temporary file for the findings")?;
+    let mut sources = Vec::new();
+    for (i, name) in args.files.iter().enumerate() {
+        let counts = audit_one(i, name, &options, &mut spool, bar)?;
+        sources.push(Source {
+            name: name.clone(),
+            counts,
+        });
+    }
+    match print(&sources, &mut spool, args.quiet) {
+        // A closed stdout (`| head`) ends the listing, not the audit: the
+        // report files are still written and the exit status still says it.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        other => other.context("writing to stdout")?,
+    }
+    if let Some(path) = &args.report {
+        provably::fsutil::write_atomic_with(path, |w| report::write_report(w, &sources, &mut spool))
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(path) = &args.junit {
+        provably::fsutil::write_atomic_with(path, |w| report::write_junit(w, &sources, &mut spool))
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(ExitCode::from(report::totals(&sources).verdict().exit_code()))
+}
+
+fn progress(name: &str, size: Option<u64>) -> ProgressBar {
+    let (bar, template) = match size {
+        Some(n) => (
+            ProgressBar::new(n),
+            "{prefix} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} {msg}",
+        ),
+        None => (
+            ProgressBar::new_spinner(),
+            "{spinner} {prefix} [{elapsed_precise}] {bytes} {msg}",
+        ),
+    };
+    bar.set_style(ProgressStyle::with_template(template).expect("a valid template"));
+    bar.set_prefix(name.to_string());
+    bar
+}
+
+/// Audits one file into the spool; a file that cannot be opened is an invalid finding.
+fn audit_one(i: usize, name: &str, options: &proof::Options, spool: &mut Spool, bar: bool) -> anyhow::Result<Counts> {
+    let (input, size): (Box<dyn Read + Send>, Option<u64>) = if name == "-" {
+        (Box::new(io::stdin()), None)
+    } else {
+        match File::open(name) {
+            Ok(f) => {
+                let size = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+                (Box::new(f), size)
+            }
+            Err(e) => {
+                let f = ProofError::Read {
+                    at: Place::default(),
+                    message: format!("{name}: {e}"),
+                }
+                .finding();
+                spool.push(i, &f)?;
+                let mut c = Counts::default();
+                c.add(&Event::Invalid(f));
+                return Ok(c);
+            }
+        }
+    };
+    let read = Arc::new(AtomicU64::new(0));
+    let bar = bar.then(|| progress(name, size));
+    let start = Instant::now();
+    let mut rounds = 0u64;
+    let counts = proof::audit(Counting::new(input, Arc::clone(&read)), options, &mut |e| {
+        for f in e.findings() {
+            spool.push(i, f)?;
+        }
+        if let (Event::Round { .. }, Some(bar)) = (e, &bar) {
+            rounds += 1;
+            if rounds % 1024 == 0 {
+                #[allow(clippy::cast_precision_loss, reason = "a rate for the eye")]
+                let per_second = rounds as f64 / start.elapsed().as_secs_f64().max(1e-3);
+                bar.set_position(read.load(Ordering::Relaxed));
+                bar.set_message(format!("{rounds} rounds, {per_second:.0} rounds/s"));
+            }
+        }
+        Ok(())
+    })
+    .with_context(|| format!("auditing {name}"))?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    Ok(counts)
+}
+
+/// The table, every finding (unless quiet), and the verdict.
+fn print(sources: &[Source], spool: &mut Spool, quiet: bool) -> io::Result<()> {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    out.write_all(report::table(sources).as_bytes())?;
+    if !quiet && !spool.is_empty() {
+        writeln!(out, "\nfindings ({}):", spool.len())?;
+        let several = sources.len() > 1;
+        spool.replay(&mut |source, f| {
+            if several {
+                write!(out, "{}: ", sources[source].name)?;
+            }
+            writeln!(out, "{}", report::describe(&f))
+        })?;
+    }
+    writeln!(out, "\n{}", report::verdict_line(&report::totals(sources)))?;
+    out.flush()
+}

@@ -1,0 +1,138 @@
+//! `provably proof`: write a proof document from one round (the flags of
+//! `derive`) or from JSON lines of rounds, deriving what was observed.
+
+use std::fs::File;
+use std::io::{self, BufReader, Write};
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::Args;
+use serde_json::{json, Value};
+
+use provably::error::InvalidInput;
+use provably::op;
+use provably::proof::make::{self, MakeOptions, Maker, Observe};
+
+use crate::derive::FieldFlags;
+
+#[derive(Args)]
+pub struct ProofArgs {
+    /// The op of a single round, its fields given as flags as for `derive`.
+    #[arg(value_parser = clap::builder::PossibleValuesParser::new(op::names()), required_unless_present = "requests")]
+    op: Option<String>,
+    /// JSON lines of rounds, each a protocol request with its seed (`id`
+    /// ignored; `seats`, `external` and `observed` kept); `-` reads stdin.
+    #[arg(long, value_name = "FILE", conflicts_with = "op")]
+    requests: Option<String>,
+    #[command(flatten)]
+    fields: FieldFlags,
+    /// A seat of a table round, instead of --client-seed (repeat it for every seat).
+    #[arg(long = "seat", value_name = "PLAYER=SEED")]
+    seats: Vec<String>,
+    /// Rounds in a row with the same seed share one epoch (otherwise one epoch per round).
+    #[arg(long)]
+    group: bool,
+    /// Write each epoch's commitment, computed from its seed (otherwise null: absent).
+    #[arg(long)]
+    commit: bool,
+    /// The `ok` fields written as observed: `all`, `none`, or a comma-separated list.
+    #[arg(long, value_delimiter = ',', default_value = "all")]
+    observe: Vec<String>,
+    /// Cut every observed list to its first N items (the part of a shoe that was dealt).
+    #[arg(long, value_name = "N")]
+    prefix: Option<usize>,
+    /// Write JSON lines, one epoch per line (an archive), instead of a document.
+    #[arg(long, conflicts_with = "title")]
+    lines: bool,
+    /// The document's title.
+    #[arg(long)]
+    title: Option<String>,
+    /// Write to FILE (atomically: the old file or the whole new one) instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+impl ProofArgs {
+    fn options(&self) -> MakeOptions {
+        let observe = match self.observe.as_slice() {
+            [one] if one == "all" => Observe::All,
+            [one] if one == "none" => Observe::Nothing,
+            fields => Observe::Fields(fields.to_vec()),
+        };
+        MakeOptions {
+            group: self.group,
+            commit: self.commit,
+            observe,
+            prefix: self.prefix,
+            lines: self.lines,
+            title: self.title.clone(),
+        }
+    }
+
+    /// The single round given by flags.
+    fn round(&self, name: &str) -> anyhow::Result<Value> {
+        let mut request = self.fields.request(name);
+        if !self.seats.is_empty() {
+            let seats = self
+                .seats
+                .iter()
+                .map(|s| {
+                    let (player, seed) = s
+                        .split_once('=')
+                        .ok_or_else(|| InvalidInput::new("seat", format!("{s:?} is not PLAYER=SEED")))?;
+                    let player: u64 = player
+                        .trim()
+                        .parse()
+                        .map_err(|_| InvalidInput::new("seat", format!("{player:?} is not a player number")))?;
+                    Ok(json!({ "player": player, "seed": seed }))
+                })
+                .collect::<Result<Vec<Value>, InvalidInput>>()?;
+            request["seats"] = Value::from(seats);
+        }
+        Ok(request)
+    }
+
+    fn write(&self, out: &mut dyn Write) -> anyhow::Result<()> {
+        let options = self.options();
+        if let Some(path) = &self.requests {
+            let input: Box<dyn io::Read> = if path == "-" {
+                Box::new(io::stdin())
+            } else {
+                Box::new(File::open(path).with_context(|| format!("opening {path}"))?)
+            };
+            make::from_lines(BufReader::new(input), out, options)?;
+        } else {
+            let name = self.op.as_deref().expect("clap requires an op or --requests");
+            let mut maker = Maker::new(out, options);
+            maker.push(self.round(name)?)?;
+            maker.finish()?;
+        }
+        Ok(())
+    }
+}
+
+pub fn run(args: &ProofArgs) -> anyhow::Result<()> {
+    match &args.out {
+        Some(path) => {
+            let mut failure = None;
+            // A failed run leaves no file: the error is carried out of the
+            // writer so that the temporary file is dropped, not renamed.
+            let written = provably::fsutil::write_atomic_with(path, |w| {
+                args.write(w).map_err(|e| {
+                    failure = Some(e);
+                    io::Error::other("stopped")
+                })
+            });
+            if let Some(e) = failure {
+                return Err(e);
+            }
+            written.with_context(|| format!("writing {}", path.display()))
+        }
+        None => {
+            let mut out = io::BufWriter::new(io::stdout().lock());
+            args.write(&mut out)?;
+            out.flush()?;
+            Ok(())
+        }
+    }
+}

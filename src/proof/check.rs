@@ -1,0 +1,802 @@
+//! Checking one epoch's commitment and one round.
+//!
+//! Everything here is read from the op table: which field is an op's
+//! committed secret and how it is committed ([`crate::op::Secret`]), which
+//! fields a request has (the protocol parser), and what an `ok` field may
+//! hold (its JSON Schema, compiled once into a [`Shape`]).
+//!
+//! An observation is compared leaf by leaf: `null` matches anything, an
+//! array may stop early (a prefix was seen), an observed item past the end
+//! of the derived array differs. Numbers compare by value (`0` equals
+//! `0.0`), everything else exactly.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::fmt;
+use std::sync::OnceLock;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
+
+use super::{CommitVerdict, Event, FieldError, Finding, FindingKind, Place, RoundVerdict};
+use crate::error::OpError;
+use crate::op::{self, fields::CLIENT_SEED, short, type_name, OpSpec, Request};
+
+/// The round keys that are not request fields.
+pub const OBSERVED: &str = "observed";
+pub const EXTERNAL: &str = "external";
+pub const SEATS: &str = "seats";
+
+/// The longest `external` reason, in characters.
+pub const MAX_EXTERNAL: usize = 64;
+
+/// What a worker needs to know about an epoch to check its rounds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EpochHead {
+    pub epoch: u64,
+    /// The line of a JSON-lines epoch.
+    pub line: Option<u64>,
+    /// The secret's field (`serverSeed`, `seed`) and its value as written.
+    pub secret: Option<(&'static str, Value)>,
+}
+
+impl EpochHead {
+    pub fn place(&self) -> Place {
+        Place::epoch(self.epoch, self.line)
+    }
+}
+
+/// The fields that hold a committed secret, in op-table order.
+pub fn secret_fields() -> &'static [&'static str] {
+    static FIELDS: OnceLock<Vec<&'static str>> = OnceLock::new();
+    FIELDS.get_or_init(|| {
+        let mut out = Vec::new();
+        for s in op::ops().filter_map(|o| o.secret) {
+            if !out.contains(&s.field) {
+                out.push(s.field);
+            }
+        }
+        out
+    })
+}
+
+/// The op that answers the commitment of the secret `field` (`cursor.hash`
+/// for `serverSeed`, `selfpoker.commit` for `seed`).
+pub fn commit_op(field: &str) -> Option<&'static OpSpec> {
+    op::ops().find(|o| o.secret.is_some_and(|s| s.field == field && s.commit_op == o.name))
+}
+
+/// The commitment (lowercase hex) of `value` as the secret `field`, held to
+/// the field's rules by the protocol parser.
+pub fn commitment(field: &str, value: &Value) -> Result<String, FieldError> {
+    let spec = commit_op(field).ok_or_else(|| FieldError::new(field, "is not a committed secret"))?;
+    let secret = spec.secret.expect("a commit op has a secret");
+    let mut m = Map::new();
+    m.insert("op".into(), Value::from(spec.name));
+    m.insert(field.into(), value.clone());
+    let request = Request::parse(&Value::Object(m)).map_err(|e| op_error(&e))?;
+    Ok((secret.commit)(
+        request.get(field).expect("the commit op has its secret field"),
+    ))
+}
+
+/// A commitment as written: 64 hex characters in either case.
+pub fn is_commitment(text: &str) -> bool {
+    text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// Checks an epoch's `commit` (None: the key is left out).
+pub fn check_commit(head: &EpochHead, commit: Option<&Value>) -> Event {
+    let at = head.place();
+    let epoch = head.epoch;
+    let invalid = |e: FieldError| Event::Commit {
+        epoch,
+        verdict: CommitVerdict::Invalid,
+        finding: Some(e.at(at).finding()),
+    };
+    let shown = match commit {
+        None | Some(Value::Null) => {
+            return Event::Commit {
+                epoch,
+                verdict: CommitVerdict::Absent,
+                finding: None,
+            }
+        }
+        Some(Value::String(s)) if is_commitment(s) => s,
+        Some(other) => {
+            return invalid(FieldError::new(
+                "commit",
+                format!("must be 64 hex characters (a SHA-256) or null, not {}", short(other)),
+            ))
+        }
+    };
+    let Some((field, value)) = &head.secret else {
+        return invalid(FieldError::new(
+            "commit",
+            format!("the epoch has no {} to check it against", secret_fields().join(" or ")),
+        ));
+    };
+    match commitment(field, value) {
+        Err(e) => invalid(e),
+        Ok(computed) if computed.eq_ignore_ascii_case(shown) => Event::Commit {
+            epoch,
+            verdict: CommitVerdict::Ok,
+            finding: None,
+        },
+        Ok(computed) => {
+            let mut f = Finding::new(FindingKind::Commit, at);
+            f.field = Some("commit".into());
+            f.derived = Value::from(computed);
+            f.observed = Value::from(shown.as_str());
+            f.reason = Some(format!(
+                "the commitment of the revealed {field} is not the one shown before play"
+            ));
+            Event::Commit {
+                epoch,
+                verdict: CommitVerdict::Mismatch,
+                finding: Some(f),
+            }
+        }
+    }
+}
+
+/// A round read and validated: the request (with the epoch's secret and
+/// the seats' client seed filled in), and what the round says besides.
+#[derive(Debug, Clone)]
+pub struct Round {
+    pub request: Request,
+    pub observed: Option<Map<String, Value>>,
+    pub external: Option<String>,
+    pub seats: Option<Value>,
+}
+
+/// The invalid-input errors of the protocol parser, as field errors.
+fn op_error(e: &OpError) -> FieldError {
+    match e {
+        OpError::Invalid(i) => FieldError::new(i.field.clone(), i.reason.clone()),
+        OpError::Unsupported { op } => FieldError::new("op", format!("{op:?} is not an op a round can hold")),
+        other => FieldError::new("op", other.to_string()),
+    }
+}
+
+/// Reads a round object: every rule of the format and of protocol v1.
+/// `secret` is the epoch's secret field and value.
+pub fn read_round(value: Value, secret: Option<(&str, &Value)>) -> Result<Round, FieldError> {
+    let Value::Object(mut map) = value else {
+        return Err(FieldError::new(
+            "round",
+            format!("must be a JSON object, not {}", type_name(&value)),
+        ));
+    };
+    if map.contains_key("id") {
+        return Err(FieldError::new("id", "a round is a request without id"));
+    }
+    let observed = map.remove(OBSERVED);
+    let external = map.remove(EXTERNAL);
+    let seats = map.remove(SEATS);
+    let spec = match map.get("op") {
+        Some(Value::String(name)) => {
+            op::find(name).ok_or_else(|| FieldError::new("op", format!("{name:?} is not an op a round can hold")))?
+        }
+        Some(other) => {
+            return Err(FieldError::new(
+                "op",
+                format!("must be a string, not {}", type_name(other)),
+            ))
+        }
+        None => return Err(FieldError::new("op", "is missing")),
+    };
+    fill_secret(spec, &mut map, secret)?;
+    if let Some(seats) = &seats {
+        fill_seats(spec, &mut map, seats)?;
+    }
+    let external = external.map(|e| read_external(&e)).transpose()?;
+    let request = Request::parse(&Value::Object(map)).map_err(|e| op_error(&e))?;
+    let observed = observed.map(|o| read_observed(spec, o)).transpose()?;
+    Ok(Round {
+        request,
+        observed,
+        external,
+        seats,
+    })
+}
+
+/// Puts the epoch's secret into the round, if its op takes one.
+fn fill_secret(spec: &OpSpec, map: &mut Map<String, Value>, secret: Option<(&str, &Value)>) -> Result<(), FieldError> {
+    let Some(s) = spec.secret else {
+        return Ok(());
+    };
+    if s.commit_op == spec.name {
+        return Err(FieldError::new(
+            "op",
+            format!("{} answers a commitment; it is not a round", spec.name),
+        ));
+    }
+    if map.contains_key(s.field) {
+        return Err(FieldError::new(s.field, "belongs to the epoch, not to the round"));
+    }
+    match secret {
+        Some((field, value)) if field == s.field => {
+            map.insert(field.to_string(), value.clone());
+            Ok(())
+        }
+        Some((field, _)) => Err(FieldError::new(
+            field,
+            format!(
+                "a {} round takes its committed secret as {:?}; this epoch carries {field:?}",
+                spec.name, s.field
+            ),
+        )),
+        None => Err(FieldError::new(
+            s.field,
+            format!(
+                "is missing: the epoch holds no {} for this {} round",
+                s.field, spec.name
+            ),
+        )),
+    }
+}
+
+/// Replaces `clientSeed` by the seats' seeds, ordered by ascending player.
+fn fill_seats(spec: &OpSpec, map: &mut Map<String, Value>, seats: &Value) -> Result<(), FieldError> {
+    if spec.field(CLIENT_SEED.name).is_none() {
+        return Err(FieldError::new(
+            SEATS,
+            format!("{} has no {} for seats to stand for", spec.name, CLIENT_SEED.name),
+        ));
+    }
+    if map.contains_key(CLIENT_SEED.name) {
+        return Err(FieldError::new(
+            SEATS,
+            format!("give {} or seats, not both", CLIENT_SEED.name),
+        ));
+    }
+    map.insert(CLIENT_SEED.name.into(), Value::from(seat_seed(seats)?));
+    Ok(())
+}
+
+/// The client seed of a table round: the seats' seeds ordered by ascending
+/// `player`, concatenated with no separator. A player seated twice is invalid.
+pub fn seat_seed(seats: &Value) -> Result<String, FieldError> {
+    let Value::Array(items) = seats else {
+        return Err(FieldError::new(
+            SEATS,
+            format!(
+                "must be a list of {{\"player\", \"seed\"}} objects, not {}",
+                type_name(seats)
+            ),
+        ));
+    };
+    let mut seen = HashSet::new();
+    let mut list = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let at = |reason: String| FieldError {
+            field: SEATS.into(),
+            index: Some(i as u64),
+            reason,
+        };
+        let Value::Object(seat) = item else {
+            return Err(at(format!(
+                "must be an object {{\"player\": …, \"seed\": …}}, not {}",
+                type_name(item)
+            )));
+        };
+        if let Some(key) = seat.keys().find(|k| *k != "player" && *k != "seed") {
+            return Err(at(format!("{key:?} is not a field of a seat")));
+        }
+        let player = match seat.get("player") {
+            Some(v) => op::read_int("player", v).map_err(|e| at(e.to_string()))?,
+            None => return Err(at("player: is missing".into())),
+        };
+        let seed = match seat.get("seed") {
+            Some(Value::String(s)) => s.as_str(),
+            Some(other) => return Err(at(format!("seed: must be a string, not {}", type_name(other)))),
+            None => return Err(at("seed: is missing".into())),
+        };
+        if !seen.insert(player) {
+            let first = list.iter().position(|&(p, _)| p == player).expect("seen before");
+            return Err(at(format!("player {player} sits twice (seats {first} and {i})")));
+        }
+        list.push((player, seed));
+    }
+    list.sort_by_key(|&(p, _)| p);
+    Ok(list.into_iter().map(|(_, s)| s).collect())
+}
+
+fn read_external(v: &Value) -> Result<String, FieldError> {
+    match v {
+        Value::String(s) if !s.is_empty() && s.chars().count() <= MAX_EXTERNAL => Ok(s.clone()),
+        Value::String(_) => Err(FieldError::new(
+            EXTERNAL,
+            format!("must be a reason of 1 to {MAX_EXTERNAL} characters"),
+        )),
+        other => Err(FieldError::new(
+            EXTERNAL,
+            format!("must be a string (the reason), not {}", type_name(other)),
+        )),
+    }
+}
+
+/// What an `ok` field may hold, compiled from its JSON Schema. Only the
+/// item rules bind an observation: lengths and uniqueness are compared, not
+/// enforced, since a longer observation is evidence of a mismatch.
+#[derive(Debug)]
+pub enum Shape {
+    Text(Option<regex::Regex>),
+    Int { min: u64, max: Option<u64> },
+    Number { min: f64, below: Option<f64> },
+    List(Box<Shape>),
+    OneOf(Vec<Value>),
+    Any,
+}
+
+impl Shape {
+    /// Compiles the subset of JSON Schema the `ok` schemas use.
+    ///
+    /// # Panics
+    /// When an `ok` schema holds a pattern that is not a regular expression (a bug in the op table).
+    pub fn of(schema: &Value) -> Shape {
+        if let Some(Value::Array(values)) = schema.get("enum") {
+            return Shape::OneOf(values.clone());
+        }
+        match schema.get("type").and_then(Value::as_str) {
+            Some("string") => Shape::Text(
+                schema
+                    .get("pattern")
+                    .and_then(Value::as_str)
+                    .map(|p| regex::Regex::new(p).unwrap_or_else(|e| panic!("ok pattern {p}: {e}"))),
+            ),
+            Some("integer") => Shape::Int {
+                min: schema.get("minimum").and_then(Value::as_u64).unwrap_or(0),
+                max: schema.get("maximum").and_then(Value::as_u64),
+            },
+            Some("number") => Shape::Number {
+                min: schema
+                    .get("minimum")
+                    .and_then(Value::as_f64)
+                    .unwrap_or(f64::NEG_INFINITY),
+                below: schema.get("exclusiveMaximum").and_then(Value::as_f64),
+            },
+            Some("array") => Shape::List(Box::new(schema.get("items").map_or(Shape::Any, Shape::of))),
+            _ => Shape::Any,
+        }
+    }
+
+    /// Checks an observed value; `Err((index path, reason))`.
+    fn check(&self, v: &Value, path: &mut Vec<usize>) -> Result<(), String> {
+        let not = |what: &str| Err(format!("must be {what}, not {}", short(v)));
+        match self {
+            Shape::Any => Ok(()),
+            Shape::OneOf(values) if values.contains(v) => Ok(()),
+            Shape::OneOf(values) => Err(format!(
+                "{} is not one of {}",
+                short(v),
+                values.iter().map(Value::to_string).collect::<Vec<_>>().join(", ")
+            )),
+            Shape::Text(pattern) => match v.as_str() {
+                Some(s) if pattern.as_ref().is_none_or(|p| p.is_match(s)) => Ok(()),
+                Some(_) => not(&format!(
+                    "text matching {}",
+                    pattern.as_ref().expect("a pattern").as_str()
+                )),
+                None => not("a string"),
+            },
+            Shape::Int { min, max } => match v.as_u64() {
+                Some(n) if n >= *min && max.is_none_or(|m| n <= m) => Ok(()),
+                Some(n) => Err(match max {
+                    Some(m) => format!("{n} is outside {min}..={m}"),
+                    None => format!("{n} is below {min}"),
+                }),
+                None => not("an integer"),
+            },
+            Shape::Number { min, below } => match v.as_f64() {
+                Some(x) if x >= *min && below.is_none_or(|b| x < b) => Ok(()),
+                Some(x) => Err(format!("{x} is outside the range of the field")),
+                None => not("a number"),
+            },
+            Shape::List(item) => {
+                let Value::Array(items) = v else {
+                    return not("a list");
+                };
+                for (i, x) in items.iter().enumerate() {
+                    if x.is_null() {
+                        continue;
+                    }
+                    path.push(i);
+                    item.check(x, path)?;
+                    path.pop();
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The `ok` fields of an op and their shapes, in the op's order.
+pub fn shapes(spec: &OpSpec) -> &'static [(&'static str, Shape)] {
+    type OkShapes = Vec<(&'static str, Shape)>;
+    static ALL: OnceLock<Vec<(&'static str, OkShapes)>> = OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        op::ops()
+            .map(|o| (o.name, (o.ok)().into_iter().map(|(k, s)| (k, Shape::of(&s))).collect()))
+            .collect()
+    });
+    all.iter()
+        .find(|(name, _)| *name == spec.name)
+        .map_or(&[], |(_, s)| s.as_slice())
+}
+
+/// Reads `observed`: an object of some of the op's `ok` fields, each item
+/// within the field's limits; `null` only for an array item.
+pub fn read_observed(spec: &OpSpec, v: Value) -> Result<Map<String, Value>, FieldError> {
+    let Value::Object(map) = v else {
+        return Err(FieldError::new(
+            OBSERVED,
+            format!("must be an object of {} fields, not {}", spec.name, type_name(&v)),
+        ));
+    };
+    let shapes = shapes(spec);
+    for (key, value) in &map {
+        let field = format!("{OBSERVED}.{key}");
+        let Some((_, shape)) = shapes.iter().find(|(k, _)| k == key) else {
+            let names: Vec<&str> = shapes.iter().map(|(k, _)| *k).collect();
+            return Err(FieldError::new(
+                field,
+                format!("is not a field of {}'s answer ({})", spec.name, names.join(", ")),
+            ));
+        };
+        if value.is_null() {
+            return Err(FieldError::new(
+                field,
+                "is null: leave out a field that was not seen (null stands only for an item of a list)",
+            ));
+        }
+        let mut path = Vec::new();
+        if let Err(reason) = shape.check(value, &mut path) {
+            let reason = match path.len() {
+                0 | 1 => reason,
+                _ => format!(
+                    "item {}: {reason}",
+                    path[1..]
+                        .iter()
+                        .map(usize::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", item ")
+                ),
+            };
+            return Err(FieldError {
+                field,
+                index: path.first().map(|&i| i as u64),
+                reason,
+            });
+        }
+    }
+    Ok(map)
+}
+
+/// One observed leaf that differs from the derived one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Difference {
+    pub field: &'static str,
+    /// The indexes from the field down to the leaf (empty for a scalar field).
+    pub path: Vec<usize>,
+    /// `None` when the derived array has no item there.
+    pub derived: Option<Value>,
+    pub observed: Value,
+}
+
+/// The leaves compared and every one that differs, in field order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Comparison {
+    pub compared: u64,
+    pub differences: Vec<Difference>,
+}
+
+/// Compares an observation with the derived `ok` object, field by field in
+/// the op's order.
+pub fn compare(spec: &OpSpec, observed: &Map<String, Value>, derived: &Value) -> Comparison {
+    let mut out = Comparison::default();
+    for (name, _) in shapes(spec) {
+        if let Some(o) = observed.get(*name) {
+            let mut path = Vec::new();
+            leaf(name, o, derived.get(*name), &mut path, &mut out);
+        }
+    }
+    out
+}
+
+fn leaf(field: &'static str, o: &Value, d: Option<&Value>, path: &mut Vec<usize>, out: &mut Comparison) {
+    match (o, d) {
+        (Value::Null, _) => {}
+        (Value::Array(items), Some(Value::Array(derived))) => {
+            for (i, item) in items.iter().enumerate() {
+                path.push(i);
+                leaf(field, item, derived.get(i), path, out);
+                path.pop();
+            }
+        }
+        _ => {
+            out.compared += 1;
+            if !d.is_some_and(|d| same(o, d)) {
+                out.differences.push(Difference {
+                    field,
+                    path: path.clone(),
+                    derived: d.cloned(),
+                    observed: o.clone(),
+                });
+            }
+        }
+    }
+}
+
+/// Equality of JSON values, numbers by value.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_u64(), y.as_u64()) {
+            (Some(x), Some(y)) => x == y,
+            _ => x.as_f64() == y.as_f64(),
+        },
+        _ => a == b,
+    }
+}
+
+/// One finding per field that differs: the first differing top-level
+/// index, the items there, and how many top-level items differ.
+pub fn mismatches(at: Place, observed: &Map<String, Value>, derived: &Value, c: &Comparison) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    let mut last_top = None;
+    for d in &c.differences {
+        let top = d.path.first().copied();
+        // A field's differences come together and in index order, so each
+        // new top-level index is counted once.
+        if let Some(f) = out.last_mut().filter(|f| f.field.as_deref() == Some(d.field)) {
+            if top != last_top {
+                f.differences = f.differences.map(|n| n + 1);
+                last_top = top;
+            }
+            continue;
+        }
+        last_top = top;
+        let mut f = Finding::new(FindingKind::Mismatch, at);
+        f.field = Some(d.field.into());
+        f.differences = Some(1);
+        match top {
+            None => {
+                f.derived = derived.get(d.field).cloned().unwrap_or(Value::Null);
+                f.observed = observed.get(d.field).cloned().unwrap_or(Value::Null);
+            }
+            Some(i) => {
+                f.index = Some(i as u64);
+                f.derived = derived[d.field].get(i).cloned().unwrap_or(Value::Null);
+                f.observed = observed[d.field][i].clone();
+            }
+        }
+        out.push(f);
+    }
+    out
+}
+
+/// A round checked: its verdict and findings, and what was derived.
+#[derive(Debug, Clone)]
+pub struct Judgement {
+    pub verdict: RoundVerdict,
+    pub findings: Vec<Finding>,
+    pub derived: Option<Value>,
+    pub comparison: Comparison,
+}
+
+/// Derives a read round and compares it with what was observed.
+pub fn judge(round: &Round, at: Place) -> Judgement {
+    if let Some(reason) = &round.external {
+        let mut f = Finding::new(FindingKind::Skipped, at);
+        f.field = Some(EXTERNAL.into());
+        f.reason = Some(reason.clone());
+        f.observed = round.observed.clone().map_or(Value::Null, Value::Object);
+        return Judgement {
+            verdict: RoundVerdict::Skipped,
+            findings: vec![f],
+            derived: None,
+            comparison: Comparison::default(),
+        };
+    }
+    let derived = match round.request.run_value() {
+        Ok(d) => d,
+        Err(e) => {
+            let mut f = Finding::new(FindingKind::Invalid, at);
+            f.reason = Some(format!("{} cannot be derived: {e}", round.request.op()));
+            return Judgement {
+                verdict: RoundVerdict::Invalid,
+                findings: vec![f],
+                derived: None,
+                comparison: Comparison::default(),
+            };
+        }
+    };
+    let empty = Map::new();
+    let observed = round.observed.as_ref().unwrap_or(&empty);
+    let comparison = compare(round.request.spec(), observed, &derived);
+    let (verdict, findings) = if !comparison.differences.is_empty() {
+        (RoundVerdict::Mismatch, mismatches(at, observed, &derived, &comparison))
+    } else if comparison.compared == 0 {
+        let mut f = Finding::new(FindingKind::Unobserved, at);
+        f.derived = derived.clone();
+        f.observed = round.observed.clone().map_or(Value::Null, Value::Object);
+        f.reason = Some("nothing observed: the round is derived, nothing is compared".into());
+        (RoundVerdict::Unobserved, vec![f])
+    } else {
+        (RoundVerdict::Match, Vec::new())
+    };
+    Judgement {
+        verdict,
+        findings,
+        derived: Some(derived),
+        comparison,
+    }
+}
+
+/// Checks one round given as raw JSON text.
+pub fn check_round(head: &EpochHead, round: u64, raw: &str) -> Event {
+    let at = head.place().round(round);
+    let invalid = |e: FieldError| Event::Round {
+        epoch: head.epoch,
+        round,
+        verdict: RoundVerdict::Invalid,
+        findings: vec![e.at(at).finding()],
+    };
+    let value = match parse_strict(raw) {
+        Ok(v) => v,
+        Err(e) => return invalid(e),
+    };
+    let secret = head.secret.as_ref().map(|(f, v)| (*f, v));
+    match read_round(value, secret) {
+        Err(e) => invalid(e),
+        Ok(r) => {
+            let j = judge(&r, at);
+            Event::Round {
+                epoch: head.epoch,
+                round,
+                verdict: j.verdict,
+                findings: j.findings,
+            }
+        }
+    }
+}
+
+/// Parses a round's JSON text, refusing a key given twice: the error names
+/// the key by its path of object keys (`nonce`, `observed.cut`, `seats.player`).
+pub fn parse_strict(raw: &str) -> Result<Value, FieldError> {
+    let strict = Strict {
+        path: &RefCell::new(Vec::new()),
+        twice: &RefCell::new(None),
+    };
+    let mut de = serde_json::Deserializer::from_str(raw);
+    let result = strict.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+    result.map_err(|e| match strict.twice.borrow_mut().take() {
+        Some(path) => FieldError::new(path, "appears twice"),
+        None => FieldError::new("round", format!("not JSON: {e}")),
+    })
+}
+
+#[derive(Clone, Copy)]
+struct Strict<'a> {
+    path: &'a RefCell<Vec<String>>,
+    twice: &'a RefCell<Option<String>>,
+}
+
+impl<'de> DeserializeSeed<'de> for Strict<'_> {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Strict<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        Number::from_f64(v)
+            .map(Value::Number)
+            .ok_or_else(|| E::custom("a number that is not finite"))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(v) = seq.next_element_seed(self)? {
+            items.push(v);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            self.path.borrow_mut().push(key.clone());
+            if out.contains_key(&key) {
+                *self.twice.borrow_mut() = Some(self.path.borrow().join("."));
+                return Err(de::Error::custom(format_args!("key {key:?} appears twice")));
+            }
+            let value = map.next_value_seed(self)?;
+            self.path.borrow_mut().pop();
+            out.insert(key, value);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_secret_field_has_exactly_one_commit_op() {
+        for field in secret_fields() {
+            let ops: Vec<&str> = op::ops()
+                .filter(|o| o.secret.is_some_and(|s| s.field == *field && s.commit_op == o.name))
+                .map(|o| o.name)
+                .collect();
+            assert_eq!(ops.len(), 1, "{field}: {ops:?}");
+            // Every op keyed by the field commits through that same op.
+            for o in op::ops().filter(|o| o.secret.is_some_and(|s| s.field == *field)) {
+                assert_eq!(o.secret.unwrap().commit_op, ops[0], "{}", o.name);
+            }
+        }
+    }
+
+    #[test]
+    fn seats_are_concatenated_by_ascending_player_and_a_repeated_player_is_refused() {
+        let seats = json!([{"player": 9, "seed": "c"}, {"player": 2, "seed": "a"}, {"player": 7, "seed": "b"}]);
+        assert_eq!(seat_seed(&seats).unwrap(), "abc");
+        let twice = json!([{"player": 2, "seed": "a"}, {"player": 5, "seed": "b"}, {"player": 2, "seed": "c"}]);
+        let e = seat_seed(&twice).unwrap_err();
+        assert_eq!((e.field.as_str(), e.index), ("seats", Some(2)));
+        assert!(e.reason.contains("player 2 sits twice (seats 0 and 2)"), "{e}");
+    }
+
+    #[test]
+    fn every_ok_pattern_compiles_and_every_ok_field_has_a_shape() {
+        for o in op::ops() {
+            assert_eq!(shapes(o).len(), (o.ok)().len(), "{}", o.name);
+        }
+    }
+
+    #[test]
+    fn nulls_and_prefixes_compare_nothing_past_what_was_seen() {
+        let derived = json!({"hole": [[1, 2], [3, 4]], "board": [5, 6, 7, 8, 9]});
+        let observed = json!({"hole": [null, [3, null]], "board": [5, 6]});
+        let c = compare(&crate::poker::ops::DEAL, observed.as_object().unwrap(), &derived);
+        assert_eq!((c.compared, c.differences.len()), (3, 0));
+        let longer = json!({"board": [5, 6, 7, 8, 9, 10]});
+        let c = compare(&crate::poker::ops::DEAL, longer.as_object().unwrap(), &derived);
+        assert_eq!(c.differences[0].path, vec![5]);
+        assert_eq!(c.differences[0].derived, None);
+    }
+
+    #[test]
+    fn a_repeated_key_is_named_by_its_path() {
+        let e = parse_strict(r#"{"op": "x", "observed": {"cut": 1, "cut": 2}}"#).unwrap_err();
+        assert_eq!(e.field, "observed.cut");
+        let e = parse_strict(r#"{"seats": [{"player": 1, "seed": "a", "player": 2}]}"#).unwrap_err();
+        assert_eq!(e.field, "seats.player");
+        assert_eq!(parse_strict("[1,").unwrap_err().field, "round");
+    }
+}

@@ -1,0 +1,429 @@
+//! Proof documents, version 1: whole games, tournaments, seed rotations and
+//! archives checked in one step (docs/proofs.md is the normative text).
+//!
+//! A document is `{"proof": 1, "title": …, "epochs": [epoch, …]}`; a file
+//! that does not start with `{` and then `"proof"` is JSON lines, one epoch
+//! per line. An epoch is one committed seed: `commit` (hex SHA-256 shown
+//! before play, or null), the revealed secret (`serverSeed`, or `seed` for
+//! selfpoker: whichever field the rounds' ops name in [`crate::op::Secret`]),
+//! and `rounds`. A round is a protocol v1 request without `id` and without
+//! the epoch's secret, plus `observed` (a subset of the op's `ok` fields),
+//! `seats` instead of `clientSeed`, or `external` for a round that did not
+//! come from the seed.
+//!
+//! Checks:
+//! * commitment: `secret.commit(secret)` (SHA-256 of the seed text, or of
+//!   `selfpoker:<seed>`) against `commit`, case-insensitively:
+//!   `ok`, `mismatch` or `absent` (null or left out);
+//! * round: the request is parsed by the protocol's own parser (same limits,
+//!   same `invalid` rules), run, and every observed field compared with the
+//!   derived one. An observed array may be a prefix and may hold `null` for
+//!   an item not seen, at any depth; `null` matches anything.
+//!
+//! Verdicts: a round is `match` (something was compared and all of it
+//! agreed), `mismatch`, `skipped` (`external`), `invalid`, or `unobserved`
+//! (nothing was observed, so nothing was compared: the round is derived and
+//! listed, never called a match). The document's verdict is `invalid` if
+//! anything is invalid, else `mismatch` if any commitment or round
+//! mismatches, else `match` if anything was compared, else `unobserved`.
+//! Exit status 2, 1, 0, 0.
+//!
+//! Decisions where the format is silent (all in docs/proofs.md):
+//! * `unobserved` is a fifth round verdict and a fifth finding kind; it
+//!   keeps the exit status of a version-1 document (0) but never says
+//!   "match". `{}` and observations made only of `null` are unobserved too.
+//! * A mismatch finding names the field, the first differing index at the
+//!   top level of an array (the whole item, e.g. a seat's two hole cards, as
+//!   `derived` and `observed`) and `differences`, how many top-level items
+//!   of the field differ. An observed array longer than the derived one
+//!   differs at each extra index (derived `null`).
+//! * `external` is accepted on every op, not only `dice.roll`: any game can
+//!   hold a round that came from elsewhere. Its text is 1 to 64 characters.
+//!   The round must still be a valid request; its observation is checked for
+//!   shape but not compared.
+//! * Rounds are checked one by one: their order carries nothing the seed
+//!   commits to (each round names its nonce, hand or die). Observations
+//!   moved to another round are mismatches; no order rule is added.
+//! * Findings are listed in document order: each thing where it stands in
+//!   the text (an epoch's commitment finding at its `commit` key, a round's
+//!   at the round).
+//!
+//! Reading streams: a document's epochs and rounds are read with serde's
+//! streaming visitors ([`read`]), each round kept as raw JSON text and
+//! handed on in batches; JSON lines are split at newlines. Batches go to
+//! one worker per core and come back in document order through a bounded
+//! window ([`run`]), so memory does not grow with the input.
+
+pub mod check;
+pub mod make;
+pub mod read;
+pub mod report;
+pub mod run;
+pub(crate) mod vectors;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use check::{compare, Comparison, Difference};
+pub use run::{audit, Options};
+
+/// The version of the proof format this module reads and writes.
+pub const VERSION: u64 = 1;
+
+/// The verdict on one round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RoundVerdict {
+    /// Something was observed and all of it equals the derived outcome.
+    Match,
+    /// Some observed item differs from the derived one.
+    Mismatch,
+    /// The round is marked `external`: it did not come from the seed.
+    Skipped,
+    /// The round breaks a rule of the format or of protocol v1.
+    Invalid,
+    /// Nothing was observed: the round is derived, nothing compared.
+    Unobserved,
+}
+
+/// The verdict on one epoch's commitment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CommitVerdict {
+    Ok,
+    Mismatch,
+    /// `commit` is null or left out.
+    Absent,
+    /// `commit` is not 64 hex characters, or there is no valid secret to check it against.
+    Invalid,
+}
+
+/// What a finding reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FindingKind {
+    Mismatch,
+    Commit,
+    Invalid,
+    Skipped,
+    Unobserved,
+}
+
+/// One finding: where (epoch and round from 0, the line for JSON lines),
+/// what, and the evidence. `derived` and `observed` are JSON null when they
+/// do not apply.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Finding {
+    pub epoch: Option<u64>,
+    pub round: Option<u64>,
+    pub kind: FindingKind,
+    pub field: Option<String>,
+    pub index: Option<u64>,
+    pub derived: Value,
+    pub observed: Value,
+    pub reason: Option<String>,
+    pub line: Option<u64>,
+    pub differences: Option<u64>,
+}
+
+impl Finding {
+    fn new(kind: FindingKind, at: Place) -> Finding {
+        Finding {
+            epoch: at.epoch,
+            round: at.round,
+            kind,
+            field: None,
+            index: None,
+            derived: Value::Null,
+            observed: Value::Null,
+            reason: None,
+            line: at.line,
+            differences: None,
+        }
+    }
+
+    /// Where the finding is.
+    pub fn place(&self) -> Place {
+        Place {
+            epoch: self.epoch,
+            round: self.round,
+            line: self.line,
+        }
+    }
+}
+
+/// Where something is in a proof: epoch and round count from 0, the line of
+/// a JSON-lines epoch (or of a syntax error) from 1.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Place {
+    pub epoch: Option<u64>,
+    pub round: Option<u64>,
+    pub line: Option<u64>,
+}
+
+impl Place {
+    pub fn epoch(epoch: u64, line: Option<u64>) -> Place {
+        Place {
+            epoch: Some(epoch),
+            round: None,
+            line,
+        }
+    }
+    pub fn round(self, round: u64) -> Place {
+        Place {
+            round: Some(round),
+            ..self
+        }
+    }
+}
+
+impl fmt::Display for Place {
+    /// `line 7, epoch 6, round 3: `, or nothing for the document as a whole.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = [("line", self.line), ("epoch", self.epoch), ("round", self.round)]
+            .iter()
+            .filter_map(|(name, v)| v.map(|v| format!("{name} {v}")))
+            .collect();
+        if parts.is_empty() {
+            Ok(())
+        } else {
+            write!(f, "{}: ", parts.join(", "))
+        }
+    }
+}
+
+/// Why part of a proof cannot be checked. Every variant names where it is.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProofError {
+    /// Occurs when the text is not JSON (or not UTF-8) at this place.
+    #[error("{at}not JSON: {message}")]
+    NotJson { at: Place, message: String },
+    /// Occurs when a field breaks a rule of the format or of protocol v1.
+    #[error("{at}{field}{}: {reason}", .index.map(|i| format!("[{i}]")).unwrap_or_default())]
+    Field {
+        at: Place,
+        field: String,
+        index: Option<u64>,
+        reason: String,
+    },
+    /// Occurs when a value has the wrong shape as a whole (an epoch that is not an object).
+    #[error("{at}{reason}")]
+    Shape { at: Place, reason: String },
+    /// Occurs when the input cannot be read (a file that is not there, a read error).
+    #[error("{at}cannot read: {message}")]
+    Read { at: Place, message: String },
+}
+
+impl ProofError {
+    pub fn place(&self) -> Place {
+        match self {
+            ProofError::NotJson { at, .. }
+            | ProofError::Field { at, .. }
+            | ProofError::Shape { at, .. }
+            | ProofError::Read { at, .. } => *at,
+        }
+    }
+
+    /// The error as an `invalid` finding.
+    pub fn finding(&self) -> Finding {
+        let mut f = Finding::new(FindingKind::Invalid, self.place());
+        f.reason = Some(match self {
+            ProofError::NotJson { message, .. } => format!("not JSON: {message}"),
+            ProofError::Field {
+                field, index, reason, ..
+            } => {
+                f.field = Some(field.clone());
+                f.index = *index;
+                reason.clone()
+            }
+            ProofError::Shape { reason, .. } => reason.clone(),
+            ProofError::Read { message, .. } => format!("cannot read: {message}"),
+        });
+        f
+    }
+}
+
+/// A field error before it is placed: what [`check`] finds in a round or an epoch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    pub field: String,
+    pub index: Option<u64>,
+    pub reason: String,
+}
+
+impl FieldError {
+    pub fn new(field: impl Into<String>, reason: impl Into<String>) -> FieldError {
+        FieldError {
+            field: field.into(),
+            index: None,
+            reason: reason.into(),
+        }
+    }
+    pub fn at(self, at: Place) -> ProofError {
+        ProofError::Field {
+            at,
+            field: self.field,
+            index: self.index,
+            reason: self.reason,
+        }
+    }
+}
+
+impl From<crate::error::InvalidInput> for FieldError {
+    fn from(e: crate::error::InvalidInput) -> FieldError {
+        FieldError::new(e.field, e.reason)
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.index {
+            Some(i) => write!(f, "{}[{i}]: {}", self.field, self.reason),
+            None => write!(f, "{}: {}", self.field, self.reason),
+        }
+    }
+}
+
+/// What checking a proof produces, in document order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// An epoch begins (a JSON-lines line that is not blank, or an element of `epochs`).
+    Epoch { epoch: u64 },
+    /// An epoch's commitment was checked; a mismatch or an invalid commitment carries its finding.
+    Commit {
+        epoch: u64,
+        verdict: CommitVerdict,
+        finding: Option<Finding>,
+    },
+    /// A round was checked.
+    Round {
+        epoch: u64,
+        round: u64,
+        verdict: RoundVerdict,
+        findings: Vec<Finding>,
+    },
+    /// Something invalid that is not a round: the document, a line, an epoch's field.
+    Invalid(Finding),
+}
+
+impl Event {
+    /// The findings the event carries.
+    pub fn findings(&self) -> &[Finding] {
+        match self {
+            Event::Epoch { .. } => &[],
+            Event::Commit { finding, .. } => finding.as_slice(),
+            Event::Round { findings, .. } => findings,
+            Event::Invalid(f) => std::slice::from_ref(f),
+        }
+    }
+}
+
+/// The overall verdict of a proof (or of several).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Something was compared, and everything compared agreed.
+    Match,
+    /// Nothing was compared: no commitment, nothing observed.
+    Unobserved,
+    /// A commitment or a round differs.
+    Mismatch,
+    /// Something is invalid.
+    Invalid,
+}
+
+impl Verdict {
+    /// The exit status: 0 for match and unobserved, 1 for mismatch, 2 for invalid.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Verdict::Match | Verdict::Unobserved => 0,
+            Verdict::Mismatch => 1,
+            Verdict::Invalid => 2,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Match => "match",
+            Verdict::Unobserved => "unobserved",
+            Verdict::Mismatch => "mismatch",
+            Verdict::Invalid => "invalid",
+        }
+    }
+}
+
+/// The counts of a report (the keys of docs/proofs.md's report object).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Counts {
+    pub epochs: u64,
+    pub rounds: u64,
+    #[serde(rename = "match")]
+    pub matched: u64,
+    pub mismatch: u64,
+    pub skipped: u64,
+    pub invalid: u64,
+    pub unobserved: u64,
+    pub commit_ok: u64,
+    pub commit_mismatch: u64,
+    pub commit_absent: u64,
+    /// Invalid findings that belong to no round: the document, a line, an
+    /// epoch field, a commitment that is not hex.
+    pub invalid_other: u64,
+}
+
+impl Counts {
+    /// Counts one event.
+    pub fn add(&mut self, e: &Event) {
+        match e {
+            Event::Epoch { .. } => self.epochs += 1,
+            Event::Commit { verdict, .. } => match verdict {
+                CommitVerdict::Ok => self.commit_ok += 1,
+                CommitVerdict::Mismatch => self.commit_mismatch += 1,
+                CommitVerdict::Absent => self.commit_absent += 1,
+                CommitVerdict::Invalid => self.invalid_other += 1,
+            },
+            Event::Round { verdict, .. } => {
+                self.rounds += 1;
+                *match verdict {
+                    RoundVerdict::Match => &mut self.matched,
+                    RoundVerdict::Mismatch => &mut self.mismatch,
+                    RoundVerdict::Skipped => &mut self.skipped,
+                    RoundVerdict::Invalid => &mut self.invalid,
+                    RoundVerdict::Unobserved => &mut self.unobserved,
+                } += 1;
+            }
+            Event::Invalid(_) => self.invalid_other += 1,
+        }
+    }
+
+    /// The sum of two counts (several files).
+    pub fn merge(&mut self, o: &Counts) {
+        self.epochs += o.epochs;
+        self.rounds += o.rounds;
+        self.matched += o.matched;
+        self.mismatch += o.mismatch;
+        self.skipped += o.skipped;
+        self.invalid += o.invalid;
+        self.unobserved += o.unobserved;
+        self.commit_ok += o.commit_ok;
+        self.commit_mismatch += o.commit_mismatch;
+        self.commit_absent += o.commit_absent;
+        self.invalid_other += o.invalid_other;
+    }
+
+    pub fn verdict(&self) -> Verdict {
+        if self.invalid > 0 || self.invalid_other > 0 {
+            Verdict::Invalid
+        } else if self.mismatch > 0 || self.commit_mismatch > 0 {
+            Verdict::Mismatch
+        } else if self.matched > 0 || self.commit_ok > 0 {
+            Verdict::Match
+        } else {
+            Verdict::Unobserved
+        }
+    }
+}

@@ -1,0 +1,359 @@
+//! What an audit hands back: a text summary, the report JSON of
+//! docs/proofs.md and JUnit XML, all written from a spool of findings on
+//! disk, so that an archive with millions of findings is reported in
+//! constant memory.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Seek, Write};
+
+use serde_json::{Map, Value};
+
+use super::{Counts, Finding, FindingKind, Verdict};
+
+/// One audited input and its counts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Source {
+    /// As given on the command line (`-` for stdin).
+    pub name: String,
+    pub counts: Counts,
+}
+
+/// The counts of several sources together.
+pub fn totals(sources: &[Source]) -> Counts {
+    let mut t = Counts::default();
+    for s in sources {
+        t.merge(&s.counts);
+    }
+    t
+}
+
+/// Findings kept on disk in order, each with the index of its source.
+pub struct Spool {
+    file: BufWriter<File>,
+    len: u64,
+}
+
+impl Spool {
+    /// A spool in an anonymous temporary file (gone when dropped).
+    pub fn new() -> io::Result<Spool> {
+        Ok(Spool {
+            file: BufWriter::new(tempfile::tempfile()?),
+            len: 0,
+        })
+    }
+
+    pub fn push(&mut self, source: usize, f: &Finding) -> io::Result<()> {
+        serde_json::to_writer(&mut self.file, &(source, f))?;
+        self.file.write_all(b"\n")?;
+        self.len += 1;
+        Ok(())
+    }
+
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Hands every finding to `f`, in order.
+    pub fn replay(&mut self, f: &mut dyn FnMut(usize, Finding) -> io::Result<()>) -> io::Result<()> {
+        self.file.flush()?;
+        let file = self.file.get_mut();
+        file.rewind()?;
+        let mut lines = BufReader::new(&*file).lines();
+        let result = lines.try_for_each(|line| {
+            let (source, finding): (usize, Finding) = serde_json::from_str(&line?)?;
+            f(source, finding)
+        });
+        self.file.get_mut().seek(io::SeekFrom::End(0))?;
+        result
+    }
+}
+
+/// A value for a sentence: strings bare, anything else as JSON.
+fn shown(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// One line per finding, for people.
+pub fn describe(f: &Finding) -> String {
+    let at = f.place();
+    let field = f.field.as_deref().unwrap_or("");
+    let index = f.index.map(|i| format!(" at index {i}")).unwrap_or_default();
+    match f.kind {
+        FindingKind::Mismatch => {
+            let derived = if f.derived.is_null() {
+                "nothing (the round has no item there)".to_string()
+            } else {
+                shown(&f.derived)
+            };
+            let more = match f.differences {
+                Some(n) if n > 1 => format!(" ({n} items of {field} differ)"),
+                _ => String::new(),
+            };
+            format!(
+                "{at}MISMATCH in {field}{index}: derived {derived}, observed {}{more}",
+                shown(&f.observed)
+            )
+        }
+        FindingKind::Commit => format!(
+            "{at}COMMITMENT MISMATCH: the revealed seed commits to {}, the commitment shown before play is {}",
+            shown(&f.derived),
+            shown(&f.observed)
+        ),
+        FindingKind::Invalid => {
+            let reason = f.reason.as_deref().unwrap_or("");
+            match &f.field {
+                Some(name) => {
+                    let index = f.index.map(|i| format!("[{i}]")).unwrap_or_default();
+                    format!("{at}INVALID: {name}{index}: {reason}")
+                }
+                None => format!("{at}INVALID: {reason}"),
+            }
+        }
+        FindingKind::Skipped => format!(
+            "{at}skipped: external ({}), not derived from the seed",
+            f.reason.as_deref().unwrap_or("")
+        ),
+        FindingKind::Unobserved => format!("{at}nothing observed to compare; derived {}", f.derived),
+    }
+}
+
+/// The verdict, as a sentence.
+pub fn verdict_line(c: &Counts) -> String {
+    match c.verdict() {
+        Verdict::Match => format!(
+            "verdict: match: {} commitment(s) ok, {} round(s) match{}",
+            c.commit_ok,
+            c.matched,
+            if c.unobserved + c.skipped > 0 {
+                format!(
+                    "; {} round(s) with nothing observed and {} skipped were not compared",
+                    c.unobserved, c.skipped
+                )
+            } else {
+                String::new()
+            }
+        ),
+        Verdict::Unobserved => "verdict: nothing to compare: no commitment to check and nothing observed".into(),
+        Verdict::Mismatch => format!(
+            "verdict: MISMATCH: {} commitment(s) and {} round(s) differ",
+            c.commit_mismatch, c.mismatch
+        ),
+        Verdict::Invalid => format!(
+            "verdict: INVALID: {} round(s) and {} other part(s) break the format",
+            c.invalid, c.invalid_other
+        ),
+    }
+}
+
+/// The summary table: one row per source (and a total row for several).
+pub fn table(sources: &[Source]) -> String {
+    let head = [
+        "file",
+        "epochs",
+        "rounds",
+        "match",
+        "mismatch",
+        "skipped",
+        "unobserved",
+        "invalid",
+        "commit ok",
+        "commit mismatch",
+        "commit absent",
+        "verdict",
+    ];
+    let row = |name: &str, c: &Counts| {
+        vec![
+            name.to_string(),
+            c.epochs.to_string(),
+            c.rounds.to_string(),
+            c.matched.to_string(),
+            c.mismatch.to_string(),
+            c.skipped.to_string(),
+            c.unobserved.to_string(),
+            (c.invalid + c.invalid_other).to_string(),
+            c.commit_ok.to_string(),
+            c.commit_mismatch.to_string(),
+            c.commit_absent.to_string(),
+            c.verdict().name().to_string(),
+        ]
+    };
+    let mut rows = vec![head.iter().map(|s| (*s).to_string()).collect::<Vec<_>>()];
+    rows.extend(sources.iter().map(|s| row(&s.name, &s.counts)));
+    if sources.len() > 1 {
+        rows.push(row("total", &totals(sources)));
+    }
+    let widths: Vec<usize> = (0..head.len())
+        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for r in &rows {
+        let cells: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                if i == 0 || i == head.len() - 1 {
+                    format!("{c:<w$}", w = widths[i])
+                } else {
+                    format!("{c:>w$}", w = widths[i])
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// The counts and verdict as a JSON object (a report's head, a vector's expectation).
+pub fn counts_value(c: &Counts) -> Map<String, Value> {
+    let Value::Object(mut m) = serde_json::to_value(c).expect("counts serialize") else {
+        unreachable!("counts are an object")
+    };
+    m.insert("verdict".into(), Value::from(c.verdict().name()));
+    m
+}
+
+/// Writes the report JSON: the totals, the verdict, one entry per file,
+/// then every finding with its file.
+pub fn write_report(out: &mut dyn Write, sources: &[Source], spool: &mut Spool) -> io::Result<()> {
+    let mut head = counts_value(&totals(sources));
+    let files: Vec<Value> = sources
+        .iter()
+        .map(|s| {
+            let mut m = Map::new();
+            m.insert("file".into(), Value::from(s.name.as_str()));
+            m.extend(counts_value(&s.counts));
+            Value::Object(m)
+        })
+        .collect();
+    head.insert("files".into(), Value::from(files));
+    let text = serde_json::to_string(&Value::Object(head))?;
+    out.write_all(&text.as_bytes()[..text.len() - 1])?;
+    out.write_all(b",\"findings\":[")?;
+    let mut first = true;
+    spool.replay(&mut |source, f| {
+        out.write_all(if first { b"\n" } else { b",\n" })?;
+        first = false;
+        let Value::Object(body) = serde_json::to_value(&f)? else {
+            unreachable!("a finding is an object")
+        };
+        let mut m = Map::new();
+        m.insert("file".into(), Value::from(sources[source].name.as_str()));
+        m.extend(body);
+        serde_json::to_writer(&mut *out, &m)?;
+        Ok(())
+    })?;
+    out.write_all(b"\n]}\n")
+}
+
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // XML 1.0 cannot carry most control characters, even escaped.
+            c if u32::from(c) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => {
+                out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Writes JUnit XML: one test suite per file, one test case per epoch or
+/// round with findings (a failure for a mismatch, an error for invalid
+/// input, skipped for a skipped or unobserved round), and one passing case
+/// for everything else in the file.
+pub fn write_junit(out: &mut dyn Write, sources: &[Source], spool: &mut Spool) -> io::Result<()> {
+    writeln!(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")?;
+    writeln!(out, "<testsuites name=\"provably audit\">")?;
+    let suite = |out: &mut dyn Write, s: &Source| -> io::Result<()> {
+        let c = &s.counts;
+        writeln!(
+            out,
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">",
+            esc(&s.name),
+            c.rounds + c.epochs,
+            c.mismatch + c.commit_mismatch,
+            c.invalid + c.invalid_other,
+            c.skipped + c.unobserved
+        )?;
+        writeln!(
+            out,
+            "    <testcase classname=\"{0}\" name=\"{0}: summary\"><system-out>{1}</system-out></testcase>",
+            esc(&s.name),
+            esc(&verdict_line(c))
+        )
+    };
+    // Findings come in source order: a suite opens at its source's first
+    // finding, and suites without findings are written whole in between.
+    let mut next_suite = 0usize;
+    let mut in_suite = false;
+    // A test case per (source, epoch, round, line).
+    type Case = (usize, Option<u64>, Option<u64>, Option<u64>);
+    let mut case: Option<Case> = None;
+    spool.replay(&mut |source, f| {
+        if !in_suite || source >= next_suite {
+            if case.take().is_some() {
+                writeln!(out, "    </testcase>")?;
+            }
+            if in_suite {
+                writeln!(out, "  </testsuite>")?;
+            }
+            for s in &sources[next_suite..source] {
+                suite(out, s)?;
+                writeln!(out, "  </testsuite>")?;
+            }
+            suite(out, &sources[source])?;
+            (next_suite, in_suite) = (source + 1, true);
+        }
+        let key = (source, f.epoch, f.round, f.line);
+        if case != Some(key) {
+            if case.take().is_some() {
+                writeln!(out, "    </testcase>")?;
+            }
+            let at = f.place().to_string();
+            let name = match at.trim_end_matches([':', ' ']) {
+                "" => "document",
+                name => name,
+            };
+            writeln!(
+                out,
+                "    <testcase classname=\"{}\" name=\"{}\">",
+                esc(&sources[source].name),
+                esc(name)
+            )?;
+            case = Some(key);
+        }
+        let text = esc(&describe(&f));
+        match f.kind {
+            FindingKind::Mismatch => writeln!(out, "      <failure type=\"mismatch\" message=\"{text}\"/>"),
+            FindingKind::Commit => writeln!(out, "      <failure type=\"commit\" message=\"{text}\"/>"),
+            FindingKind::Invalid => writeln!(out, "      <error type=\"invalid\" message=\"{text}\"/>"),
+            FindingKind::Skipped | FindingKind::Unobserved => writeln!(out, "      <skipped message=\"{text}\"/>"),
+        }
+    })?;
+    if case.is_some() {
+        writeln!(out, "    </testcase>")?;
+    }
+    if in_suite {
+        writeln!(out, "  </testsuite>")?;
+    }
+    for s in &sources[next_suite..] {
+        suite(out, s)?;
+        writeln!(out, "  </testsuite>")?;
+    }
+    writeln!(out, "</testsuites>")
+}

@@ -1,0 +1,213 @@
+//! The audit pipeline: one reader, one worker per core, results in
+//! document order, in constant memory.
+//!
+//! The reader ([`super::read`]) only scans: it cuts the input into jobs
+//! (batches of raw rounds, or of JSON lines) and numbers them. Workers parse
+//! and check jobs in any order; the collector puts the results back in
+//! order. A window of tickets bounds the jobs in flight: the reader takes a
+//! ticket before it sends a job and the collector returns it once the job's
+//! results are out, so a slow job holds back at most `window` others and
+//! memory is bounded by `window` batches whatever the input's size.
+//!
+//! Plain threads and channels rather than rayon: rayon's parallel iterators
+//! want the input split up front (or, through `par_bridge`, give up order),
+//! while an audit streams an input of unknown length and must keep
+//! document order with a bounded window, which is a few lines here.
+
+use std::collections::BTreeMap;
+use std::io::{self, BufReader, Read};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+use super::read::{self, Ctx, Format, Job, Sink, Stop};
+use super::{Counts, Event, Place, ProofError};
+
+/// How an audit runs.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Worker threads (default: one per core).
+    pub jobs: usize,
+    /// A batch ends after this many rounds (or JSON lines)…
+    pub batch_rounds: usize,
+    /// …or this many bytes of JSON, whichever comes first.
+    pub batch_bytes: usize,
+    /// The longest JSON line; a longer one is reported with its line number and skipped.
+    pub max_line: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            jobs: thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            batch_rounds: 256,
+            batch_bytes: 1 << 20,
+            max_line: 64 << 20,
+        }
+    }
+}
+
+/// A reader that counts the bytes read through it (for a progress bar).
+pub struct Counting<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R> Counting<R> {
+    pub fn new(inner: R, count: Arc<AtomicU64>) -> Self {
+        Counting { inner, count }
+    }
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// The workers' side of the reader: numbered jobs, each holding a ticket.
+struct Pool {
+    jobs: SyncSender<(u64, Job)>,
+    tickets: SyncSender<()>,
+    seq: u64,
+}
+
+impl Sink for Pool {
+    fn job(&mut self, job: Job) -> Result<(), Stop> {
+        self.tickets.send(()).map_err(|_| Stop)?;
+        self.jobs.send((self.seq, job)).map_err(|_| Stop)?;
+        self.seq += 1;
+        Ok(())
+    }
+}
+
+/// Audits one input (a proof document or JSON lines). Every event goes to
+/// `on_event` in document order; the counts are returned. Problems with
+/// the input (not JSON, a read error) are findings, not errors: only an
+/// error of `on_event` ends the audit early.
+pub fn audit<R: Read + Send>(
+    input: R,
+    options: &Options,
+    on_event: &mut dyn FnMut(&Event) -> io::Result<()>,
+) -> io::Result<Counts> {
+    let jobs = options.jobs.max(1);
+    let window = 4 * jobs + 4;
+    let (job_tx, job_rx) = mpsc::sync_channel::<(u64, Job)>(window);
+    let job_rx = Arc::new(Mutex::new(job_rx));
+    let (result_tx, result_rx) = mpsc::channel::<(u64, Vec<Event>)>();
+    let (ticket_tx, ticket_rx) = mpsc::sync_channel::<()>(window);
+    thread::scope(|s| {
+        let pool = Pool {
+            jobs: job_tx,
+            tickets: ticket_tx,
+            seq: 0,
+        };
+        s.spawn(move || reader(input, pool, options));
+        for _ in 0..jobs {
+            let (rx, tx) = (Arc::clone(&job_rx), result_tx.clone());
+            s.spawn(move || worker(&rx, &tx, options));
+        }
+        // The workers own the job queue and the result senders now: when
+        // the collector stops early, every send fails and every thread ends.
+        drop(job_rx);
+        drop(result_tx);
+        collect(result_rx, &ticket_rx, on_event)
+    })
+}
+
+fn reader<R: Read>(input: R, mut pool: Pool, options: &Options) {
+    let fail = |pool: &mut Pool, e: ProofError| {
+        let _ = pool.job(Job::Events(vec![Event::Invalid(e.finding())]));
+    };
+    let read_error = |at: Place, e: &dyn std::fmt::Display| ProofError::Read {
+        at,
+        message: e.to_string(),
+    };
+    let (format, input) = match read::sniff(input) {
+        Ok(x) => x,
+        Err(e) => return fail(&mut pool, read_error(Place::default(), &e)),
+    };
+    let input = BufReader::with_capacity(1 << 16, input);
+    match format {
+        Format::Document => {
+            let ctx = Ctx::default();
+            let Err(e) = read::read_document(input, &mut pool, &ctx, options) else {
+                return;
+            };
+            if ctx.halted() {
+                return;
+            }
+            let at = Place {
+                line: u64::try_from(e.line()).ok().filter(|&l| l > 0),
+                ..ctx.place()
+            };
+            let e = if e.is_io() {
+                read_error(at, &e)
+            } else {
+                ProofError::NotJson {
+                    at,
+                    message: e.to_string(),
+                }
+            };
+            fail(&mut pool, e);
+        }
+        Format::Lines => {
+            if let Err(e) = read::read_lines(input, &mut pool, options) {
+                fail(&mut pool, read_error(Place::default(), &e));
+            }
+        }
+    }
+}
+
+fn worker(jobs: &Mutex<Receiver<(u64, Job)>>, results: &Sender<(u64, Vec<Event>)>, options: &Options) {
+    loop {
+        // The lock is held only while waiting for the next job.
+        let next = jobs.lock().map_err(|_| ()).and_then(|rx| rx.recv().map_err(|_| ()));
+        let Ok((seq, job)) = next else {
+            return;
+        };
+        let mut out = Vec::new();
+        read::run_job(job, options, &mut out);
+        if results.send((seq, out)).is_err() {
+            return;
+        }
+    }
+}
+
+fn collect(
+    results: Receiver<(u64, Vec<Event>)>,
+    tickets: &Receiver<()>,
+    on_event: &mut dyn FnMut(&Event) -> io::Result<()>,
+) -> io::Result<Counts> {
+    let mut waiting = BTreeMap::new();
+    let mut next = 0u64;
+    let mut counts = Counts::default();
+    for (seq, events) in results {
+        waiting.insert(seq, events);
+        while let Some(events) = waiting.remove(&next) {
+            for e in &events {
+                counts.add(e);
+                on_event(e)?;
+            }
+            // The job's ticket was taken before the job was sent: it is there.
+            let _ = tickets.recv();
+            next += 1;
+        }
+    }
+    Ok(counts)
+}
+
+/// Audits a text held in memory and returns its counts and findings (for
+/// tests, vectors and small inputs).
+pub fn audit_text(text: &str, options: &Options) -> (Counts, Vec<super::Finding>) {
+    let mut findings = Vec::new();
+    let counts = audit(text.as_bytes(), options, &mut |e| {
+        findings.extend_from_slice(e.findings());
+        Ok(())
+    })
+    .expect("collecting into a list does not fail");
+    (counts, findings)
+}
