@@ -643,30 +643,171 @@ pub fn check_round(head: &EpochHead, round: u64, raw: &str) -> Event {
         verdict: RoundVerdict::Invalid,
         findings: vec![e.at(at).finding()],
     };
-    let value = match parse_strict(raw) {
-        Ok(v) => v,
+    let secret = head.secret.as_ref().map(|(f, v)| (*f, v));
+    if let Some(event) = verbatim(head, round, raw, secret) {
+        return event;
+    }
+    let (map, observed) = match parse_round(raw) {
+        Ok(parts) => parts,
         Err(e) => return invalid(e),
     };
-    let secret = head.secret.as_ref().map(|(f, v)| (*f, v));
-    match read_round(value, secret) {
-        Err(e) => invalid(e),
-        Ok(r) => {
-            let j = judge(&r, at);
-            Event::Round {
+    let mut r = match read_round(Value::Object(map), secret) {
+        Ok(r) => r,
+        Err(e) => return invalid(e),
+    };
+    if let Some(text) = observed {
+        if r.external.is_none() && same_text(&r.request, text) {
+            return Event::Round {
                 epoch: head.epoch,
                 round,
-                verdict: j.verdict,
-                findings: j.findings,
-            }
+                verdict: RoundVerdict::Match,
+                findings: Vec::new(),
+            };
         }
+        match parse_strict_at(text, Some(OBSERVED)).and_then(|v| read_observed(r.request.spec(), v)) {
+            Ok(o) => r.observed = Some(o),
+            Err(e) => return invalid(e),
+        }
+    }
+    let j = judge(&r, at);
+    Event::Round {
+        epoch: head.epoch,
+        round,
+        verdict: j.verdict,
+        findings: j.findings,
+    }
+}
+
+/// The fast path for a round whose text ends in `,"observed":` and the
+/// derived `ok` object verbatim (as `provably proof` writes rounds): the
+/// members before it are parsed, the observation only compared as bytes.
+/// The text before is a valid object when closed and the text after is the
+/// derived object exactly, so the round is that object plus this
+/// observation; any other text (a key inside a string, another order, white
+/// space) fails one of the two and takes the full path. `None`: full path.
+fn verbatim(head: &EpochHead, round: u64, raw: &str, secret: Option<(&str, &Value)>) -> Option<Event> {
+    const KEY: &str = ",\"observed\":";
+    let body = raw.strip_suffix('}')?;
+    // The first occurrence: the members before it are short, the observation long.
+    let at = memchr::memmem::find(body.as_bytes(), KEY.as_bytes())?;
+    let members = format!("{}}}", &raw[..at]);
+    let (map, observed) = parse_round(&members).ok()?;
+    if observed.is_some() {
+        return None;
+    }
+    let r = read_round(Value::Object(map), secret).ok()?;
+    (r.external.is_none() && same_text(&r.request, &body[at + KEY.len()..])).then_some(Event::Round {
+        epoch: head.epoch,
+        round,
+        verdict: RoundVerdict::Match,
+        findings: Vec::new(),
+    })
+}
+
+/// Whether an observation written exactly as the derived `ok` object
+/// (compact, fields in the op's order, as `provably proof` writes it) is
+/// that object: then it is valid and matches, and nothing needs parsing.
+/// Any other text takes the full path.
+fn same_text(request: &Request, observed: &str) -> bool {
+    let Ok(outcome) = request.run() else {
+        return false;
+    };
+    let mut derived = Vec::with_capacity(observed.len());
+    outcome.write_json(&mut derived);
+    derived == observed.as_bytes() && has_leaf(&derived)
+}
+
+/// Whether compact JSON holds a scalar (a string, number, boolean or null)
+/// as a value: what makes a full observation more than nothing. Keys are
+/// the strings followed by `:`; every other string, and every number,
+/// `true`, `false` and `null`, is a value.
+fn has_leaf(json: &[u8]) -> bool {
+    let mut i = 0;
+    while i < json.len() {
+        match json[i] {
+            b'"' => {
+                i += 1;
+                while i < json.len() && json[i] != b'"' {
+                    i += if json[i] == b'\\' { 2 } else { 1 };
+                }
+                if json.get(i + 1) != Some(&b':') {
+                    return true;
+                }
+            }
+            b'0'..=b'9' | b'-' | b't' | b'f' | b'n' => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// A round's members, its `observed` kept as raw text (checked only if it
+/// is not the derived outcome verbatim).
+fn parse_round(raw: &str) -> Result<(Map<String, Value>, Option<&str>), FieldError> {
+    if !raw.trim_start().starts_with('{') {
+        let v = parse_strict(raw)?;
+        return Err(FieldError::new(
+            "round",
+            format!("must be a JSON object, not {}", type_name(&v)),
+        ));
+    }
+    let strict = Strict {
+        path: &RefCell::new(Vec::new()),
+        twice: &RefCell::new(None),
+    };
+    let mut de = serde_json::Deserializer::from_str(raw);
+    let result = de
+        .deserialize_map(RoundVisitor { strict })
+        .and_then(|parts| de.end().map(|()| parts));
+    result.map_err(|e| match strict.twice.borrow_mut().take() {
+        Some(path) => FieldError::new(path, "appears twice"),
+        None => FieldError::new("round", format!("not JSON: {e}")),
+    })
+}
+
+struct RoundVisitor<'a> {
+    strict: Strict<'a>,
+}
+
+impl<'de> Visitor<'de> for RoundVisitor<'_> {
+    type Value = (Map<String, Value>, Option<&'de str>);
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a round object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = Map::new();
+        let mut observed: Option<&'de serde_json::value::RawValue> = None;
+        while let Some(key) = map.next_key::<String>()? {
+            if out.contains_key(&key) || (key == OBSERVED && observed.is_some()) {
+                *self.strict.twice.borrow_mut() = Some(key.clone());
+                return Err(de::Error::custom(format_args!("key {key:?} appears twice")));
+            }
+            if key == OBSERVED {
+                observed = Some(map.next_value()?);
+                continue;
+            }
+            self.strict.path.borrow_mut().push(key.clone());
+            let value = map.next_value_seed(self.strict)?;
+            self.strict.path.borrow_mut().pop();
+            out.insert(key, value);
+        }
+        Ok((out, observed.map(serde_json::value::RawValue::get)))
     }
 }
 
 /// Parses a round's JSON text, refusing a key given twice: the error names
 /// the key by its path of object keys (`nonce`, `observed.cut`, `seats.player`).
 pub fn parse_strict(raw: &str) -> Result<Value, FieldError> {
+    parse_strict_at(raw, None)
+}
+
+/// [`parse_strict`] for a value found under the key `base`.
+fn parse_strict_at(raw: &str, base: Option<&str>) -> Result<Value, FieldError> {
     let strict = Strict {
-        path: &RefCell::new(Vec::new()),
+        path: &RefCell::new(base.map(str::to_string).into_iter().collect()),
         twice: &RefCell::new(None),
     };
     let mut de = serde_json::Deserializer::from_str(raw);
@@ -789,6 +930,20 @@ mod tests {
         let c = compare(&crate::poker::ops::DEAL, longer.as_object().unwrap(), &derived);
         assert_eq!(c.differences[0].path, vec![5]);
         assert_eq!(c.differences[0].derived, None);
+    }
+
+    #[test]
+    fn a_leaf_is_any_value_that_is_not_a_key_and_not_a_container() {
+        for (json, leaf) in [
+            (r#"{"order":[],"cursorNext":0}"#, true),
+            (r#"{"order":[]}"#, false),
+            (r#"{"a":{"b":[[],[]]}}"#, false),
+            (r#"{"cards":["AS"]}"#, true),
+            (r#"{"k\"":[]}"#, false),
+            (r#"{"x":null}"#, true),
+        ] {
+            assert_eq!(has_leaf(json.as_bytes()), leaf, "{json}");
+        }
     }
 
     #[test]

@@ -109,6 +109,11 @@ pub(crate) struct Stop;
 /// Where jobs go: the worker pool, or straight into a list (one JSON line).
 pub(crate) trait Sink {
     fn job(&mut self, job: Job) -> Result<(), Stop>;
+    /// Where a round read from borrowed text (one JSON line) is checked at
+    /// once, without a copy; `None` for a sink that hands rounds on.
+    fn now(&mut self) -> Option<&mut Vec<Event>> {
+        None
+    }
 }
 
 /// Runs jobs in place: for an epoch read from one line.
@@ -121,6 +126,9 @@ impl Sink for Inline<'_> {
     fn job(&mut self, job: Job) -> Result<(), Stop> {
         run_job(job, self.options, self.out);
         Ok(())
+    }
+    fn now(&mut self) -> Option<&mut Vec<Event>> {
+        Some(self.out)
     }
 }
 
@@ -594,6 +602,22 @@ impl<'de, S: Sink> Visitor<'de> for RoundsSeed<'_, '_, S> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let b = self.b;
         let ctx = b.ctx;
+        // A JSON line is in memory: once the secret is known its rounds are
+        // checked in place, borrowed from the line.
+        if let (Some(head), true) = (b.head.clone(), b.sink.now().is_some()) {
+            let mut next = 0u64;
+            loop {
+                ctx.round.set(Some(next));
+                let Some(raw) = seq.next_element::<&'de RawValue>()? else {
+                    break;
+                };
+                let event = check::check_round(&head, next, raw.get());
+                b.sink.now().expect("checked above").push(event);
+                next += 1;
+            }
+            ctx.round.set(None);
+            return Ok(Ok(()));
+        }
         let (mut first, mut next, mut bytes) = (0u64, 0u64, 0usize);
         let mut batch = Vec::new();
         loop {
@@ -639,10 +663,20 @@ pub(crate) fn read_lines<R: BufRead, S: Sink>(mut input: R, sink: &mut S, option
     let (mut line, mut epoch, mut bytes) = (0u64, 0u64, 0usize);
     let mut batch = Vec::new();
     loop {
-        let text = match crate::lines::read_line(&mut input, options.max_line)? {
-            crate::lines::Line::Eof => break,
-            crate::lines::Line::TooLong { read, .. } => Err(read + crate::lines::skip_line(&mut input)?),
-            crate::lines::Line::Text(t) => Ok(t),
+        let mut buf = Vec::new();
+        // At most one byte past the limit is read, so a runaway line never fills memory.
+        let limit = u64::try_from(options.max_line).unwrap_or(u64::MAX).saturating_add(1);
+        let n = (&mut input).take(limit).read_until(b'\n', &mut buf)?;
+        if n == 0 {
+            break;
+        }
+        let text = if buf.last() == Some(&b'\n') {
+            buf.pop();
+            Ok(buf)
+        } else if buf.len() > options.max_line {
+            Err(buf.len() + crate::lines::skip_line(&mut input)?)
+        } else {
+            Ok(buf)
         };
         line += 1;
         if let Ok(t) = &text {
