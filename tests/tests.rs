@@ -11,6 +11,8 @@ mod vectors;
 mod cli;
 // `provably verify`: matching round, wrong card at a known position, wrong commitment.
 mod verify;
+// `provably audit` and `provably proof`: proof vectors, examples, bad input, streaming.
+mod audit;
 // `provably serve` as a protocol v1 target.
 mod serve;
 // The harness against deliberately broken targets and outside programs.

@@ -182,3 +182,221 @@ fn more_observed_than_dealt_is_a_mismatch_and_garbage_is_bad_input() {
     assert_eq!(code, 2);
     assert!(err.contains("observed") && err.contains("XX"), "{err}");
 }
+
+fn verify_shoe_with(commit: &str, observed: &str, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec![
+        "verify",
+        "shoe",
+        "--server-seed",
+        SEED,
+        "--commit",
+        commit,
+        "--client-seed",
+        "table-7",
+        "--nonce",
+        "12",
+        "--decks",
+        "6",
+        "--penetration",
+        "0.75",
+        "--observed",
+        observed,
+    ];
+    args.extend_from_slice(extra);
+    run(&args, "")
+}
+
+#[test]
+fn an_empty_observation_is_nothing_to_compare_never_everything_matches() {
+    for observed in ["", " , "] {
+        let (code, out, _) = verify_shoe(&provably::cursor::hash(SEED), observed);
+        assert_eq!(code, 0, "{out}");
+        assert!(out.contains("nothing to compare"), "{out}");
+        assert!(
+            !out.contains("everything matches") && !out.contains("match the derived"),
+            "{out}"
+        );
+    }
+    let (code, out, _) = verify_shoe(&provably::cursor::hash("other"), "");
+    assert_eq!(code, 1, "a wrong commitment still fails: {out}");
+}
+
+#[test]
+fn the_cut_card_is_shown_and_checked() {
+    let cut = provably::shoe::deal(SEED, "table-7", 12, 6, 0.75).cut;
+    let commit = provably::cursor::hash(SEED);
+    let observed = shoe_cards()[..5].join(" ");
+    let (code, out, _) = verify_shoe(&commit, &observed);
+    assert_eq!(code, 0);
+    assert!(out.contains(&format!("cut card: position {cut} (derived)")), "{out}");
+    let (code, out, _) = verify_shoe_with(&commit, &observed, &["--cut", &cut.to_string()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("the observed position") && out.contains("everything matches"),
+        "{out}"
+    );
+    let (code, out, _) = verify_shoe_with(&commit, &observed, &["--cut", &(cut + 1).to_string()]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(&format!(
+            "MISMATCH at the cut card: derived {cut}, observed {}",
+            cut + 1
+        )),
+        "{out}"
+    );
+}
+
+#[test]
+fn every_differing_card_is_listed_and_unseen_ones_are_skipped() {
+    let mut cards = shoe_cards()[..30].to_vec();
+    let swap = |c: &str| if c == "AS" { "KC".to_string() } else { "AS".to_string() };
+    for i in [3, 17, 29] {
+        cards[i] = swap(&cards[i]);
+    }
+    cards[5] = "?".into();
+    let (code, out, _) = verify_shoe(&provably::cursor::hash(SEED), &cards.join(" "));
+    assert_eq!(code, 1);
+    let listed: Vec<&str> = out.lines().filter(|l| l.contains("MISMATCH at card")).collect();
+    assert_eq!(listed.len(), 3, "{out}");
+    for (line, i) in listed.iter().zip([3, 17, 29]) {
+        assert!(line.contains(&format!("card {i} (counting from 0)")), "{line}");
+    }
+}
+
+#[test]
+fn a_commitment_must_be_64_hex_characters_in_any_case_with_space_around_ignored() {
+    let commit = provably::cursor::hash(SEED);
+    let observed = shoe_cards()[..3].join(" ");
+    let (code, out, _) = verify_shoe(&format!("  {}\n", commit.to_uppercase()), &observed);
+    assert_eq!(code, 0, "{out}");
+    for bad in [&commit[..63], "not a commitment", &format!("{}g", &commit[..63]), ""] {
+        let (code, _, err) = verify_shoe(bad, &observed);
+        assert_eq!(code, 2, "{bad:?}");
+        assert!(err.contains("commit") && err.contains("64 hex"), "{err}");
+    }
+}
+
+fn dice(first: &str, observed: &str) -> (i32, String, String) {
+    run(
+        &[
+            "verify",
+            "dice",
+            "--server-seed",
+            SEED,
+            "--commit",
+            &provably::cursor::hash(SEED),
+            "--client-seed",
+            "a:b",
+            "--first",
+            first,
+            "--observed",
+            observed,
+        ],
+        "",
+    )
+}
+
+#[test]
+fn dice_faces_outside_1_to_6_are_invalid_input() {
+    for face in ["0", "7", "-1", "x"] {
+        let (code, _, err) = dice("0", &format!("1 {face}"));
+        assert_eq!(code, 2, "{face}: {err}");
+        assert!(err.contains("observed"), "{err}");
+    }
+}
+
+#[test]
+fn counters_share_derives_2_pow_53_bound_including_the_last_observed_die() {
+    let max = provably::error::MAX_SAFE_INTEGER;
+    let (code, _, err) = dice(&(max - 1).to_string(), "1 2 3");
+    assert_eq!(code, 2);
+    assert!(err.contains("first") && err.contains("2^53-1"), "{err}");
+    let face = provably::dice::roll(SEED, "a:b", max).unwrap().to_string();
+    let (code, out, _) = dice(&max.to_string(), &face);
+    assert_eq!(code, 0, "die 2^53-1 itself is fine: {out}");
+    let above = (max + 1).to_string();
+    let (code, _, err) = dice(&above, "1");
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = verify_shoe_with(&provably::cursor::hash(SEED), "AS", &["--nonce", &above]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = run(
+        &[
+            "verify",
+            "shuffle",
+            "--server-seed",
+            SEED,
+            "--commit",
+            &provably::cursor::hash(SEED),
+            "--client-seed",
+            "c",
+            "--nonce",
+            "0",
+            "--count",
+            "5",
+            "--cursor",
+            &above,
+            "--observed",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("cursor"), "{err}");
+    let (code, _, err) = run(
+        &[
+            "verify",
+            "tournament",
+            "--server-seed",
+            SEED,
+            "--commit",
+            &provably::cursor::hash(SEED),
+            "--tournament-id",
+            "T",
+            "--hand",
+            &above,
+            "--decks",
+            "1",
+            "--penetration",
+            "0.5",
+        ],
+        "",
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("hand"), "{err}");
+}
+
+#[test]
+fn poker_items_run_seat_by_seat_then_the_board() {
+    let deal = provably::poker::deal(SEED, "c", 4, 2);
+    let mut items: Vec<String> = deal
+        .hole
+        .iter()
+        .flatten()
+        .chain(deal.board.iter())
+        .map(u8::to_string)
+        .collect();
+    let wrong = if items[6] == "0" { "1" } else { "0" };
+    items[6] = wrong.into();
+    let (code, out, _) = run(
+        &[
+            "verify",
+            "poker",
+            "--server-seed",
+            SEED,
+            "--commit",
+            &provably::cursor::hash(SEED),
+            "--client-seed",
+            "c",
+            "--nonce",
+            "4",
+            "--players",
+            "2",
+            "--observed",
+            &items.join(","),
+        ],
+        "",
+    );
+    assert_eq!(code, 1);
+    assert!(out.contains("MISMATCH at card 6 (counting from 0)"), "{out}");
+    assert_eq!(out.matches("MISMATCH").count(), 1, "{out}");
+}

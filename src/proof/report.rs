@@ -126,28 +126,44 @@ pub fn describe(f: &Finding) -> String {
 
 /// The verdict, as a sentence.
 pub fn verdict_line(c: &Counts) -> String {
+    let counted = |parts: &[(u64, &str)]| {
+        parts
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, what)| format!("{n} {what}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     match c.verdict() {
-        Verdict::Match => format!(
-            "verdict: match: {} commitment(s) ok, {} round(s) match{}",
-            c.commit_ok,
-            c.matched,
-            if c.unobserved + c.skipped > 0 {
-                format!(
-                    "; {} round(s) with nothing observed and {} skipped were not compared",
-                    c.unobserved, c.skipped
-                )
-            } else {
-                String::new()
+        Verdict::Match => {
+            let mut line = format!(
+                "verdict: match: {}",
+                counted(&[(c.commit_ok, "commitment(s) ok"), (c.matched, "round(s) match")])
+            );
+            let aside = counted(&[
+                (c.skipped, "round(s) skipped (external)"),
+                (c.unobserved, "round(s) with nothing observed"),
+                (c.commit_absent, "epoch(s) without a commitment"),
+            ]);
+            if !aside.is_empty() {
+                line.push_str(&format!("; not compared: {aside}"));
             }
-        ),
+            line
+        }
         Verdict::Unobserved => "verdict: nothing to compare: no commitment to check and nothing observed".into(),
         Verdict::Mismatch => format!(
-            "verdict: MISMATCH: {} commitment(s) and {} round(s) differ",
-            c.commit_mismatch, c.mismatch
+            "verdict: MISMATCH: {}",
+            counted(&[
+                (c.commit_mismatch, "commitment(s) differ"),
+                (c.mismatch, "round(s) differ")
+            ])
         ),
         Verdict::Invalid => format!(
-            "verdict: INVALID: {} round(s) and {} other part(s) break the format",
-            c.invalid, c.invalid_other
+            "verdict: INVALID: {}",
+            counted(&[
+                (c.invalid, "round(s) invalid"),
+                (c.invalid_other, "other part(s) invalid")
+            ])
         ),
     }
 }

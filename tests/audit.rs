@@ -1,0 +1,530 @@
+//! `provably audit` and `provably proof`: the proof vectors give exactly
+//! their reports (library and command line), the examples audit clean,
+//! documents and JSON lines agree, bad input is exit 2 with its place, and
+//! reading streams.
+
+use std::io::Read;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+use provably::proof::report::counts_value;
+use provably::proof::run::audit_text;
+use provably::proof::{self, Options};
+
+use crate::support::{bin, root, run};
+
+fn load(name: &str) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(root().join(name)).unwrap()).unwrap()
+}
+
+fn vectors() -> Vec<Value> {
+    load("vectors/proofs.json")["tests"].as_array().unwrap().clone()
+}
+
+/// The report an audit of `text` gives, as the vectors hold it.
+fn report(text: &str, options: &Options) -> Value {
+    let (counts, findings) = audit_text(text, options);
+    let mut m = counts_value(&counts);
+    m.insert("findings".into(), serde_json::to_value(findings).unwrap());
+    Value::Object(m)
+}
+
+/// Reason is free text except for skipped findings (vectors/proofs.json, notes).
+fn without_free_text(mut report: Value) -> Value {
+    for f in report["findings"].as_array_mut().unwrap() {
+        if f["kind"] != "skipped" {
+            f["reason"] = Value::Null;
+        }
+    }
+    report
+}
+
+#[test]
+fn every_proof_vector_gives_exactly_its_expected_report() {
+    for t in vectors() {
+        for jobs in [1, 3] {
+            let options = Options {
+                jobs,
+                batch_rounds: 2,
+                ..Options::default()
+            };
+            let got = report(t["text"].as_str().unwrap(), &options);
+            assert_eq!(got, t["expected"], "tcId {} ({}), {jobs} jobs", t["tcId"], t["comment"]);
+        }
+    }
+}
+
+#[test]
+fn every_tampered_and_invalid_vector_is_caught_by_the_command_line_with_its_exit_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("report.json");
+    for t in vectors() {
+        let (code, out, err) = run(
+            &["audit", "-", "--report", path.to_str().unwrap()],
+            t["text"].as_str().unwrap(),
+        );
+        let want = match t["expected"]["verdict"].as_str().unwrap() {
+            "match" | "unobserved" => 0,
+            "mismatch" => 1,
+            _ => 2,
+        };
+        assert_eq!(code, want, "tcId {}: {out}{err}", t["tcId"]);
+        assert!(!err.contains("panicked"), "{err}");
+        let mut report = load(path.to_str().unwrap());
+        let findings = report["findings"].as_array_mut().unwrap();
+        for f in findings.iter_mut() {
+            assert_eq!(f.as_object_mut().unwrap().remove("file"), Some(json!("-")));
+        }
+        let obj = report.as_object_mut().unwrap();
+        let files = obj.remove("files").unwrap();
+        assert_eq!(files[0]["verdict"], t["expected"]["verdict"]);
+        assert_eq!(
+            without_free_text(report),
+            without_free_text(t["expected"].clone()),
+            "tcId {} ({})",
+            t["tcId"],
+            t["comment"]
+        );
+        // The text output lists every finding.
+        let listed = out
+            .lines()
+            .filter(|l| l.contains("epoch") || l.contains("INVALID"))
+            .count();
+        assert!(
+            listed >= t["expected"]["findings"].as_array().unwrap().len(),
+            "tcId {}: {out}",
+            t["tcId"]
+        );
+    }
+}
+
+fn validator(schema: &Value) -> jsonschema::Validator {
+    jsonschema::validator_for(schema).unwrap()
+}
+
+/// The proof schema with its root pointed at one of its definitions.
+fn schema_at(def: &str) -> Value {
+    let mut s = load("vectors/proof.schema.json");
+    s["$ref"] = Value::from(format!("#/$defs/{def}"));
+    s
+}
+
+#[test]
+fn valid_and_tampered_vectors_match_the_proof_schema_and_schema_checkable_invalid_ones_do_not() {
+    let document = validator(&schema_at("document"));
+    let epoch = validator(&schema_at("epoch"));
+    let valid = |text: &str| -> bool {
+        if text.trim_start().starts_with("{\"proof\"") {
+            serde_json::from_str::<Value>(text).is_ok_and(|v| document.is_valid(&v))
+        } else {
+            text.lines()
+                .filter(|l| !l.trim().is_empty())
+                .all(|l| serde_json::from_str::<Value>(l).is_ok_and(|v| epoch.is_valid(&v)))
+        }
+    };
+    // What the schema cannot see: a key given twice, a player seated twice,
+    // which secret an op takes, a commitment without a secret to check.
+    let beyond = ["twice", "same player", "selfpoker epoch", "shoe epoch", "cursor.hash"];
+    for t in vectors() {
+        let text = t["text"].as_str().unwrap();
+        let comment = t["comment"].as_str().unwrap();
+        match t["class"].as_str().unwrap() {
+            "invalid" if beyond.iter().any(|b| comment.contains(b)) => {}
+            "invalid" => assert!(!valid(text), "the schema accepts tcId {} ({comment})", t["tcId"]),
+            _ => assert!(valid(text), "the schema rejects tcId {} ({comment})", t["tcId"]),
+        }
+    }
+    validator(&schema_at("vectorFile"))
+        .validate(&load("vectors/proofs.json"))
+        .unwrap();
+}
+
+#[test]
+fn a_document_and_the_same_epochs_as_json_lines_give_the_same_findings() {
+    for t in vectors().iter().filter(|t| t["class"] != "invalid") {
+        let text = t["text"].as_str().unwrap();
+        let Ok(doc) = serde_json::from_str::<Value>(text) else {
+            continue;
+        };
+        let Some(epochs) = doc.get("epochs").and_then(Value::as_array) else {
+            continue;
+        };
+        let lines: String = epochs.iter().map(|e| format!("{e}\n")).collect();
+        let mut as_lines = report(&lines, &Options::default());
+        for (i, f) in as_lines["findings"].as_array_mut().unwrap().iter_mut().enumerate() {
+            assert_eq!(f["line"].as_u64(), f["epoch"].as_u64().map(|e| e + 1), "finding {i}");
+            f["line"] = Value::Null;
+        }
+        assert_eq!(as_lines, t["expected"], "tcId {}", t["tcId"]);
+    }
+}
+
+#[test]
+fn every_example_proof_audits_with_exit_0() {
+    let want = [
+        ("dice-game", 1, 12, 1),
+        ("tournament", 1, 10, 0),
+        ("table-rotation", 1, 100, 0),
+        ("selfpoker-hands", 5, 5, 0),
+        ("ladder", 1, 1, 0),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (name, epochs, rounds, skipped) in want {
+        let file = format!("examples/proofs/{name}.json");
+        let report = dir.path().join(format!("{name}.json"));
+        let (code, out, err) = run(&["audit", &file, "--report", report.to_str().unwrap()], "");
+        assert_eq!(code, 0, "{name}: {out}{err}");
+        let r = load(report.to_str().unwrap());
+        assert_eq!(
+            (r["epochs"].as_u64(), r["rounds"].as_u64(), r["skipped"].as_u64()),
+            (Some(epochs), Some(rounds), Some(skipped)),
+            "{name}"
+        );
+        assert_eq!(r["commitOk"], r["epochs"], "{name}: every epoch carries its commitment");
+        assert_eq!(r["match"].as_u64(), Some(rounds - skipped), "{name}");
+    }
+}
+
+#[test]
+fn the_example_proofs_are_what_provably_proof_writes_from_their_rounds() {
+    let out = duct::cmd!(root().join("scripts/proof-examples.sh"), "check")
+        .dir(root())
+        .env("PROVABLY", bin())
+        .stderr_to_stdout()
+        .stdout_capture()
+        .unchecked()
+        .run()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn changing_one_card_of_an_example_is_one_mismatch_at_that_card() {
+    let mut doc = load("examples/proofs/tournament.json");
+    let card = &mut doc["epochs"][0]["rounds"][6]["observed"]["cards"][11];
+    *card = Value::from(if card == "AS" { "KC" } else { "AS" });
+    let (code, out, _) = run(&["audit", "-"], &doc.to_string());
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("epoch 0, round 6: MISMATCH in cards at index 11"), "{out}");
+}
+
+#[test]
+fn a_missing_file_is_invalid_and_the_other_files_are_still_checked() {
+    let (code, out, _) = run(&["audit", "no/such/proof.json", "examples/proofs/ladder.json"], "");
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("no/such/proof.json: INVALID: cannot read"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("examples/proofs/ladder.json") && l.ends_with("match")),
+        "{out}"
+    );
+}
+
+#[test]
+fn junit_has_a_suite_per_file_and_a_case_per_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let junit = dir.path().join("junit.xml");
+    let tampered = vectors()
+        .into_iter()
+        .find(|t| t["comment"].as_str().unwrap().contains("card 17"))
+        .unwrap();
+    let file = dir.path().join("tampered.json");
+    std::fs::write(&file, tampered["text"].as_str().unwrap()).unwrap();
+    let (code, _, _) = run(
+        &[
+            "audit",
+            "examples/proofs/ladder.json",
+            file.to_str().unwrap(),
+            "examples/proofs/dice-game.json",
+            "--junit",
+            junit.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 1);
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(xml.matches("<testsuite ").count(), 3, "{xml}");
+    assert_eq!(xml.matches("</testsuite>").count(), 3, "{xml}");
+    assert!(xml.contains("<failure type=\"mismatch\""), "{xml}");
+    assert!(xml.contains("<skipped message=\"epoch 0, round 5: skipped"), "{xml}");
+}
+
+#[test]
+fn a_report_in_a_missing_directory_is_exit_2_and_writes_nothing() {
+    let (code, _, err) = run(
+        &[
+            "audit",
+            "examples/proofs/ladder.json",
+            "--report",
+            "no/such/dir/report.json",
+        ],
+        "",
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("no/such/dir/report.json"), "{err}");
+    assert!(!root().join("no").exists());
+}
+
+#[test]
+fn a_closed_stdout_ends_the_listing_without_a_panic_and_keeps_the_exit_status() {
+    let lines: String = (0..3000)
+        .map(|n| format!("{{\"commit\":null,\"serverSeed\":\"s\",\"rounds\":[{{\"op\":\"dice.roll\",\"clientSeed\":\"c\",\"n\":{n}}}]}}\n"))
+        .collect();
+    let out = duct::cmd(bin(), ["audit", "-"])
+        .stdin_bytes(lines)
+        .pipe(duct::cmd!("head", "-n", "2"))
+        .stderr_capture()
+        .stdout_capture()
+        .unchecked()
+        .run()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
+}
+
+#[test]
+fn piped_output_has_no_progress_bar() {
+    let (code, _, err) = run(&["audit", "examples/proofs/table-rotation.json"], "");
+    assert_eq!(code, 0);
+    assert!(err.is_empty(), "stderr must stay empty when stdout is a pipe: {err:?}");
+}
+
+#[test]
+fn a_line_longer_than_the_limit_is_named_by_its_line_and_the_rest_is_checked() {
+    let good = r#"{"commit":null,"serverSeed":"s","rounds":[{"op":"dice.roll","clientSeed":"c","n":0,"observed":{"face":4}}]}"#;
+    let face = provably::dice::roll("s", "c", 0).unwrap();
+    let good = good.replace("\"face\":4", &format!("\"face\":{face}"));
+    let long = format!("{{\"title\":\"{}\"}}", "x".repeat(500));
+    let text = format!("{good}\n\n{long}\n{good}\n");
+    let options = Options {
+        max_line: 300,
+        ..Options::default()
+    };
+    let (counts, findings) = audit_text(&text, &options);
+    assert_eq!((counts.epochs, counts.matched, counts.invalid_other), (3, 2, 1));
+    assert_eq!((findings[0].line, findings[0].epoch), (Some(3), Some(1)));
+    assert!(
+        findings[0].reason.as_deref().unwrap().contains("more than 300"),
+        "{findings:?}"
+    );
+}
+
+/// A document produced on demand, counting how much of it has been read.
+struct Lazy {
+    epochs: usize,
+    next: usize,
+    buf: Vec<u8>,
+    pos: usize,
+    read: Arc<AtomicUsize>,
+}
+
+impl Read for Lazy {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if self.pos == self.buf.len() {
+            self.buf.clear();
+            self.pos = 0;
+            if self.next == 0 {
+                self.buf.extend_from_slice(br#"{"proof":1,"epochs":["#);
+            }
+            if self.next < self.epochs {
+                let sep = if self.next > 0 { "," } else { "" };
+                let n = self.next;
+                self.buf.extend_from_slice(
+                    format!(r#"{sep}{{"commit":null,"serverSeed":"s","rounds":[{{"op":"dice.roll","clientSeed":"c","n":{n}}}]}}"#)
+                        .as_bytes(),
+                );
+            } else if self.next == self.epochs {
+                self.buf.extend_from_slice(b"]}");
+            }
+            self.next += 1;
+        }
+        let n = out.len().min(self.buf.len() - self.pos);
+        out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
+        self.pos += n;
+        self.read.fetch_add(n, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+#[test]
+fn a_document_streams_the_first_findings_come_out_before_the_input_is_read() {
+    let read = Arc::new(AtomicUsize::new(0));
+    let input = Lazy {
+        epochs: 200_000,
+        next: 0,
+        buf: Vec::new(),
+        pos: 0,
+        read: Arc::clone(&read),
+    };
+    let total = 200_000 * 100;
+    let mut first_seen_at = None;
+    let counts = proof::audit(input, &Options::default(), &mut |e| {
+        if let (proof::Event::Round { .. }, None) = (e, first_seen_at) {
+            first_seen_at = Some(read.load(Ordering::Relaxed));
+        }
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!((counts.epochs, counts.unobserved), (200_000, 200_000));
+    let at = first_seen_at.unwrap();
+    assert!(at < total / 10, "the first round came out after {at} of ~{total} bytes");
+}
+
+#[test]
+fn one_epoch_of_many_rounds_streams_with_the_secret_first_and_waits_without_it() {
+    let rounds: Vec<String> = (0..3000)
+        .map(|n| {
+            format!(
+                r#"{{"op":"dice.roll","clientSeed":"c","n":{n},"observed":{{"face":{}}}}}"#,
+                provably::dice::roll("s", "c", n).unwrap()
+            )
+        })
+        .collect();
+    let rounds = rounds.join(",");
+    let commit = provably::cursor::hash("s");
+    let first = format!(r#"{{"proof":1,"epochs":[{{"commit":"{commit}","serverSeed":"s","rounds":[{rounds}]}}]}}"#);
+    let last = format!(r#"{{"proof":1,"epochs":[{{"rounds":[{rounds}],"serverSeed":"s","commit":"{commit}"}}]}}"#);
+    for text in [first, last] {
+        let (counts, findings) = audit_text(&text, &Options::default());
+        assert_eq!((counts.matched, counts.commit_ok), (3000, 1));
+        assert!(findings.is_empty());
+    }
+}
+
+#[test]
+fn proof_from_flags_holds_the_derived_outcome_and_audits_clean() {
+    let seed = "a3f1c9d4e5b6072839a0b1c2d3e4f5061728394a5b6c7d8e9f0a1b2c3d4e5f60";
+    let (code, doc, err) = run(
+        &[
+            "proof",
+            "shoe.deal",
+            "--server-seed",
+            seed,
+            "--client-seed",
+            "table-7",
+            "--nonce",
+            "12",
+            "--decks",
+            "6",
+            "--penetration",
+            "0.75",
+            "--commit",
+            "--prefix",
+            "30",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&doc).unwrap();
+    let shoe = provably::shoe::deal(seed, "table-7", 12, 6, 0.75);
+    let epoch = &v["epochs"][0];
+    assert_eq!(epoch["commit"], Value::from(provably::cursor::hash(seed)));
+    let observed = &epoch["rounds"][0]["observed"];
+    assert_eq!(observed["cards"], json!(shoe.cards[..30]));
+    assert_eq!(observed["cut"], json!(shoe.cut));
+    assert!(epoch["rounds"][0].get("serverSeed").is_none());
+    let (code, out, _) = run(&["audit", "-"], &doc);
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn proof_with_seats_writes_seats_and_derives_from_their_seeds_in_player_order() {
+    let (code, doc, err) = run(
+        &[
+            "proof",
+            "poker.deal",
+            "--server-seed",
+            "s",
+            "--seat",
+            "9=c",
+            "--seat",
+            "2=a",
+            "--seat",
+            "5=b",
+            "--nonce",
+            "3",
+            "--players",
+            "3",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&doc).unwrap();
+    let round = &v["epochs"][0]["rounds"][0];
+    assert_eq!(round["seats"][0], json!({"player": 9, "seed": "c"}));
+    let deal = provably::poker::deal("s", "abc", 3, 3);
+    assert_eq!(round["observed"], serde_json::to_value(deal).unwrap());
+}
+
+#[test]
+fn proof_from_requests_groups_rounds_by_seed_and_writes_json_lines() {
+    let requests = [
+        json!({"id": 1, "op": "dice.roll", "serverSeed": "a", "clientSeed": "c", "n": 0}),
+        json!({"id": 2, "op": "dice.roll", "serverSeed": "a", "clientSeed": "c", "n": 1}),
+        json!({"id": 3, "op": "selfpoker.deck", "seed": "42"}),
+        json!({"id": 4, "op": "dice.roll", "serverSeed": "a", "clientSeed": "c", "n": 2, "external": "telegram", "observed": {"face": 6}}),
+    ];
+    let input: String = requests.iter().map(|r| format!("{r}\n")).collect();
+    let (code, out, err) = run(&["proof", "--requests", "-", "--group", "--commit", "--lines"], &input);
+    assert_eq!(code, 0, "{err}");
+    let epochs: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let sizes: Vec<usize> = epochs.iter().map(|e| e["rounds"].as_array().unwrap().len()).collect();
+    assert_eq!(sizes, [2, 1, 1]);
+    assert_eq!(epochs[1]["commit"], Value::from(provably::selfpoker::commit(42)));
+    assert_eq!(epochs[1]["seed"], "42");
+    assert_eq!(epochs[2]["rounds"][0]["observed"], json!({"face": 6}));
+    let (code, out, _) = run(&["audit", "-"], &out);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("skipped: external (telegram)"), "{out}");
+}
+
+#[test]
+fn proof_from_a_bad_request_line_names_the_line_and_field_and_writes_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("proof.json");
+    let input = "{\"op\":\"dice.roll\",\"serverSeed\":\"a\",\"clientSeed\":\"c\",\"n\":0}\n\n{\"op\":\"dice.roll\",\"serverSeed\":\"a\",\"clientSeed\":\"c\",\"n\":-1}\n";
+    let (code, _, err) = run(&["proof", "--requests", "-", "--out", out.to_str().unwrap()], input);
+    assert_eq!(code, 2);
+    assert!(err.contains("line 3: n:"), "{err}");
+    assert!(!out.exists());
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "no temporary file is left"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Any damage to a proof (a byte changed, the text cut short) is a
+    /// verdict, never a panic, and the counts still add up.
+    #[test]
+    fn damaged_proofs_get_a_verdict_not_a_panic(index in 0usize..40, at in any::<prop::sample::Index>(), byte in any::<u8>(), cut in any::<bool>()) {
+        let tests = vectors();
+        let text = tests[index % tests.len()]["text"].as_str().unwrap().as_bytes().to_vec();
+        let mut damaged = text.clone();
+        if !damaged.is_empty() {
+            let i = at.index(damaged.len());
+            if cut {
+                damaged.truncate(i);
+            } else {
+                damaged[i] = byte;
+            }
+        }
+        let mut findings = 0;
+        let counts = proof::audit(&damaged[..], &Options::default(), &mut |e| {
+            findings += e.findings().len();
+            Ok(())
+        })
+        .unwrap();
+        prop_assert_eq!(
+            counts.rounds,
+            counts.matched + counts.mismatch + counts.skipped + counts.invalid + counts.unobserved
+        );
+    }
+}
