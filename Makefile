@@ -21,7 +21,7 @@ SEED      ?= $(shell date +%Y%m%d)
 
 export PROVABLY_PYTHON := $(PYTHON)
 
-.PHONY: help test diff diff-python diff-numpy diff-node vectors web fuzz bench deps venv node chromium clean
+.PHONY: help test diff diff-python diff-numpy diff-node vectors examples web fuzz bench bench-audit deps venv node chromium clean
 
 help:
 	@echo "make diff         run the harness against every target (CASES=$(CASES), SEED=$(SEED))"
@@ -32,6 +32,8 @@ help:
 	@echo "make web          serve the verification page on http://127.0.0.1:8000/"
 	@echo "make fuzz         the request and response parsers on 1,000,000 fuzzed lines each"
 	@echo "make bench        criterion benchmarks"
+	@echo "make bench-audit  provably audit vs serve on 10^5 shoes, peak RSS at 10^6 rounds"
+	@echo "make examples     rewrite examples/proofs/ with provably proof"
 
 # ---------------------------------------------------------------- installs
 
@@ -106,6 +108,13 @@ fuzz:
 
 bench:
 	$(CARGO) bench --locked --bench schemes
+
+# Whole proofs (BENCHMARKS.md): hyperfine of audit against serve, and peak RSS.
+bench-audit:
+	scripts/bench-audit.sh
+
+examples: $(BIN)
+	PROVABLY=$(BIN) scripts/proof-examples.sh
 
 clean:
 	rm -rf $(VENV) node_modules target

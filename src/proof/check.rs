@@ -171,9 +171,11 @@ pub fn read_round(value: Value, secret: Option<(&str, &Value)>) -> Result<Round,
     if map.contains_key("id") {
         return Err(FieldError::new("id", "a round is a request without id"));
     }
-    let observed = map.remove(OBSERVED);
-    let external = map.remove(EXTERNAL);
-    let seats = map.remove(SEATS);
+    // shift_remove keeps the other keys in text order (the parser names the
+    // first unknown key in that order).
+    let observed = map.shift_remove(OBSERVED);
+    let external = map.shift_remove(EXTERNAL);
+    let seats = map.shift_remove(SEATS);
     let spec = match map.get("op") {
         Some(Value::String(name)) => {
             op::find(name).ok_or_else(|| FieldError::new("op", format!("{name:?} is not an op a round can hold")))?
@@ -647,28 +649,16 @@ pub fn check_round(head: &EpochHead, round: u64, raw: &str) -> Event {
     if let Some(event) = verbatim(head, round, raw, secret) {
         return event;
     }
-    let (map, observed) = match parse_round(raw) {
-        Ok(parts) => parts,
+    // Parsed whole, observation included, so that the first key given twice
+    // in the text is the round's first error.
+    let map = match parse_round(raw, false) {
+        Ok((map, _)) => map,
         Err(e) => return invalid(e),
     };
-    let mut r = match read_round(Value::Object(map), secret) {
+    let r = match read_round(Value::Object(map), secret) {
         Ok(r) => r,
         Err(e) => return invalid(e),
     };
-    if let Some(text) = observed {
-        if r.external.is_none() && same_text(&r.request, text) {
-            return Event::Round {
-                epoch: head.epoch,
-                round,
-                verdict: RoundVerdict::Match,
-                findings: Vec::new(),
-            };
-        }
-        match parse_strict_at(text, Some(OBSERVED)).and_then(|v| read_observed(r.request.spec(), v)) {
-            Ok(o) => r.observed = Some(o),
-            Err(e) => return invalid(e),
-        }
-    }
     let j = judge(&r, at);
     Event::Round {
         epoch: head.epoch,
@@ -691,7 +681,7 @@ fn verbatim(head: &EpochHead, round: u64, raw: &str, secret: Option<(&str, &Valu
     // The first occurrence: the members before it are short, the observation long.
     let at = memchr::memmem::find(body.as_bytes(), KEY.as_bytes())?;
     let members = format!("{}}}", &raw[..at]);
-    let (map, observed) = parse_round(&members).ok()?;
+    let (map, observed) = parse_round(&members, true).ok()?;
     if observed.is_some() {
         return None;
     }
@@ -742,9 +732,9 @@ fn has_leaf(json: &[u8]) -> bool {
     false
 }
 
-/// A round's members, its `observed` kept as raw text (checked only if it
-/// is not the derived outcome verbatim).
-fn parse_round(raw: &str) -> Result<(Map<String, Value>, Option<&str>), FieldError> {
+/// A round's members; with `raw_observed`, its `observed` kept as text
+/// rather than parsed.
+fn parse_round(raw: &str, raw_observed: bool) -> Result<(Map<String, Value>, Option<&str>), FieldError> {
     if !raw.trim_start().starts_with('{') {
         let v = parse_strict(raw)?;
         return Err(FieldError::new(
@@ -758,7 +748,7 @@ fn parse_round(raw: &str) -> Result<(Map<String, Value>, Option<&str>), FieldErr
     };
     let mut de = serde_json::Deserializer::from_str(raw);
     let result = de
-        .deserialize_map(RoundVisitor { strict })
+        .deserialize_map(RoundVisitor { strict, raw_observed })
         .and_then(|parts| de.end().map(|()| parts));
     result.map_err(|e| match strict.twice.borrow_mut().take() {
         Some(path) => FieldError::new(path, "appears twice"),
@@ -768,6 +758,7 @@ fn parse_round(raw: &str) -> Result<(Map<String, Value>, Option<&str>), FieldErr
 
 struct RoundVisitor<'a> {
     strict: Strict<'a>,
+    raw_observed: bool,
 }
 
 impl<'de> Visitor<'de> for RoundVisitor<'_> {
@@ -785,7 +776,7 @@ impl<'de> Visitor<'de> for RoundVisitor<'_> {
                 *self.strict.twice.borrow_mut() = Some(key.clone());
                 return Err(de::Error::custom(format_args!("key {key:?} appears twice")));
             }
-            if key == OBSERVED {
+            if key == OBSERVED && self.raw_observed {
                 observed = Some(map.next_value()?);
                 continue;
             }
@@ -953,5 +944,7 @@ mod tests {
         let e = parse_strict(r#"{"seats": [{"player": 1, "seed": "a", "player": 2}]}"#).unwrap_err();
         assert_eq!(e.field, "seats.player");
         assert_eq!(parse_strict("[1,").unwrap_err().field, "round");
+        let e = parse_round(r#"{"observed": {"a": 1, "a": 2}, "n": 1, "n": 2}"#, false).unwrap_err();
+        assert_eq!(e.field, "observed.a", "the first repeated key in the text");
     }
 }

@@ -211,13 +211,13 @@ fn prepare(request: Value, options: &MakeOptions) -> Result<(Secret, Value), Fie
             format!("must be a JSON object, not {}", type_name(&request)),
         ));
     };
-    map.remove("id");
+    map.shift_remove("id");
     let name = map.get("op").and_then(Value::as_str).unwrap_or_default();
     let field = crate::op::find(name).and_then(|o| o.secret).map(|s| s.field);
     let secret = match field {
         Some(f) => Some((
             f,
-            map.remove(f)
+            map.shift_remove(f)
                 .ok_or_else(|| FieldError::new(f, "is missing: give the round's secret"))?,
         )),
         None => None,
