@@ -100,6 +100,23 @@ pub(crate) enum Job {
     },
     /// JSON-lines epochs: (line, epoch, the line or its length when too long).
     Lines(Vec<(u64, u64, Result<Vec<u8>, usize>)>),
+    /// Small jobs in a row, sent as one (a document of many short epochs).
+    Batch(Vec<Job>),
+}
+
+impl Job {
+    /// How much work a job is, in rounds (or lines), and its bytes: what a batch is measured by.
+    pub(crate) fn weight(&self) -> (usize, usize) {
+        match self {
+            Job::Events(_) | Job::Commit { .. } => (1, 0),
+            Job::Rounds { raws, .. } => (raws.len(), raws.iter().map(|r| r.get().len()).sum()),
+            Job::Lines(lines) => (
+                lines.len(),
+                lines.iter().map(|(_, _, t)| t.as_ref().map_or(0, Vec::len)).sum(),
+            ),
+            Job::Batch(jobs) => jobs.iter().map(Job::weight).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1)),
+        }
+    }
 }
 
 /// The run stopped: nobody takes jobs any more.
@@ -147,6 +164,11 @@ pub(crate) fn run_job(job: Job, options: &Options, out: &mut Vec<Event>) {
         Job::Lines(lines) => {
             for (line, epoch, text) in lines {
                 read_line_epoch(line, epoch, text, options, out);
+            }
+        }
+        Job::Batch(jobs) => {
+            for job in jobs {
+                run_job(job, options, out);
             }
         }
     }

@@ -69,17 +69,51 @@ impl<R: Read> Read for Counting<R> {
 }
 
 /// The workers' side of the reader: numbered jobs, each holding a ticket.
-struct Pool {
+/// Small jobs (the pieces of short epochs) are gathered until they weigh a
+/// batch, so a document of a million one-round epochs is not a million
+/// hand-overs.
+struct Pool<'a> {
     jobs: SyncSender<(u64, Job)>,
     tickets: SyncSender<()>,
     seq: u64,
+    gathered: Vec<Job>,
+    weight: (usize, usize),
+    options: &'a Options,
 }
 
-impl Sink for Pool {
-    fn job(&mut self, job: Job) -> Result<(), Stop> {
+impl Pool<'_> {
+    fn send(&mut self, job: Job) -> Result<(), Stop> {
         self.tickets.send(()).map_err(|_| Stop)?;
         self.jobs.send((self.seq, job)).map_err(|_| Stop)?;
         self.seq += 1;
+        Ok(())
+    }
+
+    /// Sends what has been gathered.
+    fn flush(&mut self) -> Result<(), Stop> {
+        self.weight = (0, 0);
+        match self.gathered.len() {
+            0 => Ok(()),
+            1 => {
+                let job = self.gathered.pop().expect("one job");
+                self.send(job)
+            }
+            _ => {
+                let jobs = std::mem::take(&mut self.gathered);
+                self.send(Job::Batch(jobs))
+            }
+        }
+    }
+}
+
+impl Sink for Pool<'_> {
+    fn job(&mut self, job: Job) -> Result<(), Stop> {
+        let (rounds, bytes) = job.weight();
+        self.gathered.push(job);
+        self.weight = (self.weight.0 + rounds, self.weight.1 + bytes);
+        if self.weight.0 >= self.options.batch_rounds || self.weight.1 >= self.options.batch_bytes {
+            self.flush()?;
+        }
         Ok(())
     }
 }
@@ -104,6 +138,9 @@ pub fn audit<R: Read + Send>(
             jobs: job_tx,
             tickets: ticket_tx,
             seq: 0,
+            gathered: Vec::new(),
+            weight: (0, 0),
+            options,
         };
         s.spawn(move || reader(input, pool, options));
         for _ in 0..jobs {
@@ -119,6 +156,11 @@ pub fn audit<R: Read + Send>(
 }
 
 fn reader<R: Read>(input: R, mut pool: Pool, options: &Options) {
+    read_all(input, &mut pool, options);
+    let _ = pool.flush();
+}
+
+fn read_all<R: Read>(input: R, pool: &mut Pool, options: &Options) {
     let fail = |pool: &mut Pool, e: ProofError| {
         let _ = pool.job(Job::Events(vec![Event::Invalid(e.finding())]));
     };
@@ -128,13 +170,13 @@ fn reader<R: Read>(input: R, mut pool: Pool, options: &Options) {
     };
     let (format, input) = match read::sniff(input) {
         Ok(x) => x,
-        Err(e) => return fail(&mut pool, read_error(Place::default(), &e)),
+        Err(e) => return fail(pool, read_error(Place::default(), &e)),
     };
     let input = BufReader::with_capacity(1 << 16, input);
     match format {
         Format::Document => {
             let ctx = Ctx::default();
-            let Err(e) = read::read_document(input, &mut pool, &ctx, options) else {
+            let Err(e) = read::read_document(input, pool, &ctx, options) else {
                 return;
             };
             if ctx.halted() {
@@ -152,11 +194,11 @@ fn reader<R: Read>(input: R, mut pool: Pool, options: &Options) {
                     message: e.to_string(),
                 }
             };
-            fail(&mut pool, e);
+            fail(pool, e);
         }
         Format::Lines => {
-            if let Err(e) = read::read_lines(input, &mut pool, options) {
-                fail(&mut pool, read_error(Place::default(), &e));
+            if let Err(e) = read::read_lines(input, pool, options) {
+                fail(pool, read_error(Place::default(), &e));
             }
         }
     }
