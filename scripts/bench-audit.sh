@@ -9,8 +9,8 @@
 # Inputs (target/bench-audit/, deterministic): N six-deck `shoe.deal`
 # requests, one server seed per shoe (seed 000 reveals a shoe's seed when
 # the shoe is done), as protocol lines for `provably serve`; the same
-# rounds as a JSON-lines proof (one epoch per shoe, its commitment, every
-# card and the cut observed) written by `provably proof`. For memory, 10^6
+# rounds as a JSON-lines proof and as a document (one epoch per shoe, its
+# commitment, every card and the cut observed) written by `provably proof`. For memory, 10^6
 # such rounds as JSON lines and as one document holding a single epoch of
 # 10^6 rounds (rounds stream inside an epoch too).
 #
@@ -40,6 +40,7 @@ PY
 inputs() {
   requests "$N" "$OUT/requests.jsonl" 0
   "$P" proof --requests "$OUT/requests.jsonl" --commit --lines --out "$OUT/shoes.jsonl"
+  "$P" proof --requests "$OUT/requests.jsonl" --commit --out "$OUT/shoes.json"
   requests "$BIG" "$OUT/requests-big.jsonl" 0
   "$P" proof --requests "$OUT/requests-big.jsonl" --commit --lines --out "$OUT/shoes-big.jsonl"
   requests "$BIG" "$OUT/requests-one-seed.jsonl" 1
@@ -62,9 +63,10 @@ print("serve and the proof agree on the first 1000 shoes")' "$OUT/shoes.jsonl"
 speed() {
   echo "nproc $(nproc), load $(cut -d' ' -f1-3 /proc/loadavg)"
   hyperfine --warmup 1 --runs "$RUNS" --export-markdown "$OUT/speed.md" \
-    -n "audit (N=$N)" "$P audit --quiet $OUT/shoes.jsonl" \
-    -n "serve (N=$N)" "$P serve < $OUT/requests.jsonl" \
-    -n "audit --jobs 1" "$P audit --quiet --jobs 1 $OUT/shoes.jsonl"
+    -n "audit, JSON lines" "$P audit --quiet $OUT/shoes.jsonl" \
+    -n "serve" "$P serve < $OUT/requests.jsonl" \
+    -n "audit, document" "$P audit --quiet $OUT/shoes.json" \
+    -n "audit, JSON lines, --jobs 1" "$P audit --quiet --jobs 1 $OUT/shoes.jsonl"
   echo "load after $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
