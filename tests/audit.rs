@@ -528,3 +528,21 @@ proptest! {
         );
     }
 }
+
+#[test]
+fn a_round_that_is_not_json_inside_a_document_is_that_rounds_finding_and_the_rest_is_read() {
+    let face = provably::dice::roll("s", "c", 1).unwrap();
+    let text = format!(
+        "{{\"proof\":1,\"epochs\":[{{\"commit\":null,\"serverSeed\":\"s\",\"rounds\":[\n{{\"op\":\"dice.roll\",\"clientSeed\":\"c\",\"n\":01}},\n{{\"op\":\"dice.roll\",\"clientSeed\":\"c\",\"n\":1,\"observed\":{{\"face\":{face}}}}}]}},\n{{\"commit\":null,\"serverSeed\":\"s\",\"rounds\":[}}]}}"
+    );
+    let (counts, findings) = audit_text(&text, &Options::default());
+    assert_eq!((counts.epochs, counts.invalid, counts.matched), (2, 1, 1));
+    assert_eq!(
+        (findings[0].epoch, findings[0].round, findings[0].field.as_deref()),
+        (Some(0), Some(0), Some("round"))
+    );
+    // `[}` breaks the structure: not JSON at its line and epoch, and reading stops.
+    let last = findings.last().unwrap();
+    assert_eq!((last.epoch, last.field.as_deref(), last.line), (Some(1), None, Some(4)));
+    assert!(last.reason.as_deref().unwrap().starts_with("not JSON"), "{last:?}");
+}

@@ -636,14 +636,18 @@ pub fn judge(round: &Round, at: Place) -> Judgement {
     }
 }
 
-/// Checks one round given as raw JSON text.
-pub fn check_round(head: &EpochHead, round: u64, raw: &str) -> Event {
+/// Checks one round given as its JSON text.
+pub fn check_round(head: &EpochHead, round: u64, raw: &[u8]) -> Event {
     let at = head.place().round(round);
     let invalid = |e: FieldError| Event::Round {
         epoch: head.epoch,
         round,
         verdict: RoundVerdict::Invalid,
         findings: vec![e.at(at).finding()],
+    };
+    let raw = match std::str::from_utf8(raw) {
+        Ok(text) => text,
+        Err(e) => return invalid(FieldError::new("round", format!("not UTF-8: {e}"))),
     };
     let secret = head.secret.as_ref().map(|(f, v)| (*f, v));
     if let Some(event) = verbatim(head, round, raw, secret) {

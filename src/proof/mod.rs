@@ -59,6 +59,7 @@ pub mod make;
 pub mod read;
 pub mod report;
 pub mod run;
+pub(crate) mod scan;
 pub(crate) mod vectors;
 
 use std::fmt;

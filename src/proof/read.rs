@@ -1,11 +1,12 @@
 //! Reading proofs as a stream.
 //!
-//! A document is read by serde's streaming visitors: the `epochs` array one
-//! epoch at a time, each epoch's `rounds` one round at a time, every round
-//! kept as its raw JSON text ([`RawValue`]) and handed on in batches, so a
+//! A document is walked by a structural scanner ([`super::scan`]): the
+//! `epochs` list one epoch at a time, each epoch's `rounds` one round at a
+//! time, every round cut out as its text and handed on in batches, so a
 //! worker parses and checks it and the reader only scans. JSON lines are
-//! split at newlines and each line is parsed by a worker with the same
-//! epoch visitor.
+//! split at newlines and each line is walked by a worker with the same
+//! epoch reader. A round's text is held to JSON by the worker that parses
+//! it, so a round that is not JSON inside is that round's finding.
 //!
 //! Findings come out in document order. An epoch's rounds need its secret,
 //! and its `commit` is checked against it, so until the secret's key has
@@ -14,18 +15,16 @@
 //! `provably proof` writes) streams without waiting.
 
 use std::cell::Cell;
-use std::fmt;
 use std::io::{self, BufRead, Read};
 use std::sync::Arc;
 
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::check::{self, EpochHead};
 use super::run::Options;
+use super::scan::{ScanError, Scanner};
 use super::{Event, FieldError, Place, ProofError};
-use crate::op::short;
+use crate::op::{short, type_name};
 
 /// How a file is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,7 +95,7 @@ pub(crate) enum Job {
     Rounds {
         head: Arc<EpochHead>,
         first: u64,
-        raws: Vec<Box<RawValue>>,
+        raws: Vec<Vec<u8>>,
     },
     /// JSON-lines epochs: (line, epoch, the line or its length when too long).
     Lines(Vec<(u64, u64, Result<Vec<u8>, usize>)>),
@@ -109,7 +108,7 @@ impl Job {
     pub(crate) fn weight(&self) -> (usize, usize) {
         match self {
             Job::Events(_) | Job::Commit { .. } => (1, 0),
-            Job::Rounds { raws, .. } => (raws.len(), raws.iter().map(|r| r.get().len()).sum()),
+            Job::Rounds { raws, .. } => (raws.len(), raws.iter().map(Vec::len).sum()),
             Job::Lines(lines) => (
                 lines.len(),
                 lines.iter().map(|(_, _, t)| t.as_ref().map_or(0, Vec::len)).sum(),
@@ -126,8 +125,8 @@ pub(crate) struct Stop;
 /// Where jobs go: the worker pool, or straight into a list (one JSON line).
 pub(crate) trait Sink {
     fn job(&mut self, job: Job) -> Result<(), Stop>;
-    /// Where a round read from borrowed text (one JSON line) is checked at
-    /// once, without a copy; `None` for a sink that hands rounds on.
+    /// Where a round of an epoch read in place (one JSON line) is checked
+    /// at once; `None` for a sink that hands rounds on.
     fn now(&mut self) -> Option<&mut Vec<Event>> {
         None
     }
@@ -158,7 +157,7 @@ pub(crate) fn run_job(job: Job, options: &Options, out: &mut Vec<Event>) {
             out.extend(
                 raws.iter()
                     .zip(first..)
-                    .map(|(raw, i)| check::check_round(&head, i, raw.get())),
+                    .map(|(raw, i)| check::check_round(&head, i, raw)),
             );
         }
         Job::Lines(lines) => {
@@ -190,31 +189,27 @@ fn read_line_epoch(line: u64, epoch: u64, text: Result<Vec<u8>, usize>, options:
         }
     };
     let ctx = Ctx::default();
-    let mut sink = Inline { out, options };
-    let mut de = serde_json::Deserializer::from_slice(&text);
-    let seed = EpochSeed {
-        epoch,
-        line: Some(line),
-        sink: &mut sink,
-        ctx: &ctx,
-        options,
+    let result = {
+        let mut sink = Inline {
+            out: &mut *out,
+            options,
+        };
+        let mut sc = Scanner::new(&text[..]);
+        read_epoch(&mut sc, epoch, Some(line), &mut sink, &ctx, options).and_then(|()| Ok(sc.end()?))
     };
-    let result = seed.deserialize(&mut de).and_then(|()| de.end());
-    if let Err(e) = result {
+    if let Err(ReadStop::Scan(e)) = result {
         if !ctx.began.get() {
             out.push(Event::Epoch { epoch });
         }
+        let message = match e {
+            ScanError::Syntax { message, .. } => message,
+            ScanError::Io(e) => e.to_string(),
+        };
         let at = Place {
             round: ctx.round.get(),
             ..at
         };
-        out.push(Event::Invalid(
-            ProofError::NotJson {
-                at,
-                message: e.to_string(),
-            }
-            .finding(),
-        ));
+        out.push(Event::Invalid(ProofError::NotJson { at, message }.finding()));
     }
 }
 
@@ -225,8 +220,6 @@ pub(crate) struct Ctx {
     round: Cell<Option<u64>>,
     /// The current epoch's `Epoch` event is out.
     began: Cell<bool>,
-    /// Reading stopped on purpose (a version this reader does not know, or no listener).
-    halted: Cell<bool>,
 }
 
 impl Ctx {
@@ -237,222 +230,276 @@ impl Ctx {
             line: None,
         }
     }
-    pub(crate) fn halted(&self) -> bool {
-        self.halted.get()
+}
+
+/// Why reading stopped early.
+#[derive(Debug)]
+pub(crate) enum ReadStop {
+    /// The text is not JSON here, or cannot be read.
+    Scan(ScanError),
+    /// On purpose: a version this reader does not know (already reported),
+    /// or nobody takes jobs any more.
+    Halted,
+}
+
+impl From<ScanError> for ReadStop {
+    fn from(e: ScanError) -> Self {
+        ReadStop::Scan(e)
     }
 }
 
-fn halt<E: de::Error>(ctx: &Ctx) -> E {
-    ctx.halted.set(true);
-    E::custom("reading stopped")
+impl From<io::Error> for ReadStop {
+    fn from(e: io::Error) -> Self {
+        ReadStop::Scan(ScanError::Io(e))
+    }
 }
 
-/// One of a value's JSON type, for a value that should have been another.
-#[derive(Debug)]
-struct Other(&'static str);
-
-/// Visit methods for every JSON type but the one a visitor wants: they
-/// consume the value and return its type.
-macro_rules! other_types {
-    ($($skip:ident)?) => {
-        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> { Ok(Err(Other("a boolean"))) }
-        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> { Ok(Err(Other("a number"))) }
-        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> { Ok(Err(Other("a number"))) }
-        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> { Ok(Err(Other("a number"))) }
-        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> { Ok(Err(Other("a string"))) }
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> { Ok(Err(Other("null"))) }
-        other_types!(@ $($skip)?);
-    };
-    (@ seq) => {
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-            Ok(Err(Other("an object")))
-        }
-    };
-    (@ map) => {
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-            while seq.next_element::<IgnoredAny>()?.is_some() {}
-            Ok(Err(Other("a list")))
-        }
-    };
-}
-
-/// Reads a whole document into jobs. The caller reports a syntax error
-/// (serde's error) at `ctx.place()` unless `ctx.halted()`.
-pub(crate) fn read_document<R: Read, S: Sink>(
-    input: R,
-    sink: &mut S,
-    ctx: &Ctx,
-    options: &Options,
-) -> Result<(), serde_json::Error> {
-    let mut de = serde_json::Deserializer::from_reader(input);
-    de.deserialize_map(DocumentVisitor { sink, ctx, options })?;
-    de.end()
+impl From<Stop> for ReadStop {
+    fn from(_: Stop) -> Self {
+        ReadStop::Halted
+    }
 }
 
 fn invalid_event(at: Place, field: &str, reason: impl Into<String>) -> Event {
     Event::Invalid(FieldError::new(field, reason).at(at).finding())
 }
 
-struct DocumentVisitor<'a, S> {
-    sink: &'a mut S,
-    ctx: &'a Ctx,
-    options: &'a Options,
+/// A small value (a commitment, a seed, a title), parsed.
+fn small<R: BufRead>(sc: &mut Scanner<R>) -> Result<Value, ScanError> {
+    let mut raw = Vec::new();
+    sc.value(&mut raw)?;
+    serde_json::from_slice(&raw).map_err(|e| sc.syntax(format!("{e}")))
 }
 
-impl<'de, S: Sink> Visitor<'de> for DocumentVisitor<'_, S> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a proof document")
+/// Consumes a value that has the wrong type and names its type; a list or
+/// an object is skipped, not parsed.
+fn type_of<R: BufRead>(sc: &mut Scanner<R>) -> Result<&'static str, ScanError> {
+    match sc.peek()? {
+        Some(b'[') => sc.skip().map(|()| "a list"),
+        Some(b'{') => sc.skip().map(|()| "an object"),
+        _ => small(sc).map(|v| type_name(&v)),
     }
+}
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut seen: Vec<String> = Vec::new();
-        let report = |sink: &mut S, field: &str, reason: String| {
-            sink.job(Job::Events(vec![invalid_event(Place::default(), field, reason)]))
-                .map_err(|Stop| halt::<A::Error>(self.ctx))
-        };
-        while let Some(key) = map.next_key::<String>()? {
-            if seen.contains(&key) {
-                map.next_value::<IgnoredAny>()?;
-                report(self.sink, &key, "appears twice".into())?;
-                continue;
-            }
+/// Reads a whole document into jobs. A syntax error is the caller's to
+/// report, at `ctx.place()`.
+pub(crate) fn read_document<R: BufRead, S: Sink>(
+    input: R,
+    sink: &mut S,
+    ctx: &Ctx,
+    options: &Options,
+) -> Result<(), ReadStop> {
+    let mut sc = Scanner::new(input);
+    let report = |sink: &mut S, field: &str, reason: String| {
+        sink.job(Job::Events(vec![invalid_event(Place::default(), field, reason)]))
+    };
+    let mut seen: Vec<String> = Vec::new();
+    let mut more = !sc.open(b'{', b'}')?;
+    while more {
+        let key = sc.key()?;
+        if seen.contains(&key) {
+            sc.skip()?;
+            report(sink, &key, "appears twice".into())?;
+        } else {
             seen.push(key.clone());
             match key.as_str() {
                 "proof" => {
-                    let v: Value = map.next_value()?;
+                    let v = small(&mut sc)?;
                     if v.as_u64() != Some(super::VERSION) {
-                        report(
-                            self.sink,
-                            "proof",
-                            format!(
-                                "version {} is not one this reader knows (it reads version 1)",
-                                short(&v)
-                            ),
-                        )?;
-                        return Err(halt(self.ctx));
+                        let reason = format!(
+                            "version {} is not one this reader knows (it reads version 1)",
+                            short(&v)
+                        );
+                        report(sink, "proof", reason)?;
+                        return Err(ReadStop::Halted);
                     }
                 }
                 "title" => {
-                    let v: Value = map.next_value()?;
+                    let v = small(&mut sc)?;
                     if !v.is_string() {
-                        report(self.sink, "title", format!("must be a string, not {}", short(&v)))?;
+                        report(sink, "title", format!("must be a string, not {}", short(&v)))?;
                     }
                 }
+                "epochs" if sc.peek()? == Some(b'[') => read_epochs(&mut sc, sink, ctx, options)?,
                 "epochs" => {
-                    let seed = EpochsSeed {
-                        sink: &mut *self.sink,
-                        ctx: self.ctx,
-                        options: self.options,
-                    };
-                    if let Err(Other(t)) = map.next_value_seed(seed)? {
-                        report(self.sink, "epochs", format!("must be a list of epochs, not {t}"))?;
-                    }
+                    let t = type_of(&mut sc)?;
+                    report(sink, "epochs", format!("must be a list of epochs, not {t}"))?;
                 }
                 _ => {
-                    map.next_value::<IgnoredAny>()?;
-                    report(
-                        self.sink,
-                        &key,
-                        "is not a field of a proof document (proof, title, epochs)".into(),
-                    )?;
+                    sc.skip()?;
+                    let reason = "is not a field of a proof document (proof, title, epochs)";
+                    report(sink, &key, reason.into())?;
                 }
             }
         }
-        if !seen.iter().any(|k| k == "epochs") {
-            report(self.sink, "epochs", "is missing".into())?;
+        more = sc.more(b'}')?;
+    }
+    if !seen.iter().any(|k| k == "epochs") {
+        report(sink, "epochs", "is missing".into())?;
+    }
+    Ok(sc.end()?)
+}
+
+fn read_epochs<R: BufRead, S: Sink>(
+    sc: &mut Scanner<R>,
+    sink: &mut S,
+    ctx: &Ctx,
+    options: &Options,
+) -> Result<(), ReadStop> {
+    if sc.open(b'[', b']')? {
+        return Ok(());
+    }
+    let mut epoch = 0;
+    loop {
+        // A text that ends between epochs is no epoch's.
+        if sc.peek()?.is_none() {
+            return Err(sc.syntax("expected an epoch, found the end of the text").into());
         }
-        Ok(())
-    }
-}
-
-struct EpochsSeed<'a, S> {
-    sink: &'a mut S,
-    ctx: &'a Ctx,
-    options: &'a Options,
-}
-
-impl<'de, S: Sink> DeserializeSeed<'de> for EpochsSeed<'_, S> {
-    type Value = Result<(), Other>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de, S: Sink> Visitor<'de> for EpochsSeed<'_, S> {
-    type Value = Result<(), Other>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a list of epochs")
-    }
-
-    other_types!(seq);
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut epoch = 0;
-        loop {
-            let seed = EpochSeed {
-                epoch,
-                line: None,
-                sink: &mut *self.sink,
-                ctx: self.ctx,
-                options: self.options,
-            };
-            let more = seq.next_element_seed(seed)?.is_some();
-            // Between epochs a syntax error belongs to no epoch.
-            self.ctx.epoch.set(None);
-            if !more {
-                break;
-            }
-            epoch += 1;
+        read_epoch(sc, epoch, None, sink, ctx, options)?;
+        ctx.epoch.set(None);
+        if !sc.more(b']')? {
+            return Ok(());
         }
-        Ok(Ok(()))
+        epoch += 1;
     }
 }
 
-/// Reads one epoch object (an element of `epochs`, or one JSON line).
-struct EpochSeed<'a, S> {
+/// Reads one epoch (an element of `epochs`, or a JSON line): its pieces go
+/// out in key order once its secret is known.
+fn read_epoch<R: BufRead, S: Sink>(
+    sc: &mut Scanner<R>,
     epoch: u64,
     line: Option<u64>,
-    sink: &'a mut S,
-    ctx: &'a Ctx,
-    options: &'a Options,
+    sink: &mut S,
+    ctx: &Ctx,
+    options: &Options,
+) -> Result<(), ReadStop> {
+    let mut b = EpochBuilder::new(epoch, line, sink, ctx);
+    b.begin()?;
+    if sc.peek()? != Some(b'{') {
+        let t = type_of(sc)?;
+        let reason = format!("an epoch must be a JSON object, not {t}");
+        let e = ProofError::Shape { at: b.at(), reason };
+        b.sink.job(Job::Events(vec![Event::Invalid(e.finding())]))?;
+        return Ok(());
+    }
+    let mut seen: Vec<String> = Vec::new();
+    let mut more = !sc.open(b'{', b'}')?;
+    while more {
+        let key = sc.key()?;
+        if seen.contains(&key) {
+            sc.skip()?;
+            b.invalid(&key, "appears twice")?;
+        } else {
+            seen.push(key.clone());
+            epoch_member(sc, &mut b, &key, options)?;
+        }
+        more = sc.more(b'}')?;
+    }
+    if !seen.iter().any(|k| k == "rounds") {
+        b.invalid("rounds", "is missing")?;
+    }
+    if !seen.iter().any(|k| k == "commit") {
+        b.piece(Piece::Commit(None))?;
+    }
+    b.settle()?;
+    Ok(())
 }
 
-impl<'de, S: Sink> DeserializeSeed<'de> for EpochSeed<'_, S> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        let (epoch, line, ctx) = (self.epoch, self.line, self.ctx);
-        let mut builder = EpochBuilder::new(epoch, line, self.sink, ctx);
-        builder.begin().map_err(|Stop| halt::<D::Error>(ctx))?;
-        let visitor = EpochVisitor {
-            b: &mut builder,
-            options: self.options,
-        };
-        match d.deserialize_any(visitor)? {
-            Ok(()) => Ok(()),
-            Err(Other(t)) => {
-                let reason = format!("an epoch must be a JSON object, not {t}");
-                let e = ProofError::Shape {
-                    at: Place::epoch(epoch, line),
-                    reason,
-                };
-                builder
-                    .sink
-                    .job(Job::Events(vec![Event::Invalid(e.finding())]))
-                    .map_err(|Stop| halt(ctx))
+fn epoch_member<R: BufRead, S: Sink>(
+    sc: &mut Scanner<R>,
+    b: &mut EpochBuilder<'_, S>,
+    key: &str,
+    options: &Options,
+) -> Result<(), ReadStop> {
+    if key == "commit" {
+        let v = small(sc)?;
+        b.piece(Piece::Commit(Some(v)))?;
+    } else if key == "rounds" {
+        if sc.peek()? == Some(b'[') {
+            read_rounds(sc, b, options)?;
+        } else {
+            let t = type_of(sc)?;
+            b.invalid("rounds", format!("must be a list of rounds, not {t}"))?;
+        }
+    } else if let Some(field) = check::secret_fields().iter().find(|f| **f == key) {
+        let v = small(sc)?;
+        match &b.secret {
+            Some((other, _)) => {
+                let reason = format!("an epoch carries one secret; this one has {other:?} already");
+                b.invalid(key, reason)?;
+            }
+            None => {
+                b.secret = Some((field, v));
+                b.settle()?;
             }
         }
+    } else {
+        sc.skip()?;
+        let mut reason = format!(
+            "is not a field of an epoch (commit, {}, rounds)",
+            check::secret_fields().join(", ")
+        );
+        if b.line.is_some() && key == "proof" {
+            reason.push_str("; a proof document must begin with {\"proof\"");
+        }
+        b.invalid(key, reason)?;
     }
+    Ok(())
+}
+
+/// Reads an epoch's rounds: each cut out as text and handed on in batches,
+/// or, for a JSON line whose secret is known, checked at once.
+fn read_rounds<R: BufRead, S: Sink>(
+    sc: &mut Scanner<R>,
+    b: &mut EpochBuilder<'_, S>,
+    options: &Options,
+) -> Result<(), ReadStop> {
+    if sc.open(b'[', b']')? {
+        return Ok(());
+    }
+    let ctx = b.ctx;
+    let in_place = b.head.clone().filter(|_| b.sink.now().is_some());
+    let (mut first, mut next, mut bytes) = (0u64, 0u64, 0usize);
+    let mut batch = Vec::new();
+    // Rounds in a row are much alike: room for the last one's length saves regrowing.
+    let mut raw = Vec::new();
+    loop {
+        ctx.round.set(Some(next));
+        sc.value(&mut raw)?;
+        ctx.round.set(None);
+        match &in_place {
+            Some(head) => {
+                let event = check::check_round(head, next, &raw);
+                b.sink.now().expect("a sink that checks in place").push(event);
+                raw.clear();
+            }
+            None => {
+                bytes += raw.len();
+                let room = raw.len();
+                batch.push(std::mem::replace(&mut raw, Vec::with_capacity(room)));
+            }
+        }
+        next += 1;
+        if batch.len() >= options.batch_rounds || bytes >= options.batch_bytes {
+            b.piece(Piece::Rounds(first, std::mem::take(&mut batch)))?;
+            (first, bytes) = (next, 0);
+        }
+        if !sc.more(b']')? {
+            break;
+        }
+    }
+    if !batch.is_empty() {
+        b.piece(Piece::Rounds(first, batch))?;
+    }
+    Ok(())
 }
 
 /// A piece of an epoch, waiting for its secret.
 enum Piece {
     Events(Vec<Event>),
     Commit(Option<Value>),
-    Rounds(u64, Vec<Box<RawValue>>),
+    Rounds(u64, Vec<Vec<u8>>),
 }
 
 /// An epoch being read: its pieces go out in key order, once its secret is known.
@@ -524,158 +571,6 @@ impl<'a, S: Sink> EpochBuilder<'a, S> {
             }
         }
         Ok(())
-    }
-}
-
-struct EpochVisitor<'b, 'a, S> {
-    b: &'b mut EpochBuilder<'a, S>,
-    options: &'b Options,
-}
-
-impl<'de, S: Sink> Visitor<'de> for EpochVisitor<'_, '_, S> {
-    type Value = Result<(), Other>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("an epoch object")
-    }
-
-    other_types!(map);
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let b = self.b;
-        let ctx = b.ctx;
-        let stop = |Stop| halt::<A::Error>(ctx);
-        let mut seen: Vec<String> = Vec::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if seen.contains(&key) {
-                map.next_value::<IgnoredAny>()?;
-                b.invalid(&key, "appears twice").map_err(stop)?;
-                continue;
-            }
-            seen.push(key.clone());
-            if key == "commit" {
-                let v: Value = map.next_value()?;
-                b.piece(Piece::Commit(Some(v))).map_err(stop)?;
-            } else if key == "rounds" {
-                let seed = RoundsSeed {
-                    b: &mut *b,
-                    options: self.options,
-                };
-                if let Err(Other(t)) = map.next_value_seed(seed)? {
-                    b.invalid("rounds", format!("must be a list of rounds, not {t}"))
-                        .map_err(stop)?;
-                }
-            } else if let Some(field) = check::secret_fields().iter().find(|f| **f == key) {
-                let v: Value = map.next_value()?;
-                match &b.secret {
-                    Some((other, _)) => {
-                        let reason = format!("an epoch carries one secret; this one has {other:?} already");
-                        b.invalid(&key, reason).map_err(stop)?;
-                    }
-                    None => {
-                        b.secret = Some((field, v));
-                        b.settle().map_err(stop)?;
-                    }
-                }
-            } else {
-                map.next_value::<IgnoredAny>()?;
-                let mut reason = format!(
-                    "is not a field of an epoch (commit, {}, rounds)",
-                    check::secret_fields().join(", ")
-                );
-                if b.line.is_some() && key == "proof" {
-                    reason.push_str("; a proof document must begin with {\"proof\"");
-                }
-                b.invalid(&key, reason).map_err(stop)?;
-            }
-        }
-        if !seen.iter().any(|k| k == "rounds") {
-            b.invalid("rounds", "is missing").map_err(stop)?;
-        }
-        if !seen.iter().any(|k| k == "commit") {
-            b.piece(Piece::Commit(None)).map_err(stop)?;
-        }
-        b.settle().map_err(stop)?;
-        Ok(Ok(()))
-    }
-}
-
-struct RoundsSeed<'b, 'a, S> {
-    b: &'b mut EpochBuilder<'a, S>,
-    options: &'b Options,
-}
-
-impl<'de, S: Sink> DeserializeSeed<'de> for RoundsSeed<'_, '_, S> {
-    type Value = Result<(), Other>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de, S: Sink> Visitor<'de> for RoundsSeed<'_, '_, S> {
-    type Value = Result<(), Other>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a list of rounds")
-    }
-
-    other_types!(seq);
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let b = self.b;
-        let ctx = b.ctx;
-        // A JSON line is in memory: once the secret is known its rounds are
-        // checked in place, borrowed from the line.
-        if let (Some(head), true) = (b.head.clone(), b.sink.now().is_some()) {
-            let mut next = 0u64;
-            loop {
-                ctx.round.set(Some(next));
-                let Some(raw) = seq.next_element::<&'de RawValue>()? else {
-                    break;
-                };
-                let event = check::check_round(&head, next, raw.get());
-                b.sink.now().expect("checked above").push(event);
-                next += 1;
-            }
-            ctx.round.set(None);
-            return Ok(Ok(()));
-        }
-        let (mut first, mut next, mut bytes) = (0u64, 0u64, 0usize);
-        let mut batch = Vec::new();
-        loop {
-            let Some(raw) = seq.next_element_seed(RawSeed { ctx, round: next })? else {
-                break;
-            };
-            bytes += raw.get().len();
-            batch.push(raw);
-            next += 1;
-            if batch.len() >= self.options.batch_rounds || bytes >= self.options.batch_bytes {
-                b.piece(Piece::Rounds(first, std::mem::take(&mut batch)))
-                    .map_err(|Stop| halt::<A::Error>(ctx))?;
-                (first, bytes) = (next, 0);
-            }
-        }
-        if !batch.is_empty() {
-            b.piece(Piece::Rounds(first, batch))
-                .map_err(|Stop| halt::<A::Error>(ctx))?;
-        }
-        Ok(Ok(()))
-    }
-}
-
-/// One round kept as raw text; a syntax error inside it belongs to it.
-struct RawSeed<'a> {
-    ctx: &'a Ctx,
-    round: u64,
-}
-
-impl<'de> DeserializeSeed<'de> for RawSeed<'_> {
-    type Value = Box<RawValue>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Box<RawValue>, D::Error> {
-        self.ctx.round.set(Some(self.round));
-        let raw = serde::Deserialize::deserialize(d)?;
-        self.ctx.round.set(None);
-        Ok(raw)
     }
 }
 

@@ -21,7 +21,8 @@ use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-use super::read::{self, Ctx, Format, Job, Sink, Stop};
+use super::read::{self, Ctx, Format, Job, ReadStop, Sink, Stop};
+use super::scan::ScanError;
 use super::{Counts, Event, Place, ProofError};
 
 /// How an audit runs.
@@ -176,25 +177,17 @@ fn read_all<R: Read>(input: R, pool: &mut Pool, options: &Options) {
     match format {
         Format::Document => {
             let ctx = Ctx::default();
-            let Err(e) = read::read_document(input, pool, &ctx, options) else {
-                return;
-            };
-            if ctx.halted() {
-                return;
-            }
-            let at = Place {
-                line: u64::try_from(e.line()).ok().filter(|&l| l > 0),
-                ..ctx.place()
-            };
-            let e = if e.is_io() {
-                read_error(at, &e)
-            } else {
-                ProofError::NotJson {
-                    at,
-                    message: e.to_string(),
+            match read::read_document(input, pool, &ctx, options) {
+                Ok(()) | Err(ReadStop::Halted) => {}
+                Err(ReadStop::Scan(ScanError::Io(e))) => fail(pool, read_error(ctx.place(), &e)),
+                Err(ReadStop::Scan(ScanError::Syntax { line, message })) => {
+                    let at = Place {
+                        line: Some(line),
+                        ..ctx.place()
+                    };
+                    fail(pool, ProofError::NotJson { at, message });
                 }
-            };
-            fail(pool, e);
+            }
         }
         Format::Lines => {
             if let Err(e) = read::read_lines(input, pool, options) {

@@ -1,0 +1,376 @@
+//! A structural scanner for proof text: it walks the objects and lists of
+//! the document and its epochs, and cuts out each value's text without
+//! parsing it. Small values (a commitment, a seed) are then parsed by
+//! serde; a round's text goes to a worker, which parses and checks it.
+//!
+//! Why not serde all the way: serde's reader over an `io::Read` takes the
+//! input a byte at a time, and a document's reader would do all of that
+//! alone while the workers wait. Here strings, which are most of a round,
+//! are skipped with `memchr`, and nothing is built but the round's bytes.
+//!
+//! What is checked where: the scanner holds the structure it walks to JSON
+//! (braces, brackets, colons, commas, strings closed, nothing after the
+//! end); a value it only cuts out is held to JSON by serde when it is
+//! parsed. A syntax error inside a round is therefore that round's error
+//! (and the document's verdict invalid either way).
+
+use std::io::{self, BufRead};
+
+/// Why scanning stopped.
+#[derive(Debug)]
+pub(crate) enum ScanError {
+    Io(io::Error),
+    /// Not JSON, at this line of the text (counting from 1).
+    Syntax {
+        line: u64,
+        message: String,
+    },
+}
+
+impl From<io::Error> for ScanError {
+    fn from(e: io::Error) -> Self {
+        ScanError::Io(e)
+    }
+}
+
+pub(crate) struct Scanner<R> {
+    input: R,
+    line: u64,
+}
+
+fn shown(b: u8) -> String {
+    if b.is_ascii_graphic() {
+        format!("'{}'", b as char)
+    } else {
+        format!("byte {b:#04x}")
+    }
+}
+
+impl<R: BufRead> Scanner<R> {
+    pub(crate) fn new(input: R) -> Self {
+        Scanner { input, line: 1 }
+    }
+
+    pub(crate) fn syntax(&self, message: impl Into<String>) -> ScanError {
+        ScanError::Syntax {
+            line: self.line,
+            message: message.into(),
+        }
+    }
+
+    /// Skips white space; the next byte, not consumed (`None` at the end).
+    pub(crate) fn peek(&mut self) -> Result<Option<u8>, ScanError> {
+        loop {
+            let buf = self.input.fill_buf()?;
+            if buf.is_empty() {
+                return Ok(None);
+            }
+            let mut lines = 0;
+            let found = buf.iter().position(|&b| match b {
+                b' ' | b'\t' | b'\r' => false,
+                b'\n' => {
+                    lines += 1;
+                    false
+                }
+                _ => true,
+            });
+            self.line += lines;
+            match found {
+                Some(i) => {
+                    let b = buf[i];
+                    self.input.consume(i);
+                    return Ok(Some(b));
+                }
+                None => {
+                    let n = buf.len();
+                    self.input.consume(n);
+                }
+            }
+        }
+    }
+
+    fn bump(&mut self) {
+        self.input.consume(1);
+    }
+
+    /// Consumes `want` (after white space) or fails naming `what` was expected.
+    pub(crate) fn expect(&mut self, want: u8, what: &str) -> Result<(), ScanError> {
+        match self.peek()? {
+            Some(b) if b == want => {
+                self.bump();
+                Ok(())
+            }
+            Some(b) => Err(self.syntax(format!("expected {what}, found {}", shown(b)))),
+            None => Err(self.syntax(format!("expected {what}, found the end of the text"))),
+        }
+    }
+
+    /// After a member or an element: `true` for a comma (another follows),
+    /// `false` for the closing `close`.
+    pub(crate) fn more(&mut self, close: u8) -> Result<bool, ScanError> {
+        match self.peek()? {
+            Some(b',') => {
+                self.bump();
+                Ok(true)
+            }
+            Some(b) if b == close => {
+                self.bump();
+                Ok(false)
+            }
+            Some(b) => Err(self.syntax(format!("expected ',' or '{}', found {}", close as char, shown(b)))),
+            None => Err(self.syntax(format!(
+                "expected ',' or '{}', found the end of the text",
+                close as char
+            ))),
+        }
+    }
+
+    /// At an opening `open`: consumes it; `true` if the container is empty
+    /// (its `close` is consumed too).
+    pub(crate) fn open(&mut self, open: u8, close: u8) -> Result<bool, ScanError> {
+        self.expect(open, &format!("'{}'", open as char))?;
+        if self.peek()? == Some(close) {
+            self.bump();
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// An object key (decoded) and its colon.
+    pub(crate) fn key(&mut self) -> Result<String, ScanError> {
+        let mut raw = Vec::new();
+        match self.peek()? {
+            Some(b'"') => self.string(&mut raw)?,
+            Some(b) => return Err(self.syntax(format!("expected a key (a string), found {}", shown(b)))),
+            None => return Err(self.syntax("expected a key, found the end of the text")),
+        }
+        let key = serde_json::from_slice::<String>(&raw)
+            .map_err(|e| self.syntax(format!("a key that is not a JSON string: {e}")))?;
+        self.expect(b':', "':'")?;
+        Ok(key)
+    }
+
+    /// Appends the text of one value (after white space) to `out`.
+    pub(crate) fn value(&mut self, out: &mut Vec<u8>) -> Result<(), ScanError> {
+        match self.peek()? {
+            None => Err(self.syntax("expected a value, found the end of the text")),
+            Some(b'"') => self.string(out),
+            Some(b'{' | b'[') => self.container(out),
+            Some(b @ (b'}' | b']' | b',' | b':')) => Err(self.syntax(format!("expected a value, found {}", shown(b)))),
+            Some(_) => self.scalar(out),
+        }
+    }
+
+    /// Skips one value.
+    pub(crate) fn skip(&mut self) -> Result<(), ScanError> {
+        self.value(&mut Vec::new())
+    }
+
+    /// A string literal, quotes and escapes included, as written.
+    fn string(&mut self, out: &mut Vec<u8>) -> Result<(), ScanError> {
+        out.push(b'"');
+        self.bump();
+        loop {
+            let buf = self.input.fill_buf()?;
+            if buf.is_empty() {
+                return Err(self.syntax("the text ends inside a string"));
+            }
+            match memchr::memchr2(b'"', b'\\', buf) {
+                Some(i) => {
+                    let quote = buf[i] == b'"';
+                    out.extend_from_slice(&buf[..=i]);
+                    // A raw line break in a string is not JSON; serde says so when it parses it.
+                    self.line += bytecount(&buf[..i]);
+                    self.input.consume(i + 1);
+                    if quote {
+                        return Ok(());
+                    }
+                    let buf = self.input.fill_buf()?;
+                    let Some(&escaped) = buf.first() else {
+                        return Err(self.syntax("the text ends inside a string"));
+                    };
+                    out.push(escaped);
+                    self.input.consume(1);
+                }
+                None => {
+                    out.extend_from_slice(buf);
+                    self.line += bytecount(buf);
+                    let n = buf.len();
+                    self.input.consume(n);
+                }
+            }
+        }
+    }
+
+    /// An object or a list, as written: brackets counted outside strings,
+    /// in one pass over each buffer (a round is mostly short strings).
+    fn container(&mut self, out: &mut Vec<u8>) -> Result<(), ScanError> {
+        let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+        loop {
+            let buf = self.input.fill_buf()?;
+            if buf.is_empty() {
+                return Err(self.syntax("the text ends inside an object or a list"));
+            }
+            let (mut end, mut lines) = (None, 0);
+            for (i, &b) in buf.iter().enumerate() {
+                if b == b'\n' {
+                    lines += 1;
+                }
+                if in_string {
+                    if escaped {
+                        escaped = false;
+                    } else if b == b'\\' {
+                        escaped = true;
+                    } else if b == b'"' {
+                        in_string = false;
+                    }
+                    continue;
+                }
+                match b {
+                    b'"' => in_string = true,
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = Some(i + 1);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let n = end.unwrap_or(buf.len());
+            out.extend_from_slice(&buf[..n]);
+            self.line += lines;
+            self.input.consume(n);
+            if end.is_some() {
+                return Ok(());
+            }
+        }
+    }
+
+    /// A number, `true`, `false` or `null`: everything up to a delimiter.
+    fn scalar(&mut self, out: &mut Vec<u8>) -> Result<(), ScanError> {
+        loop {
+            let buf = self.input.fill_buf()?;
+            if buf.is_empty() {
+                return Ok(());
+            }
+            let end = buf.iter().position(|b| {
+                matches!(
+                    b,
+                    b' ' | b'\t' | b'\r' | b'\n' | b',' | b']' | b'}' | b':' | b'"' | b'[' | b'{'
+                )
+            });
+            let n = end.unwrap_or(buf.len());
+            out.extend_from_slice(&buf[..n]);
+            self.input.consume(n);
+            if end.is_some() {
+                return Ok(());
+            }
+        }
+    }
+
+    /// After the last value: only white space may follow.
+    pub(crate) fn end(&mut self) -> Result<(), ScanError> {
+        match self.peek()? {
+            None => Ok(()),
+            Some(b) => Err(self.syntax(format!("trailing characters after the end: {}", shown(b)))),
+        }
+    }
+}
+
+fn bytecount(buf: &[u8]) -> u64 {
+    memchr::memchr_iter(b'\n', buf).count() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::Value;
+
+    fn json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            (-1e9f64..1e9).prop_map(Value::from),
+            "[ -~\\n\"\\\\\\[\\]{}é😀]{0,12}".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::from),
+                prop::collection::vec(("[a-z\\]\"{]{0,4}", inner), 0..6)
+                    .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        /// The scanner cuts out exactly the values serde reads, compact or
+        /// pretty, whatever their strings hold.
+        #[test]
+        fn cut_values_are_the_values_serde_reads(items in prop::collection::vec(json(), 0..8), pretty in any::<bool>()) {
+            let text = if pretty {
+                serde_json::to_string_pretty(&items).unwrap()
+            } else {
+                serde_json::to_string(&items).unwrap()
+            };
+            let cut = values(&text).unwrap();
+            let back: Vec<Value> = cut.iter().map(|c| serde_json::from_str(c).unwrap()).collect();
+            prop_assert_eq!(back, items);
+        }
+    }
+
+    fn values(text: &str) -> Result<Vec<String>, String> {
+        let mut sc = Scanner::new(io::BufReader::with_capacity(3, text.as_bytes()));
+        let mut out = Vec::new();
+        if sc.open(b'[', b']').map_err(|e| format!("{e:?}"))? {
+            return Ok(out);
+        }
+        loop {
+            let mut v = Vec::new();
+            sc.value(&mut v).map_err(|e| format!("{e:?}"))?;
+            out.push(String::from_utf8(v).unwrap());
+            if !sc.more(b']').map_err(|e| format!("{e:?}"))? {
+                break;
+            }
+        }
+        sc.end().map_err(|e| format!("{e:?}"))?;
+        Ok(out)
+    }
+
+    #[test]
+    fn values_are_cut_out_as_written_across_buffer_boundaries() {
+        let text = r#"[ {"a": "x]\"}", "b": [1, {"c": null}]}, "s\\", -1.5e3, true, [] ]"#;
+        assert_eq!(
+            values(text).unwrap(),
+            [
+                r#"{"a": "x]\"}", "b": [1, {"c": null}]}"#,
+                r#""s\\""#,
+                "-1.5e3",
+                "true",
+                "[]"
+            ]
+        );
+        assert_eq!(values("[]").unwrap(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn broken_structure_is_a_syntax_error_with_its_line() {
+        for (text, line) in [
+            ("[1,\n2,]", 2),
+            ("[1 2]", 1),
+            ("[\"abc", 1),
+            ("[{\"a\": [1}\n", 2),
+            ("[1]\n x", 2),
+            ("[:", 1),
+        ] {
+            match values(text) {
+                Err(e) => assert!(e.contains(&format!("line: {line}")), "{text:?}: {e}"),
+                Ok(v) => panic!("{text:?} scanned as {v:?}"),
+            }
+        }
+    }
+}
