@@ -498,34 +498,56 @@ pub struct Comparison {
 /// the op's order.
 pub fn compare(spec: &OpSpec, observed: &Map<String, Value>, derived: &Value) -> Comparison {
     let mut out = Comparison::default();
-    for (name, _) in shapes(spec) {
-        if let Some(o) = observed.get(*name) {
-            let mut path = Vec::new();
-            leaf(name, o, derived.get(*name), &mut path, &mut out);
-        }
-    }
+    out.compared = walk(spec, observed, derived, &mut |field, path, d, o| {
+        out.differences.push(Difference {
+            field,
+            path: path.to_vec(),
+            derived: d.cloned(),
+            observed: o.clone(),
+        });
+    });
     out
 }
 
-fn leaf(field: &'static str, o: &Value, d: Option<&Value>, path: &mut Vec<usize>, out: &mut Comparison) {
+/// Walks the observed leaves field by field in the op's order, calling
+/// `differs(field, path, derived, observed)` for each one that differs;
+/// returns how many leaves were compared.
+fn walk(
+    spec: &OpSpec,
+    observed: &Map<String, Value>,
+    derived: &Value,
+    differs: &mut dyn FnMut(&'static str, &[usize], Option<&Value>, &Value),
+) -> u64 {
+    let mut compared = 0;
+    for (name, _) in shapes(spec) {
+        if let Some(o) = observed.get(*name) {
+            leaf(name, o, derived.get(*name), &mut Vec::new(), &mut compared, differs);
+        }
+    }
+    compared
+}
+
+fn leaf(
+    field: &'static str,
+    o: &Value,
+    d: Option<&Value>,
+    path: &mut Vec<usize>,
+    compared: &mut u64,
+    differs: &mut dyn FnMut(&'static str, &[usize], Option<&Value>, &Value),
+) {
     match (o, d) {
         (Value::Null, _) => {}
         (Value::Array(items), Some(Value::Array(derived))) => {
             for (i, item) in items.iter().enumerate() {
                 path.push(i);
-                leaf(field, item, derived.get(i), path, out);
+                leaf(field, item, derived.get(i), path, compared, differs);
                 path.pop();
             }
         }
         _ => {
-            out.compared += 1;
+            *compared += 1;
             if !d.is_some_and(|d| same(o, d)) {
-                out.differences.push(Difference {
-                    field,
-                    path: path.clone(),
-                    derived: d.cloned(),
-                    observed: o.clone(),
-                });
+                differs(field, path, d, o);
             }
         }
     }
@@ -542,40 +564,41 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// One finding per field that differs: the first differing top-level
-/// index, the items there, and how many top-level items differ.
-pub fn mismatches(at: Place, observed: &Map<String, Value>, derived: &Value, c: &Comparison) -> Vec<Finding> {
+/// Compares and returns one finding per field that differs: the first
+/// differing top-level index, the items there, and how many top-level items
+/// differ (a wrong seed makes every card differ: only the first is kept).
+pub fn mismatches(at: Place, observed: &Map<String, Value>, derived: &Value, spec: &OpSpec) -> (u64, Vec<Finding>) {
     let mut out: Vec<Finding> = Vec::new();
     let mut last_top = None;
-    for d in &c.differences {
-        let top = d.path.first().copied();
+    let compared = walk(spec, observed, derived, &mut |field, path, _, _| {
+        let top = path.first().copied();
         // A field's differences come together and in index order, so each
         // new top-level index is counted once.
-        if let Some(f) = out.last_mut().filter(|f| f.field.as_deref() == Some(d.field)) {
+        if let Some(f) = out.last_mut().filter(|f| f.field.as_deref() == Some(field)) {
             if top != last_top {
                 f.differences = f.differences.map(|n| n + 1);
                 last_top = top;
             }
-            continue;
+            return;
         }
         last_top = top;
         let mut f = Finding::new(FindingKind::Mismatch, at);
-        f.field = Some(d.field.into());
+        f.field = Some(field.into());
         f.differences = Some(1);
         match top {
             None => {
-                f.derived = derived.get(d.field).cloned().unwrap_or(Value::Null);
-                f.observed = observed.get(d.field).cloned().unwrap_or(Value::Null);
+                f.derived = derived.get(field).cloned().unwrap_or(Value::Null);
+                f.observed = observed.get(field).cloned().unwrap_or(Value::Null);
             }
             Some(i) => {
                 f.index = Some(i as u64);
-                f.derived = derived[d.field].get(i).cloned().unwrap_or(Value::Null);
-                f.observed = observed[d.field][i].clone();
+                f.derived = derived[field].get(i).cloned().unwrap_or(Value::Null);
+                f.observed = observed[field][i].clone();
             }
         }
         out.push(f);
-    }
-    out
+    });
+    (compared, out)
 }
 
 /// A round checked: its verdict and findings, and what was derived.
@@ -584,7 +607,8 @@ pub struct Judgement {
     pub verdict: RoundVerdict,
     pub findings: Vec<Finding>,
     pub derived: Option<Value>,
-    pub comparison: Comparison,
+    /// How many observed items were compared.
+    pub compared: u64,
 }
 
 /// Derives a read round and compares it with what was observed.
@@ -598,7 +622,7 @@ pub fn judge(round: &Round, at: Place) -> Judgement {
             verdict: RoundVerdict::Skipped,
             findings: vec![f],
             derived: None,
-            comparison: Comparison::default(),
+            compared: 0,
         };
     }
     let derived = match round.request.run_value() {
@@ -610,16 +634,16 @@ pub fn judge(round: &Round, at: Place) -> Judgement {
                 verdict: RoundVerdict::Invalid,
                 findings: vec![f],
                 derived: None,
-                comparison: Comparison::default(),
+                compared: 0,
             };
         }
     };
     let empty = Map::new();
     let observed = round.observed.as_ref().unwrap_or(&empty);
-    let comparison = compare(round.request.spec(), observed, &derived);
-    let (verdict, findings) = if !comparison.differences.is_empty() {
-        (RoundVerdict::Mismatch, mismatches(at, observed, &derived, &comparison))
-    } else if comparison.compared == 0 {
+    let (compared, differing) = mismatches(at, observed, &derived, round.request.spec());
+    let (verdict, findings) = if !differing.is_empty() {
+        (RoundVerdict::Mismatch, differing)
+    } else if compared == 0 {
         let mut f = Finding::new(FindingKind::Unobserved, at);
         f.derived = derived.clone();
         f.observed = round.observed.clone().map_or(Value::Null, Value::Object);
@@ -632,7 +656,7 @@ pub fn judge(round: &Round, at: Place) -> Judgement {
         verdict,
         findings,
         derived: Some(derived),
-        comparison,
+        compared,
     }
 }
 
