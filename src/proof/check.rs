@@ -509,15 +509,14 @@ pub fn compare(spec: &OpSpec, observed: &Map<String, Value>, derived: &Value) ->
     out
 }
 
+/// Told of each differing leaf: its field, its path of indexes, the derived
+/// item (if the derived list has one there) and the observed one.
+type Differs<'a> = dyn FnMut(&'static str, &[usize], Option<&Value>, &Value) + 'a;
+
 /// Walks the observed leaves field by field in the op's order, calling
 /// `differs(field, path, derived, observed)` for each one that differs;
 /// returns how many leaves were compared.
-fn walk(
-    spec: &OpSpec,
-    observed: &Map<String, Value>,
-    derived: &Value,
-    differs: &mut dyn FnMut(&'static str, &[usize], Option<&Value>, &Value),
-) -> u64 {
+fn walk(spec: &OpSpec, observed: &Map<String, Value>, derived: &Value, differs: &mut Differs) -> u64 {
     let mut compared = 0;
     for (name, _) in shapes(spec) {
         if let Some(o) = observed.get(*name) {
@@ -533,7 +532,7 @@ fn leaf(
     d: Option<&Value>,
     path: &mut Vec<usize>,
     compared: &mut u64,
-    differs: &mut dyn FnMut(&'static str, &[usize], Option<&Value>, &Value),
+    differs: &mut Differs,
 ) {
     match (o, d) {
         (Value::Null, _) => {}
