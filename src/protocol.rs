@@ -159,12 +159,14 @@ impl Response {
             (Some(other), None) => return Err(bad(format!("ok is {}, not an object", type_name(other)))),
             (None, Some(Value::Object(err))) => {
                 let kind = match err.get("kind") {
-                    Some(Value::String(k)) if matches!(k.as_str(), "unsupported" | "invalid" | "exhausted") => {
+                    Some(Value::String(k))
+                        if matches!(k.as_str(), "unsupported" | "invalid" | "exhausted" | "declined") =>
+                    {
                         k.clone()
                     }
                     other => {
                         return Err(bad(format!(
-                            "error kind {} is not unsupported, invalid or exhausted",
+                            "error kind {} is not unsupported, invalid, exhausted or declined",
                             other.map_or("missing".into(), short)
                         )))
                     }

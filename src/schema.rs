@@ -101,7 +101,7 @@ pub fn protocol() -> Value {
         [
             (
                 "kind".to_string(),
-                json!({ "enum": ["unsupported", "invalid", "exhausted"] }),
+                json!({ "enum": ["unsupported", "invalid", "exhausted", "declined"] }),
             ),
             ("message".to_string(), json!({ "type": "string" })),
         ]

@@ -19,6 +19,8 @@ mod harness;
 mod oracles;
 // The op table: every registered op has vectors, schemas, a generator and a JS implementation.
 mod ops;
+// Hostile targets: escapes, noncharacters, huge answers, a setsid() child, a closed stdout.
+mod hostile;
 // Parsers under fuzzed input.
 mod fuzz;
 // `provably web`: what it serves and what it refuses.

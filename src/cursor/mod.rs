@@ -4,7 +4,7 @@
 //! take as many big-endian bytes of one MAC as the range needs and reject the
 //! top remainder; every attempt, accepted or not, moves the cursor by one.
 
-use crate::crypto::{sha256_hex, Keyed};
+use crate::crypto::{sha256_hex, Counter};
 
 pub(crate) mod ops;
 pub(crate) mod vectors;
@@ -19,8 +19,7 @@ pub fn hash(server_seed: &str) -> String {
 /// The numbers of one round (one server seed, client seed and nonce).
 #[derive(Clone)]
 pub struct Round {
-    key: Keyed,
-    prefix: Vec<u8>,
+    macs: Counter,
 }
 
 /// One attempt of [`Round::int`]: which cursor was read, what value, and
@@ -48,14 +47,13 @@ pub fn limit(range: u64) -> u128 {
 impl Round {
     pub fn new(server_seed: &str, client_seed: &str, nonce: u64) -> Self {
         Round {
-            key: Keyed::new(server_seed),
-            prefix: format!("{client_seed}:{nonce}:").into_bytes(),
+            macs: Counter::new(server_seed, format!("{client_seed}:{nonce}:").as_bytes()),
         }
     }
 
     /// Returns HMAC(serverSeed, "clientSeed:nonce:cursor").
     pub fn raw(&self, cursor: u64) -> [u8; 32] {
-        self.key.mac_counter(&self.prefix, cursor)
+        self.macs.mac(cursor)
     }
 
     /// Returns b0/256 + b1/256² + b2/256³ + b3/256⁴ of `raw(cursor)`.

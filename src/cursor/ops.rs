@@ -8,7 +8,10 @@ use super::{bytes_needed, hash, limit, Round};
 use crate::error::MAX_SAFE_INTEGER;
 use crate::gen;
 use crate::op::fields::{CLIENT_SEED, COUNT, CURSOR, NONCE, RANGE, SERVER_SEED};
-use crate::op::{no_flags, no_story, schema, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
+use crate::op::{
+    last_difference, no_flags, no_story, schema, target_draw, OpSpec, Outcome, Parting, Request, Scheme,
+    SERVER_SEED_SECRET,
+};
 
 pub static SCHEME: Scheme = Scheme {
     name: "cursor",
@@ -263,44 +266,89 @@ fn int_story(round: &Round, range: u64, at: u64) -> String {
     steps.join("; ")
 }
 
-fn explain_int(r: &Request, w: &Value, g: &Value) -> Option<String> {
+fn explain_int(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
     let range = r.int(RANGE);
     let got_next = g.get("cursorNext").and_then(Value::as_u64);
     let want_next = w.get("cursorNext").and_then(Value::as_u64);
     let k = bytes_needed(range);
     let story = int_story(&round(r), range, r.int(CURSOR));
+    let width = format!("{k}-byte draws");
     Some(match (want_next, got_next) {
-        (Some(wn), Some(gn)) if gn < wn => format!(
-            "the target stopped at cursor {} where provably went on: it kept a draw provably rejects. provably, {k} byte(s) per attempt: {story}",
-            gn - 1
+        (Some(wn), Some(gn)) if gn < wn => Parting::new(
+            format!("kept a draw provably rejects ({width})"),
+            format!(
+                "the target stopped at cursor {} where provably went on: it kept a draw provably rejects. provably, {k} byte(s) per attempt: {story}",
+                gn.saturating_sub(1)
+            ),
         ),
-        (Some(wn), Some(gn)) if gn > wn => format!(
-            "the target made more attempts (cursorNext {gn}, provably {wn}): it rejected a draw provably keeps. provably, {k} byte(s) per attempt: {story}"
+        (Some(wn), Some(gn)) if gn > wn => Parting::new(
+            format!("rejected a draw provably keeps ({width})"),
+            format!("the target made more attempts (cursorNext {gn}, provably {wn}): it rejected a draw provably keeps. provably, {k} byte(s) per attempt: {story}"),
         ),
-        _ => format!("same number of attempts, different value: the byte count, byte order or modulo differs. provably, {k} byte(s) per attempt: {story}"),
+        _ => Parting::new(
+            format!("same attempts, another value ({width})"),
+            format!("same number of attempts, different value: the byte count, byte order or modulo differs. provably, {k} byte(s) per attempt: {story}"),
+        ),
     })
 }
 
-fn explain_shuffle(r: &Request, w: &Value, g: &Value) -> Option<String> {
+fn explain_shuffle(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
     // Fisher–Yates from the back: the first draw fixes the last position,
     // so the highest differing index is the first draw that differs.
-    let Some(i) = crate::op::last_difference(w, g, "order") else {
-        return Some(format!(
-            "the orders agree; cursorNext differs: provably {} / target {}",
-            w["cursorNext"], g["cursorNext"]
+    let Some(i) = last_difference(w, g, "order") else {
+        return Some(Parting::new(
+            "the orders agree, cursorNext differs",
+            format!(
+                "the orders agree; cursorNext differs: provably {} / target {}",
+                w["cursorNext"], g["cursorNext"]
+            ),
         ));
     };
-    let mut kept_at = None;
+    let (mut draws, mut attempts) = (Vec::new(), Vec::new());
     round(r).shuffle_traced(count(r), r.int(CURSOR), &mut |pos, a| {
-        if a.accepted && pos == i {
-            kept_at = Some(a.cursor);
+        if pos == i {
+            attempts.push(a.clone());
+        }
+        if a.accepted {
+            let j = usize::try_from(a.raw_value % (pos as u64 + 1)).expect("j <= i");
+            draws.push((pos, j));
         }
     });
-    Some(format!(
-        "position {i} is the first one the draws fix differently (draw j = int({}) for i = {i}, kept by provably at cursor {}); cursorNext provably {} / target {}",
-        i + 1,
-        kept_at.map_or("-".into(), |c| c.to_string()),
-        w["cursorNext"],
-        g["cursorNext"]
+    let start: Vec<Value> = (0..count(r)).map(Value::from).collect();
+    let target_j = g["order"].get(i).and_then(|v| target_draw(start, &draws, i, v));
+    let mine = draws.iter().find(|(pos, _)| *pos == i).map(|(_, j)| *j);
+    // A target j that equals a rejected attempt's value mod i + 1 kept that attempt.
+    let kept_rejected = attempts
+        .iter()
+        .any(|a| !a.accepted && target_j == usize::try_from(a.raw_value % (i as u64 + 1)).ok());
+    let k = bytes_needed(i as u64 + 1);
+    let group = if kept_rejected {
+        format!("first differing draw keeps a value provably rejects ({k}-byte draws)")
+    } else {
+        format!("first differing draw: another j ({k}-byte draws)")
+    };
+    let limit = limit(i as u64 + 1);
+    let read: Vec<String> = attempts
+        .iter()
+        .map(|a| {
+            format!(
+                "cursor {} read {} ({})",
+                a.cursor,
+                a.raw_value,
+                if a.accepted { "kept" } else { "rejected" }
+            )
+        })
+        .collect();
+    Some(Parting::new(
+        group,
+        format!(
+            "position {i} is the first one the draws fix differently: the draw j = int({}) for i = {i} (limit {limit}): provably {}, so j = {}; the target drew j = {}; cursorNext provably {} / target {}",
+            i + 1,
+            read.join(", "),
+            mine.map_or("-".into(), |j| j.to_string()),
+            target_j.map_or("(not among the first i + 1)".into(), |j| j.to_string()),
+            w["cursorNext"],
+            g["cursorNext"]
+        ),
     ))
 }

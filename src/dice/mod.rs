@@ -4,7 +4,7 @@
 //! every byte of each MAC for the first one below 252. The code is the
 //! specification, so this scans too.
 
-use crate::crypto::Keyed;
+use crate::crypto::Counter;
 use crate::error::OpError;
 
 pub(crate) mod ops;
@@ -32,10 +32,9 @@ pub fn roll(server_seed: &str, client_seed: &str, n: u64) -> Result<u8, OpError>
 
 /// Like [`roll`], also saying which round and byte gave the face.
 pub fn roll_traced(server_seed: &str, client_seed: &str, n: u64) -> Result<Found, OpError> {
-    let key = Keyed::new(server_seed);
-    let prefix = format!("{client_seed}:{n}:").into_bytes();
+    let macs = Counter::new(server_seed, format!("{client_seed}:{n}:").as_bytes());
     for round in 0..ROUNDS {
-        let mac = key.mac_counter(&prefix, round);
+        let mac = macs.mac(round);
         // 252 = 6 × 42: every face gets exactly 42 byte values.
         if let Some(offset) = mac.iter().position(|&b| b < 252) {
             let byte = mac[offset];

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::{roll, roll_traced};
 use crate::gen;
 use crate::op::fields::{CLIENT_SEED, SERVER_SEED};
-use crate::op::{schema, Field, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
+use crate::op::{schema, Field, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
 
 pub static SCHEME: Scheme = Scheme {
     name: "dice",
@@ -46,12 +46,19 @@ pub static ROLL: OpSpec = OpSpec {
     secret: Some(SERVER_SEED_SECRET),
 };
 
-fn explain(r: &Request, _: &Value, _: &Value) -> Option<String> {
+fn explain(r: &Request, _: &Value, g: &Value) -> Option<Parting> {
     Some(match roll_traced(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(N)) {
-        Ok(f) => format!(
-            "provably takes byte {} (value {}) of round {}; face = {} % 6 + 1 = {}",
-            f.offset, f.byte, f.round, f.byte, f.face
+        Ok(f) => Parting::new(
+            if f.offset == 0 && f.round == 0 {
+                "another face from byte 0 of round 0"
+            } else {
+                "another face where byte 0 is 252 or more (the face comes from a later byte)"
+            },
+            format!(
+                "provably takes byte {} (value {}) of round {}; face = {} % 6 + 1 = {}; the target says {}",
+                f.offset, f.byte, f.round, f.byte, f.face, g["face"]
+            ),
         ),
-        Err(e) => e.to_string(),
+        Err(e) => Parting::new("provably finds no face", e.to_string()),
     })
 }

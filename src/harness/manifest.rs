@@ -38,6 +38,8 @@ struct Raw {
     startup_timeout_ms: Option<u64>,
     #[serde(default)]
     request_timeout_ms: Option<u64>,
+    #[serde(default)]
+    single_instance: bool,
 }
 
 /// A resolved manifest: placeholders expanded, paths absolute.
@@ -55,6 +57,9 @@ pub struct Manifest {
     pub request_timeout: Duration,
     /// Where the manifest came from, for messages.
     pub origin: String,
+    /// Run one copy only, whatever `--jobs` says (a target that holds a
+    /// resource of its own, or is not safe to run twice at once).
+    pub single_instance: bool,
 }
 
 /// Why a manifest could not be used.
@@ -70,6 +75,9 @@ pub enum ManifestError {
     /// Occurs when a target name matches no manifest.
     #[error("no target named {name:?}; known targets: {known}")]
     Unknown { name: String, known: String },
+    /// Occurs when no targets folder is given or found and the run needs one.
+    #[error("no targets folder: none given with --targets-dir, none in $PROVABLY_TARGETS, no {looked}; run from a checkout, or name a --target-cmd, or the built-in target provably-serve")]
+    NoTargetsDir { looked: String },
 }
 
 pub const DEFAULT_STARTUP: Duration = Duration::from_secs(20);
@@ -125,6 +133,7 @@ impl Manifest {
             startup_timeout: raw.startup_timeout_ms.map_or(DEFAULT_STARTUP, Duration::from_millis),
             request_timeout: raw.request_timeout_ms.map_or(DEFAULT_REQUEST, Duration::from_millis),
             origin: origin.into(),
+            single_instance: raw.single_instance,
         })
     }
 
@@ -154,6 +163,7 @@ impl Manifest {
             startup_timeout: DEFAULT_STARTUP,
             request_timeout: DEFAULT_REQUEST,
             origin: "--target-cmd".into(),
+            single_instance: false,
         }
     }
 }
@@ -189,16 +199,65 @@ pub fn find(spec: &str, dir: &Path) -> Result<Manifest, ManifestError> {
         })
 }
 
+/// The targets folder: `given`, else `$PROVABLY_TARGETS`, else
+/// `harness/targets` under the working directory. Never a path compiled
+/// into the binary: a copied or installed binary finds the checkout it is
+/// run in.
+pub fn targets_dir(given: Option<&Path>) -> Option<PathBuf> {
+    if let Some(dir) = given {
+        return Some(dir.to_path_buf());
+    }
+    if let Some(dir) = std::env::var_os("PROVABLY_TARGETS").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    let here = Path::new("harness/targets");
+    here.is_dir().then(|| here.to_path_buf())
+}
+
+/// The targets built into the binary, which need no checkout: this
+/// implementation itself, spoken to over the protocol.
+pub fn builtin() -> Vec<Manifest> {
+    let text = r#"name = "provably-serve"
+description = "provably's own Rust implementation, spoken to over the protocol (provably serve)"
+command = ["${PROVABLY}", "serve"]
+startup_timeout_ms = 10000
+request_timeout_ms = 10000
+"#;
+    let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    vec![Manifest::parse(text, &here, "built in").expect("the built-in manifest parses")]
+}
+
 /// The targets a run asks: `--target` names or files, then `--target-cmd`
-/// commands; every manifest in `dir` when neither is given.
-pub fn resolve(targets: &[String], commands: &[String], dir: &Path) -> Result<Vec<Manifest>, ManifestError> {
+/// commands; every manifest in the targets folder when neither is given.
+/// Without a folder, names are looked up among the built-in targets.
+pub fn resolve(targets: &[String], commands: &[String], dir: Option<&Path>) -> Result<Vec<Manifest>, ManifestError> {
     let mut out = Vec::new();
     for t in targets {
-        out.push(find(t, dir)?);
+        let as_path = Path::new(t);
+        let built_in = builtin().into_iter().find(|m| &m.name == t);
+        out.push(match (dir, built_in) {
+            _ if t.ends_with(".toml") || as_path.components().count() > 1 => Manifest::load(as_path)?,
+            (Some(dir), _) if all(dir).is_ok_and(|ms| ms.iter().any(|m| &m.name == t)) => find(t, dir)?,
+            (_, Some(m)) => m,
+            (Some(dir), None) => find(t, dir)?,
+            (None, None) => {
+                return Err(ManifestError::Unknown {
+                    name: t.clone(),
+                    known: builtin().iter().map(|m| m.name.clone()).collect::<Vec<_>>().join(", "),
+                })
+            }
+        });
     }
     out.extend(commands.iter().map(|c| Manifest::from_command(c)));
     if out.is_empty() {
-        out = all(dir)?;
+        out = match dir {
+            Some(dir) => all(dir)?,
+            None => {
+                return Err(ManifestError::NoTargetsDir {
+                    looked: "harness/targets in the working directory".into(),
+                })
+            }
+        };
     }
     Ok(out)
 }

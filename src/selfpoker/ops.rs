@@ -2,10 +2,10 @@
 
 use proptest::prelude::*;
 use serde::Serialize;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::{commit, deck, MAX_SEED};
-use crate::op::{no_story, schema, Arg, Field, Kind, OpSpec, Outcome, Request, Scheme, Secret};
+use crate::op::{no_story, schema, Arg, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, Secret};
 
 pub static SCHEME: Scheme = Scheme {
     name: "selfpoker",
@@ -86,10 +86,20 @@ pub static DECK: OpSpec = OpSpec {
     },
     generate: || seeds(&DECK),
     flags,
-    explain: |_, w, g| {
+    explain: |r, w, g| {
         let i = crate::op::last_difference(w, g, "deck")?;
-        Some(format!(
-            "deck[{i}] is the first position the draws fix differently (numpy's draw for i = {i}, random_interval({i}))"
+        let draws = crate::numpy::draws(r.int(SEED), 52);
+        let start: Vec<Value> = (0..52u32).map(Value::from).collect();
+        let target_j = g["deck"]
+            .get(i)
+            .and_then(|v| crate::op::target_draw(start, &draws, i, v));
+        let mine = draws.iter().find(|(at, _)| *at == i).map_or(0, |(_, j)| *j);
+        Some(Parting::new(
+            "first differing numpy draw",
+            format!(
+                "deck[{i}] is the first position the draws fix differently: numpy's draw for i = {i}, random_interval({i}), gives j = {mine}; the target drew j = {}",
+                target_j.map_or("(not among the first i + 1)".into(), |j| j.to_string())
+            ),
         ))
     },
     secret: Some(SEED_SECRET),

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use crate::crypto::Keyed;
+use crate::crypto::Counter;
 
 pub(crate) mod ops;
 pub(crate) mod vectors;
@@ -34,8 +34,7 @@ pub fn js_round(x: f64) -> i64 {
 
 /// The byte generator Stake publishes: MAC blocks concatenated, consumed in order.
 pub struct ByteStream {
-    key: Keyed,
-    prefix: Vec<u8>,
+    macs: Counter,
     block: [u8; 32],
     next_block: u64,
     pos: usize,
@@ -47,8 +46,7 @@ pub struct ByteStream {
 impl ByteStream {
     pub fn new(server_seed: &str, client_seed: &str, nonce: u64) -> Self {
         ByteStream {
-            key: Keyed::new(server_seed),
-            prefix: format!("{client_seed}:{nonce}:").into_bytes(),
+            macs: Counter::new(server_seed, format!("{client_seed}:{nonce}:").as_bytes()),
             block: [0; 32],
             next_block: 0,
             pos: 32,
@@ -64,7 +62,7 @@ impl ByteStream {
 
     pub fn next_byte(&mut self) -> u8 {
         if self.pos == 32 {
-            self.block = self.key.mac_counter(&self.prefix, self.next_block);
+            self.block = self.macs.mac(self.next_block);
             self.next_block += 1;
             self.pos = 0;
         }
@@ -147,16 +145,22 @@ pub fn deal(server_seed: &str, client_seed: &str, nonce: u64, decks: usize, pene
 
 /// Like [`deal`], also returning how the cut was placed.
 pub fn deal_traced(server_seed: &str, client_seed: &str, nonce: u64, decks: usize, penetration: f64) -> (Shoe, Cut) {
-    deal_with(server_seed, client_seed, nonce, decks, penetration, &mut |_, _| {})
+    deal_with(server_seed, client_seed, nonce, decks, penetration, &mut |_| {})
 }
 
-/// Where each draw of the shuffle read the stream: for position i, the
-/// offset of its first byte (rejected attempts included) and of the byte after it.
-pub fn draw_offsets(server_seed: &str, client_seed: &str, nonce: u64, decks: usize) -> Vec<(usize, u64, u64)> {
+/// One draw of the shuffle: position i, the j it drew, and the stream
+/// bytes it read (rejected attempts included).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Draw {
+    pub i: usize,
+    pub j: usize,
+    pub bytes: std::ops::Range<u64>,
+}
+
+/// Every draw of the shuffle, in draw order (i from the back).
+pub fn draws(server_seed: &str, client_seed: &str, nonce: u64, decks: usize) -> Vec<Draw> {
     let mut out = Vec::new();
-    deal_with(server_seed, client_seed, nonce, decks, 0.5, &mut |i, range| {
-        out.push((i, range.start, range.end));
-    });
+    deal_with(server_seed, client_seed, nonce, decks, 0.5, &mut |d| out.push(d));
     out
 }
 
@@ -166,7 +170,7 @@ fn deal_with(
     nonce: u64,
     decks: usize,
     penetration: f64,
-    on_draw: &mut dyn FnMut(usize, std::ops::Range<u64>),
+    on_draw: &mut dyn FnMut(Draw),
 ) -> (Shoe, Cut) {
     assert!(decks >= 1, "a shoe has at least one deck");
     let mut cards = ordered(decks);
@@ -174,7 +178,11 @@ fn deal_with(
     for i in (1..cards.len()).rev() {
         let start = stream.consumed();
         let j = stream.index(u32::try_from(i + 1).expect("at most 416 cards")) as usize;
-        on_draw(i, start..stream.consumed());
+        on_draw(Draw {
+            i,
+            j,
+            bytes: start..stream.consumed(),
+        });
         cards.swap(i, j);
     }
     let count = u32::try_from(cards.len()).expect("at most 416 cards");

@@ -3,10 +3,12 @@
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-use super::{deal, deal_traced, draw_offsets, tournament_round, MAX_DECKS};
+use super::{deal, deal_traced, draws, tournament_round, MAX_DECKS};
 use crate::gen;
 use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
-use crate::op::{schema, Field, Kind, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
+use crate::op::{
+    last_difference, schema, target_draw, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET,
+};
 
 pub static SCHEME: Scheme = Scheme {
     name: "shoe",
@@ -127,27 +129,50 @@ fn flags(r: &Request) -> Vec<&'static str> {
 
 /// Where two shoes part: the shuffle fixes positions from the back, so the
 /// highest differing position is the first draw that differs; name the
-/// bytes of the stream it read.
-fn explain(r: &Request, w: &Value, g: &Value) -> Option<String> {
+/// bytes of the stream it read, and the j each side drew.
+fn explain(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
     let (client, nonce) = stream_of(r);
     let card = |v: &Value, i: usize| v["cards"].get(i).map_or("nothing".into(), Value::to_string);
-    let Some(i) = crate::op::last_difference(w, g, "cards") else {
-        return Some(format!(
-            "the cards agree; the cut differs: provably {} / target {} (rounding, clamps, or a different byte count before the cut draw)",
-            w["cut"], g["cut"]
+    let Some(i) = last_difference(w, g, "cards") else {
+        return Some(Parting::new(
+            "the cards agree, the cut differs",
+            format!(
+                "the cards agree; the cut differs: provably {} / target {} (rounding, clamps, or a different byte count before the cut draw)",
+                w["cut"], g["cut"]
+            ),
         ));
     };
-    let offsets = draw_offsets(r.text(SERVER_SEED), &client, nonce, decks(r));
-    Some(match offsets.iter().find(|(p, _, _)| *p == i) {
-        Some((_, start, end)) => format!(
-            "position {i} is the first one the draws fix differently (provably {}, target {}): provably's draw j = index({}) for i = {i} read stream bytes {start}..{end} (block {}, byte {}){}",
+    let draws = draws(r.text(SERVER_SEED), &client, nonce, decks(r));
+    let Some(d) = draws.iter().find(|d| d.i == i) else {
+        return Some(Parting::new(
+            "a card differs",
+            format!("position {i} differs (provably {}, target {})", card(w, i), card(g, i)),
+        ));
+    };
+    let start: Vec<Value> = super::ordered(decks(r)).into_iter().map(Value::from).collect();
+    let pairs: Vec<(usize, usize)> = draws.iter().map(|d| (d.i, d.j)).collect();
+    let target_j = g["cards"].get(i).and_then(|c| target_draw(start, &pairs, i, c));
+    let width = if i + 1 > 256 { 2 } else { 1 };
+    let rejected = d.bytes.end - d.bytes.start > width;
+    let group = format!(
+        "first differing draw reads {width} byte{}{}",
+        if width > 1 { "s" } else { "" },
+        if rejected { ", after a rejection" } else { "" }
+    );
+    Some(Parting::new(
+        group,
+        format!(
+            "position {i} is the first one the draws fix differently (provably {}, target {}): provably's draw j = index({}) for i = {i} read stream bytes {}..{} (block {}, byte {}){} and drew j = {}; the target drew j = {}",
             card(w, i),
             card(g, i),
             i + 1,
-            start / 32,
-            start % 32,
-            if end - start > if i + 1 > 256 { 2 } else { 1 } { ", after a rejection" } else { "" }
+            d.bytes.start,
+            d.bytes.end,
+            d.bytes.start / 32,
+            d.bytes.start % 32,
+            if rejected { ", after a rejection" } else { "" },
+            d.j,
+            target_j.map_or("(not among the first i + 1 cards)".into(), |j| j.to_string()),
         ),
-        None => format!("position {i} differs (provably {}, target {})", card(w, i), card(g, i)),
-    })
+    ))
 }

@@ -5,7 +5,7 @@
 //! change here. Flags and `--json` end in the same request object, which
 //! the protocol parser validates, so both are held to one set of rules.
 
-use std::io;
+use std::io::{self, Write};
 
 use anyhow::Context;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
@@ -158,6 +158,6 @@ pub fn run(args: &DeriveArgs) -> anyhow::Result<()> {
             eprintln!("warning: {warning}");
         }
     }
-    println!("{}", serde_json::to_string_pretty(&ok)?);
+    writeln!(io::stdout().lock(), "{}", serde_json::to_string_pretty(&ok)?)?;
     Ok(())
 }

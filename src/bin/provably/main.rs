@@ -65,12 +65,16 @@ fn vectors(check: bool, root: &std::path::Path) -> anyhow::Result<ExitCode> {
             eprintln!("run `provably vectors` (or `make vectors`) and review the change");
             return Ok(ExitCode::from(1));
         }
-        println!("vectors and schemas under {} are up to date", root.display());
+        writeln!(
+            io::stdout().lock(),
+            "vectors and schemas under {} are up to date",
+            root.display()
+        )?;
     } else {
         for name in
             provably::vectors::write(root).with_context(|| format!("writing vectors under {}", root.display()))?
         {
-            println!("wrote {}", root.join(name).display());
+            writeln!(io::stdout().lock(), "wrote {}", root.join(name).display())?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -92,8 +96,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Diff(args) => diff::run(&args),
         Command::Web { port, root } => {
             provably::web::serve(&root, port, &mut |url| {
-                println!("listening on {url}");
-                let _ = io::stdout().flush();
+                let mut out = io::stdout().lock();
+                let _ = writeln!(out, "listening on {url}").and_then(|()| out.flush());
             })?;
             Ok(ExitCode::SUCCESS)
         }
