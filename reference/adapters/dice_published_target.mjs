@@ -150,6 +150,9 @@ async function respond(line) {
   }
 }
 
+// A blank line (empty, or only spaces, tabs and CR) is not a request: no answer.
+const isBlank = (line) => line.every((b) => b === 0x20 || b === 0x09 || b === 0x0d);
+
 // Bytes, not text: a line that is not UTF-8 must be answered, not crash the loop.
 let pending = Buffer.alloc(0);
 for await (const chunk of process.stdin) {
@@ -158,7 +161,7 @@ for await (const chunk of process.stdin) {
   while ((newline = pending.indexOf(0x0a)) !== -1) {
     const line = pending.subarray(0, newline);
     pending = pending.subarray(newline + 1);
-    await respond(line);
+    if (!isBlank(line)) await respond(line);
   }
 }
-if (pending.length > 0) await respond(pending);
+if (!isBlank(pending)) await respond(pending);
