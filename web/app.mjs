@@ -6,7 +6,7 @@
 import { CURSOR, NUMPY, SHOE, cardFace, convertCard, parseCard, rankText } from './js/cards.mjs';
 import { firstDifference } from './js/compare.mjs';
 import { parseJson, stringifyJson } from './js/json.mjs';
-import { NAME, commitmentOf, execute } from './js/provably.mjs';
+import { NAME, commitmentOf, execute, fieldsOf } from './js/provably.mjs';
 import { deal as selfpokerDeal } from './js/selfpoker.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -139,10 +139,16 @@ const FIELD_DEFAULTS = {
   serverSeed: { label: 'Server-Seed', hint: 'so, wie er offengelegt wurde (als Text, nicht dekodiert)', wide: true },
   clientSeed: { label: 'Client-Seed', wide: true },
   nonce: { label: 'Nonce', kind: 'int', value: '0' },
+  decks: { label: 'Decks', kind: 'int', value: '6', hint: '1 bis 8' },
+  penetration: { label: 'Durchdringung', kind: 'number', value: '0.75', hint: 'zwischen 0 und 1' },
   commitment: { label: 'Commitment (vor dem Spiel gezeigt)', hint: 'SHA-256 als Hex; leer lassen, wenn du es nicht hast', wide: true },
 };
 
-/** The panels, one per tab, looked up by id. `op` names the scheme whose commitment is checked. */
+/**
+ * The panels, one per tab, looked up by id. `op` is what the panel computes
+ * (its request takes the op's declared fields from the form), unless `run`
+ * computes it; the op's scheme also names the commitment to check.
+ */
 const FIRST_TAB = 'shoe';
 const SCHEMES = [
   {
@@ -152,12 +158,10 @@ const SCHEMES = [
     intro: 'Aus Server-Seed, Client-Seed und Nonce entsteht die komplette Kartenfolge des Schuhs, dazu die Position der Cut-Card. Index 0 ist die zuerst gezogene Karte.',
     fields: [
       'serverSeed', 'clientSeed', 'nonce',
-      { name: 'decks', label: 'Decks', kind: 'int', value: '6', hint: '1 bis 8' },
-      { name: 'penetration', label: 'Durchdringung', kind: 'number', value: '0.75', hint: 'zwischen 0 und 1' },
+      'decks', 'penetration',
       'commitment',
     ],
     op: 'shoe.deal',
-    request: (v) => ({ op: 'shoe.deal', serverSeed: v.serverSeed, clientSeed: v.clientSeed, nonce: v.nonce, decks: v.decks, penetration: v.penetration }),
     render: renderShoe,
     sequence: (ok) => ok.cards,
     observed: shoeObserved,
@@ -172,12 +176,10 @@ const SCHEMES = [
       { name: 'serverSeed', label: 'Turnier-Seed', wide: true },
       { name: 'tournamentId', label: 'Turnierkennung', wide: true },
       { name: 'hand', label: 'Handindex', kind: 'int', value: '0' },
-      { name: 'decks', label: 'Decks', kind: 'int', value: '6', hint: '1 bis 8' },
-      { name: 'penetration', label: 'Durchdringung', kind: 'number', value: '0.75', hint: 'zwischen 0 und 1' },
+      'decks', 'penetration',
       'commitment',
     ],
     op: 'shoe.tournament',
-    request: (v) => ({ op: 'shoe.tournament', serverSeed: v.serverSeed, tournamentId: v.tournamentId, hand: v.hand, decks: v.decks, penetration: v.penetration }),
     render: renderShoe,
     sequence: (ok) => ok.cards,
     observed: shoeObserved,
@@ -196,15 +198,7 @@ const SCHEMES = [
       { name: 'count', label: 'Anzahl (für shuffle)', kind: 'int', value: '52' },
       'commitment',
     ],
-    op: 'cursor.shuffle', // and its four siblings, chosen in the form: one scheme, one commitment
-    request: (v) => {
-      const base = { op: v.op, serverSeed: v.serverSeed };
-      if (v.op === 'cursor.hash') return base;
-      Object.assign(base, { clientSeed: v.clientSeed, nonce: v.nonce, cursor: v.cursor });
-      if (v.op === 'cursor.int') base.range = v.range;
-      if (v.op === 'cursor.shuffle') base.count = v.count;
-      return base;
-    },
+    op: 'cursor.shuffle', // or the sibling chosen in the form's own `op` field
     render: renderCursor,
     sequence: (ok) => ok.order ?? [ok.value ?? ok.float ?? ok.raw ?? ok.hash],
     observed: (t) => (/^\d+$/.test(t) ? Number(t) : /^[\d.e-]+$/i.test(t) ? Number(t) : t.toLowerCase()),
@@ -223,7 +217,6 @@ const SCHEMES = [
       'commitment',
     ],
     op: 'poker.deal',
-    request: (v) => ({ op: 'poker.deal', serverSeed: v.serverSeed, clientSeed: v.clientSeed, nonce: v.nonce, players: v.players }),
     render: renderPoker,
     sequence: (ok) => [...ok.hole.flat(), ...ok.board],
     observed: cursorObserved,
@@ -279,7 +272,6 @@ const SCHEMES = [
       'commitment',
     ],
     op: 'ladder.shuffle',
-    request: (v) => ({ op: 'ladder.shuffle', serverSeed: v.serverSeed, clientSeed: v.clientSeed, size: v.size }),
     render: renderLadder,
     sequence: (ok, v) => ladderValues(ok, v),
     observed: (t) => t,
@@ -380,7 +372,7 @@ async function compute(state) {
   const run = (state.runs = (state.runs ?? 0) + 1);
   out.dataset.state = 'running';
   const values = readValues(scheme);
-  const result = scheme.run ? await scheme.run(values) : await execute(scheme.request(values));
+  const result = scheme.run ? await scheme.run(values) : await execute(requestOf(values.op ?? scheme.op, values));
   const next = el('div', {});
   if (result.error) {
     next.append(notice('bad', `Eingabe nicht verwendbar: ${result.error.message}`, `${scheme.id}-error`));
@@ -399,6 +391,11 @@ async function compute(state) {
 
 function notice(kind, text, testid) {
   return el('p', { class: `notice ${kind}`, 'data-testid': testid, 'data-verdict': kind }, text);
+}
+
+/** The request for `op`: its declared fields, taken from the form. */
+function requestOf(op, values) {
+  return { op, ...Object.fromEntries(fieldsOf(op).map((name) => [name, values[name]])) };
 }
 
 /** The scheme's own commitment of the revealed seed against the one shown before play. */

@@ -6,7 +6,8 @@
 //   id          the scheme's name; each of its ops is called "<id>.<something>"
 //   commitment  { op, field, result }: the op that turns the committed value
 //               (request field `field`) into the commitment shown before play
-//               (ok field `result`), e.g. cursor.hash(serverSeed) -> hash
+//               (ok field `result`), e.g. cursor.hash(serverSeed) -> hash;
+//               only an adapter's partial scheme may leave it out
 //   ops         { "<op>": { fields: { <name>: field (validate.mjs) }, run } },
 //               in protocol order; run(primitives, fields) returns the ok
 //               object (or a promise of it) from fields already validated.
@@ -38,9 +39,10 @@ function registry(schemes) {
       ops.set(name, { scheme, fields: op.fields ?? {}, run: op.run });
     }
   }
-  for (const scheme of schemes) {
+  // An adapter's partial scheme may go without; provably.mjs's SCHEMES never do (test/schema.test.mjs).
+  for (const scheme of schemes.filter((s) => s.commitment !== undefined)) {
     const c = scheme.commitment;
-    const target = ops.get(c?.op);
+    const target = ops.get(c.op);
     if (!target || Object.keys(target.fields).join() !== c.field || typeof c.result !== 'string') {
       throw new Error(`scheme ${scheme.id}: commitment must name a registered op taking only its field, and the result`);
     }
@@ -50,7 +52,7 @@ function registry(schemes) {
 
 /**
  * An engine over `schemes` (SCHEME declarations) and `provider` (crypto.mjs):
- * { NAME, OPS, execute, commitmentOf }.
+ * { NAME, OPS, execute, commitmentOf, fieldsOf, declarations }.
  */
 export function makeEngine({ schemes, provider, name }) {
   const p = primitives(provider);
@@ -98,5 +100,12 @@ export function makeEngine({ schemes, provider, name }) {
     return declared.scheme.commitment;
   }
 
-  return Object.freeze({ NAME: name, OPS, execute, commitmentOf, declarations: ops });
+  /** The names of the fields `op` takes, in protocol order. */
+  function fieldsOf(op) {
+    const declared = ops.get(op);
+    if (!declared) throw new Error(`no scheme declares op ${op}`);
+    return Object.keys(declared.fields);
+  }
+
+  return Object.freeze({ NAME: name, OPS, execute, commitmentOf, fieldsOf, declarations: ops });
 }

@@ -3,7 +3,7 @@
 // exporting SCHEME (engine.mjs says what that holds) plus its line below.
 //
 //   execute(request) -> {ok: {...}} | {error: {kind, message}}   (WebCrypto)
-//   createEngine(provider) -> { NAME, OPS, execute, commitmentOf }
+//   createEngine(provider) -> { NAME, OPS, execute, commitmentOf, fieldsOf, declarations }
 //                             the same ops over another crypto provider
 
 import { SCHEME as cursor } from './cursor.mjs';
@@ -32,4 +32,4 @@ export function createEngine(provider = WEBCRYPTO) {
 
 const engine = createEngine();
 
-export const { NAME, OPS, execute, commitmentOf } = engine;
+export const { NAME, OPS, execute, commitmentOf, fieldsOf } = engine;

@@ -176,4 +176,5 @@ test('the registry refuses a scheme whose declarations a typo broke', () => {
   assert.throws(build([{ ...poker, ops: { 'pokr.deal': poker.ops['poker.deal'] } }]), /must start with "poker\."/);
   assert.throws(build([{ ...cursor, ops: { ...cursor.ops, 'cursor.x': { fields: { n: 5 }, run() {} } } }]), /cursor\.x\.n is not a field/);
   assert.throws(build([poker]), /commitment must name a registered op/);
+  for (const scheme of SCHEMES) assert.ok(scheme.commitment, `${scheme.id} declares its commitment`);
 });
