@@ -6,7 +6,7 @@
 import { CURSOR, NUMPY, SHOE, cardFace, convertCard, parseCard, rankText } from './js/cards.mjs';
 import { firstDifference } from './js/compare.mjs';
 import { parseJson, stringifyJson } from './js/json.mjs';
-import { NAME, commitmentOf, execute, fieldsOf } from './js/provably.mjs';
+import { NAME, commitmentOf, declarations, execute, fieldsOf } from './js/provably.mjs';
 import { deal as selfpokerDeal } from './js/selfpoker.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -135,11 +135,17 @@ function numberValue(text) {
   return t === '' || Number.isNaN(Number(t)) ? t : Number(t);
 }
 
+/** A field's declared range as a hint, e.g. "2 bis 22": the page never restates a limit. */
+function between(op, name) {
+  const { minimum, maximum } = declarations.get(op).fields[name].schema;
+  return `${minimum} bis ${maximum}`;
+}
+
 const FIELD_DEFAULTS = {
   serverSeed: { label: 'Server-Seed', hint: 'so, wie er offengelegt wurde (als Text, nicht dekodiert)', wide: true },
   clientSeed: { label: 'Client-Seed', wide: true },
   nonce: { label: 'Nonce', kind: 'int', value: '0' },
-  decks: { label: 'Decks', kind: 'int', value: '6', hint: '1 bis 8' },
+  decks: { label: 'Decks', kind: 'int', value: '6', hint: between('shoe.deal', 'decks') },
   penetration: { label: 'Durchdringung', kind: 'number', value: '0.75', hint: 'zwischen 0 und 1' },
   commitment: { label: 'Commitment (vor dem Spiel gezeigt)', hint: 'SHA-256 als Hex; leer lassen, wenn du es nicht hast', wide: true },
 };
@@ -213,7 +219,7 @@ const SCHEMES = [
       'serverSeed',
       { name: 'clientSeed', label: 'Client-Seed', hint: 'am Tisch: die Platz-Seeds aufsteigend nach Spielernummer, ohne Trennzeichen verkettet', wide: true },
       'nonce',
-      { name: 'players', label: 'Spieler', kind: 'int', value: '6', hint: '2 bis 22' },
+      { name: 'players', label: 'Spieler', kind: 'int', value: '6', hint: between('poker.deal', 'players') },
       'commitment',
     ],
     op: 'poker.deal',

@@ -107,5 +107,6 @@ export function makeEngine({ schemes, provider, name }) {
     return Object.keys(declared.fields);
   }
 
-  return Object.freeze({ NAME: name, OPS, execute, commitmentOf, fieldsOf, declarations: ops });
+  // A copy: changing what the caller holds changes nothing here.
+  return Object.freeze({ NAME: name, OPS, execute, commitmentOf, fieldsOf, declarations: new Map(ops) });
 }

@@ -32,4 +32,4 @@ export function createEngine(provider = WEBCRYPTO) {
 
 const engine = createEngine();
 
-export const { NAME, OPS, execute, commitmentOf, fieldsOf } = engine;
+export const { NAME, OPS, execute, commitmentOf, fieldsOf, declarations } = engine;
