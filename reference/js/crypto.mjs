@@ -67,17 +67,18 @@ export function primitives(provider) {
   if (typeof provider.name !== 'string' || provider.name === '') {
     throw new TypeError('a crypto provider needs a name (shown in the hello answer)');
   }
-  const p = {
+  const asBytes = (value) => digestBytes(value, provider, 'hmacSha256');
+  const sign = (keyText, messageText) => provider.hmacSha256(keyText, messageText);
+  return Object.freeze({
     name: provider.name,
     async hmac(keyText, messageText) {
-      return digestBytes(await provider.hmacSha256(keyText, messageText), provider, 'hmacSha256');
+      return asBytes(await sign(keyText, messageText));
     },
     async sha256Hex(text) {
       return toHex(digestBytes(await provider.sha256(text), provider, 'sha256'));
     },
-    macs: (keyText, prefix, first = 0, batch = 1) => new MacSequence(p, keyText, prefix, first, batch),
-  };
-  return Object.freeze(p);
+    macs: (keyText, prefix, first = 0, batch = 1) => new MacSequence(sign, asBytes, keyText, prefix, first, batch),
+  });
 }
 
 const MAX_BATCH = 256;
@@ -93,8 +94,11 @@ const MAX_BATCH = 256;
  * batches double up to MAX_BATCH. At most one batch is signed needlessly.
  */
 class MacSequence {
-  constructor(p, keyText, prefix, first, batch) {
-    this.p = p;
+  constructor(sign, asBytes, keyText, prefix, first, batch) {
+    // The provider's answers are queued as they come and checked as they are
+    // taken: one promise per block, not two, on the path every shuffle takes.
+    this.sign = sign;
+    this.asBytes = asBytes;
     this.keyText = keyText;
     this.prefix = prefix;
     // Indices may pass 2^53 (a cursor near the top of its range plus a long
@@ -110,14 +114,15 @@ class MacSequence {
     if (this.head === this.queue.length) this.#refill();
     const mac = this.queue[this.head];
     this.queue[this.head++] = undefined;
-    return mac;
+    return this.asBytes(await mac);
   }
 
   #refill() {
     this.queue = [];
     this.head = 0;
     for (let n = 0; n < this.batch; n++) {
-      const p = this.p.hmac(this.keyText, this.prefix + String(this.nextIndex));
+      // A provider may answer synchronously; Promise.resolve keeps a promise as it is.
+      const p = Promise.resolve(this.sign(this.keyText, this.prefix + String(this.nextIndex)));
       // A rejection is reported when (if ever) the block is consumed; a
       // block signed ahead and never used must not become an unhandled one.
       p.catch(() => {});

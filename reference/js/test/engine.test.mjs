@@ -64,11 +64,18 @@ test('a provider answering with something that is not 32 bytes is an internal er
     [{ name: 'words', hmacSha256: () => Array(32).fill(-1), sha256 }, /words: hmacSha256 returned -1 at index 0, not a byte/],
     [{ name: 'hex', hmacSha256: () => 'ab'.repeat(32), sha256 }, /hex: hmacSha256 returned string, not bytes/],
   ];
+  // One MAC alone, and MACs signed ahead in a batch (shuffles, shoes, ladders).
+  const requests = [
+    { op: 'cursor.raw', serverSeed: 's', clientSeed: 'c', nonce: 0, cursor: 0 },
+    { op: 'ladder.shuffle', serverSeed: 's', clientSeed: 'c', size: 40 },
+  ];
   for (const [provider, message] of cases) {
-    const r = await createEngine(provider).execute({ op: 'cursor.raw', serverSeed: 's', clientSeed: 'c', nonce: 0, cursor: 0 });
-    assert.equal(r.error?.kind, 'invalid', provider.name);
-    assert.match(r.error.message, /^internal error: /);
-    assert.match(r.error.message, message);
+    for (const request of requests) {
+      const r = await createEngine(provider).execute(request);
+      assert.equal(r.error?.kind, 'invalid', `${provider.name} ${request.op}`);
+      assert.match(r.error.message, /^internal error: /);
+      assert.match(r.error.message, message);
+    }
   }
   assert.throws(() => createEngine({ name: 'no sha', hmacSha256() {} }), /needs a function sha256/);
 });
