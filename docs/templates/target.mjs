@@ -13,6 +13,16 @@
 // implement. Leave the reading, validating and answering below alone: it is
 // what the protocol asks for (docs/protocol.md).
 //
+// The shape of the program: read a line, answer it, repeat; exit 0 when
+// stdin closes. A malformed line is answered with kind `invalid` and the
+// target keeps serving. Two rules every target follows:
+//   - A blank line (empty, or only spaces, tabs and CR) is not a request and
+//     gets no answer at all.
+//   - A JSON object with an integer `id` is always answered with that id,
+//     even when the rest is wrong: a lone surrogate such as "\ud800"
+//     (JSON.parse lets it through), an unknown op. Only a line that is not a
+//     JSON object, or has no integer id, is answered with "id": null.
+//
 // Two things JavaScript cannot see, so this target accepts them where a
 // stricter target answers `invalid`: `1.0` for an integer field (JSON.parse
 // makes it 1) and a key that appears twice (JSON.parse keeps the last).
@@ -257,6 +267,9 @@ async function respond(line) {
   }
 }
 
+// A blank line (empty, or only spaces, tabs and CR) is not a request: no answer.
+const isBlank = (line) => line.every((b) => b === 0x20 || b === 0x09 || b === 0x0d);
+
 // Bytes, not text: a line that is not UTF-8 must be answered, not crash the loop.
 let pending = Buffer.alloc(0);
 for await (const chunk of process.stdin) {
@@ -265,8 +278,8 @@ for await (const chunk of process.stdin) {
   while ((newline = pending.indexOf(0x0a)) !== -1) {
     const line = pending.subarray(0, newline);
     pending = pending.subarray(newline + 1);
-    await respond(line);
+    if (!isBlank(line)) await respond(line);
   }
 }
-if (pending.length > 0) await respond(pending);
+if (!isBlank(pending)) await respond(pending);
 // Returning (rather than process.exit) lets the last line drain; exit status 0.
