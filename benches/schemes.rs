@@ -269,13 +269,24 @@ fn bench_limit(c: &mut Criterion) {
     let mut g = c.benchmark_group("limit");
     let block = [0x5au8; 64];
     g.bench_function("sha256_compress", |b| {
-        let mut state = [0x6a09_e667u32, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19];
+        let mut state = [
+            0x6a09_e667u32,
+            0xbb67_ae85,
+            0x3c6e_f372,
+            0xa54f_f53a,
+            0x510e_527f,
+            0x9b05_688c,
+            0x1f83_d9ab,
+            0x5be0_cd19,
+        ];
         b.iter(|| sha2::compress256(black_box(&mut state), std::slice::from_ref(black_box((&block).into()))))
     });
     for (name, input, hmacs) in limit_cases() {
         let request = Request::parse(&input).unwrap();
         // The name carries the HMAC count, for the ratio.
-        g.bench_function(format!("{name}/{hmacs}_hmacs"), |b| b.iter(|| black_box(&request).run().unwrap()));
+        g.bench_function(format!("{name}/{hmacs}_hmacs"), |b| {
+            b.iter(|| black_box(&request).run().unwrap())
+        });
     }
     g.finish();
 }
@@ -304,13 +315,41 @@ fn limit_cases() -> Vec<(&'static str, serde_json::Value, u64)> {
     vec![
         ("cursor.raw", with("cursor.raw", json!({ "cursor": 7 })), 1),
         ("cursor.float", with("cursor.float", json!({ "cursor": 7 })), 1),
-        ("cursor.int", with("cursor.int", json!({ "cursor": one, "range": 6 })), 1),
-        ("cursor.shuffle_52", with("cursor.shuffle", json!({ "cursor": 0, "count": 52 })), attempts(52)),
-        ("cursor.shuffle_312", with("cursor.shuffle", json!({ "cursor": 0, "count": 312 })), attempts(312)),
-        ("poker.deal_6", with("poker.deal", json!({ "players": 6 })), attempts(52)),
-        ("shoe.deal_6_decks", with("shoe.deal", json!({ "decks": 6, "penetration": 0.75 })), shoe_blocks),
-        ("dice.roll", json!({ "op": "dice.roll", "serverSeed": SEED, "clientSeed": CLIENT, "n": 3 }), die),
-        ("ladder.shuffle_25", json!({ "op": "ladder.shuffle", "serverSeed": SEED, "clientSeed": CLIENT, "size": 25 }), 3),
+        (
+            "cursor.int",
+            with("cursor.int", json!({ "cursor": one, "range": 6 })),
+            1,
+        ),
+        (
+            "cursor.shuffle_52",
+            with("cursor.shuffle", json!({ "cursor": 0, "count": 52 })),
+            attempts(52),
+        ),
+        (
+            "cursor.shuffle_312",
+            with("cursor.shuffle", json!({ "cursor": 0, "count": 312 })),
+            attempts(312),
+        ),
+        (
+            "poker.deal_6",
+            with("poker.deal", json!({ "players": 6 })),
+            attempts(52),
+        ),
+        (
+            "shoe.deal_6_decks",
+            with("shoe.deal", json!({ "decks": 6, "penetration": 0.75 })),
+            shoe_blocks,
+        ),
+        (
+            "dice.roll",
+            json!({ "op": "dice.roll", "serverSeed": SEED, "clientSeed": CLIENT, "n": 3 }),
+            die,
+        ),
+        (
+            "ladder.shuffle_25",
+            json!({ "op": "ladder.shuffle", "serverSeed": SEED, "clientSeed": CLIENT, "size": 25 }),
+            3,
+        ),
     ]
 }
 

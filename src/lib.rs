@@ -34,5 +34,6 @@ pub mod report;
 pub mod fsutil;
 pub(crate) mod gen;
 pub(crate) mod lines;
+pub(crate) mod modulo;
 pub(crate) mod pyfmt;
 pub(crate) mod schema;

@@ -447,7 +447,10 @@ impl Target for ProcessTarget {
         if self.running.is_none() {
             return Err(Fault::new(FaultKind::Crash, "the target is not running"));
         }
+        // Every batch starts with a blank line, which protocol v1 says gets no
+        // answer: a target that answers it is caught by the ids that follow.
         let mut text = Vec::with_capacity(asks.len() * 128);
+        text.extend_from_slice(b" \t\n");
         for (ask, &id) in asks.iter().zip(ids) {
             let line = ask.line(id);
             text.extend_from_slice(line.as_bytes());

@@ -7,7 +7,8 @@
 
 use serde::Serialize;
 
-use crate::crypto::Counter;
+use crate::crypto::{Counter, Keyed};
+use crate::modulo;
 
 pub(crate) mod ops;
 pub(crate) mod vectors;
@@ -46,7 +47,12 @@ pub struct ByteStream {
 impl ByteStream {
     pub fn new(server_seed: &str, client_seed: &str, nonce: u64) -> Self {
         ByteStream {
-            macs: Counter::new(server_seed, format!("{client_seed}:{nonce}:").as_bytes()),
+            macs: Keyed::new(server_seed).counter_of(&[
+                client_seed.as_bytes(),
+                b":",
+                crate::crypto::decimal(nonce, &mut [0u8; 20]),
+                b":",
+            ]),
             block: [0; 32],
             next_block: 0,
             pos: 32,
@@ -76,6 +82,9 @@ impl ByteStream {
     /// big-endian; values at or above 256^k − (256^k mod m) are thrown away
     /// and k fresh bytes read.
     pub fn index(&mut self, m: u32) -> u32 {
+        if let Some(inv) = modulo::reciprocal(m) {
+            return self.small_index(m, inv);
+        }
         let mut k = 1;
         while 256u64.pow(k) < u64::from(m) {
             k += 1;
@@ -88,6 +97,26 @@ impl ByteStream {
                 return u32::try_from(v % u64::from(m)).expect("below m");
             }
             self.rejections[k as usize] += 1;
+        }
+    }
+
+    /// [`ByteStream::index`] for the m of a shoe (at most
+    /// [`modulo::SMALL`]), one or two bytes, with the remainders taken by a
+    /// multiplication instead of a division: the draws of a shuffle cost
+    /// little more than their MACs.
+    fn small_index(&mut self, m: u32, inv: u64) -> u32 {
+        let two = m > 256;
+        let pot: u32 = if two { 1 << 16 } else { 1 << 8 };
+        let limit = pot - modulo::rem(pot, m, inv);
+        loop {
+            let mut v = u32::from(self.next_byte());
+            if two {
+                v = v << 8 | u32::from(self.next_byte());
+            }
+            if v < limit {
+                return modulo::rem(v, m, inv);
+            }
+            self.rejections[1 + usize::from(two)] += 1;
         }
     }
 }
