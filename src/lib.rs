@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
+pub mod blackjack;
 pub mod crypto;
 pub mod cursor;
 pub mod dice;
