@@ -12,6 +12,9 @@ use serde_json::{Map, Value};
 use provably::error::OpError;
 use provably::protocol::{self, Request, OPS};
 
+#[path = "bin/provably/house_edge.rs"]
+mod house_edge;
+
 #[derive(Parser)]
 #[command(
     name = "provably",
@@ -53,6 +56,8 @@ enum Command {
         #[arg(long, default_value = env!("CARGO_MANIFEST_DIR"))]
         root: PathBuf,
     },
+    /// Simulate seed 003's blackjack table played by its published basic strategy, or check the table exactly.
+    HouseEdge(house_edge::HouseEdgeArgs),
 }
 
 #[derive(Args)]
@@ -193,6 +198,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Verify(args) => provably::verify::run(&args),
         Command::Diff(args) => provably::harness::cli::run(&args),
+        Command::HouseEdge(args) => house_edge::run(&args),
         Command::Web { port, root } => {
             provably::web::serve(&root, port, &mut |url| {
                 println!("listening on {url}");

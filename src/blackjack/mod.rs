@@ -22,6 +22,7 @@
 pub mod cards;
 pub mod exact;
 pub mod infinite;
+pub mod report;
 pub mod rules;
 pub mod sim;
 pub mod situations;
