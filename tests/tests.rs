@@ -21,3 +21,5 @@ mod oracles;
 mod fuzz;
 // `provably web`: what it serves and what it refuses.
 mod web;
+// Blackjack (seed 003): the published TypeScript on every situation, `house-edge`.
+mod blackjack;
