@@ -21,9 +21,15 @@ fn published_basisstrategie_is_byte_for_byte_as_pinned() {
     let bytes = std::fs::read(root().join(PUBLISHED)).unwrap();
     let got = provably::crypto::hex(&Sha256::digest(&bytes));
     assert_eq!(got, PINNED, "{PUBLISHED} was edited; it must stay as published");
-    assert!(bytes.ends_with(b"}\n") && !bytes.contains(&b'\r'), "one final newline, no CR");
+    assert!(
+        bytes.ends_with(b"}\n") && !bytes.contains(&b'\r'),
+        "one final newline, no CR"
+    );
     let note = std::fs::read_to_string(root().join("reference/published/SOURCES.md")).unwrap();
-    assert!(note.contains("basisstrategie.ts") && note.contains(PINNED), "SOURCES.md must name the pin");
+    assert!(
+        note.contains("basisstrategie.ts") && note.contains(PINNED),
+        "SOURCES.md must name the pin"
+    );
 }
 
 /// node with the pinned typescript installed, or a loud skip outside `make test`.
@@ -57,7 +63,10 @@ fn ts_target(lines: Vec<String>) -> Vec<String> {
             w.write_all(b"\n").unwrap();
         }
     });
-    let answers: Vec<String> = BufReader::new(child.stdout.take().unwrap()).lines().map(Result::unwrap).collect();
+    let answers: Vec<String> = BufReader::new(child.stdout.take().unwrap())
+        .lines()
+        .map(Result::unwrap)
+        .collect();
     writer.join().unwrap();
     assert!(child.wait().unwrap().success(), "the target exits 0 at end of input");
     answers
@@ -88,7 +97,11 @@ fn published_typescript_agrees_with_the_rust_table_on_every_legal_situation() {
         assert_eq!(a["id"], i + 1);
         let ts = a["ok"]["action"].as_str().unwrap_or("(no action)");
         if ts != s.action().name() {
-            disagreements.push(format!("{} -> published {ts}, rust {}", serde_json::to_string(s).unwrap(), s.action()));
+            disagreements.push(format!(
+                "{} -> published {ts}, rust {}",
+                serde_json::to_string(s).unwrap(),
+                s.action()
+            ));
         }
     }
     assert!(
@@ -128,8 +141,16 @@ fn typescript_target_refuses_what_rust_refuses_naming_the_same_field() {
         );
     }
     let answers = ts_target(lines);
-    assert_eq!(answers.len(), cases.len() + 1, "the blank line gets no answer: {answers:?}");
-    assert!(answers[0].starts_with(r#"{"id":18446744073709551616,"error":{"kind":"invalid""#), "{}", answers[0]);
+    assert_eq!(
+        answers.len(),
+        cases.len() + 1,
+        "the blank line gets no answer: {answers:?}"
+    );
+    assert!(
+        answers[0].starts_with(r#"{"id":18446744073709551616,"error":{"kind":"invalid""#),
+        "{}",
+        answers[0]
+    );
     for (i, (cards, dealer, d, s)) in cases.iter().enumerate() {
         let want = strategy::strategy(cards, *dealer, *d, *s, true).unwrap_err();
         let got: serde_json::Value = serde_json::from_str(&answers[i + 1]).unwrap();
@@ -225,13 +246,44 @@ fn house_edge_is_the_same_on_one_thread_and_on_three() {
 #[test]
 fn a_verifiable_round_is_the_cursor_shuffle_it_names() {
     // One round, then the same round re-dealt from `provably derive cursor.shuffle`.
-    let (code, out, err) = run(&["house-edge", "--quiet", "--rounds", "1", "--seed", "4", "--blackjack-pays", "3:2"], "");
+    let (code, out, err) = run(
+        &[
+            "house-edge",
+            "--quiet",
+            "--rounds",
+            "1",
+            "--seed",
+            "4",
+            "--blackjack-pays",
+            "3:2",
+        ],
+        "",
+    );
     assert_eq!(code, 0, "{err}");
-    let edge: f64 = out.split("house edge: ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    let edge: f64 = out
+        .split("house edge: ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
     let server_seed = provably::crypto::sha256_hex("provably house-edge:4");
     assert!(out.contains(&server_seed), "{out}");
     let (code, derived, err) = run(
-        &["derive", "cursor.shuffle", "--server-seed", &server_seed, "--client-seed", "seat-1", "--nonce", "0", "--count", "312"],
+        &[
+            "derive",
+            "cursor.shuffle",
+            "--server-seed",
+            &server_seed,
+            "--client-seed",
+            "seat-1",
+            "--nonce",
+            "0",
+            "--count",
+            "312",
+        ],
         "",
     );
     assert_eq!(code, 0, "{err}");
@@ -254,5 +306,8 @@ fn a_verifiable_round_is_the_cursor_shuffle_it_names() {
     };
     let mut t = provably::blackjack::sim::Tally::default();
     let net = provably::blackjack::sim::play_round(&rules, 1, &mut Dealt(order, 0), &mut t);
-    assert!((edge - -(net as f64) * 10.0).abs() < 1e-9, "edge {edge} % vs round result {net} tenths");
+    assert!(
+        (edge - -(net as f64) * 10.0).abs() < 1e-9,
+        "edge {edge} % vs round result {net} tenths"
+    );
 }

@@ -142,6 +142,7 @@ impl DealerGraph {
     }
 
     /// The dealer's outcome probabilities drawing from `rem` (`total` cards).
+    #[allow(clippy::needless_range_loop)] // three arrays indexed by pip in step
     pub fn eval(&self, rem: &[u16; 10], total: u16, scratch: &mut Vec<Dist>) -> Dist {
         scratch.clear();
         scratch.resize(self.states.len(), [0.0; 7]);
@@ -185,10 +186,11 @@ pub struct Node {
 
 impl Node {
     pub fn of(pips: &[u8]) -> Node {
-        pips.iter().fold(Node::default(), |n, &p| n.add(p))
+        pips.iter().fold(Node::default(), |n, &p| n.plus(p))
     }
 
-    pub fn add(mut self, pip: u8) -> Node {
+    /// The hand with one more card.
+    pub fn plus(mut self, pip: u8) -> Node {
         self.c[usize::from(pip - 1)] += 1;
         self.key += 1 << (5 * u32::from(pip - 1));
         self.hand.add(pip);
@@ -275,8 +277,8 @@ impl<'g> Ctx<'g> {
     /// The shoe after the hand's cards, and its size.
     pub fn rem(&self, n: &Node) -> ([u16; 10], u16) {
         let mut r = self.base;
-        for v in 0..10 {
-            r[v] -= u16::from(n.c[v]);
+        for (k, c) in r.iter_mut().zip(n.c) {
+            *k -= u16::from(c);
         }
         (r, r.iter().sum())
     }
@@ -327,9 +329,9 @@ impl<'g> Ctx<'g> {
     fn draws(&self, n: &Node) -> impl Iterator<Item = (Node, f64)> {
         let (r, t) = self.rem(n);
         let n = *n;
-        (1..=10u8).filter(move |&v| r[usize::from(v - 1)] > 0).map(move |v| {
-            (n.add(v), f64::from(r[usize::from(v - 1)]) / f64::from(t))
-        })
+        (1..=10u8)
+            .filter(move |&v| r[usize::from(v - 1)] > 0)
+            .map(move |v| (n.plus(v), f64::from(r[usize::from(v - 1)]) / f64::from(t)))
     }
 
     pub fn hit(&mut self, n: &Node) -> f64 {
@@ -393,7 +395,7 @@ impl<'g> Ctx<'g> {
     pub fn chosen(&self, n: &Node, c: &Choices, can_double: bool, can_split: bool) -> (Action, f64) {
         match self.policy {
             Policy::Table => {
-                let pair = (n.hand.cards == 2 && n.c.iter().any(|&k| k == 2))
+                let pair = (n.hand.cards == 2 && n.c.contains(&2))
                     .then(|| pip_to_count(n.c.iter().position(|&k| k == 2).unwrap() as u8 + 1));
                 let a = decide(n.hand.value(), pair, self.dealer(), can_double, can_split);
                 (a, c.value(a))
@@ -445,13 +447,18 @@ pub fn split(ctx: &mut Ctx<'_>, p: u8) -> Split {
         if pr[usize::from(c)] == 0.0 {
             continue;
         }
-        let node = start.add(c);
+        let node = start.plus(c);
         let (choices, v) = ctx.post_split(&node, p);
         if c == p {
             u = v;
             let dbl = choices.is_some_and(|(_, d)| d);
-            resplit_by_table = decide(node.hand.value(), Some(pip_to_count(p)), pip_to_count(ctx.up), dbl, true)
-                == Action::Teilen;
+            resplit_by_table = decide(
+                node.hand.value(),
+                Some(pip_to_count(p)),
+                pip_to_count(ctx.up),
+                dbl,
+                true,
+            ) == Action::Teilen;
         } else {
             w += pr[usize::from(c)] * v;
         }
@@ -796,12 +803,7 @@ fn split_hands(ctx: &mut Ctx<'_>, p: u8, reach: f64, s: &Split, cells: &mut Cell
     let dealer = pip_to_count(ctx.up);
     let mut layer = std::collections::BTreeMap::new();
     for c in 1..=10u8 {
-        let w = reach
-            * if c == p {
-                s.stuck
-            } else {
-                s.draws * s.p[usize::from(c)]
-            };
+        let w = reach * if c == p { s.stuck } else { s.draws * s.p[usize::from(c)] };
         if w == 0.0 {
             continue;
         }
@@ -893,7 +895,10 @@ mod tests {
         // up-card 6 and ace: 17, 18, 19, 20, 21, bust, blackjack
         let cases: [(u8, [f64; 7]); 2] = [
             (6, [0.166948, 0.106454, 0.107192, 0.100705, 0.0978785, 0.420823, 0.0]),
-            (1, [0.126128, 0.131003, 0.129486, 0.131553, 0.0515646, 0.11654, 0.313726]),
+            (
+                1,
+                [0.126128, 0.131003, 0.129486, 0.131553, 0.0515646, 0.11654, 0.313726],
+            ),
         ];
         for (up, want) in cases {
             let g = DealerGraph::new(up, &r);
@@ -919,7 +924,10 @@ mod tests {
     #[test]
     fn five_decks_h17_against_an_ace_match_appendix_9() {
         let r = rules(5, true, true);
-        let want = [(3, 2, [-0.596108, -0.318051, -1.192217]), (6, 4, [-0.594238, 0.034973, -0.023611])];
+        let want = [
+            (3, 2, [-0.596108, -0.318051, -1.192217]),
+            (6, 4, [-0.594238, 0.034973, -0.023611]),
+        ];
         for (a, b, w) in want {
             let got = against_ace(r, a, b);
             for k in 0..3 {

@@ -151,7 +151,10 @@ impl Infinite {
                     Action::Teilen => split.expect("open"),
                 }
             }
-            Policy::Optimal => [Some(stand), Some(hit), double, split].into_iter().flatten().fold(f64::MIN, f64::max),
+            Policy::Optimal => [Some(stand), Some(hit), double, split]
+                .into_iter()
+                .flatten()
+                .fold(f64::MIN, f64::max),
         }
     }
 
@@ -172,14 +175,18 @@ impl Infinite {
 
     /// Splitting pair `pair`: exact, since split hands are independent here.
     pub fn split(&mut self, pair: u8) -> f64 {
-        let w: f64 = (1..=10u8).filter(|&c| c != pair).map(|c| p(c) * self.post_split(pair, c)).sum();
+        let w: f64 = (1..=10u8)
+            .filter(|&c| c != pair)
+            .map(|c| p(c) * self.post_split(pair, c))
+            .sum();
         let u = self.post_split(pair, pair);
         let pp = p(pair);
         let mut h = Hand::default();
         h.add(pair);
         h.add(pair);
         let v = h.value();
-        let dbl = self.rules.das && self.rules.double_on.allows(v.total, v.soft) && !(pair == 1 && !self.rules.hit_split_aces);
+        let dbl =
+            self.rules.das && self.rules.double_on.allows(v.total, v.soft) && (pair != 1 || self.rules.hit_split_aces);
         let by_table = decide(v, Some(pip_to_count(pair)), pip_to_count(self.up), dbl, true) == Action::Teilen;
         let r = self.rules;
         let may = move |hands: u8| hands < r.max_hands && (pair != 1 || r.resplit_aces);
@@ -285,7 +292,13 @@ mod tests {
     #[test]
     fn hit_values_match_the_published_infinite_deck_table() {
         // "Player's Expected Return by Hitting", hard 4…7 (no double after hitting).
-        let cases = [(2, 4, -0.114913), (6, 4, 0.011130), (10, 5, -0.313412), (1, 6, -0.304147), (6, 7, 0.029185)];
+        let cases = [
+            (2, 4, -0.114913),
+            (6, 4, 0.011130),
+            (10, 5, -0.313412),
+            (1, 6, -0.304147),
+            (6, 7, 0.029185),
+        ];
         for (up, total, want) in cases {
             let mut t = Infinite::new(wizard_rules(), Policy::Optimal, up);
             let h = Hand {

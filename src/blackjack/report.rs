@@ -94,10 +94,22 @@ impl ExactReport {
         let _ = writeln!(s, "| game | player's expected value per initial bet | house edge |");
         let _ = writeln!(s, "|---|---:|---:|");
         let rows = [
-            (format!("{} decks, published table (exact but for splits)", r.decks), self.finite_table),
-            (format!("{} decks, best play by exact composition", r.decks), self.finite_best),
-            ("infinite deck, published table (exact)".to_string(), self.infinite_table),
-            ("infinite deck, best total-dependent play (exact)".to_string(), self.infinite_best),
+            (
+                format!("{} decks, published table (exact but for splits)", r.decks),
+                self.finite_table,
+            ),
+            (
+                format!("{} decks, best play by exact composition", r.decks),
+                self.finite_best,
+            ),
+            (
+                "infinite deck, published table (exact)".to_string(),
+                self.infinite_table,
+            ),
+            (
+                "infinite deck, best total-dependent play (exact)".to_string(),
+                self.infinite_best,
+            ),
         ];
         for (name, ev) in rows {
             let _ = writeln!(s, "| {name} | {} | {:.4} % |", pct(ev), -100.0 * ev);
@@ -171,14 +183,24 @@ impl ExactReport {
             s,
             "### The table, cell by cell\n\nEach cell: the published action (P split, D double, S stand, H hit) and its margin per hand over the best other open action; a negative margin (marked `!`) is a cell listed above. Rows are only those the table's own play reaches.\n"
         );
-        let sections: [(&str, bool, fn(Row) -> Option<u8>); 5] = [
-            ("Pairs, first two cards", true, |r| matches!(r, Row::Pair(_)).then_some(0)),
-            ("Soft hands, two cards (doubling open)", true, |r| matches!(r, Row::Soft(_)).then_some(0)),
-            ("Hard hands, two cards (doubling open)", true, |r| matches!(r, Row::Hard(_)).then_some(0)),
-            ("Soft hands, doubling not open (three cards or more, or after a split without DAS)", false, |r| {
+        let sections: [Section; 5] = [
+            ("Pairs, first two cards", true, |r| {
+                matches!(r, Row::Pair(_)).then_some(0)
+            }),
+            ("Soft hands, two cards (doubling open)", true, |r| {
                 matches!(r, Row::Soft(_)).then_some(0)
             }),
-            ("Hard hands, doubling not open", false, |r| matches!(r, Row::Hard(_)).then_some(0)),
+            ("Hard hands, two cards (doubling open)", true, |r| {
+                matches!(r, Row::Hard(_)).then_some(0)
+            }),
+            (
+                "Soft hands, doubling not open (three cards or more, or after a split without DAS)",
+                false,
+                |r| matches!(r, Row::Soft(_)).then_some(0),
+            ),
+            ("Hard hands, doubling not open", false, |r| {
+                matches!(r, Row::Hard(_)).then_some(0)
+            }),
         ];
         for (title, dbl, kind) in sections {
             let rows = self.grid_rows(dbl, kind);
@@ -235,6 +257,9 @@ impl ExactReport {
         let _ = writeln!(s, "\n</details>");
     }
 }
+
+/// A grid: title, whether doubling is open, and which rows it shows.
+type Section = (&'static str, bool, fn(Row) -> Option<u8>);
 
 /// EV(published) − the best EV among the other open actions.
 fn margin(c: &Choices, published: Action) -> f64 {

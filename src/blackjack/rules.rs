@@ -69,7 +69,9 @@ impl Payout {
     /// Parses `3:2`, `6:5`, `1:1`, …; the win must be a whole number of tenths.
     pub fn parse(text: &str) -> Result<Payout, InvalidInput> {
         let bad = |why: &str| InvalidInput::new("blackjack-pays", format!("{text:?}: {why}"));
-        let (a, b) = text.split_once(':').ok_or_else(|| bad("expected NUM:DEN such as 3:2 or 6:5"))?;
+        let (a, b) = text
+            .split_once(':')
+            .ok_or_else(|| bad("expected NUM:DEN such as 3:2 or 6:5"))?;
         let num: u32 = a.parse().map_err(|_| bad("NUM is not a whole number"))?;
         let den: u32 = b.parse().map_err(|_| bad("DEN is not a whole number"))?;
         if den == 0 || num == 0 || num > 100 * den {

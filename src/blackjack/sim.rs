@@ -250,7 +250,7 @@ fn play_seat<S: CardSource>(
             let can_double = two
                 && r.double_on.allows(v.total, v.soft)
                 && (!h.from_split || r.das)
-                && !(h.split_aces && !r.hit_split_aces);
+                && (!h.split_aces || r.hit_split_aces);
             match decide(v, pair, dealer, can_double, can_split) {
                 Action::Teilen => {
                     t.splits += 1;
@@ -351,9 +351,18 @@ pub fn play_round<S: CardSource>(r: &Rules, seats: usize, shoe: &mut S, t: &mut 
             dealer.add(shoe.draw());
         }
     }
+    net += settle(&hands[..seats], &counts[..seats], &dealer, dealer_bj, t);
+    t.net += i128::from(net);
+    t.net_sq += (i128::from(net) * i128::from(net)) as u128;
+    net
+}
+
+/// Pays or takes every played hand against the dealer's final hand.
+fn settle(hands: &[[SeatHand; MAX_HANDS]], counts: &[usize], dealer: &Hand, dealer_bj: bool, t: &mut Tally) -> i64 {
+    let mut net = 0;
     let dealer_total = if dealer.bust() { 0 } else { dealer.value().total };
-    for s in 0..seats {
-        for h in &hands[s][..counts[s]] {
+    for (seat, &n) in hands.iter().zip(counts) {
+        for h in &seat[..n] {
             t.hands += 1;
             let stake = 10 * h.bet;
             if h.busted {
@@ -380,8 +389,6 @@ pub fn play_round<S: CardSource>(r: &Rules, seats: usize, shoe: &mut S, t: &mut 
             }
         }
     }
-    t.net += i128::from(net);
-    t.net_sq += (i128::from(net) * i128::from(net)) as u128;
     net
 }
 

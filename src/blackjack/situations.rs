@@ -139,7 +139,10 @@ mod tests {
             }
             n += 1;
         }
-        let want: BTreeSet<(bool, u8)> = (6..=21).map(|t| (false, t)).chain((13..=21).map(|t| (true, t))).collect();
+        let want: BTreeSet<(bool, u8)> = (6..=21)
+            .map(|t| (false, t))
+            .chain((13..=21).map(|t| (true, t)))
+            .collect();
         assert_eq!(totals, want);
         // 2704 ordered pairs, of which 9·16 + 256 = 400 are pairs by count value.
         let two = (2704 + 400) * 10 * 2 * 2;

@@ -83,7 +83,7 @@ enum Cell {
     /// Do not split: play the hand by the soft or hard chart (pair chart).
     N,
 }
-use Cell::{Dh, Ds, N, P, H, S};
+use Cell::{Dh, Ds, H, N, P, S};
 
 /// Columns: the dealer's up-card count value 2, 3, …, 10, 11 (ace).
 type Row = [Cell; 10];
@@ -224,7 +224,10 @@ pub fn validate(cards: &[u64], dealer: u64, can_double: bool, can_split: bool) -
     if hand.bust() {
         return Err(InvalidInput::new(
             "cards",
-            format!("the hand is bust (hard total {}); there is no decision to make", hand.hard),
+            format!(
+                "the hand is bust (hard total {}); there is no decision to make",
+                hand.hard
+            ),
         ));
     }
     if !(2..=11).contains(&dealer) {
@@ -295,7 +298,11 @@ mod tests {
         assert_eq!(act(&[8, 21], 7, true, true), Action::Stehen, "9,9 nicht gegen 7");
         assert_eq!(act(&[8, 21], 8, true, true), Action::Teilen, "9,9 gegen 8");
         assert_eq!(act(&[4, 17], 6, true, true), Action::Verdoppeln, "5,5 als harte 10");
-        assert_eq!(act(&[A, 6], 2, true, false), Action::Verdoppeln, "Soft 18 gegen 2 (H17)");
+        assert_eq!(
+            act(&[A, 6], 2, true, false),
+            Action::Verdoppeln,
+            "Soft 18 gegen 2 (H17)"
+        );
         assert_eq!(act(&[A, 7], 6, true, false), Action::Verdoppeln, "Soft 19 gegen 6");
         assert_eq!(act(&[A, 7], 6, false, false), Action::Stehen, "Soft 19 ohne Double");
         assert_eq!(act(&[A, 9], 5, false, false), Action::Stehen, "Soft 21");

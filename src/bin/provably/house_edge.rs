@@ -175,7 +175,10 @@ impl HouseEdgeArgs {
             }
             RngKind::Verifiable => {
                 if self.seats.is_some() {
-                    return Err(invalid("seats", "in verifiable mode the seats are the --seat-seed flags"));
+                    return Err(invalid(
+                        "seats",
+                        "in verifiable mode the seats are the --seat-seed flags",
+                    ));
                 }
                 let seats = if self.seat_seed.is_empty() {
                     vec!["seat-1".to_string()]
