@@ -106,6 +106,7 @@ fuzz:
 
 bench:
 	$(CARGO) bench --locked --bench schemes
+	$(CARGO) bench --locked --bench blackjack
 
 clean:
 	rm -rf $(VENV) node_modules target

@@ -5,6 +5,7 @@
 pub mod op;
 
 // The schemes, one module each: the algorithm, its ops, its vectors.
+pub mod blackjack;
 pub mod cursor;
 pub mod dice;
 pub mod ladder;

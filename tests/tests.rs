@@ -25,3 +25,5 @@ mod hostile;
 mod fuzz;
 // `provably web`: what it serves and what it refuses.
 mod web;
+// Blackjack (seed 003): the published TypeScript on every situation, `house-edge`.
+mod blackjack;

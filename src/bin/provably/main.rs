@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 mod derive;
 mod diff;
+mod house_edge;
 mod verify;
 
 #[derive(Parser)]
@@ -44,6 +45,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Run the differential harness against targets (the main job).
     Diff(diff::DiffArgs),
+    /// Simulate seed 003's blackjack table played by its published basic strategy, or check the table exactly.
+    HouseEdge(house_edge::HouseEdgeArgs),
     /// Serve the verification page on localhost.
     Web {
         /// Port to listen on (0 picks a free one).
@@ -94,6 +97,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Verify(args) => verify::run(&args),
         Command::Diff(args) => diff::run(&args),
+        Command::HouseEdge(args) => house_edge::run(&args),
         Command::Web { port, root } => {
             provably::web::serve(&root, port, &mut |url| {
                 let mut out = io::stdout().lock();
