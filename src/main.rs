@@ -45,14 +45,7 @@ enum Command {
     /// Run the differential harness against targets (the main job).
     Diff(provably::harness::cli::DiffArgs),
     /// Serve the verification page on localhost.
-    Web {
-        /// Port to listen on (0 picks a free one).
-        #[arg(long, default_value_t = 8000)]
-        port: u16,
-        /// The repository root holding web/, reference/js/ and vectors/.
-        #[arg(long, default_value = env!("CARGO_MANIFEST_DIR"))]
-        root: PathBuf,
-    },
+    Web(provably::web::WebArgs),
 }
 
 #[derive(Args)]
@@ -193,8 +186,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Verify(args) => provably::verify::run(&args),
         Command::Diff(args) => provably::harness::cli::run(&args),
-        Command::Web { port, root } => {
-            provably::web::serve(&root, port, &mut |url| {
+        Command::Web(args) => {
+            provably::web::serve_with(args.root.as_deref(), args.port, &args.limits(), &mut |url| {
                 println!("listening on {url}");
                 let _ = io::stdout().flush();
             })?;
