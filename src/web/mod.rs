@@ -7,7 +7,7 @@
 //! forbids it to. Every response, refusals included, carries
 //! [`SECURITY_HEADERS`].
 //!
-//! The files are built into the binary ([`files`]), so a copied `provably`
+//! The files are built into the binary (`files`), so a copied `provably`
 //! serves its own page from any directory; `--root DIR` serves a checkout
 //! from disk instead, for working on the page.
 //!
@@ -22,14 +22,15 @@
 //! of this around it anyway. axum would add a router, tower and their crates
 //! for three path prefixes. hyper's own refusals are bare status lines and it
 //! answers an empty request with silence, so the request head is read and
-//! judged first by [`gate`], which hands hyper only heads it will accept.
+//! judged first by `gate`, which hands hyper only heads it will accept.
 //!
 //! # Bounds
 //!
 //! - Connections: at most [`Limits::max_connections`] (4,096, and at most what
 //!   the open-file limit allows after raising it to the hard limit). When all
 //!   are taken, a newcomer displaces the connection that has waited longest
-//!   for its head ([`slots`]); otherwise it waits in the listen backlog.
+//!   for its head (`slots`); if none is waiting, it waits in the listen
+//!   backlog (`BACKLOG`).
 //! - Time: the head must be complete [`Limits::head_timeout`] (10 s) after
 //!   accept, however the bytes trickle in (408); hyper then has
 //!   [`Limits::response_timeout`] (30 s) to answer.
@@ -64,7 +65,7 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::time::Instant;
 
 pub use files::{content_type, embedded_urls, route, BadPath, Source, Tree};
@@ -87,6 +88,12 @@ pub const SECURITY_HEADERS: [(&str, &str); 4] = [
     ("referrer-policy", "no-referrer"),
     ("cache-control", "no-store"),
 ];
+
+/// Connections the kernel queues before accept. When 2,000 slow clients are
+/// cut at once and reconnect together, tokio's default of 1,024 overflows,
+/// and a browser's connection then waits a second for its SYN to be resent.
+/// Linux caps it at `net.core.somaxconn` (4,096 by default since 5.4).
+const BACKLOG: u32 = 4096;
 
 /// Descriptors kept free for everything but client sockets.
 const FD_RESERVE: u64 = 64;
@@ -184,10 +191,19 @@ pub fn serve_with(
         .map_err(WebError::Runtime)?;
     runtime.block_on(async {
         let bind = |source| WebError::Bind { port, source };
-        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await.map_err(bind)?;
+        let listener = listen(port).map_err(bind)?;
         on_listen(&format!("http://{}/", listener.local_addr().map_err(bind)?));
         accept_loop(listener, source, limits).await
     })
+}
+
+/// Binds 127.0.0.1:`port` with a listen backlog of [`BACKLOG`].
+fn listen(port: u16) -> io::Result<TcpListener> {
+    let socket = TcpSocket::new_v4()?;
+    // As std and tokio do on Unix: a restart can reuse a port in TIME_WAIT.
+    socket.set_reuseaddr(true)?;
+    socket.bind((Ipv4Addr::LOCALHOST, port).into())?;
+    socket.listen(BACKLOG)
 }
 
 /// Raises the soft open-file limit as far as the cap needs (many systems
@@ -218,10 +234,11 @@ async fn accept_loop(listener: TcpListener, source: Arc<Source>, limits: Limits)
 async fn connection(mut stream: TcpStream, mut slot: Slot, source: Arc<Source>, limits: Limits) {
     let deadline = Instant::now() + limits.head_timeout;
     let head = unless(gate::read_head(&mut stream, deadline), slot.evicted()).await;
-    slot.answering();
+    let head = head.filter(|_| slot.answering());
     match head {
         None => {
-            // Make room first: the newcomer is waiting for this slot.
+            // The slot already belongs to the newcomer; this socket is closed
+            // outside the bound, within gate's one-second write limit.
             drop(slot);
             let refusal = Refusal::new(
                 StatusCode::SERVICE_UNAVAILABLE,
