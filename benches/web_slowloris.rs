@@ -49,7 +49,9 @@ impl Server {
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {binary}: {e}"));
         let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
         let addr = line
             .trim()
             .strip_prefix("listening on http://")
@@ -262,7 +264,10 @@ fn report(phases: &[Phase]) {
                 open.sort_unstable();
                 let min = open.first().copied().unwrap_or(0);
                 let median = open.get(open.len() / 2).copied().unwrap_or(0);
-                let cut = format!("{} / {} / {} / {}", a.cut_408, a.cut_503, a.cut_other, a.closed_silently);
+                let cut = format!(
+                    "{} / {} / {} / {}",
+                    a.cut_408, a.cut_503, a.cut_other, a.closed_silently
+                );
                 (format!("{min} / {median}"), cut)
             }
             None => ("–".into(), "–".into()),
@@ -296,7 +301,10 @@ fn main() {
     let idle = env_usize("IDLE_SECONDS", 5) as u64;
     // Each slow connection is one descriptor here and one in the server.
     let limit = rlimit::increase_nofile_limit((2 * slow + 256) as u64).unwrap_or(0);
-    assert!(limit as usize > slow + 128, "the open-file limit {limit} is too low for SLOW={slow}");
+    assert!(
+        limit as usize > slow + 128,
+        "the open-file limit {limit} is too low for SLOW={slow}"
+    );
     let new = env!("CARGO_BIN_EXE_provably");
     println!(
         "provably web: {slow} slow connections (one byte per {TICK:?}) for {seconds} s; GETs of /js/provably.mjs every 50 ms"
@@ -314,7 +322,13 @@ fn main() {
     ];
     if let Ok(before) = std::env::var("BEFORE") {
         phases.push(phase("before: idle", &before, &["--root", REPO], 0, idle));
-        phases.push(phase(&format!("before: {slow} slow"), &before, &["--root", REPO], slow, seconds));
+        phases.push(phase(
+            &format!("before: {slow} slow"),
+            &before,
+            &["--root", REPO],
+            slow,
+            seconds,
+        ));
     }
     report(&phases);
 }
