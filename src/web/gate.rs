@@ -20,7 +20,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use bytes::{Buf, Bytes};
+use bytes::{Buf, BufMut, Bytes};
 use hyper::{StatusCode, Uri};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::TcpStream;
@@ -78,16 +78,22 @@ pub enum Head {
 /// Reads one request head from `stream`, finishing by `deadline`.
 pub async fn read_head(stream: &mut TcpStream, deadline: Instant) -> Head {
     let mut head = HeadBuf::default();
-    let mut chunk = [0u8; 4096];
     loop {
-        let room = MAX_HEAD.saturating_sub(head.buf.len()).min(chunk.len());
+        let room = MAX_HEAD.saturating_sub(head.buf.len());
         if room == 0 {
             return Head::Refused(Refusal::new(
                 StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
                 format!("the request head is longer than {MAX_HEAD} bytes"),
             ));
         }
-        let n = match tokio::time::timeout_at(deadline, stream.read(&mut chunk[..room])).await {
+        // Read straight into the head, which starts at 1 KiB: a waiting
+        // connection costs its bytes so far, not a fixed read buffer.
+        if head.buf.len() == head.buf.capacity() {
+            head.buf.reserve(head.buf.len().max(1024).min(room));
+        }
+        let spare = (head.buf.capacity() - head.buf.len()).min(room);
+        let mut into = (&mut head.buf).limit(spare);
+        match tokio::time::timeout_at(deadline, stream.read_buf(&mut into)).await {
             Err(_) => {
                 return Head::Refused(Refusal::new(
                     StatusCode::REQUEST_TIMEOUT,
@@ -99,9 +105,9 @@ pub async fn read_head(stream: &mut TcpStream, deadline: Instant) -> Head {
                 return Head::Refused(Refusal::bad("empty request"))
             }
             Ok(Ok(0)) => return Head::Refused(Refusal::bad("the request ended inside its head")),
-            Ok(Ok(n)) => n,
-        };
-        match head.push(&chunk[..n]) {
+            Ok(Ok(_)) => {}
+        }
+        match head.judge_new_bytes() {
             Judgement::NeedMore => {}
             Judgement::Pass => return Head::Complete(head.buf),
             Judgement::Refuse(r) => return Head::Refused(r),
@@ -128,8 +134,14 @@ struct HeadBuf {
 }
 
 impl HeadBuf {
+    #[cfg(test)]
     fn push(&mut self, bytes: &[u8]) -> Judgement {
         self.buf.extend_from_slice(bytes);
+        self.judge_new_bytes()
+    }
+
+    /// Judges the head after bytes were appended to `buf`.
+    fn judge_new_bytes(&mut self) -> Judgement {
         if !self.line_done {
             while self.buf.get(self.start).is_some_and(|b| matches!(b, b'\r' | b'\n')) {
                 self.start += 1;

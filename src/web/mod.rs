@@ -254,14 +254,18 @@ async fn connection(mut stream: TcpStream, mut slot: Slot, source: Arc<Source>, 
                 let source = Arc::clone(&source);
                 async move { Ok::<_, Infallible>(answer(source, req).await) }
             });
-            let served = http1::Builder::new()
-                .keep_alive(false)
-                // A client that shuts its sending side after the request still gets the answer.
-                .half_close(true)
-                // The gate already bounded the head; hyper must not refuse first.
-                .max_buf_size(4 * MAX_HEAD)
-                .header_read_timeout(None)
-                .serve_connection(io, service);
+            // Boxed: a connection waiting for its head then costs a small
+            // future, not the size of hyper's connection state.
+            let served = Box::pin(
+                http1::Builder::new()
+                    .keep_alive(false)
+                    // A client that shuts its sending side after the request still gets the answer.
+                    .half_close(true)
+                    // The gate already bounded the head; hyper must not refuse first.
+                    .max_buf_size(4 * MAX_HEAD)
+                    .header_read_timeout(None)
+                    .serve_connection(io, service),
+            );
             let _ = tokio::time::timeout(limits.response_timeout, served).await;
         }
     }
