@@ -477,6 +477,24 @@ fn a_missing_or_wrong_root_exits_2_naming_the_path() {
 }
 
 #[test]
+fn a_port_in_use_exits_2_naming_the_port() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let out = duct::cmd(bin(), ["web", "--port", &port])
+        .stdout_capture()
+        .stderr_capture()
+        .unchecked()
+        .run()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("127.0.0.1:{port}")) && err.contains("in use"),
+        "{err}"
+    );
+}
+
+#[test]
 fn an_oversized_head_gets_431_and_a_long_request_line_414() {
     let server = Server::start(&[]);
     let line = format!("GET /{} HTTP/1.1\r\n\r\n", "a".repeat(provably::web::MAX_REQUEST_LINE));

@@ -119,16 +119,17 @@ impl Default for Limits {
     }
 }
 
-/// Why the server did not start.
+/// Why the server did not start. The cause, if any, is the error's
+/// `source()` (the binary prints the chain).
 #[derive(Debug, thiserror::Error)]
 pub enum WebError {
-    #[error("--root {}: {source}", path.display())]
+    #[error("cannot open --root {}", path.display())]
     Root { path: PathBuf, source: io::Error },
     #[error("--root {} is not a checkout of provably: it has no web/index.html", path.display())]
     NotACheckout { path: PathBuf },
-    #[error("cannot listen on 127.0.0.1:{port}: {source}")]
+    #[error("cannot listen on 127.0.0.1:{port}")]
     Bind { port: u16, source: io::Error },
-    #[error("cannot start the async runtime: {0}")]
+    #[error("cannot start the async runtime")]
     Runtime(#[source] io::Error),
 }
 
