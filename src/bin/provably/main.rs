@@ -12,6 +12,7 @@ mod derive;
 mod diff;
 mod house_edge;
 mod verify;
+mod web;
 
 #[derive(Parser)]
 #[command(
@@ -47,15 +48,8 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Simulate seed 003's blackjack table played by its published basic strategy, or check the table exactly.
     HouseEdge(house_edge::HouseEdgeArgs),
-    /// Serve the verification page on localhost.
-    Web {
-        /// Port to listen on (0 picks a free one).
-        #[arg(long, default_value_t = 8000)]
-        port: u16,
-        /// The repository root holding web/, reference/js/ and vectors/.
-        #[arg(long, default_value = env!("CARGO_MANIFEST_DIR"))]
-        root: PathBuf,
-    },
+    /// Serve the verification page on localhost (built into the binary; --root serves a checkout).
+    Web(web::WebArgs),
 }
 
 fn vectors(check: bool, root: &std::path::Path) -> anyhow::Result<ExitCode> {
@@ -98,13 +92,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Verify(args) => verify::run(&args),
         Command::Diff(args) => diff::run(&args),
         Command::HouseEdge(args) => house_edge::run(&args),
-        Command::Web { port, root } => {
-            provably::web::serve(&root, port, &mut |url| {
-                let mut out = io::stdout().lock();
-                let _ = writeln!(out, "listening on {url}").and_then(|()| out.flush());
-            })?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Web(args) => web::run(&args).map(|()| ExitCode::SUCCESS),
     }
 }
 
