@@ -9,7 +9,8 @@ operations (seed 003), written here from the scheme with hmac/hashlib, and
 it always claims exactly those five ops in hello.
 
 Requests are counted by input line: hello is request 0, the first request
-after it is request 1, and so on. Every answered line is flushed at once.
+after it is request 1, and so on; blank lines (spaces and tabs only) get no
+answer and are not counted. Every answered line is flushed at once.
 
 Modes:
 
@@ -286,6 +287,9 @@ def serve(mode):
         sys.stderr.flush()
     number = -1
     for line in sys.stdin.buffer:
+        # A blank line is no request: no answer, and it is not counted.
+        if not line.strip(b" \t\r\n"):
+            continue
         number += 1
         if mode == "stderr-flood" and number == 2:
             chunk = (b"faux stderr-flood: this is noise, keep answering" + b"." * 15 + b"\n") * 1024
