@@ -75,6 +75,22 @@ pub fn parse(text: &str) -> Result<Value, serde_json::Error> {
     Ok(value)
 }
 
+/// Why `text` is not JSON, for a message: serde_json's reason, and for the
+/// numbers JSON does not have (`NaN`, `Infinity`, which Python's `json`
+/// and JavaScript's `String` print) their name.
+pub fn why_not(text: &str, e: &serde_json::Error) -> String {
+    let at = text.lines().nth(e.line().saturating_sub(1)).and_then(|line| {
+        line.char_indices()
+            .nth(e.column().saturating_sub(1))
+            .map(|(i, _)| &line[i..])
+    });
+    let word = at.map(|rest| rest.trim_start_matches('-')).unwrap_or_default();
+    match ["NaN", "Infinity", "inf"].iter().find(|w| word.starts_with(**w)) {
+        Some(w) => format!("{w} is no JSON number ({e})"),
+        None => e.to_string(),
+    }
+}
+
 /// Reads the `id` of a request line that [`parse`] refused, if the line is
 /// still a JSON object with exactly one integer `id`: a line holding a
 /// lone surrogate (`"\ud800"`, which no Rust string can hold) or a key

@@ -255,7 +255,7 @@ pub fn answer_line(line: &str) -> Answer {
                     )
                     .into()),
                 },
-                None => invalid("request", format!("not JSON: {e}")),
+                None => invalid("request", format!("not JSON: {}", crate::json::why_not(line, &e))),
             }
         }
     };

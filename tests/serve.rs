@@ -48,6 +48,8 @@ fn unknown_op_is_unsupported_and_malformed_lines_are_invalid_and_serving_goes_on
         assert_eq!(k.1, "invalid", "line {i}: {:?}", out[i]);
     }
     assert_eq!(out[1]["id"], Value::Null);
+    // A lone surrogate is no Unicode text, but the line is still an object with an id.
+    assert_eq!(out[6]["id"], 4, "{:?}", out[6]);
     assert_eq!(out[4]["id"], 2);
     assert!(out[4]["error"]["message"].as_str().unwrap().contains("extra"));
     assert!(out[5]["error"]["message"].as_str().unwrap().starts_with("range"));

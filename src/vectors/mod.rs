@@ -252,13 +252,23 @@ pub struct Drift {
     pub diff: String,
 }
 
-/// Compares the files under `root` with what [`render`] generates; returns those that differ.
-pub fn check(root: &Path) -> Vec<Drift> {
-    render()
-        .into_iter()
-        .filter_map(|(name, want)| {
-            let have = std::fs::read_to_string(root.join(&name)).unwrap_or_default();
-            (have != want).then(|| Drift {
+/// Compares the files under `root` with what [`render`] generates; returns
+/// those that differ. A file that is not there is drift (it would be new);
+/// a root that is not a readable directory, or a file that cannot be read,
+/// is an error naming the path: there is nothing to compare with.
+pub fn check(root: &Path) -> std::io::Result<Vec<Drift>> {
+    let named = |path: &Path, e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+    std::fs::read_dir(root).map_err(|e| named(root, e))?;
+    let mut drift = Vec::new();
+    for (name, want) in render() {
+        let path = root.join(&name);
+        let have = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(named(&path, e)),
+        };
+        if have != want {
+            drift.push(Drift {
                 diff: crate::report::unified_diff(
                     &have,
                     &want,
@@ -266,9 +276,10 @@ pub fn check(root: &Path) -> Vec<Drift> {
                     &format!("{name} (generated)"),
                 ),
                 file: name,
-            })
-        })
-        .collect()
+            });
+        }
+    }
+    Ok(drift)
 }
 
 /// Writes every generated file under `root`, each atomically (a temporary file renamed into place).

@@ -54,7 +54,7 @@ enum Command {
 
 fn vectors(check: bool, root: &std::path::Path) -> anyhow::Result<ExitCode> {
     if check {
-        let drift = provably::vectors::check(root);
+        let drift = provably::vectors::check(root).context("checking the vectors")?;
         for d in &drift {
             eprintln!("{} differs from the generated vectors:\n{}", d.file, d.diff);
         }
