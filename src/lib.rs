@@ -20,6 +20,7 @@ pub mod numpy;
 pub mod error;
 pub mod harness;
 pub mod json;
+pub mod negative;
 pub mod protocol;
 pub mod serve;
 
@@ -32,7 +33,7 @@ pub mod web;
 pub mod report;
 
 pub mod fsutil;
-pub(crate) mod gen;
+pub mod gen;
 pub(crate) mod lines;
 pub(crate) mod pyfmt;
 pub(crate) mod schema;

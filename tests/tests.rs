@@ -19,6 +19,8 @@ mod harness;
 mod oracles;
 // The op table: every registered op has vectors, schemas, a generator and a JS implementation.
 mod ops;
+// Negative cases: every single-fault mutation of a request is answered invalid.
+mod negative;
 // Parsers under fuzzed input.
 mod fuzz;
 // `provably web`: what it serves and what it refuses.

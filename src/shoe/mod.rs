@@ -42,6 +42,11 @@ pub struct ByteStream {
     consumed: u64,
     /// Rejected draws by byte width (index 1 = one byte, 2 = two bytes, …).
     pub rejections: [u64; 4],
+    /// Draws that read exactly their rejection limit, by byte width.
+    pub at_limit: [u64; 4],
+    /// Draws that read their rejection limit minus one (the largest value
+    /// kept, when the limit is below 256^k), by byte width.
+    pub below_limit: [u64; 4],
 }
 
 impl ByteStream {
@@ -54,6 +59,8 @@ impl ByteStream {
             pos: 32,
             consumed: 0,
             rejections: [0; 4],
+            at_limit: [0; 4],
+            below_limit: [0; 4],
         }
     }
 
@@ -86,6 +93,8 @@ impl ByteStream {
         let limit = pot - pot % u64::from(m);
         loop {
             let v = (0..k).fold(0u64, |acc, _| (acc << 8) | u64::from(self.next_byte()));
+            self.at_limit[k as usize] += u64::from(v == limit);
+            self.below_limit[k as usize] += u64::from(v + 1 == limit && limit < pot);
             if v < limit {
                 return u32::try_from(v % u64::from(m)).expect("below m");
             }
@@ -123,6 +132,9 @@ pub struct Cut {
     pub bytes: u64,
     /// Rejected draws by byte width, as [`ByteStream::rejections`].
     pub rejections: [u64; 4],
+    /// Draws at their rejection limit and one below it, as [`ByteStream::at_limit`].
+    pub at_limit: [u64; 4],
+    pub below_limit: [u64; 4],
     pub base: i64,
     pub spread: i64,
     /// base + index(2·spread + 1) − spread, before clamping.
@@ -187,6 +199,7 @@ fn deal_with(
     let high = i64::from(count) - 15;
     let cut = unclamped.clamp(low, high);
     let (bytes, rejections) = (stream.consumed(), stream.rejections);
+    let (at_limit, below_limit) = (stream.at_limit, stream.below_limit);
     (
         Shoe {
             cards,
@@ -195,6 +208,8 @@ fn deal_with(
         Cut {
             bytes,
             rejections,
+            at_limit,
+            below_limit,
             base,
             spread,
             unclamped,
