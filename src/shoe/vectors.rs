@@ -56,11 +56,11 @@ pub fn add_domain(v: &mut VectorSet) {
     v.edges(
         json!({ "op": "shoe.tournament", "serverSeed": SEED_A, "tournamentId": "T-2026-11", "hand": 0, "decks": 1, "penetration": 0.75 }),
     );
-    for (decks, p, what) in decimal_ties() {
+    for (decks, p, what) in ties() {
         let mut input = deal.clone();
         input["decks"] = json!(decks);
         input["penetration"] = json!(p);
-        v.add(format!("{decks} deck(s), penetration {p}: {what}"), input);
+        v.add(format!("{decks} deck(s), penetration {p:?}: {what}"), input);
     }
     for (p, what) in [
         (
@@ -76,47 +76,58 @@ pub fn add_domain(v: &mut VectorSet) {
     ] {
         let mut input = deal.clone();
         input["penetration"] = json!(p);
-        v.add(format!("penetration {p}: {what}"), input);
+        v.add(format!("penetration {p:?}: {what}"), input);
     }
     add_limit_hits(v, &deal);
 }
 
-/// For every shoe size, the first decimal penetration (three, then four
-/// decimals) whose exact product with the card count is n + 0.5 and whose
-/// binary64 product is n + 0.5 only by rounding, and the first whose binary64
-/// product misses n + 0.5 by one ulp. Found by searching the doubles.
-fn decimal_ties() -> Vec<(u64, f64, &'static str)> {
+/// Penetrations at and next to rounding ties, found by searching the
+/// doubles, for every shoe size: (decks, penetration, what it is).
+///
+/// Decimal penetrations (three or four decimals) between 0.5 and 1 whose
+/// exact product with the card count is n + 0.5 exist only for five decks
+/// (p = m/40); for each of them the binary64 product either rounds onto
+/// n + 0.5 or misses it by one ulp. For every size, the doubles nearest
+/// (2n + 1) / (2 · cards) give the same two classes with penetrations that
+/// are no decimal at all. Candidates are tried from the middle of the
+/// unclamped cuts outwards, so that no clamp hides the rounding.
+fn ties() -> Vec<(u64, f64, String)> {
+    const BY_ROUNDING: &str = "the binary64 product ends in .5 only by rounding";
+    const NEAR: &str = "the binary64 product misses n + 0.5 by one ulp";
     let mut out = Vec::new();
     for decks in 1..=8u64 {
         let total = 52 * u32::try_from(decks).expect("at most 8");
-        let mut found = [false; 2];
-        for (scale, k) in (1..1000u32)
-            .map(|k| (1000u32, k))
-            .chain((1..10_000u32).map(|k| (10_000, k)))
-        {
+        let decimals = (500..1000u32)
+            .map(|k| (k, 1000u32))
+            .chain((5000..10_000u32).map(|k| (k, 10_000)));
+        let decimal_ties = decimals.filter_map(|(k, scale)| {
             // k / scale × total = n + 1/2 exactly: 2 · k · total = (2n + 1) · scale.
             let twice = 2 * u64::from(k) * u64::from(total);
-            if twice % u64::from(scale) != 0 || (twice / u64::from(scale)) % 2 == 0 {
-                continue;
-            }
-            let p = f64::from(k) / f64::from(scale);
-            let (by_rounding, near) = super::ops::tie(total, p);
-            let slot = match (by_rounding, near) {
-                (true, _) => 0,
-                (_, true) => 1,
-                _ => continue,
-            };
-            if !found[slot] {
-                found[slot] = true;
-                out.push((
-                    decks,
-                    p,
-                    if slot == 0 {
-                        "the exact product ends in .5 and so does the binary64 product, by rounding"
-                    } else {
-                        "the exact product ends in .5; the binary64 product misses it by one ulp"
-                    },
-                ));
+            let odd = twice % u64::from(scale) == 0 && (twice / u64::from(scale)) % 2 == 1;
+            odd.then(|| f64::from(k) / f64::from(scale))
+        });
+        let nearest = (total / 2..total).map(|n| f64::from(2 * n + 1) / f64::from(2 * total));
+        // Halfway between the clamps total / 2 and total − 15.
+        let middle = (f64::from(total) * 1.5 - 15.0) / 2.0 / f64::from(total);
+        let by_middle = |mut ps: Vec<f64>| {
+            ps.sort_by(|a, b| (a - middle).abs().total_cmp(&(b - middle).abs()));
+            ps
+        };
+        for (candidates, prefix) in [
+            (
+                by_middle(decimal_ties.collect()),
+                "a decimal whose exact product ends in .5; ",
+            ),
+            (by_middle(nearest.collect()), ""),
+        ] {
+            for (class, what) in [(0, BY_ROUNDING), (1, NEAR)] {
+                let hit = candidates.iter().copied().find(|&p| {
+                    let (by_rounding, near) = super::ops::tie(total, p);
+                    [by_rounding, near][class]
+                });
+                if let Some(p) = hit {
+                    out.push((decks, p, format!("{prefix}{what}")));
+                }
             }
         }
     }
