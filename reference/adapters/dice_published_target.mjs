@@ -23,6 +23,7 @@
 // what the published verifier does with such a seed.
 
 import { readFileSync } from 'node:fs';
+import { parseJson } from '../js/json.mjs';
 
 const PAGE = new URL('../published/dice.js', import.meta.url);
 const NAME = 'dice page code (reference/published/dice.js, run as an AsyncFunction)';
@@ -65,12 +66,12 @@ class Invalid extends Error {}
 
 function string(name, v) {
   if (typeof v !== 'string') throw new Invalid(`${name}: expected a string, got ${kindOf(v)}`);
-  // JSON.parse lets "\ud800" through; TextEncoder would quietly make it U+FFFD.
+  // json.mjs lets "\ud800" through; TextEncoder would quietly make it U+FFFD.
   if (!v.isWellFormed()) throw new Invalid(`${name}: contains a lone surrogate`);
 }
 
 function integer(name, v) {
-  // JSON.parse makes 1.0 an integer; JavaScript cannot tell it from 1.
+  // json.mjs reads 1.0 as a JsonFloat and integers past 2^53 as BigInts: not Numbers.
   if (typeof v !== 'number' || !Number.isInteger(v)) {
     throw new Invalid(`${name}: expected an integer, got ${kindOf(v)}`);
   }
@@ -106,7 +107,10 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 async function answer(line) {
   let request;
   try {
-    request = JSON.parse(strictUtf8.decode(line));
+    // Not JSON.parse: it reads 1.0 as 1 and keeps the last of two equal keys,
+    // both of which the protocol answers invalid. json.mjs refuses a key given
+    // twice and reads 1.0 as a JsonFloat, which integer() below refuses.
+    request = parseJson(strictUtf8.decode(line));
   } catch (e) {
     return error(null, 'invalid', e instanceof TypeError ? 'not UTF-8' : `not JSON: ${e.message}`);
   }

@@ -318,7 +318,8 @@ if (!missing.length) describe('verification page', { timeout: 150000 }, () => {
     }
   });
 
-  test('every shoe.deal and shoe.tournament vector comes out of the form as expected', { timeout: TEST_TIMEOUT }, async () => {
+  // About 150 shoe vectors (every field's edge values) go through the form one by one.
+  test('every shoe.deal and shoe.tournament vector comes out of the form as expected', { timeout: TEST_TIMEOUT * 3 }, async () => {
     const { page, context, problems } = await openPage();
     try {
       await waitForSelftest(page);
