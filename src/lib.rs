@@ -21,6 +21,7 @@ pub mod numpy;
 pub mod error;
 pub mod harness;
 pub mod json;
+pub mod negative;
 pub mod protocol;
 pub mod serve;
 
@@ -33,7 +34,7 @@ pub mod web;
 pub mod report;
 
 pub mod fsutil;
-pub(crate) mod gen;
+pub mod gen;
 pub(crate) mod lines;
 pub(crate) mod modulo;
 pub(crate) mod pyfmt;

@@ -104,7 +104,13 @@ fn claiming_an_op_and_answering_unsupported_fails() {
     let r = run_faux("lies-unsupported", 20);
     assert_eq!(kinds(&r), vec![FaultKind::ClaimedUnsupported]);
     let int = r.ops.iter().find(|o| o.op == "cursor.int").unwrap();
-    assert!(int.faults > 0 && int.agree == 0);
+    // Only the negative cases, answered invalid, agree.
+    let negative = provably::vectors::schemes()[0]
+        .invalid
+        .iter()
+        .filter(|i| i.op.name == "cursor.int")
+        .count() as u64;
+    assert!(int.faults > 0 && int.agree <= negative + 20 / 8 + 1, "{int:?}");
 }
 
 #[test]
@@ -333,6 +339,13 @@ fn own_server_as_an_outside_target_agrees_on_every_op() {
 #[case::node("node")]
 fn builtin_target_agrees_with_rust(#[case] name: &str) {
     let (code, out, err) = run(&["diff", "--target", name, "--cases", "25", "--quiet"], "");
+    if name == "dice-published" {
+        // The published page code cannot key WebCrypto's HMAC with the empty
+        // server seed (DataError): the adapter declines that vector, which is
+        // skipped with the page's own error as the reason, never a pass.
+        assert!(out.contains("DECLINED by dice-published dice.roll: 1 cases"), "{out}");
+        assert!(out.contains("Zero-length key"), "{out}");
+    }
     assert_eq!(code, 0, "{out}{err}");
 }
 
@@ -478,7 +491,13 @@ fn declined_requests_are_skipped_with_their_reason_and_declining_all_is_a_fault(
     assert!(raw.agree > 0 && raw.skipped > 0, "{raw:?}");
     assert_eq!(raw.declined.get("only cursor 0 is supported here"), Some(&raw.skipped));
     assert_eq!(raw.agree + raw.skipped, raw.cases);
+    // Declining every valid request is a fault, even when the invalid ones
+    // are refused as they should be.
     let r = run_faux("declines-all", 20);
-    assert!(kinds(&r).contains(&FaultKind::DeclinedEverything), "{:?}", r.faults);
-    assert_eq!(r.total(|o| o.agree), 0);
+    let declined_all = r
+        .faults
+        .iter()
+        .filter(|f| f.kind == FaultKind::DeclinedEverything)
+        .count();
+    assert_eq!(declined_all, r.claimed_ops(), "{:?}", r.faults);
 }

@@ -21,6 +21,8 @@ mod oracles;
 mod ops;
 // Hostile targets: escapes, noncharacters, huge answers, a setsid() child, a closed stdout.
 mod hostile;
+// Negative cases: every single-fault mutation of a request is answered invalid.
+mod negative;
 // Parsers under fuzzed input.
 mod fuzz;
 // `provably web`: what it serves and what it refuses.

@@ -63,11 +63,14 @@ async function runSelftest() {
   for (const t of tests) {
     let got;
     try {
-      got = await execute(t.input);
+      // An invalid test passes when its line is refused: by the strict JSON reader or by execute().
+      got = await execute(t.result === 'invalid' ? parseJson(t.line) : t.input);
     } catch (e) {
-      got = { error: { kind: 'exception', message: String(e) } };
+      got = { error: { kind: t.result === 'invalid' && e?.name === 'JsonSyntaxError' ? 'invalid' : 'exception', message: String(e) } };
     }
-    const diff = got.ok ? firstDifference(t.expected, got.ok) : '(Fehler statt Ergebnis)';
+    const diff = t.result === 'invalid'
+      ? (got.error?.kind === 'invalid' ? null : '(Ergebnis statt Fehler „invalid“)')
+      : got.ok ? firstDifference(t.expected, got.ok) : '(Fehler statt Ergebnis)';
     if (diff === null) passed++;
     else {
       failed++;
@@ -89,7 +92,7 @@ async function runSelftest() {
     $('selftest-failure-op').textContent = `${first.t.scheme ?? ''} · ${first.t.input?.op ?? '?'}`;
     $('selftest-failure-comment').textContent = first.t.comment ?? '';
     $('selftest-failure-where').textContent = `Erste Abweichung bei: ${first.diff}`;
-    $('selftest-failure-expected').textContent = pretty(first.t.expected);
+    $('selftest-failure-expected').textContent = pretty(first.t.expected ?? { error: { kind: 'invalid' } });
     $('selftest-failure-got').textContent = pretty(first.got);
     show('failed', `${failed} von ${tests.length} Prüfungen fehlgeschlagen — diese Seite rechnet hier nicht richtig, die Eingaben bleiben gesperrt.`);
     return false;

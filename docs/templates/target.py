@@ -169,7 +169,8 @@ FIELDS = {
 
 
 def kind_of(v):
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
+    # Objects come from parse() as Object, a dict subclass.
+    return {Object: "an object", dict: "an object", list: "a list", str: "a string", bool: "a boolean",
             int: "an integer", float: "a number", type(None): "null"}[type(v)]
 
 

@@ -18,9 +18,9 @@
 //
 // The page code cannot run for every input the protocol allows: WebCrypto
 // refuses a zero-length HMAC key, so an empty serverSeed makes it throw
-// (DataError). Anything the page code throws is answered `invalid`, with
-// the page's own error in the message, rather than papered over: that is
-// what the published verifier does with such a seed.
+// (DataError). Anything the page code throws is answered `declined`, with
+// the page's own error in the message, rather than papered over: the
+// harness counts it as skipped, with that reason, never as a pass.
 //
 // The protocol half is the node target's: serve.mjs reads the lines, and the
 // fields of dice.roll are checked from dice.mjs's declaration, so only the
@@ -75,7 +75,9 @@ async function roll({ serverSeed, clientSeed, n }) {
   try {
     page = await pageFor(serverSeed, clientSeed);
   } catch (e) {
-    throw new ProvablyError('invalid', `serverSeed: the published page code fails for this seed pair: ${e.name}: ${e.message}`);
+    // A limit of the published code (WebCrypto refuses an empty HMAC key),
+    // not a wrong answer: the request is declined, with the page's own error.
+    throw new ProvablyError('declined', `the published page code fails for this seed pair: ${e.name}: ${e.message}`);
   }
   const face = await page.die(n);
   if (face === undefined) throw new ProvablyError('exhausted', `die(${n}): no byte below 252 in 16 rounds`);

@@ -38,9 +38,16 @@ pub static ROLL: OpSpec = OpSpec {
             .prop_map(|(s, c, n)| Request::of(&ROLL, vec![s.into(), c.into(), n.into()]))
             .boxed()
     },
-    flags: |r| match roll_traced(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(N)) {
-        Ok(found) if found.offset > 0 || found.round > 0 => vec!["LateByte"],
-        _ => vec![],
+    flags: |r| {
+        let Ok(found) = roll_traced(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(N)) else {
+            return vec![];
+        };
+        let checks = [
+            (found.offset > 0 || found.round > 0, "LateByte"),
+            (found.skipped_limit, "RejectAtLimit1"),
+            (found.byte == 251, "KeepBelowLimit1"),
+        ];
+        checks.iter().filter(|(hit, _)| *hit).map(|(_, f)| *f).collect()
     },
     explain,
     secret: Some(SERVER_SEED_SECRET),

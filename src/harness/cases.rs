@@ -8,12 +8,13 @@
 //! same questions whatever the number of target copies sharing the work.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use sha2::{Digest, Sha256};
 
+use crate::negative::Invalid;
 use crate::op::{OpSpec, Request};
 
 /// One question for a target.
@@ -22,20 +23,15 @@ pub enum Ask {
     /// A valid request: the expected answer is provably's.
     Request(Request),
     /// A request line provably answers `invalid` (a negative vector, or a
-    /// generated case with one fault put in): its text without the id, and
-    /// the flag that says what is wrong with it.
-    Invalid {
-        op: &'static str,
-        line: String,
-        flag: &'static str,
-    },
+    /// generated case with one fault put in), sent byte for byte.
+    Invalid(Arc<Invalid>),
 }
 
 impl Ask {
     pub fn op(&self) -> &'static str {
         match self {
             Ask::Request(r) => r.op(),
-            Ask::Invalid { op, .. } => op,
+            Ask::Invalid(i) => i.op.name,
         }
     }
 
@@ -43,14 +39,7 @@ impl Ask {
     pub fn line(&self, id: i64) -> String {
         match self {
             Ask::Request(r) => r.line(id),
-            Ask::Invalid { line, .. } => {
-                let rest = line.trim_start().strip_prefix('{').unwrap_or(line);
-                if rest.trim_start().starts_with('}') {
-                    format!("{{\"id\":{id}{rest}")
-                } else {
-                    format!("{{\"id\":{id},{rest}")
-                }
-            }
+            Ask::Invalid(i) => i.line_with_id(id),
         }
     }
 
@@ -58,7 +47,15 @@ impl Ask {
     pub fn text(&self) -> String {
         match self {
             Ask::Request(r) => r.to_value().to_string(),
-            Ask::Invalid { line, .. } => line.clone(),
+            Ask::Invalid(i) => i.line.clone(),
+        }
+    }
+
+    /// What is wrong with an invalid line (its first flag).
+    pub fn fault(&self) -> Option<&'static str> {
+        match self {
+            Ask::Request(_) => None,
+            Ask::Invalid(i) => Some(i.flags.first().copied().unwrap_or("Invalid")),
         }
     }
 }
@@ -91,7 +88,7 @@ pub struct Case {
     pub ask: Ask,
 }
 
-/// The canonical vectors of every op, valid first, indexed once.
+/// The canonical vectors of every op, valid then invalid, indexed once.
 fn vector_index() -> &'static HashMap<&'static str, Vec<Case>> {
     static INDEX: OnceLock<HashMap<&'static str, Vec<Case>>> = OnceLock::new();
     INDEX.get_or_init(|| {
@@ -105,6 +102,16 @@ fn vector_index() -> &'static HashMap<&'static str, Vec<Case>> {
                         comment: c.comment.clone(),
                     },
                     ask: Ask::Request(c.request.clone()),
+                });
+            }
+            for (i, inv) in v.invalid.iter().enumerate() {
+                index.entry(inv.op.name).or_default().push(Case {
+                    origin: Origin::Vector {
+                        scheme: v.scheme.name,
+                        tc_id: v.invalid_tc_id(i),
+                        comment: inv.comment.clone(),
+                    },
+                    ask: Ask::Invalid(Arc::new(inv.clone())),
                 });
             }
         }
@@ -134,11 +141,26 @@ pub fn tree(seed: u64, op: &'static OpSpec, index: u64) -> Box<dyn ValueTree<Val
     )
 }
 
+/// Every eighth generated case is a negative one: a generated request with
+/// one fault put in ([`crate::negative::variants`]), the fault picked by the
+/// case's own RNG.
+const NEGATIVE_EVERY: u64 = 8;
+
 /// Generated case `index` of `op`.
 pub fn generated(seed: u64, op: &'static OpSpec, index: u64) -> Case {
+    let request = tree(seed, op, index).current();
+    let ask = if index % NEGATIVE_EVERY == NEGATIVE_EVERY - 1 {
+        let mut variants = crate::negative::variants(&request);
+        let digest = Sha256::digest(format!("provably-diff:{seed}:{}:{index}:invalid", op.name));
+        let pick = u64::from_be_bytes(digest[..8].try_into().expect("eight bytes"));
+        let i = usize::try_from(pick % variants.len() as u64).expect("below the count");
+        Ask::Invalid(Arc::new(variants.swap_remove(i)))
+    } else {
+        Ask::Request(request)
+    };
     Case {
         origin: Origin::Property { index },
-        ask: Ask::Request(tree(seed, op, index).current()),
+        ask,
     }
 }
 

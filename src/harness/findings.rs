@@ -82,8 +82,8 @@ impl Groups {
 pub fn refusal_group(ask: &Ask, want: &Reply, got: &Reply) -> Option<String> {
     Some(match (want, got, ask) {
         (Reply::Ok(_), Reply::Error { kind, .. }, _) => format!("refuses a request provably answers ({kind})"),
-        (Reply::Error { .. }, Reply::Ok(_), Ask::Invalid { flag, .. }) => {
-            format!("answers ok to an invalid request ({flag})")
+        (Reply::Error { .. }, Reply::Ok(_), Ask::Invalid(i)) => {
+            format!("answers ok to an invalid request ({})", i.flags.join(", "))
         }
         (Reply::Error { kind: w, .. }, Reply::Error { kind: g, .. }, _) => {
             format!("answers {g} where provably answers {w}")

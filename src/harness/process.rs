@@ -366,7 +366,9 @@ impl ProcessTarget {
 
 /// Reads an answer line as a protocol v1 response to request `expected`,
 /// with `highest` the highest id sent so far; anything else is a fault.
-pub fn decode_line(bytes: &[u8], expected: i64, highest: i64) -> Result<Reply, Fault> {
+/// `null_ok`: the request was a line no strict JSON reader can hold (a key
+/// given twice, a lone surrogate), so an answer with id null is its answer.
+pub fn decode_line(bytes: &[u8], expected: i64, highest: i64, null_ok: bool) -> Result<Reply, Fault> {
     let classified = match std::str::from_utf8(bytes) {
         Err(e) => Err(Fault::new(FaultKind::NotUtf8, format!("answer line is not UTF-8: {e}"))),
         Ok(text) => match Response::parse(text.trim_end_matches('\r')) {
@@ -376,6 +378,7 @@ pub fn decode_line(bytes: &[u8], expected: i64, highest: i64) -> Result<Reply, F
             )),
             Ok(resp) => match resp.id {
                 Some(id) if id == expected => return Ok(resp.reply),
+                None if null_ok => return Ok(resp.reply),
                 Some(id) if id > expected && id <= highest && id % 2 == 0 => Err(Fault::new(
                     FaultKind::MissingAnswer,
                     format!("expected the answer to id {expected}, got the answer to the later request {id}"),
@@ -439,7 +442,7 @@ impl Target for ProcessTarget {
         let bytes = self
             .read_event(0, self.manifest.startup_timeout)
             .map_err(|f| self.abort(with_line(f)))?;
-        let reply = decode_line(&bytes, 0, 0).map_err(|f| self.abort(with_line(f)))?;
+        let reply = decode_line(&bytes, 0, 0, false).map_err(|f| self.abort(with_line(f)))?;
         parse_hello(&reply).map_err(|why| self.abort(with_line(Fault::new(FaultKind::Handshake, why))))
     }
 

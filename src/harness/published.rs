@@ -356,7 +356,7 @@ impl Target for PublishedTarget {
             .iter()
             .filter_map(|a| match a {
                 Ask::Request(r) => Some(r.clone()),
-                Ask::Invalid { .. } => None,
+                Ask::Invalid(_) => None,
             })
             .collect();
         let result = match self.manifest.kind {
@@ -371,7 +371,7 @@ impl Target for PublishedTarget {
         for a in &asks {
             let reply = match a {
                 Ask::Request(_) => replies.next().expect("one reply per request"),
-                Ask::Invalid { .. } => Reply::Error {
+                Ask::Invalid(_) => Reply::Error {
                     kind: "declined".into(),
                     message: "the published program has no way to refuse a request".into(),
                 },

@@ -40,7 +40,7 @@ pub static SHUFFLE: OpSpec = OpSpec {
         (
             gen::text(),
             gen::text(),
-            prop_oneof![3 => 1u64..=30, 1 => 1u64..=1000, 1 => Just(DEFAULT_SIZE)],
+            prop_oneof![4 => gen::size(1, MAX_COUNT), 1 => Just(DEFAULT_SIZE)],
         )
             .prop_map(|(s, c, n)| Request::of(&SHUFFLE, vec![s.into(), c.into(), n.into()]))
             .boxed()
@@ -53,6 +53,12 @@ pub static SHUFFLE: OpSpec = OpSpec {
         // Eight words a block: the draws for size − 1 … 1 pass word 8 from size 10 on.
         if size(r) > 9 {
             flags.push("BlockBoundary");
+        }
+        if size(r) > 65_536 {
+            flags.push("Above16Bits");
+        }
+        if size(r) > 10_000 {
+            flags.push("Heavy");
         }
         flags
     },

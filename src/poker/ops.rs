@@ -141,5 +141,8 @@ fn evaluate_flags(r: &Request) -> Vec<&'static str> {
     if cards.len() == 7 {
         flags.push("SevenCards");
     }
+    if cards.iter().any(|&c| c == 0 || c == 51) {
+        flags.push("CardEdge");
+    }
     flags
 }

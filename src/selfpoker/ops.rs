@@ -29,10 +29,17 @@ pub const SEED_SECRET: Secret = Secret {
     commit_op: "selfpoker.commit",
 };
 
+/// Seeds: any 63-bit seed, numpy's word-split edges, and the seeds around
+/// 2^53 where a JavaScript Number stops holding every integer.
 fn seeds(op: &'static OpSpec) -> BoxedStrategy<Request> {
-    prop_oneof![4 => 0u64..=MAX_SEED, 1 => prop::sample::select(NUMPY_EDGES.to_vec())]
-        .prop_map(move |s| Request::of(op, vec![Arg::Seed(s)]))
-        .boxed()
+    let js_edges = vec![(1 << 53) - 1, 1 << 53, (1 << 53) + 1];
+    prop_oneof![
+        8 => 0u64..=MAX_SEED,
+        2 => prop::sample::select(NUMPY_EDGES.to_vec()),
+        1 => prop::sample::select(js_edges),
+    ]
+    .prop_map(move |s| Request::of(op, vec![Arg::Seed(s)]))
+    .boxed()
 }
 
 fn flags(r: &Request) -> Vec<&'static str> {

@@ -42,6 +42,11 @@ pub struct ByteStream {
     consumed: u64,
     /// Rejected draws by byte width (index 1 = one byte, 2 = two bytes, …).
     pub rejections: [u64; 4],
+    /// Draws that read exactly their rejection limit, by byte width.
+    pub at_limit: [u64; 4],
+    /// Draws that read their rejection limit minus one (the largest value
+    /// kept, when the limit is below 256^k), by byte width.
+    pub below_limit: [u64; 4],
 }
 
 impl ByteStream {
@@ -58,6 +63,8 @@ impl ByteStream {
             pos: 32,
             consumed: 0,
             rejections: [0; 4],
+            at_limit: [0; 4],
+            below_limit: [0; 4],
         }
     }
 
@@ -93,6 +100,8 @@ impl ByteStream {
         let limit = pot - pot % u64::from(m);
         loop {
             let v = (0..k).fold(0u64, |acc, _| (acc << 8) | u64::from(self.next_byte()));
+            self.at_limit[k as usize] += u64::from(v == limit);
+            self.below_limit[k as usize] += u64::from(v + 1 == limit && limit < pot);
             if v < limit {
                 return u32::try_from(v % u64::from(m)).expect("below m");
             }
@@ -113,10 +122,13 @@ impl ByteStream {
             if two {
                 v = v << 8 | u32::from(self.next_byte());
             }
+            let k = 1 + usize::from(two);
+            self.at_limit[k] += u64::from(v == limit);
+            self.below_limit[k] += u64::from(v + 1 == limit && limit < pot);
             if v < limit {
                 return modulo::rem(v, m, inv);
             }
-            self.rejections[1 + usize::from(two)] += 1;
+            self.rejections[k] += 1;
         }
     }
 }
@@ -150,6 +162,9 @@ pub struct Cut {
     pub bytes: u64,
     /// Rejected draws by byte width, as [`ByteStream::rejections`].
     pub rejections: [u64; 4],
+    /// Draws at their rejection limit and one below it, as [`ByteStream::at_limit`].
+    pub at_limit: [u64; 4],
+    pub below_limit: [u64; 4],
     pub base: i64,
     pub spread: i64,
     /// base + index(2·spread + 1) − spread, before clamping.
@@ -224,6 +239,7 @@ fn deal_with(
     let high = i64::from(count) - 15;
     let cut = unclamped.clamp(low, high);
     let (bytes, rejections) = (stream.consumed(), stream.rejections);
+    let (at_limit, below_limit) = (stream.at_limit, stream.below_limit);
     (
         Shoe {
             cards,
@@ -232,6 +248,8 @@ fn deal_with(
         Cut {
             bytes,
             rejections,
+            at_limit,
+            below_limit,
             base,
             spread,
             unclamped,

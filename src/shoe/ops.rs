@@ -63,8 +63,8 @@ pub static DEAL: OpSpec = OpSpec {
     ok,
     run,
     generate: || {
-        (gen::round(), 1u64..=MAX_DECKS, penetration())
-            .prop_map(|((s, c, n), d, p)| Request::of(&DEAL, vec![s.into(), c.into(), n.into(), d.into(), p.into()]))
+        (gen::round(), decks_and_penetration())
+            .prop_map(|((s, c, n), (d, p))| Request::of(&DEAL, vec![s.into(), c.into(), n.into(), d.into(), p.into()]))
             .boxed()
     },
     flags,
@@ -78,8 +78,8 @@ pub static TOURNAMENT: OpSpec = OpSpec {
     ok,
     run,
     generate: || {
-        (gen::round(), 1u64..=MAX_DECKS, penetration())
-            .prop_map(|((s, t, k), d, p)| {
+        (gen::round(), decks_and_penetration())
+            .prop_map(|((s, t, k), (d, p))| {
                 Request::of(&TOURNAMENT, vec![s.into(), t.into(), k.into(), d.into(), p.into()])
             })
             .boxed()
@@ -89,16 +89,46 @@ pub static TOURNAMENT: OpSpec = OpSpec {
     secret: Some(SERVER_SEED_SECRET),
 };
 
-/// Penetrations: k/1024 (many of which make total × penetration end in .5),
-/// arbitrary doubles in (0, 1), and round numbers.
+/// A number of decks and a penetration for it.
+fn decks_and_penetration() -> BoxedStrategy<(u64, f64)> {
+    (1u64..=MAX_DECKS)
+        .prop_flat_map(|d| (Just(d), penetration(52 * u32::try_from(d).expect("at most 8 decks"))))
+        .boxed()
+}
+
+/// Penetrations for a shoe of `total` cards: k/1024 (many of which make
+/// total × penetration end in .5), arbitrary doubles in (0, 1), round
+/// numbers, the extremes, and the doubles nearest (2n + 1) / (2 · total) and
+/// their neighbours, whose products land on n + 0.5 or one ulp from it.
 #[allow(clippy::cast_precision_loss, reason = "k < 2^53 converts exactly")]
-fn penetration() -> BoxedStrategy<f64> {
+fn penetration(total: u32) -> BoxedStrategy<f64> {
+    let near_tie = (0..total, -2i64..=2).prop_map(move |(n, ulps)| {
+        let p = f64::from(2 * n + 1) / f64::from(2 * total);
+        let p = f64::from_bits(p.to_bits().saturating_add_signed(ulps));
+        p.clamp(f64::from_bits(1), 1.0 - f64::EPSILON / 2.0)
+    });
     prop_oneof![
         3 => (1u32..1024).prop_map(|k| f64::from(k) / 1024.0),
         1 => (1u64..(1 << 53)).prop_map(|k| k as f64 / (1u64 << 53) as f64),
-        1 => prop::sample::select(vec![0.5, 0.625, 0.75, 0.8, 0.9, 0.99, 0.01, 0.1, 0.3]),
+        1 => prop::sample::select(vec![0.5, 0.625, 0.75, 0.8, 0.9, 0.99, 0.01, 0.1, 0.3, f64::from_bits(1), 1.0 - f64::EPSILON / 2.0]),
+        2 => near_tie,
     ]
     .boxed()
+}
+
+/// How total × penetration meets a rounding tie in binary64: (the product
+/// is n + 0.5 although the exact product is not, the product is one ulp
+/// from n + 0.5).
+pub fn tie(total: u32, penetration: f64) -> (bool, bool) {
+    let t = f64::from(total);
+    let product = t * penetration;
+    // The error of a product is itself a double: fma gives it exactly.
+    let exact = t.mul_add(penetration, -product) == 0.0;
+    let half = product.floor() + 0.5;
+    let by_rounding = product == half && !exact;
+    let bits = half.to_bits();
+    let near = product != half && (product.to_bits() == bits + 1 || product.to_bits() + 1 == bits);
+    (by_rounding, near)
 }
 
 /// Flags a shoe reached, read off its trace.
@@ -111,6 +141,7 @@ fn flags(r: &Request) -> Vec<&'static str> {
         flags.push("Tournament");
     }
     let total = 52 * r.int(DECKS);
+    let (by_rounding, near) = tie(u32::try_from(total).expect("at most 416"), pen);
     let checks = [
         (cut.unclamped < cut.low, "CutClampLow"),
         (cut.unclamped > cut.high, "CutClampHigh"),
@@ -122,6 +153,12 @@ fn flags(r: &Request) -> Vec<&'static str> {
         (cut.rejections[1] > 0, "Rejection1"),
         (cut.rejections[2] > 0, "Rejection2"),
         (cut.bytes > 32, "BlockBoundary"),
+        (cut.at_limit[1] > 0, "RejectAtLimit1"),
+        (cut.below_limit[1] > 0, "KeepBelowLimit1"),
+        (cut.at_limit[2] > 0, "RejectAtLimit2"),
+        (cut.below_limit[2] > 0, "KeepBelowLimit2"),
+        (by_rounding, "TieByRounding"),
+        (near, "NearTie"),
     ];
     flags.extend(checks.iter().filter(|(hit, _)| *hit).map(|(_, f)| *f));
     flags
