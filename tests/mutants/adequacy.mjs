@@ -135,7 +135,7 @@ async function runDiff(label, args) {
     );
   }
   results.delete(CONTROL.name);
-  return { results, seconds: (Date.now() - started) / 1000 };
+  return { results, seconds: (Date.now() - started) / 1000, vectors: control?.cases };
 }
 
 /** The published vektoren as requests with their published answers. */
@@ -187,8 +187,11 @@ async function runPublished() {
   return { results, seconds: (Date.now() - started) / 1000, cases: cases.length };
 }
 
-const cell = (r) =>
-  r.applicable === false ? 'n/a' : r.caught ? `yes (${r.diverge || r.faults} of ${r.cases})` : '**no**';
+function cell(r) {
+  if (r.applicable === false) return 'n/a';
+  if (!r.caught) return '**no**';
+  return r.diverge > 0 ? `yes (${r.diverge} of ${r.cases})` : `yes (${r.faults} fault${r.faults === 1 ? '' : 's'})`;
+}
 const count = (mode) => [...mode.results.values()].filter((r) => r.caught).length;
 
 /** The markdown between the markers: totals, the table, per op, survivors. */
@@ -198,7 +201,7 @@ function markdown(vec, diff, pub, command) {
   const lines = [
     `**${n} mutants.** Caught by the vectors alone: **${count(vec)} of ${n}** · by a default diff: **${count(diff)} of ${n}** · by the published \`referenz.py vektoren\`: **${count(pub)} of ${n}** (${applicable} of them touch an op it covers).`,
     '',
-    `Command: \`${command}\``,
+    `Command: ${command}`,
     '',
     'A cell says whether the way catches the mutant and, if so, on how many of the cases it asks for the mutant\'s ops ("yes (3 of 23)": 3 cases diverge). "n/a": the published vektoren do not cover the op.',
     '',
@@ -271,7 +274,11 @@ async function main() {
   const vec = await runDiff('vectors only', ['--vectors-only']);
   const diff = await runDiff('default diff', diffArgs);
   const pub = await runPublished();
-  const command = `provably diff --target-cmd MUTANT --vectors-only; provably diff --target-cmd MUTANT ${diffArgs.join(' ')}; referenz.py vektoren (${pub.cases} cases)`;
+  const command = [
+    `\`node tests/mutants/adequacy.mjs ${process.argv.slice(2).join(' ')}\` (\`make adequacy\`), which runs per mutant`,
+    `\`provably diff --target-cmd MUTANT --vectors-only\` (${vec.vectors} vectors over the ${OPS.length} ops),`,
+    `\`provably diff --target-cmd MUTANT ${diffArgs.join(' ')}\` and the ${pub.cases} cases of \`referenz.py vektoren\`.`,
+  ].join(' ');
   const body = markdown(vec, diff, pub, command);
   console.log(body);
   console.log(
