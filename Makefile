@@ -18,16 +18,19 @@ BIN       := target/$(PROFILE)/provably
 # Generated cases per op for `make diff`; raise for a deeper run.
 CASES     ?= 1000
 SEED      ?= $(shell date +%Y%m%d)
+# The kill table's generated cases use a fixed seed, so docs/adequacy.md can be reproduced.
+ADEQUACY_SEED ?= 1
 
 export PROVABLY_PYTHON := $(PYTHON)
 
-.PHONY: help test diff diff-python diff-numpy diff-node vectors web fuzz bench deps venv node chromium clean
+.PHONY: help test diff diff-python diff-numpy diff-node adequacy vectors web fuzz bench deps venv node chromium clean
 
 help:
 	@echo "make diff         run the harness against every target (CASES=$(CASES), SEED=$(SEED))"
 	@echo "make test         fmt, clippy, cargo tests (with the Python parity), JS and browser tests"
 	@echo "make diff-python  the published referenz.py and poker_referenz.py on 10,000+ cases"
 	@echo "make diff-numpy   real numpy and the page's Python lines on 10,000+ seeds"
+	@echo "make adequacy     the mutant catalog's kill table (vectors, default diff, published vektoren) into docs/adequacy.md"
 	@echo "make vectors      regenerate vectors/ and the schemas"
 	@echo "make web          serve the verification page on http://127.0.0.1:8000/"
 	@echo "make fuzz         the request and response parsers on 1,000,000 fuzzed lines each"
@@ -71,6 +74,8 @@ test: deps
 	# dev-dependencies' features.
 	target/debug/provably vectors --check
 	npm run --silent test:js
+	# The mutant catalog: each witness diverges, and the vectors alone catch every mutant.
+	PROVABLY_BIN=$(CURDIR)/target/debug/provably npm run --silent test:mutants
 	PROVABLY_BIN=$(CURDIR)/target/debug/provably npm run --silent test:browser
 
 # ----------------------------------------------------------------- harness
@@ -94,6 +99,13 @@ diff-numpy: venv $(BIN)
 
 diff-node: node $(BIN)
 	$(BIN) diff --target node --cases $(CASES) --seed $(SEED) --quiet
+
+# Every catalogued mutant (tests/mutants/) three ways: the vectors alone, a
+# default diff, the published referenz.py vektoren. Prints the table and
+# rewrites it in docs/adequacy.md; exit 1 while a mutant survives the
+# vectors or the diff.
+adequacy: venv $(BIN)
+	node tests/mutants/adequacy.mjs --bin $(BIN) --cases $(CASES) --cases-for poker.deal=200 --seed $(ADEQUACY_SEED)
 
 vectors:
 	$(CARGO) run --release --locked -- vectors
