@@ -295,6 +295,7 @@ fn every_manifest_in_the_repository_parses() {
         "dice-published",
         "node",
         "provably-serve",
+        "blackjack-ts",
     ] {
         assert!(names.contains(&want), "{names:?}");
     }
