@@ -85,7 +85,8 @@ fn sample(pid: u32) -> Peak {
             .and_then(|v| v.split_whitespace().next()?.parse().ok())
             .unwrap_or(0)
     };
-    let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, |d| d.count() as u64);
+    let fds = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .map_or(0, |d| u64::try_from(d.count()).expect("a descriptor count"));
     Peak {
         threads: field("Threads:"),
         rss_kib: field("VmRSS:"),
@@ -245,6 +246,12 @@ fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1000.0)
 }
 
+#[allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "an index below a few thousand times p in 0..=1: a whole number from 0 to len - 1, exact in f64"
+)]
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
@@ -252,6 +259,10 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "a resident size printed in MiB with one decimal"
+)]
 fn report(phases: &[Phase]) {
     println!("\n| phase | GETs | failed | p50 | p90 | p99 | max | slow open (min / median) | cut: 408 / 503 / other / closed | server threads | server fds | server RSS |");
     println!("|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
@@ -297,12 +308,12 @@ fn report(phases: &[Phase]) {
 fn main() {
     // `cargo bench` passes `--bench`; a filter argument is not used here.
     let slow = env_usize("SLOW", 2000);
-    let seconds = env_usize("SECONDS", 30) as u64;
-    let idle = env_usize("IDLE_SECONDS", 5) as u64;
+    let seconds = u64::try_from(env_usize("SECONDS", 30)).expect("seconds fit in 64 bits");
+    let idle = u64::try_from(env_usize("IDLE_SECONDS", 5)).expect("seconds fit in 64 bits");
     // Each slow connection is one descriptor here and one in the server.
-    let limit = rlimit::increase_nofile_limit((2 * slow + 256) as u64).unwrap_or(0);
+    let limit = rlimit::increase_nofile_limit(u64::try_from(2 * slow + 256).expect("a descriptor count")).unwrap_or(0);
     assert!(
-        limit as usize > slow + 128,
+        usize::try_from(limit).unwrap_or(usize::MAX) > slow + 128,
         "the open-file limit {limit} is too low for SLOW={slow}"
     );
     let new = env!("CARGO_BIN_EXE_provably");

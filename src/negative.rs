@@ -356,7 +356,7 @@ fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
                 out.value(flag, name, raw, why);
             }
         }
-        (Kind::Cards { min, max, distinct }, Arg::Cards(cards)) => card_limits(out, name, (min, max, distinct), cards),
+        (Kind::Cards { min, max, max_copies }, Arg::Cards(cards)) => card_limits(out, name, (min, max, max_copies), cards),
         (Kind::DecimalSeed, _) => {
             for (text, why) in NOT_DECIMAL {
                 out.value("NotDecimal", name, &Value::from(*text).to_string(), why);
@@ -378,7 +378,7 @@ fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
     }
 }
 
-fn card_limits(out: &mut Out, name: &str, (min, max, distinct): (usize, usize, bool), cards: &[u8]) {
+fn card_limits(out: &mut Out, name: &str, (min, max, max_copies): (usize, usize, usize), cards: &[u8]) {
     let list = |cs: &[u8]| Value::from(cs.to_vec()).to_string();
     if min > 0 {
         let fewer = &cards[..(min - 1).min(cards.len())];
@@ -408,14 +408,17 @@ fn card_limits(out: &mut Out, name: &str, (min, max, distinct): (usize, usize, b
         &Value::from(low).to_string(),
         "card -1 does not exist",
     );
-    if distinct && cards.len() >= 2 {
-        let mut twice = cards.to_vec();
-        twice[1] = twice[0];
+    // One copy of a card more than the field allows (two of a card for a
+    // deck, seven for a six-deck shoe), where that still fits the count.
+    if max_copies < max && !cards.is_empty() {
+        let mut again = cards.to_vec();
+        again.resize(again.len().max(max_copies + 1), cards[0]);
+        again[..=max_copies].fill(cards[0]);
         out.value(
             "DuplicateCard",
             name,
-            &list(&twice),
-            &format!("card {} twice", twice[0]),
+            &list(&again),
+            &format!("card {} {} times", cards[0], max_copies + 1),
         );
     }
 }

@@ -32,8 +32,10 @@ pub enum Kind {
     Int { min: u64, max: u64, size: bool },
     /// A JSON number strictly between 0 and 1.
     Fraction,
-    /// A list of card numbers 0..=51, `min ..= max` of them, distinct if `distinct`.
-    Cards { min: usize, max: usize, distinct: bool },
+    /// A list of card numbers 0..=51, `min ..= max` of them, no card number
+    /// more than `max_copies` times: 1 for cards from one deck (distinct),
+    /// 6 for a hand from a 6-deck shoe.
+    Cards { min: usize, max: usize, max_copies: usize },
     /// A 63-bit seed as plain decimal digits in a string (no sign, no leading zero).
     DecimalSeed,
     /// A JSON boolean.
@@ -274,13 +276,14 @@ pub struct Scheme {
 
 /// Every scheme, in the order of docs/protocol.md.
 pub fn schemes() -> &'static [&'static Scheme] {
-    static SCHEMES: [&Scheme; 6] = [
+    static SCHEMES: [&Scheme; 7] = [
         &crate::cursor::SCHEME,
         &crate::poker::SCHEME,
         &crate::shoe::SCHEME,
         &crate::dice::SCHEME,
         &crate::selfpoker::SCHEME,
         &crate::ladder::SCHEME,
+        &crate::blackjack::SCHEME,
     ];
     &SCHEMES
 }
@@ -570,7 +573,7 @@ fn settle(f: &Field, raw: Raw) -> Result<Arg, InvalidInput> {
             Err(InvalidInput::new(name, format!("{p} is not strictly between 0 and 1")))
         }
         (Kind::DecimalSeed, Raw::Decimal(text)) => crate::selfpoker::parse_seed(name, &text).map(Arg::Seed),
-        (Kind::Cards { min, max, distinct }, Raw::Cards(cards)) => {
+        (Kind::Cards { min, max, max_copies }, Raw::Cards(cards)) => {
             if cards.len() < min || cards.len() > max {
                 let want = if min == max {
                     min.to_string()
@@ -582,22 +585,26 @@ fn settle(f: &Field, raw: Raw) -> Result<Arg, InvalidInput> {
                     format!("{} cards given, {want} expected", cards.len()),
                 ));
             }
-            let mut seen = 0u64;
-            for &c in &cards {
-                if c > 51 {
+            let mut copies = [0usize; 52];
+            let mut out = Vec::with_capacity(cards.len());
+            for c in cards {
+                let Some(card) = u8::try_from(c).ok().filter(|&c| c <= 51) else {
                     return Err(InvalidInput::new(name, format!("{c} is not a card (0..=51)")));
+                };
+                let seen = &mut copies[usize::from(card)];
+                *seen += 1;
+                if *seen > max_copies {
+                    return Err(InvalidInput::new(
+                        name,
+                        match max_copies {
+                            1 => format!("card {card} appears twice"),
+                            n => format!("card {card} appears more than {n} times"),
+                        },
+                    ));
                 }
-                if distinct && seen & (1 << c) != 0 {
-                    return Err(InvalidInput::new(name, format!("card {c} appears twice")));
-                }
-                seen |= 1 << c;
+                out.push(card);
             }
-            Ok(Arg::Cards(
-                cards
-                    .into_iter()
-                    .map(|c| u8::try_from(c).expect("checked above"))
-                    .collect(),
-            ))
+            Ok(Arg::Cards(out))
         }
         (_, Raw::Arg(a)) => Ok(a),
         (kind, _) => unreachable!("{name}: read and settle disagree on {kind:?}"),
@@ -701,11 +708,20 @@ pub mod schema {
         json!({ "type": "string", "pattern": "^[0-9a-f]{64}$" })
     }
 
-    /// A list of card numbers 0..=51.
-    pub fn cards(min: usize, max: usize, unique: bool) -> Value {
+    /// A list of card numbers 0..=51, `min ..= max` of them, no card number
+    /// more than `max_copies` times. JSON Schema has no keyword for "each
+    /// value at most n times", so for 1 < n < max the limit is written out
+    /// card by card (`contains` with `maxContains`), which is exact.
+    pub fn cards(min: usize, max: usize, max_copies: usize) -> Value {
         let mut s = json!({ "type": "array", "items": uint(0, 51), "minItems": min, "maxItems": max });
-        if unique {
+        if max_copies == 1 {
             s["uniqueItems"] = Value::Bool(true);
+        } else if max_copies < max {
+            let each: Vec<Value> = (0..52)
+                .map(|c| json!({ "contains": { "const": c }, "minContains": 0, "maxContains": max_copies }))
+                .collect();
+            s["allOf"] = Value::Array(each);
+            s["description"] = Value::from(format!("no card number more than {max_copies} times"));
         }
         s
     }

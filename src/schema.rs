@@ -12,7 +12,7 @@ fn field(kind: Kind) -> Value {
         Kind::Text => json!({ "type": "string" }),
         Kind::Int { min, max, .. } => uint(min, max),
         Kind::Fraction => json!({ "type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1 }),
-        Kind::Cards { min, max, distinct } => op::schema::cards(min, max, distinct),
+        Kind::Cards { min, max, max_copies } => op::schema::cards(min, max, max_copies),
         Kind::DecimalSeed => {
             json!({ "type": "string", "pattern": "^(0|[1-9][0-9]{0,18})$", "description": "plain decimal, below 2^63" })
         }
@@ -38,7 +38,14 @@ fn request(op: &OpSpec, with_id: bool) -> Value {
     }
     props.insert("op".into(), json!({ "const": op.name }));
     for f in op.fields {
-        props.insert(f.name.to_string(), field(f.kind));
+        let mut schema = field(f.kind);
+        // An optional field says what a request that leaves it out gets.
+        match f.default {
+            Some(op::Default::Bool(b)) => schema["default"] = Value::Bool(b),
+            Some(op::Default::Int(v)) => schema["default"] = Value::from(v),
+            None => {}
+        }
+        props.insert(f.name.to_string(), schema);
     }
     let optional: Vec<&str> = op
         .fields

@@ -113,6 +113,130 @@ fn published_typescript_agrees_with_the_rust_table_on_every_legal_situation() {
     );
 }
 
+/// The harness's own process target, driven through its `Target` trait
+/// with the manifest in harness/targets/: every situation, numbered as the
+/// op's generator numbers them, asked as the op's request and held to the
+/// op's answer. (`provably diff` draws its generated cases at random; this
+/// asks each of the 184,500 exactly once.)
+#[test]
+#[allow(
+    clippy::result_large_err,
+    reason = "the answer callback's error type is the harness's Fault, as Target::receive declares it"
+)]
+fn harness_holds_the_published_typescript_to_the_op_on_every_numbered_situation() {
+    use provably::blackjack::ops::{request, STRATEGY};
+    use provably::blackjack::situations::{situation, COUNT};
+    use provably::harness::{cases::Ask, compare::same_reply, manifest::Manifest, process::decode_line, Got};
+    use provably::protocol::Reply;
+
+    if !typescript_available() {
+        return;
+    }
+    let manifest = Manifest::load(&root().join("harness/targets/blackjack-ts.toml")).unwrap();
+    let mut target = provably::harness::open(manifest);
+    let hello = target.start().unwrap_or_else(|f| panic!("{f}"));
+    assert_eq!(hello.ops, ["blackjack.strategy"]);
+    let mut next_id = 2i64;
+    let mut asked = 0;
+    let mut disagreements = Vec::new();
+    for first in (0..COUNT).step_by(2048) {
+        let requests: Vec<_> = (first..COUNT.min(first + 2048))
+            .map(|k| request(&situation(k).unwrap()))
+            .collect();
+        let asks: Vec<Ask> = requests.iter().cloned().map(Ask::Request).collect();
+        let ids: Vec<i64> = (0..asks.len())
+            .map(|i| next_id + 2 * i64::try_from(i).unwrap())
+            .collect();
+        next_id += 2 * i64::try_from(asks.len()).unwrap();
+        let highest = next_id - 2;
+        target.send(&asks, &ids).unwrap_or_else(|f| panic!("{f}"));
+        let mut i = 0;
+        let fault = target.receive(&mut |got| {
+            let Got::Line(bytes) = got else {
+                panic!("a process target answers lines")
+            };
+            let got = decode_line(&bytes, ids[i], highest, false)?;
+            let want = Reply::from_result(requests[i].run_value());
+            if !same_reply(&want, &got) {
+                let story = match (&want, &got) {
+                    (Reply::Ok(w), Reply::Ok(g)) => (STRATEGY.explain)(&requests[i], w, g).map(|p| p.story),
+                    _ => None,
+                };
+                disagreements.push(format!(
+                    "{requests:?}: {want:?} vs {got:?} {story:?}",
+                    requests = requests[i]
+                ));
+            }
+            i += 1;
+            Ok(())
+        });
+        assert!(fault.is_none(), "{}", fault.unwrap());
+        asked += i;
+    }
+    assert!(target.finish().is_none(), "the target ends cleanly");
+    assert_eq!(asked, COUNT);
+    assert!(
+        disagreements.is_empty(),
+        "{} of {COUNT} situations disagree, first ones:\n{}",
+        disagreements.len(),
+        disagreements[..disagreements.len().min(20)].join("\n")
+    );
+}
+
+/// Bad input through the op, as `serve` and the harness see it: the
+/// parser's field limits first, then the op's own rules, each naming its
+/// field; an unknown field (a rules flag the op does not know) is an error,
+/// never a silent default.
+#[test]
+fn op_refuses_bad_input_naming_the_field() {
+    use provably::error::OpError;
+    let ask = |fields: serde_json::Value| {
+        let mut v = serde_json::json!({"op": "blackjack.strategy", "dealer": 6, "canDouble": false, "canSplit": false});
+        for (k, x) in fields.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        provably::op::Request::parse(&v).and_then(|r| r.run_value())
+    };
+    let field = |fields: serde_json::Value| match ask(fields.clone()) {
+        Err(OpError::Invalid(e)) => e.field,
+        other => panic!("{fields}: {other:?}"),
+    };
+    use serde_json::json;
+    assert_eq!(field(json!({"cards": [5]})), "cards", "one card");
+    assert_eq!(field(json!({"cards": [5, 52]})), "cards", "card 52");
+    assert_eq!(field(json!({"cards": [0, 0, 0, 0, 0, 0, 0]})), "cards", "seven copies");
+    assert_eq!(field(json!({"cards": vec![0; 22]})), "cards", "22 cards");
+    assert_eq!(field(json!({"cards": [9, 12, 5]})), "cards", "bust");
+    assert_eq!(field(json!({"cards": [1, 2], "dealer": 1})), "dealer");
+    assert_eq!(field(json!({"cards": [1, 2], "dealer": 12})), "dealer");
+    assert_eq!(field(json!({"cards": [1, 2, 3], "canDouble": true})), "canDouble");
+    assert_eq!(field(json!({"cards": [1, 2], "canSplit": true})), "canSplit");
+    assert_eq!(field(json!({"cards": [1, 14, 27], "canSplit": true})), "canSplit");
+    assert_eq!(
+        field(json!({"cards": [1, 2], "doubleAfterSplit": "yes"})),
+        "doubleAfterSplit"
+    );
+    assert_eq!(
+        field(json!({"cards": [1, 2], "surrender": false})),
+        "surrender",
+        "an unknown rules flag"
+    );
+    assert_eq!(field(json!({"cards": [1, 2], "canDouble": null})), "canDouble");
+    // The op's own rules keep the library's messages.
+    let Err(OpError::Invalid(e)) = ask(json!({"cards": [1, 14, 27], "canSplit": true})) else {
+        panic!()
+    };
+    assert_eq!(
+        e.to_string(),
+        "canSplit: true with 3 cards; only a two-card pair can be split"
+    );
+    // Left out, doubleAfterSplit is true.
+    let left_out = ask(json!({"cards": [3, 16], "dealer": 5, "canSplit": true})).unwrap();
+    let with = ask(json!({"cards": [3, 16], "dealer": 5, "canSplit": true, "doubleAfterSplit": true})).unwrap();
+    assert_eq!(left_out, with);
+    assert_eq!(left_out, json!({"action": "teilen"}));
+}
+
 #[test]
 fn typescript_target_refuses_what_rust_refuses_naming_the_same_field() {
     if !typescript_available() {
@@ -229,6 +353,38 @@ fn house_edge_refuses_unknown_and_contradictory_rules_with_exit_2() {
     }
 }
 
+/// `--help` states every rule's default, and they are the rules a run
+/// without rule flags prints with its result.
+#[test]
+fn house_edge_help_states_the_defaults_every_result_prints() {
+    let (code, help, err) = run(&["house-edge", "--help"], "");
+    assert_eq!(code, 0, "{err}");
+    let mut defaults = std::collections::BTreeMap::new();
+    let mut flag = "";
+    for line in help.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("--") {
+            flag = rest.split_whitespace().next().unwrap();
+        } else if let Some(d) = line.split("[default: ").nth(1) {
+            defaults.insert(flag.to_string(), d.split(']').next().unwrap().to_string());
+        }
+    }
+    let (code, out, err) = run(&["house-edge", "--quiet", "--rounds", "10", "--rng", "fast"], "");
+    assert_eq!(code, 0, "{err}");
+    let rules = out.lines().find_map(|l| l.strip_prefix("rules: ")).unwrap();
+    let printed: Vec<&str> = rules.split(" (").next().unwrap().split_whitespace().collect();
+    assert_eq!(printed.len(), 20, "ten rules: {rules}");
+    for pair in printed.chunks(2) {
+        let name = pair[0].strip_prefix("--").unwrap();
+        assert_eq!(
+            defaults.get(name).map(String::as_str),
+            Some(pair[1]),
+            "--{name}: help says {:?}, a run prints {}",
+            defaults.get(name),
+            pair[1]
+        );
+    }
+}
+
 #[test]
 fn house_edge_is_the_same_on_one_thread_and_on_three() {
     for mode in [&["--rng", "fast", "--rounds", "150000"][..], &["--rounds", "40"]] {
@@ -297,7 +453,7 @@ fn a_verifiable_round_is_the_cursor_shuffle_it_names() {
     impl provably::blackjack::sim::CardSource for Dealt {
         fn draw(&mut self) -> u8 {
             self.1 += 1;
-            provably::blackjack::cards::pip((self.0[self.1 - 1] % 52) as u8)
+            provably::blackjack::cards::pip(u8::try_from(self.0[self.1 - 1] % 52).unwrap())
         }
     }
     let rules = provably::blackjack::Rules {
@@ -307,7 +463,7 @@ fn a_verifiable_round_is_the_cursor_shuffle_it_names() {
     let mut t = provably::blackjack::sim::Tally::default();
     let net = provably::blackjack::sim::play_round(&rules, 1, &mut Dealt(order, 0), &mut t);
     assert!(
-        (edge - -(net as f64) * 10.0).abs() < 1e-9,
+        (edge - -f64::from(i32::try_from(net).unwrap()) * 10.0).abs() < 1e-9,
         "edge {edge} % vs round result {net} tenths"
     );
 }

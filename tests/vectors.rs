@@ -26,7 +26,16 @@ fn validator(path: &str) -> jsonschema::Validator {
 #[test]
 fn every_vector_file_and_the_selftest_bundle_validate_against_the_schema() {
     let v = validator("vectors/vectors.schema.json");
-    for name in ["cursor", "poker", "shoe", "dice", "selfpoker", "ladder", "selftest"] {
+    for name in [
+        "cursor",
+        "poker",
+        "shoe",
+        "dice",
+        "selfpoker",
+        "ladder",
+        "blackjack",
+        "selftest",
+    ] {
         let doc = load(&format!("vectors/{name}.json"));
         let errors: Vec<String> = v
             .iter_errors(&doc)
@@ -48,9 +57,45 @@ fn schema_rejects_a_vector_with_an_out_of_range_field() {
     assert!(!v.is_valid(&doc), "face 7 must not validate");
 }
 
+/// The schema holds a blackjack hand to six copies of a card number, and an
+/// optional field to its stated default, exactly as the parser does.
+#[test]
+fn schema_holds_blackjack_cards_to_six_copies_and_states_the_default() {
+    let v = validator("vectors/vectors.schema.json");
+    let doc = load("vectors/blackjack.json");
+    let mut six = doc.clone();
+    six["testGroups"][0]["tests"][0]["input"]["cards"] = serde_json::json!([0, 0, 0, 0, 0, 0, 1]);
+    assert!(v.is_valid(&six), "six copies of a card number validate");
+    let mut seven = doc.clone();
+    seven["testGroups"][0]["tests"][0]["input"]["cards"] = serde_json::json!([0, 0, 0, 0, 0, 0, 0]);
+    assert!(!v.is_valid(&seven), "seven copies must not validate");
+    let mut left_out = doc;
+    left_out["testGroups"][0]["tests"][0]["input"]
+        .as_object_mut()
+        .unwrap()
+        .remove("doubleAfterSplit");
+    assert!(v.is_valid(&left_out), "doubleAfterSplit is optional");
+    let protocol = load("harness/protocol.schema.json");
+    let request = &protocol["$defs"]["request:blackjack.strategy"];
+    assert_eq!(request["properties"]["doubleAfterSplit"]["default"], true);
+    assert!(!request["required"]
+        .as_array()
+        .unwrap()
+        .contains(&Value::from("doubleAfterSplit")));
+    for (cards, ok) in [
+        (serde_json::json!([0, 0, 0, 0, 0, 0, 1]), true),
+        (serde_json::json!([0, 0, 0, 0, 0, 0, 0]), false),
+    ] {
+        let parsed = provably::op::Request::parse(&serde_json::json!({
+            "op": "blackjack.strategy", "cards": cards, "dealer": 9, "canDouble": false, "canSplit": false
+        }));
+        assert_eq!(parsed.is_ok(), ok, "the parser agrees with the schema on {cards}");
+    }
+}
+
 #[test]
 fn every_file_counts_its_tests_and_numbers_them_uniquely() {
-    for name in ["cursor", "poker", "shoe", "dice", "selfpoker", "ladder"] {
+    for name in ["cursor", "poker", "shoe", "dice", "selfpoker", "ladder", "blackjack"] {
         let doc = load(&format!("vectors/{name}.json"));
         let ids: Vec<u64> = doc["testGroups"]
             .as_array()
@@ -105,7 +150,7 @@ const TEXT: &[&str] = &[
     "Uint32Edge",
 ];
 /// Flags each file must carry at least once: (file, text flags, other flags).
-const REQUIRED: [(&str, &[&str], &[&str]); 6] = [
+const REQUIRED: [(&str, &[&str], &[&str]); 7] = [
     (
         "cursor",
         TEXT,
@@ -194,6 +239,28 @@ const REQUIRED: [(&str, &[&str], &[&str]); 6] = [
             "Heavy",
         ],
     ),
+    (
+        "blackjack",
+        &[],
+        &[
+            "Pair",
+            "TenPair",
+            "AcePair",
+            "Soft",
+            "Hard",
+            "SoftTwelve",
+            "SoftTotalEdge",
+            "HardTotalEdge",
+            "DoubleRefused",
+            "AceCountsOne",
+            "MultiCard",
+            "MaxCards",
+            "FourFourNoDas",
+            "WithoutDas",
+            "DealerAce",
+            "TwoCardTwentyOne",
+        ],
+    ),
 ];
 
 /// Flags each file must carry at least once: the branches the vectors exist to force.
@@ -270,7 +337,7 @@ fn selftest_bundle_holds_every_vector_but_the_heavy_ones() {
     let bundle = load("vectors/selftest.json");
     let mut kept = 0;
     let mut heavy = BTreeSet::new();
-    for name in ["cursor", "poker", "shoe", "dice", "selfpoker", "ladder"] {
+    for name in ["cursor", "poker", "shoe", "dice", "selfpoker", "ladder", "blackjack"] {
         for t in tests_of(&load(&format!("vectors/{name}.json"))) {
             if t["flags"].as_array().unwrap().iter().any(|f| f == "Heavy") {
                 heavy.insert((name.to_string(), t["tcId"].as_u64().unwrap()));
@@ -346,7 +413,7 @@ fn tests_of(doc: &Value) -> Vec<Value> {
         .collect()
 }
 
-const FILES: [&str; 6] = ["cursor", "poker", "shoe", "dice", "selfpoker", "ladder"];
+const FILES: [&str; 7] = ["cursor", "poker", "shoe", "dice", "selfpoker", "ladder", "blackjack"];
 
 /// Read from the committed files, so a hand-edited line is caught too.
 #[test]

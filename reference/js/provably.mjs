@@ -6,6 +6,7 @@
 //   createEngine(provider) -> { NAME, OPS, execute, commitmentOf, fieldsOf, declarations }
 //                             the same ops over another crypto provider
 
+import { SCHEME as blackjack } from './blackjack.mjs';
 import { SCHEME as cursor } from './cursor.mjs';
 import { SCHEME as dice } from './dice.mjs';
 import { makeEngine } from './engine.mjs';
@@ -18,7 +19,7 @@ import { WEBCRYPTO } from './webcrypto.mjs';
 export const VERSION = '0.1.0';
 
 /** In protocol order: the hello answer lists the ops in this order. */
-export const SCHEMES = Object.freeze([cursor, poker, shoe, dice, selfpoker, ladder]);
+export const SCHEMES = Object.freeze([cursor, poker, shoe, dice, selfpoker, ladder, blackjack]);
 
 /**
  * Every op over `provider` (crypto.mjs: { name, hmacSha256, sha256 }). The

@@ -58,6 +58,14 @@ pub enum Policy {
 pub type Dist = [f64; 7];
 const BUST: usize = 5;
 const BJ: usize = 6;
+/// [`BUST`] and [`BJ`] as a dealer state's outcome.
+const BUST_OUT: u8 = 5;
+const BJ_OUT: u8 = 6;
+
+/// The pip 1…10 of which a node holds two cards, if any.
+fn pair_pip(n: &Node) -> Option<u8> {
+    (1u8..=10).zip(&n.c).find(|(_, &k)| k == 2).map(|(pip, _)| pip)
+}
 
 #[derive(Clone, Copy)]
 enum Next {
@@ -101,9 +109,9 @@ impl DealerGraph {
             let (m, n) = (states[i].m, states[i].n);
             let mut hand = Hand::default();
             hand.add(up);
-            for (v, &k) in m.iter().enumerate() {
+            for (pip, &k) in (1u8..=10).zip(&m) {
                 for _ in 0..k {
-                    hand.add(v as u8 + 1);
+                    hand.add(pip);
                 }
             }
             let mut next = [Next::Out(0); 10];
@@ -114,16 +122,16 @@ impl DealerGraph {
                     if rules.peek {
                         Next::Excluded
                     } else {
-                        Next::Out(BJ as u8)
+                        Next::Out(BJ_OUT)
                     }
                 } else if h.bust() {
-                    Next::Out(BUST as u8)
+                    Next::Out(BUST_OUT)
                 } else if dealer_stands(&h, rules.hit_soft_17) {
                     Next::Out(h.value().total - 17)
                 } else {
                     let mut m2 = m;
                     m2[usize::from(v - 1)] += 1;
-                    let len = states.len() as u32;
+                    let len = u32::try_from(states.len()).expect("a few thousand dealer states");
                     let id = *index.entry(m2).or_insert(len);
                     if id == len {
                         states.push(DState {
@@ -316,8 +324,8 @@ impl<'g> Ctx<'g> {
         let d = self.dist(n);
         let t = n.hand.value().total;
         let mut ev = d[BUST] - d[BJ];
-        for (k, p) in d[..5].iter().enumerate() {
-            match t.cmp(&(17 + k as u8)) {
+        for (dealer_total, p) in (17u8..).zip(&d[..5]) {
+            match t.cmp(&dealer_total) {
                 std::cmp::Ordering::Greater => ev += p,
                 std::cmp::Ordering::Less => ev -= p,
                 std::cmp::Ordering::Equal => {}
@@ -395,8 +403,7 @@ impl<'g> Ctx<'g> {
     pub fn chosen(&self, n: &Node, c: &Choices, can_double: bool, can_split: bool) -> (Action, f64) {
         match self.policy {
             Policy::Table => {
-                let pair = (n.hand.cards == 2 && n.c.contains(&2))
-                    .then(|| pip_to_count(n.c.iter().position(|&k| k == 2).unwrap() as u8 + 1));
+                let pair = pair_pip(n).filter(|_| n.hand.cards == 2).map(pip_to_count);
                 let a = decide(n.hand.value(), pair, self.dealer(), can_double, can_split);
                 (a, c.value(a))
             }
@@ -690,8 +697,7 @@ fn record(cells: &mut Cells, key: CellKey, ch: &Choices, reach: f64, q: f64, pub
 fn row_of(n: &Node, can_split: bool) -> Row {
     let v = n.hand.value();
     if can_split {
-        let p = n.c.iter().position(|&k| k == 2).expect("a pair") as u8 + 1;
-        Row::Pair(pip_to_count(p))
+        Row::Pair(pip_to_count(pair_pip(n).expect("a pair")))
     } else if v.soft {
         Row::Soft(v.total)
     } else {

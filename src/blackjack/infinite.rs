@@ -81,8 +81,7 @@ impl Infinite {
     pub fn stand(&self, total: u8) -> f64 {
         let d = &self.d;
         let mut ev = d[5] - d[6];
-        for (k, pk) in d[..5].iter().enumerate() {
-            let dt = 17 + k as u8;
+        for (dt, pk) in (17u8..).zip(&d[..5]) {
             if total > dt {
                 ev += pk;
             } else if total < dt {

@@ -7,10 +7,11 @@
 //! result of a simulation that plays it. This module holds:
 //!
 //! * [`strategy`]: the table as three charts (pairs, soft, hard, in the
-//!   order the published comment insists on), the `blackjack.strategy` op
-//!   with its input domain ([`strategy::validate`]), and
-//!   [`situations::situations`], every legal situation for exhaustive
-//!   conformance checks;
+//!   order the published comment insists on) and the input domain
+//!   ([`strategy::validate`]); [`ops`], the `blackjack.strategy` op of
+//!   protocol v1, and [`vectors`], its canonical vectors;
+//!   [`situations::situations`], every legal situation, numbered, for
+//!   exhaustive conformance checks;
 //! * [`sim`]: rounds dealt from `cursor.shuffle` (verifiable) or a fast
 //!   seeded generator, on every core, deterministic for a seed;
 //! * [`exact`]: expected values of every action in every cell of the table,
@@ -22,12 +23,15 @@
 pub mod cards;
 pub mod exact;
 pub mod infinite;
+pub mod ops;
 pub mod report;
 pub mod rules;
 pub mod sim;
 pub mod situations;
 pub mod strategy;
+pub(crate) mod vectors;
 
+pub(crate) use ops::SCHEME;
 pub use rules::Rules;
 pub use situations::{situations, Situation};
 pub use strategy::{strategy, Action};

@@ -141,29 +141,87 @@ const HARD: [Row; 22] = {
     t
 };
 
+/// Which chart a decision was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Chart {
+    Pair,
+    Soft,
+    Hard,
+}
+
+impl Chart {
+    pub fn name(self) -> &'static str {
+        match self {
+            Chart::Pair => "pair",
+            Chart::Soft => "soft",
+            Chart::Hard => "hard",
+        }
+    }
+}
+
+/// A decision with the cell it was read from: what `explain` and the
+/// vectors' flags say about a situation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decision {
+    pub action: Action,
+    /// The chart whose cell decided.
+    pub chart: Chart,
+    /// The row: the pair's count value (pair chart) or the total.
+    pub row: u8,
+    /// The column: the up-card's count value 2…11.
+    pub dealer: u8,
+    /// The pair row that was consulted and said "do not split", if any.
+    pub pair_declined: Option<u8>,
+    /// The cell says double, but doubling is not allowed.
+    pub double_refused: bool,
+}
+
 /// The published decision for a hand that is not bust.
 ///
 /// `pair` is the count value of a two-card pair (2…11) or `None`; `dealer`
 /// is the up-card's count value 2…11. No validation: the caller has a legal
 /// situation (see [`strategy`] for the checked entry point).
 pub fn decide(value: HandValue, pair: Option<u8>, dealer: u8, can_double: bool, can_split: bool) -> Action {
+    decide_traced(value, pair, dealer, can_double, can_split).action
+}
+
+/// [`decide`], with the cell the decision was read from.
+pub fn decide_traced(value: HandValue, pair: Option<u8>, dealer: u8, can_double: bool, can_split: bool) -> Decision {
     let col = usize::from(dealer - 2);
-    if can_split {
-        if let Some(p) = pair {
-            if PAIRS[usize::from(p)][col] == P {
-                return Action::Teilen;
-            }
+    let consulted = pair.filter(|_| can_split);
+    if let Some(p) = consulted {
+        if PAIRS[usize::from(p)][col] == P {
+            return Decision {
+                action: Action::Teilen,
+                chart: Chart::Pair,
+                row: p,
+                dealer,
+                pair_declined: None,
+                double_refused: false,
+            };
         }
     }
-    let row = if value.soft { &SOFT } else { &HARD };
-    match row[usize::from(value.total)][col] {
+    let (chart, rows) = if value.soft {
+        (Chart::Soft, &SOFT)
+    } else {
+        (Chart::Hard, &HARD)
+    };
+    let cell = rows[usize::from(value.total)][col];
+    let action = match cell {
         H => Action::Ziehen,
         S => Action::Stehen,
-        Dh if can_double => Action::Verdoppeln,
+        Dh | Ds if can_double => Action::Verdoppeln,
         Dh => Action::Ziehen,
-        Ds if can_double => Action::Verdoppeln,
         Ds => Action::Stehen,
         P | N => unreachable!("split cells live in the pair chart only"),
+    };
+    Decision {
+        action,
+        chart,
+        row: value.total,
+        dealer,
+        pair_declined: consulted,
+        double_refused: matches!(cell, Dh | Ds) && !can_double,
     }
 }
 
@@ -174,21 +232,15 @@ pub const MAX_CARDS: usize = 21;
 /// How many of each card number a shoe of the published rules (6 decks) holds.
 pub const COPIES: usize = 6;
 
-/// Checks a situation and returns the hand it describes.
+/// Holds each field to its own limits at wire width, and returns the cards
+/// and the up-card narrowed. These are the limits the op's request parser
+/// enforces from the field declarations (`src/blackjack/ops.rs`); this is
+/// the same check for callers of the library that do not go through it.
 ///
-/// The domain, field by field (the op's wire names):
 /// * `cards`: 2…21 card numbers 0…51; no card number more than 6 times (the
-///   table is for a 6-deck shoe); not bust (hard total, aces 1, at most 21).
-///   A two-card 21 is allowed: after a split it is an ordinary 21, and the
-///   published function answers it (`stehen`).
+///   table is for a 6-deck shoe).
 /// * `dealer`: the up-card's count value 2…11 (ace = 11).
-/// * `canDouble`: only with exactly two cards (doubling is a first-two-cards
-///   decision in the published rules; the table doubles soft hands, so "any
-///   two cards").
-/// * `canSplit`: only with exactly two cards of equal count value
-///   (`istPaar`: equal count value, not equal rank; K,10 is a pair).
-/// * `doubleAfterSplit`: any boolean; the table is the same either way.
-pub fn validate(cards: &[u64], dealer: u64, can_double: bool, can_split: bool) -> Result<Hand, InvalidInput> {
+fn check_fields(cards: &[u64], dealer: u64) -> Result<(Vec<u8>, u8), InvalidInput> {
     let n = cards.len();
     if n < 2 {
         return Err(InvalidInput::new(
@@ -203,24 +255,44 @@ pub fn validate(cards: &[u64], dealer: u64, can_double: bool, can_split: bool) -
         ));
     }
     let mut copies = [0usize; 52];
-    let mut hand = Hand::default();
+    let mut narrow = Vec::with_capacity(n);
     for (i, &c) in cards.iter().enumerate() {
-        if c > 51 {
+        let Some(card) = u8::try_from(c).ok().filter(|&c| c <= 51) else {
             return Err(InvalidInput::new(
                 "cards",
                 format!("card {c} at position {i} is outside 0..=51"),
             ));
-        }
-        let c = c as u8;
-        copies[usize::from(c)] += 1;
-        if copies[usize::from(c)] > COPIES {
+        };
+        copies[usize::from(card)] += 1;
+        if copies[usize::from(card)] > COPIES {
             return Err(InvalidInput::new(
                 "cards",
-                format!("card {c} appears more than {COPIES} times; a 6-deck shoe holds {COPIES} of each"),
+                format!("card {card} appears more than {COPIES} times; a 6-deck shoe holds {COPIES} of each"),
             ));
         }
-        hand.add(pip(c));
+        narrow.push(card);
     }
+    match u8::try_from(dealer) {
+        Ok(d) if (2..=11).contains(&d) => Ok((narrow, d)),
+        _ => Err(InvalidInput::new("dealer", format!("{dealer} is outside 2..=11"))),
+    }
+}
+
+/// Checks the rules that tie the fields together, for a situation whose
+/// fields are each within their limits, and returns the hand.
+///
+/// * `cards` not bust: hard total (aces 1) at most 21. A two-card 21 is
+///   allowed: after a split it is an ordinary 21, and the published
+///   function answers it (`stehen`).
+/// * `canDouble`: only with exactly two cards (doubling is a first-two-cards
+///   decision in the published rules; the table doubles soft hands, so "any
+///   two cards").
+/// * `canSplit`: only with exactly two cards of equal count value
+///   (`istPaar`: equal count value, not equal rank; K,10 is a pair).
+/// * `doubleAfterSplit`: any boolean; the table is the same either way.
+pub fn validate(cards: &[u8], can_double: bool, can_split: bool) -> Result<Hand, InvalidInput> {
+    let n = cards.len();
+    let hand = super::cards::hand_of_pips(cards.iter().map(|&c| pip(c)));
     if hand.bust() {
         return Err(InvalidInput::new(
             "cards",
@@ -229,9 +301,6 @@ pub fn validate(cards: &[u64], dealer: u64, can_double: bool, can_split: bool) -
                 hand.hard
             ),
         ));
-    }
-    if !(2..=11).contains(&dealer) {
-        return Err(InvalidInput::new("dealer", format!("{dealer} is outside 2..=11")));
     }
     if can_double && n != 2 {
         return Err(InvalidInput::new(
@@ -246,7 +315,7 @@ pub fn validate(cards: &[u64], dealer: u64, can_double: bool, can_split: bool) -
                 format!("true with {n} cards; only a two-card pair can be split"),
             ));
         }
-        let (a, b) = (count_value(cards[0] as u8), count_value(cards[1] as u8));
+        let (a, b) = (count_value(cards[0]), count_value(cards[1]));
         if a != b {
             return Err(InvalidInput::new(
                 "canSplit",
@@ -257,12 +326,44 @@ pub fn validate(cards: &[u64], dealer: u64, can_double: bool, can_split: bool) -
     Ok(hand)
 }
 
-/// The `blackjack.strategy` op: the published table's action for a situation.
-///
-/// `cards` and `dealer` are taken at wire width (`u64`) so that no value is
-/// narrowed before it is checked. See [`validate`] for the domain;
+/// The count value of a two-card pair, or `None`.
+pub fn pair_of(cards: &[u8]) -> Option<u8> {
+    match cards {
+        [a, b] if count_value(*a) == count_value(*b) => Some(count_value(*a)),
+        _ => None,
+    }
+}
+
+/// The published table's decision, with its cell, for a situation whose
+/// fields are each within their limits (what the op's parser hands over):
+/// the cross-field rules of [`validate`] are checked here.
 /// `double_after_split` is accepted and, as in the published function,
 /// changes no answer.
+pub fn decision(
+    cards: &[u8],
+    dealer: u8,
+    can_double: bool,
+    can_split: bool,
+    double_after_split: bool,
+) -> Result<Decision, InvalidInput> {
+    let hand = validate(cards, can_double, can_split)?;
+    let _ = double_after_split;
+    Ok(decide_traced(
+        hand.value(),
+        pair_of(cards),
+        dealer,
+        can_double,
+        can_split,
+    ))
+}
+
+/// The `blackjack.strategy` op as a library function: the published table's
+/// action for a situation given at wire width.
+///
+/// `cards` and `dealer` are taken as `u64` so that no value is narrowed
+/// before it is checked: first each field against its limits (the op's
+/// parser does the same from the declarations), then the rules that tie
+/// the fields together ([`validate`]).
 pub fn strategy(
     cards: &[u64],
     dealer: u64,
@@ -270,11 +371,8 @@ pub fn strategy(
     can_split: bool,
     double_after_split: bool,
 ) -> Result<Action, InvalidInput> {
-    let hand = validate(cards, dealer, can_double, can_split)?;
-    let _ = double_after_split;
-    let pair = (cards.len() == 2 && count_value(cards[0] as u8) == count_value(cards[1] as u8))
-        .then(|| count_value(cards[0] as u8));
-    Ok(decide(hand.value(), pair, dealer as u8, can_double, can_split))
+    let (cards, dealer) = check_fields(cards, dealer)?;
+    decision(&cards, dealer, can_double, can_split, double_after_split).map(|d| d.action)
 }
 
 #[cfg(test)]

@@ -111,6 +111,22 @@ pub const NOTES: &[(&str, &str)] = &[
     ("DuplicateCard", "The same card twice. The request is invalid."),
     ("NotDecimal", "A selfpoker seed that is not plain decimal digits (a leading zero, a sign, a space, an exponent, hex, an underscore, non-ASCII digits). The request is invalid; Python's int() and JavaScript's BigInt() accept several of these."),
     ("LoneSurrogate", "A string with a lone surrogate escape (\"\\ud800\"): not a Unicode scalar value, so not text. The request is invalid; a UTF-8 encoder would turn it into U+FFFD or throw."),
+    ("Pair", "`canSplit` with a two-card pair: the pair chart is read first, before the soft and hard charts."),
+    ("TenPair", "Two ten-valued cards of different rank (K,10) with splitting allowed: a pair by count value (`istPaar`), not by rank, so the pair chart is read."),
+    ("AcePair", "A,A: a pair and soft 12 at once; played as a pair when splitting is allowed, the order the published comment insists on."),
+    ("Soft", "The soft chart decides: an ace counts 11."),
+    ("Hard", "The hard chart decides: no ace counts 11."),
+    ("SoftTwelve", "A,A that may not be split is soft 12, below the published soft branch (13 to 19): it is played by the hard 12 row and stands against 4, 5 and 6."),
+    ("SoftTotalEdge", "Soft 13, 19 or 20: a bound of the published soft branches (`summe >= 13 && summe <= 19`, then `soft && summe >= 20`)."),
+    ("HardTotalEdge", "Hard 12, 13, 16 or 17: a bound of the published hard stand lines (12 against 4 to 6, 13 to 16 against 2 to 6, 17 and up always)."),
+    ("DoubleRefused", "The cell doubles but `canDouble` is false: soft 18 and soft 19 then stand, every other doubling cell hits."),
+    ("AceCountsOne", "An ace counts 1 (a hard hand holding an ace, or a second ace in a soft hand): the hand value must count aces down, not add 11 for each."),
+    ("MultiCard", "Three or more cards: the total comes from more than two cards, and neither doubling nor splitting is allowed."),
+    ("MaxCards", "21 cards (21 aces), the longest hand that is not bust; a card number repeats up to six times (6 decks)."),
+    ("FourFourNoDas", "4,4 with splitting allowed and `doubleAfterSplit` false: reaches the only published line that reads the DAS rule; it comes after the split test and changes no answer."),
+    ("WithoutDas", "`doubleAfterSplit` false: the published table answers as with DAS."),
+    ("DealerAce", "The up-card is an ace: count value 11, not 1."),
+    ("TwoCardTwentyOne", "An ace and a ten-valued card: allowed (after a split it is an ordinary 21), answered `stehen`."),
 ];
 
 /// One vector before it is run: why it is there and what it asks.

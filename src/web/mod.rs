@@ -183,9 +183,10 @@ fn listen(port: u16) -> io::Result<TcpListener> {
 /// Raises the soft open-file limit as far as the cap needs (many systems
 /// start at 1,024) and returns the cap that fits under the result.
 fn fit_fd_limit(want: usize) -> usize {
-    let want = want.max(1) as u64;
+    let want = u64::try_from(want.max(1)).expect("a connection cap fits in 64 bits");
     let soft = rlimit::increase_nofile_limit(want + FD_RESERVE).unwrap_or(1024);
-    want.min(soft.saturating_sub(FD_RESERVE)).max(1) as usize
+    // At most `want`, which came from a usize.
+    usize::try_from(want.min(soft.saturating_sub(FD_RESERVE)).max(1)).expect("at most the cap asked for")
 }
 
 async fn accept_loop(listener: TcpListener, source: Arc<Source>, limits: Limits) -> Result<(), WebError> {

@@ -23,7 +23,7 @@ test('hello names the target and claims every op; EOF exits 0', async () => {
   assert.match(responses[0].ok.name, /^provably-js \d+\.\d+\.\d+$/);
   assert.deepEqual(responses[0].ok.ops, OPS);
   assert.deepEqual([...OPS].sort(), [
-    'cursor.float', 'cursor.hash', 'cursor.int', 'cursor.raw', 'cursor.shuffle', 'dice.roll',
+    'blackjack.strategy', 'cursor.float', 'cursor.hash', 'cursor.int', 'cursor.raw', 'cursor.shuffle', 'dice.roll',
     'ladder.shuffle', 'poker.deal', 'poker.evaluate', 'selfpoker.commit', 'selfpoker.deck',
     'shoe.deal', 'shoe.tournament',
   ]);

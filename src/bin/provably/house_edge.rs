@@ -252,10 +252,9 @@ pub fn run(args: &HouseEdgeArgs) -> anyhow::Result<ExitCode> {
         b.finish_and_clear();
     }
     print!("{}", summary(&rules, &source, seats, &tally));
-    eprintln!(
-        "time: {secs:.1} s, {:.0} rounds/s on {jobs} thread(s)",
-        args.rounds as f64 / secs
-    );
+    #[allow(clippy::cast_precision_loss, reason = "a rate printed in whole rounds per second")]
+    let rate = args.rounds as f64 / secs;
+    eprintln!("time: {secs:.1} s, {rate:.0} rounds/s on {jobs} thread(s)");
     Ok(ExitCode::SUCCESS)
 }
 
@@ -294,6 +293,7 @@ pub fn summary(rules: &Rules, source: &Source, seats: usize, t: &Tally) -> Strin
             );
         }
     }
+    #[allow(clippy::cast_precision_loss, reason = "a percentage printed to four decimals")]
     let share = |n: u64| 100.0 * n as f64 / t.hands as f64;
     let _ = writeln!(s, "hands per outcome ({} hands):", t.hands);
     let rows = [
