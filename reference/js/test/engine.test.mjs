@@ -15,15 +15,35 @@ import { NODE_CRYPTO } from '../testkit/node-crypto-target.mjs';
 
 const FIXTURE = join(REPO, 'reference/js/testkit/node-crypto-target.mjs');
 
-/** Every vector of vectors/*.json as { label, input, expected }. */
+/** Every vector of vectors/*.json as { label, result, input, line, expected }. */
 function vectors() {
   const dir = join(REPO, 'vectors');
   return readdirSync(dir)
-    .filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json') && f !== 'selftest.json')
+    .filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json') && !['selftest.json', 'proofs.json'].includes(f))
     .flatMap((f) => {
       const doc = parseJson(readFileSync(join(dir, f), 'utf8'));
-      return doc.testGroups.flatMap((g) => g.tests.map((t) => ({ label: `${f} tcId ${t.tcId}`, input: t.input, expected: t.expected })));
+      return doc.testGroups.flatMap((g) =>
+        g.tests.map((t) => ({ label: `${f} tcId ${t.tcId}`, result: t.result, input: t.input, line: t.line, expected: t.expected })),
+      );
     });
+}
+
+/** Where an answer parts from a vector: null when it agrees. An invalid
+ * vector agrees with any answer of kind invalid. */
+function parting(v, got) {
+  if (v.result === 'invalid') return got.error?.kind === 'invalid' ? null : `answered ${stringifyJson(got)} to an invalid line`;
+  return got.ok ? firstDifference(v.expected, got.ok) : `error ${got.error.message}`;
+}
+
+/** The request as the engine takes it: an invalid line that no strict
+ * reader holds (a key twice) is refused before it reaches the engine. */
+function requestOf(v) {
+  if (v.result !== 'invalid') return { request: v.input };
+  try {
+    return { request: parseJson(v.line) };
+  } catch {
+    return { refused: true };
+  }
 }
 
 test('over node:crypto, every vector reproduces in-process', async () => {
@@ -33,8 +53,9 @@ test('over node:crypto, every vector reproduces in-process', async () => {
   assert.ok(all.length > 100);
   const failures = [];
   for (const v of all) {
-    const got = await engine.execute(v.input);
-    const where = got.ok ? firstDifference(v.expected, got.ok) : `error ${got.error.message}`;
+    const { request, refused } = requestOf(v);
+    const got = refused ? { error: { kind: 'invalid', message: 'not JSON' } } : await engine.execute(request);
+    const where = parting(v, got);
     if (where !== null) failures.push(`${v.label}: ${where}`);
   }
   assert.deepEqual(failures, []);
@@ -42,7 +63,9 @@ test('over node:crypto, every vector reproduces in-process', async () => {
 
 test('over node:crypto as a protocol target, every vector reproduces and hello names the provider', async () => {
   const all = vectors();
-  const lines = [stringifyJson({ id: 0, op: 'hello', protocol: 1 }), ...all.map((v, i) => stringifyJson({ id: i + 1, ...v.input }))];
+  // An invalid vector goes out as its line, byte for byte, with the id put in front.
+  const lineOf = (v, id) => (v.result === 'invalid' ? `{"id":${id},${v.line.slice(1)}` : stringifyJson({ id, ...v.input }));
+  const lines = [stringifyJson({ id: 0, op: 'hello', protocol: 1 }), ...all.map((v, i) => lineOf(v, i + 1))];
   const { code, responses, stderr } = await spawnTarget(process.execPath, [FIXTURE], `${lines.join('\n')}\n`, { timeout: 60000 });
   assert.equal(code, 0, stderr);
   assert.match(responses[0].ok.name, /^provably-js \d+\.\d+\.\d+ over node:crypto \(OpenSSL /);
@@ -50,7 +73,7 @@ test('over node:crypto as a protocol target, every vector reproduces and hello n
   assert.equal(responses.length, all.length + 1);
   const failures = all.flatMap((v, i) => {
     const r = responses[i + 1];
-    const where = r.id !== i + 1 ? `id ${r.id}` : r.ok ? firstDifference(v.expected, r.ok) : `error ${r.error.message}`;
+    const where = r.id !== i + 1 ? `id ${r.id}` : parting(v, r);
     return where === null ? [] : [`${v.label}: ${where}`];
   });
   assert.deepEqual(failures, []);
