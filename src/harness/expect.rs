@@ -393,3 +393,147 @@ pub fn check(report: &TargetReport, expected: &TargetExpectations, replayed: &[R
 pub fn cause_of<'a>(expected: &'a TargetExpectations, op: &str, group: &str) -> Option<&'a Finding> {
     expected.findings.iter().find(|e| e.op == op && e.group == group)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::findings::Finding as Found;
+    use crate::harness::run::OpReport;
+    use crate::harness::FaultKind;
+
+    const FILE: &str = r#"target = "t"
+
+[[finding]]
+op = "cursor.hash"
+group = "hash differs"
+request = '{"op":"cursor.hash","serverSeed":""}'
+cause = "empty seeds are replaced"
+
+[[fault]]
+kind = "timeout"
+cause = "slow"
+"#;
+
+    fn expected() -> TargetExpectations {
+        parse(FILE, Path::new("t.toml")).unwrap().1
+    }
+
+    fn report(group: &str, faults: Vec<Fault>) -> TargetReport {
+        let finding = Found {
+            op: "cursor.hash".into(),
+            group: group.into(),
+            count: 2,
+            origin: "property case 0".into(),
+            found: String::new(),
+            request: r#"{"op":"cursor.hash","serverSeed":""}"#.into(),
+            shrink_steps: 0,
+            expected: String::new(),
+            got: String::new(),
+            diff: String::new(),
+            parted: String::new(),
+        };
+        TargetReport {
+            target: "t".into(),
+            hello: None,
+            instances: 1,
+            ops: vec![OpReport {
+                op: "cursor.hash".into(),
+                claimed: true,
+                cases: 9,
+                diverge: 2,
+                findings: vec![finding],
+                ..OpReport::default()
+            }],
+            faults,
+            seconds: 0.0,
+        }
+    }
+
+    fn held(replayed_holds: bool) -> Vec<Replayed> {
+        let f = &expected().findings[0];
+        vec![Replayed {
+            op: f.op.clone(),
+            group: f.group.clone(),
+            request: f.request.clone(),
+            cause: f.cause.clone(),
+            holds: replayed_holds,
+            now: if replayed_holds {
+                "still diverges"
+            } else {
+                "the target agrees with provably"
+            }
+            .into(),
+        }]
+    }
+
+    #[test]
+    fn recorded_group_and_fault_that_still_happen_change_nothing() {
+        let r = report("hash differs", vec![Fault::new(FaultKind::Timeout, "no answer")]);
+        assert_eq!(check(&r, &expected(), &held(true)), vec![]);
+    }
+
+    #[test]
+    fn an_unrecorded_group_is_new_and_names_target_op_and_request() {
+        let r = report(
+            "refuses a request provably answers (invalid)",
+            vec![Fault::new(FaultKind::Timeout, "x")],
+        );
+        let changes = check(&r, &expected(), &held(true));
+        assert_eq!(changes.len(), 1, "{changes:?}");
+        let text = changes[0].to_string();
+        assert!(text.starts_with("NEW divergence in t cursor.hash: refuses"), "{text}");
+        assert!(
+            text.contains(r#"request: {"op":"cursor.hash","serverSeed":""}"#),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_recorded_finding_that_no_longer_reproduces_and_a_missing_fault_are_gone() {
+        let r = report("hash differs", vec![]);
+        let changes = check(&r, &expected(), &held(false));
+        let text: Vec<String> = changes.iter().map(ToString::to_string).collect();
+        assert_eq!(text.len(), 2, "{text:?}");
+        assert!(
+            text[0].starts_with("GONE: t cursor.hash no longer diverges as recorded"),
+            "{}",
+            text[0]
+        );
+        assert!(
+            text[1].starts_with("GONE: t no longer has the recorded timeout fault"),
+            "{}",
+            text[1]
+        );
+    }
+
+    #[test]
+    fn an_unrecorded_fault_is_new() {
+        let r = report(
+            "hash differs",
+            vec![
+                Fault::new(FaultKind::Timeout, "x"),
+                Fault::new(FaultKind::Crash, "died"),
+            ],
+        );
+        let changes = check(&r, &expected(), &held(true));
+        assert!(
+            matches!(&changes[..], [Change::NewFault { kind, .. }] if kind == "crash"),
+            "{changes:?}"
+        );
+    }
+
+    #[test]
+    fn a_request_that_is_not_a_valid_request_of_its_op_is_refused() {
+        let bad = FILE.replace(r#""serverSeed":"""#, r#""serverSeed":1"#);
+        let e = parse(&bad, Path::new("t.toml")).unwrap_err().to_string();
+        assert!(e.contains("t.toml") && e.contains("not a valid request"), "{e}");
+        let other = FILE.replace(r#"op = "cursor.hash""#, r#"op = "cursor.raw""#);
+        let e = parse(&other, Path::new("t.toml")).unwrap_err().to_string();
+        assert!(
+            e.contains("the request of a cursor.raw finding asks cursor.hash"),
+            "{e}"
+        );
+        let typo = FILE.replace("cause = \"slow\"", "cause = \"slow\"\ncuase = 1");
+        assert!(parse(&typo, Path::new("t.toml")).is_err(), "unknown keys are errors");
+    }
+}

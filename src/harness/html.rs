@@ -196,17 +196,17 @@ fn anchor(parts: &[&str]) -> String {
 }
 
 const STYLE: &str = "
-body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:2rem auto;max-width:78rem;padding:0 1rem;color:#1b1f24}
+body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:1.5rem;color:#1b1f24}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{margin-top:2.2rem;border-bottom:1px solid #d0d7de}
 .lead{color:#57606a;max-width:60rem}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;font-size:.82rem}
 th,td{border:1px solid #d0d7de;padding:.3rem .4rem;vertical-align:top}
-thead th{background:#f6f8fa;font-weight:600;white-space:nowrap}
-th.impl{text-align:left;min-width:16rem;font-weight:normal}
+thead th{background:#f6f8fa;font-weight:600}
+th.impl{text-align:left;min-width:15rem;max-width:22rem;font-weight:normal}
 th.impl b{font-size:.95rem}
-.pkg{color:#57606a;display:block}
-td.cell{text-align:center;white-space:nowrap;min-width:4.6rem}
+.pkg{color:#57606a;display:block;font-size:.75rem}
+td.cell{text-align:center;white-space:nowrap;min-width:4rem}
 td.cell a{color:inherit}
 .agree{background:#dafbe1}.diverge{background:#ffd8d3}.fault{background:#ffe7b3}.skipped{background:#eaeef2}.na{background:#fff;color:#8c959f}
 .n{display:block;font-size:.75rem;color:#57606a}
@@ -278,11 +278,11 @@ fn implementation(t: &Target) -> String {
     h
 }
 
-/// Every op any row has, in the order of the first run that has it.
+/// Every op some row claims, in the order of the first run that has it.
 fn columns(runs: &[Run]) -> Vec<String> {
     let mut ops: Vec<String> = Vec::new();
     for t in runs.iter().flat_map(|r| &r.targets) {
-        for o in &t.ops {
+        for o in t.ops.iter().filter(|o| o.claimed) {
             if !ops.contains(&o.op) {
                 ops.push(o.op.clone());
             }
@@ -294,7 +294,8 @@ fn columns(runs: &[Run]) -> Vec<String> {
 fn table(runs: &[Run], ops: &[String]) -> String {
     let mut h = String::from("<div class=\"scroll\"><table id=\"conformance\"><thead><tr><th>implementation</th>");
     for op in ops {
-        let _ = write!(h, "<th scope=\"col\">{}</th>", esc(op));
+        // A break after the dot keeps a dozen columns on one screen.
+        let _ = write!(h, "<th scope=\"col\">{}</th>", esc(op).replacen('.', ".<wbr>", 1));
     }
     h.push_str("</tr></thead><tbody>\n");
     for t in runs.iter().flat_map(|r| &r.targets) {
@@ -507,7 +508,9 @@ mod tests {
     const HOSTILE: &str = r#"{"seed":1,"cases":2,"targets":[{"target":"<script>alert(1)</script>","hello":"x\" onload=\"y","ops":[
         {"op":"cursor.raw","claimed":true,"cases":3,"agree":2,"diverge":1,"skipped":0,"faults":0,"findings":[
           {"group":"raw differs","count":1,"origin":"vector","request":"{\"op\":\"cursor.raw\",\"clientSeed\":\"</pre><b>\"}","expected":"{}","got":"{}","parted":"&amp;","cause":"it's <odd>"}]},
-        {"op":"cursor.hash","claimed":false,"cases":0,"agree":0,"diverge":0,"skipped":4,"faults":0,"findings":[]}],"faults":[]}]}"#;
+        {"op":"cursor.hash","claimed":false,"cases":0,"agree":0,"diverge":0,"skipped":4,"faults":0,"findings":[]},
+        {"op":"dice.roll","claimed":false,"cases":0,"agree":0,"diverge":0,"skipped":4,"faults":0,"findings":[]}],"faults":[]},
+      {"target":"b","ops":[{"op":"cursor.hash","claimed":true,"cases":5,"agree":5,"diverge":0,"skipped":0,"faults":0,"findings":[]}]}]}"#;
 
     #[test]
     fn everything_from_the_run_is_escaped_for_html() {
@@ -533,6 +536,8 @@ mod tests {
         assert!(page.contains("class=\"cell diverge\""));
         assert!(page.contains("1 of 3"));
         assert!(page.contains("class=\"cell na\" title=\"not claimed\""));
+        assert!(page.contains("class=\"cell agree\""));
+        assert!(!page.contains("dice.<wbr>roll"), "a column no row claims is left out");
         let id = anchor(&["<script>alert(1)</script>", "cursor.raw"]);
         assert!(page.contains(&format!("href=\"#{id}\"")) && page.contains(&format!("id=\"{id}\"")));
     }

@@ -38,13 +38,13 @@ pub fn add(v: &mut VectorSet) {
         .find(|&n| super::deal_traced(SEED_B, CLIENT_B, n, 5, 0.75).1.rejections[2] > 0)
         .expect("a rejected two-byte draw turns up");
     v.add("260 cards: a two-byte draw is rejected", deal(CLIENT_B, two, 5, 0.75));
-    add_stream(v);
     for hand in [0u64, 1, 2] {
         v.add(
             format!("tournament T-2026-11, hand {hand}"),
             json!({ "op": "shoe.tournament", "serverSeed": SEED_A, "tournamentId": "T-2026-11", "hand": hand, "decks": 6, "penetration": 0.75 }),
         );
     }
+    add_stream(v);
 }
 
 /// Client seeds players type that reach U+E000 … U+FFFF: a heart with its

@@ -102,12 +102,15 @@ pub const MAC_OPS: &[&str] = &[
 /// The ops a [`Stream`] alone can answer: the stream and the shoes drawn from it.
 pub const STREAM_OPS: &[&str] = &["shoe.deal", "shoe.tournament", "shoe.stream"];
 
+/// How an [`Engine`] answers one valid request of an op it claims.
+pub type Answer = Box<dyn Fn(&Request) -> Result<Outcome, OpError> + Sync>;
+
 /// A protocol v1 target: the name it gives in hello, the ops it claims,
 /// and how it answers one of them.
 pub struct Engine {
     pub name: String,
     pub ops: &'static [&'static str],
-    pub run: Box<dyn Fn(&Request) -> Result<Outcome, OpError> + Sync>,
+    pub run: Answer,
 }
 
 impl Engine {
