@@ -116,6 +116,7 @@ conformance: venv node $(BIN)
 	$(BIN) $(WILD) --cases $(CASES) --seed $(SEED) --report target/wild-report.json || [ $$? -eq 3 ]
 	$(BIN) diff --target node --cases $(CASES) --seed $(SEED) --quiet --report target/webcrypto-report.json
 	$(BIN) report target/wild-report.json target/webcrypto-report.json -o docs/conformance
+	node scripts/conformance-screenshot.mjs
 
 vectors:
 	$(CARGO) run --release --locked -- vectors

@@ -164,6 +164,23 @@ pub fn esc(text: &str) -> String {
     out
 }
 
+/// JSON text with every non-ASCII character as a `\uXXXX` escape: the same
+/// request, with invisible characters (U+FEFF, U+FE0F, U+200D) made visible.
+/// Outside strings JSON is ASCII, so only string contents change.
+fn ascii_json(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                let _ = write!(out, "\\u{unit:04X}");
+            }
+        }
+    }
+    out
+}
+
 /// The most characters of one answer the page shows (the run file has all).
 const SHOWN: usize = 3000;
 
@@ -200,13 +217,13 @@ body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:1.5rem;
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{margin-top:2.2rem;border-bottom:1px solid #d0d7de}
 .lead{color:#57606a;max-width:60rem}
 .scroll{overflow-x:auto}
-table{border-collapse:collapse;font-size:.82rem}
+table{border-collapse:collapse;font-size:.8rem}
 th,td{border:1px solid #d0d7de;padding:.3rem .4rem;vertical-align:top}
 thead th{background:#f6f8fa;font-weight:600}
-th.impl{text-align:left;min-width:15rem;max-width:22rem;font-weight:normal}
+th.impl{text-align:left;min-width:13rem;max-width:18rem;font-weight:normal}
 th.impl b{font-size:.95rem}
 .pkg{color:#57606a;display:block;font-size:.75rem}
-td.cell{text-align:center;white-space:nowrap;min-width:4rem}
+td.cell{text-align:center;white-space:nowrap;min-width:3.6rem}
 td.cell a{color:inherit}
 .agree{background:#dafbe1}.diverge{background:#ffd8d3}.fault{background:#ffe7b3}.skipped{background:#eaeef2}.na{background:#fff;color:#8c959f}
 .n{display:block;font-size:.75rem;color:#57606a}
@@ -270,6 +287,9 @@ fn implementation(t: &Target) -> String {
                 esc(&p.licence)
             );
         }
+        if m.provenance.packages.is_empty() && !m.description.is_empty() {
+            let _ = write!(h, "<span class=\"pkg\">{}</span>", esc(&m.description));
+        }
         if m.provenance.reconstruction.is_some() {
             h.push_str("<span class=\"pkg recon\">reconstruction, not a package</span>");
         }
@@ -278,7 +298,7 @@ fn implementation(t: &Target) -> String {
     h
 }
 
-/// Every op some row claims, in the order of the first run that has it.
+/// Every op some row claims, in protocol order (ops this build does not know last).
 fn columns(runs: &[Run]) -> Vec<String> {
     let mut ops: Vec<String> = Vec::new();
     for t in runs.iter().flat_map(|r| &r.targets) {
@@ -288,6 +308,8 @@ fn columns(runs: &[Run]) -> Vec<String> {
             }
         }
     }
+    let order = crate::op::names();
+    ops.sort_by_key(|op| order.iter().position(|n| n == op).unwrap_or(usize::MAX));
     ops
 }
 
@@ -313,13 +335,21 @@ fn table(runs: &[Run], ops: &[String]) -> String {
 }
 
 fn finding(t: &Target, o: &Op, f: &Finding) -> String {
+    let escaped = if f.request.is_ascii() {
+        String::new()
+    } else {
+        format!(
+            "<p class=\"escaped\">The same request with every non-ASCII character escaped: <code>{}</code></p>",
+            esc(&ascii_json(&f.request))
+        )
+    };
     let cause = match &f.cause {
         Some(c) => format!("<p class=\"cause\"><b>Recorded cause:</b> {}</p>", esc(c)),
         None => "<p class=\"unrecorded\"><b>Not recorded</b> in the expectations: a new finding.</p>".into(),
     };
     format!(
         "<section class=\"finding\"><h4>{op}: {group}</h4><p>{count} of {cases} cases diverge this way; the first was {origin}.</p>{cause}\
-<p><b>Minimal request</b></p><pre class=\"request\">{request}</pre>\
+<p><b>Minimal request</b></p><pre class=\"request\">{request}</pre>{escaped}\
 <div class=\"two\"><div><p><b>provably answers</b></p><pre>{expected}</pre></div><div><p><b>{target} answers</b></p><pre>{got}</pre></div></div>\
 <p><b>First step where the two sides part:</b> {parted}</p></section>\n",
         op = esc(&o.op),
@@ -328,6 +358,7 @@ fn finding(t: &Target, o: &Op, f: &Finding) -> String {
         cases = o.cases,
         origin = esc(&f.origin),
         request = esc(&f.request),
+        escaped = escaped,
         expected = esc(&clip(&f.expected)),
         got = esc(&clip(&f.got)),
         target = esc(&t.target),
@@ -540,6 +571,17 @@ mod tests {
         assert!(!page.contains("dice.<wbr>roll"), "a column no row claims is left out");
         let id = anchor(&["<script>alert(1)</script>", "cursor.raw"]);
         assert!(page.contains(&format!("href=\"#{id}\"")) && page.contains(&format!("id=\"{id}\"")));
+    }
+
+    #[test]
+    fn invisible_characters_of_a_request_are_shown_escaped_too() {
+        assert_eq!(
+            ascii_json("{\"s\":\"\u{feff}a\u{1f600}\"}"),
+            r#"{"s":"\uFEFFa\uD83D\uDE00"}"#
+        );
+        let json = HOSTILE.replace("</pre><b>", "\u{feff}");
+        let page = render(&[("r.json".into(), run(&json))]);
+        assert!(page.contains(r#"\uFEFF"#), "the escaped form is shown");
     }
 
     #[test]
