@@ -309,3 +309,46 @@ fn malformed_expectations_exit_2_naming_the_file() {
         "{err}"
     );
 }
+
+#[test]
+fn wild_serve_follows_the_protocol_rules_every_target_follows() {
+    let engine = Engine::over_primitives("RustCrypto hmac", RustCrypto);
+    let input = concat!(
+        "{\"id\":0,\"op\":\"hello\",\"protocol\":1}\n",
+        " \t\r\n",
+        "{\"id\":2,\"op\":\"cursor.hash\",\"serverSeed\":\"\\ud800\"}\n",
+        "{\"id\":4,\"op\":\"poker.evaluate\",\"cards\":[0,1,2,3,4]}\n",
+        "{\"id\":6,\"op\":\"cursor.hash\",\"serverSeed\":\"a\",\"serverSeed\":\"b\"}\n",
+        "not json\n",
+        "{\"id\":8,\"op\":\"cursor.hash\",\"serverSeed\":\"\"}",
+    );
+    let mut out = Vec::new();
+    provably::wild::serve(&engine, input.as_bytes(), &mut out).unwrap();
+    let lines: Vec<serde_json::Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 6, "a blank line gets no answer: {lines:?}");
+    assert_eq!(lines[0]["ok"]["ops"].as_array().unwrap().len(), MAC_OPS.len());
+    assert_eq!(
+        (lines[1]["id"].as_i64(), lines[1]["error"]["kind"].as_str()),
+        (Some(2), Some("invalid"))
+    );
+    assert_eq!(
+        lines[2]["error"]["kind"], "unsupported",
+        "an op the engine does not claim"
+    );
+    assert_eq!(
+        (lines[3]["id"].as_i64(), lines[3]["error"]["kind"].as_str()),
+        (Some(6), Some("invalid"))
+    );
+    assert_eq!(
+        (lines[4]["id"].is_null(), lines[4]["error"]["kind"].as_str()),
+        (true, Some("invalid"))
+    );
+    assert_eq!(
+        lines[5]["ok"]["hash"], "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        "SHA-256 of the empty string (FIPS 180-4)"
+    );
+}
