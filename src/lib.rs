@@ -31,6 +31,9 @@ pub mod vektoren;
 pub mod verify;
 pub mod web;
 
+// Third-party stacks as targets: the schemes over another package's primitives.
+pub mod wild;
+
 pub mod report;
 
 pub mod fsutil;

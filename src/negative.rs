@@ -356,7 +356,9 @@ fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
                 out.value(flag, name, raw, why);
             }
         }
-        (Kind::Cards { min, max, max_copies }, Arg::Cards(cards)) => card_limits(out, name, (min, max, max_copies), cards),
+        (Kind::Cards { min, max, max_copies }, Arg::Cards(cards)) => {
+            card_limits(out, name, (min, max, max_copies), cards)
+        }
         (Kind::DecimalSeed, _) => {
             for (text, why) in NOT_DECIMAL {
                 out.value("NotDecimal", name, &Value::from(*text).to_string(), why);

@@ -29,3 +29,5 @@ mod fuzz;
 mod web;
 // Blackjack (seed 003): the published TypeScript on every situation, `house-edge`.
 mod blackjack;
+// The stacks in the wild: shared scheme logic, pinned manifests, expectations.
+mod wild;

@@ -3,6 +3,7 @@
 // with the cut card drawn from the same stream right after the shuffle.
 
 import { SHOE_RANK_LETTERS } from './cards.mjs';
+import { toHex } from './crypto.mjs';
 import { SERVER_SEED_COMMITMENT, SEEDED } from './cursor.mjs';
 import { MAX_INT, int, number, text } from './validate.mjs';
 
@@ -89,6 +90,14 @@ export function tournament(p, serverSeed, tournamentId, hand, decks, penetration
   return deal(p, serverSeed, `${tournamentId}:${hand}`, hand, decks, penetration);
 }
 
+/** The first `count` bytes of the stream, as hex: what a byte generator alone answers. */
+export async function stream(p, serverSeed, clientSeed, nonce, count) {
+  const s = new ByteStream(p, serverSeed, clientSeed, nonce, count);
+  const bytes = new Uint8Array(count);
+  for (let i = 0; i < count; i++) bytes[i] = await s.byte();
+  return { bytes: toHex(bytes) };
+}
+
 const SHOE_SIZE = { decks: int(1, 8), penetration: number({ exclusiveMinimum: 0, exclusiveMaximum: 1 }) };
 
 export const SCHEME = {
@@ -102,6 +111,10 @@ export const SCHEME = {
     'shoe.tournament': {
       fields: { serverSeed: text(), tournamentId: text(), hand: int(0, MAX_INT), ...SHOE_SIZE },
       run: (p, f) => tournament(p, f.serverSeed, f.tournamentId, f.hand, f.decks, f.penetration),
+    },
+    'shoe.stream': {
+      fields: { ...SEEDED, count: int(0, 100000) },
+      run: (p, f) => stream(p, f.serverSeed, f.clientSeed, f.nonce, f.count),
     },
   },
 };

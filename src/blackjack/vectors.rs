@@ -168,7 +168,9 @@ pub fn add(v: &mut VectorSet) {
     multi_card(v);
     // Every integer field at its edges, and every single-fault mutation.
     v.edges(json!({ "op": "blackjack.strategy", "cards": [9, 5], "dealer": 6, "canDouble": true, "canSplit": false }));
-    v.variants(json!({ "op": "blackjack.strategy", "cards": [0, 13], "dealer": 5, "canDouble": true, "canSplit": true }));
+    v.variants(
+        json!({ "op": "blackjack.strategy", "cards": [0, 13], "dealer": 5, "canDouble": true, "canSplit": true }),
+    );
 }
 
 /// A cell that doubles, asked with doubling not allowed: "Dh" cells hit,

@@ -1,4 +1,12 @@
-//! Target manifests: `harness/targets/NAME.toml`.
+//! Target manifests: `harness/targets/NAME.toml`, and the stacks in the
+//! wild in `harness/wild/NAME.toml`.
+//!
+//! A manifest of a third-party stack also says what the stack is made of:
+//! each `[[package]]` (registry, name, pinned version, licence, what of it
+//! is used), `through_package` (the ops whose answers go through the
+//! package's own code), `scheme_logic` (where the logic above the package
+//! comes from) and, for code that is no package but written here after
+//! someone else's, `reconstruction`. The report page shows all of it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,6 +25,36 @@ pub enum Kind {
     ReferenzCli,
     /// The published `poker_referenz.py`, driven through `austeilen` and `bewerte FILE`.
     PokerReferenzCli,
+}
+
+/// A third-party package a target is built on.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Package {
+    /// Where it is published: `npm`, `pypi`, `crates`, or `node` for a
+    /// module built into node.
+    pub registry: String,
+    pub name: String,
+    /// The pinned version (package-lock.json, a requirements file, Cargo.toml).
+    pub version: String,
+    /// Its licence, as the package declares it.
+    pub licence: String,
+    /// What of it the target calls.
+    pub uses: String,
+}
+
+/// What a stack in the wild is made of, for reports.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Provenance {
+    pub packages: Vec<Package>,
+    /// The ops whose answers go through the packages' own code.
+    pub through_package: Vec<String>,
+    /// Where the scheme logic above the packages comes from.
+    pub scheme_logic: String,
+    /// Set when the target is no package but code written here after
+    /// someone else's description: whose, and from what.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconstruction: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -40,6 +78,14 @@ struct Raw {
     request_timeout_ms: Option<u64>,
     #[serde(default)]
     single_instance: bool,
+    #[serde(default, rename = "package")]
+    packages: Vec<Package>,
+    #[serde(default)]
+    through_package: Vec<String>,
+    #[serde(default)]
+    scheme_logic: String,
+    #[serde(default)]
+    reconstruction: Option<String>,
 }
 
 /// A resolved manifest: placeholders expanded, paths absolute.
@@ -60,6 +106,8 @@ pub struct Manifest {
     /// Run one copy only, whatever `--jobs` says (a target that holds a
     /// resource of its own, or is not safe to run twice at once).
     pub single_instance: bool,
+    /// What a third-party stack is made of (empty for the other targets).
+    pub provenance: Provenance,
 }
 
 /// Why a manifest could not be used.
@@ -83,7 +131,9 @@ pub enum ManifestError {
 pub const DEFAULT_STARTUP: Duration = Duration::from_secs(20);
 pub const DEFAULT_REQUEST: Duration = Duration::from_secs(30);
 
-/// Expands `${PYTHON}`, `${NODE}` and `${PROVABLY}` in one command word.
+/// Expands `${PYTHON}`, `${NODE}`, `${PROVABLY}` and `${BINDIR}` (the
+/// folder of that provably binary, where `cargo build` puts the other
+/// binaries of the crate, such as `wild-ring`) in one command word.
 pub fn expand(word: &str) -> String {
     let env_or = |var: &str, default: &str| {
         std::env::var(var)
@@ -94,9 +144,15 @@ pub fn expand(word: &str) -> String {
     let provably = std::env::current_exe()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| "provably".into());
+    let provably = env_or("PROVABLY_BIN", &provably);
+    let bindir = Path::new(&provably)
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .map_or_else(|| ".".into(), |d| d.display().to_string());
     word.replace("${PYTHON}", &env_or("PROVABLY_PYTHON", "python3"))
         .replace("${NODE}", &env_or("PROVABLY_NODE", "node"))
-        .replace("${PROVABLY}", &env_or("PROVABLY_BIN", &provably))
+        .replace("${PROVABLY}", &provably)
+        .replace("${BINDIR}", &bindir)
 }
 
 impl Manifest {
@@ -120,6 +176,13 @@ impl Manifest {
                 });
             }
         }
+        let claimed = raw.ops.as_deref().unwrap_or_default();
+        if let Some(bad) = raw.through_package.iter().find(|op| !claimed.contains(op)) {
+            return Err(ManifestError::Parse {
+                path: origin.into(),
+                message: format!("through_package lists {bad:?}, which `ops` does not"),
+            });
+        }
         let workdir = base.join(raw.workdir.as_deref().unwrap_or("."));
         let workdir = workdir.canonicalize().unwrap_or(workdir);
         Ok(Manifest {
@@ -134,6 +197,12 @@ impl Manifest {
             request_timeout: raw.request_timeout_ms.map_or(DEFAULT_REQUEST, Duration::from_millis),
             origin: origin.into(),
             single_instance: raw.single_instance,
+            provenance: Provenance {
+                packages: raw.packages,
+                through_package: raw.through_package,
+                scheme_logic: raw.scheme_logic,
+                reconstruction: raw.reconstruction,
+            },
         })
     }
 
@@ -164,6 +233,7 @@ impl Manifest {
             request_timeout: DEFAULT_REQUEST,
             origin: "--target-cmd".into(),
             single_instance: false,
+            provenance: Provenance::default(),
         }
     }
 }

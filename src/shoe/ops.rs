@@ -1,11 +1,14 @@
-//! The `shoe` ops of protocol v1: a free round's shoe and a tournament hand.
+//! The `shoe` ops of protocol v1: a free round's shoe, a tournament hand,
+//! and the raw byte stream both are drawn from (`shoe.stream`, so that a
+//! byte generator with no shoe of its own can be held to the scheme).
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-use super::{deal, deal_traced, draws, tournament_round, MAX_DECKS};
+use super::{deal, deal_traced, draws, tournament_round, ByteStream, MAX_DECKS};
+use crate::error::MAX_COUNT;
 use crate::gen;
-use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
+use crate::op::fields::{CLIENT_SEED, COUNT, NONCE, SERVER_SEED};
 use crate::op::{
     last_difference, schema, target_draw, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET,
 };
@@ -13,7 +16,7 @@ use crate::op::{
 pub static SCHEME: Scheme = Scheme {
     name: "shoe",
     source: "seed 000 (Rechne uns nach)",
-    ops: &[&DEAL, &TOURNAMENT],
+    ops: &[&DEAL, &TOURNAMENT, &STREAM],
     vectors: super::vectors::add,
 };
 
@@ -210,6 +213,95 @@ fn explain(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
             if rejected { ", after a rejection" } else { "" },
             d.j,
             target_j.map_or("(not among the first i + 1 cards)".into(), |j| j.to_string()),
+        ),
+    ))
+}
+
+/// `shoe.stream`: the first `count` bytes of the stream a shoe is drawn from.
+#[derive(Debug, serde::Serialize)]
+struct StreamOk {
+    bytes: String,
+}
+
+pub static STREAM: OpSpec = OpSpec {
+    name: "shoe.stream",
+    fields: &[SERVER_SEED, CLIENT_SEED, NONCE, COUNT],
+    ok: || {
+        vec![(
+            "bytes",
+            json!({ "type": "string", "pattern": "^([0-9a-f]{2})*$", "maxLength": 2 * MAX_COUNT }),
+        )]
+    },
+    run: |r| {
+        let mut stream = ByteStream::new(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
+        let bytes: Vec<u8> = (0..r.int(COUNT)).map(|_| stream.next_byte()).collect();
+        Ok(Outcome::new(StreamOk {
+            bytes: crate::crypto::hex(&bytes),
+        }))
+    },
+    generate: || {
+        // Block edges (32·b − 1, 32·b, 32·b + 1) most, any short length,
+        // and now and then the longest stream a request may ask.
+        let count = prop_oneof![
+            4 => 0u64..=96,
+            3 => (1u64..=40, 0u64..=2).prop_map(|(b, d)| 32 * b + d - 1),
+            2 => 0u64..=4096,
+            1 => Just(MAX_COUNT),
+        ];
+        (gen::round(), count)
+            .prop_map(|((s, c, n), k)| Request::of(&STREAM, vec![s.into(), c.into(), n.into(), k.into()]))
+            .boxed()
+    },
+    flags: |r| {
+        if r.int(COUNT) > 32 {
+            vec!["BlockBoundary"]
+        } else {
+            Vec::new()
+        }
+    },
+    explain: explain_stream,
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+/// Where two streams part: the first differing byte, its block and the
+/// message that block is the MAC of. A block 0 that differs is the key or
+/// the message text (an encoder, a hex-decoded seed); a later block alone
+/// is the counter or the byte order across blocks.
+fn explain_stream(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
+    let text = |v: &Value| v["bytes"].as_str().unwrap_or_default().to_string();
+    let (w, g) = (text(w), text(g));
+    let at = w
+        .as_bytes()
+        .iter()
+        .zip(g.as_bytes())
+        .position(|(a, b)| a != b)
+        .map(|k| k / 2);
+    let Some(i) = at else {
+        return Some(Parting::new(
+            "answers a different number of bytes",
+            format!(
+                "the first {} bytes agree; provably answers {}, the target {}",
+                w.len().min(g.len()) / 2,
+                w.len() / 2,
+                g.len() / 2
+            ),
+        ));
+    };
+    let block = i / 32;
+    let group = if block == 0 {
+        "block 0 differs"
+    } else {
+        "block 0 agrees, a later block differs"
+    };
+    Some(Parting::new(
+        group,
+        format!(
+            "byte {i} is the first that differs (provably {}, target {}): byte {} of block {block}, the MAC of the client seed {} followed by \":{}:{block}\"",
+            &w[2 * i..2 * i + 2],
+            g.get(2 * i..2 * i + 2).unwrap_or("??"),
+            i % 32,
+            Value::from(r.text(CLIENT_SEED)),
+            r.int(NONCE),
         ),
     ))
 }

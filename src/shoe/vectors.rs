@@ -4,6 +4,7 @@
 use serde_json::json;
 
 use crate::cursor::vectors::{CLIENT_B, UNICODE_CLIENT};
+use crate::error::MAX_SAFE_INTEGER;
 use crate::vectors::VectorSet;
 use crate::vektoren::{SEED_A, SEED_B};
 
@@ -44,6 +45,7 @@ pub fn add(v: &mut VectorSet) {
         );
     }
     add_domain(v);
+    add_stream(v);
     add_invalid(v);
 }
 
@@ -164,8 +166,66 @@ fn add_limit_hits(v: &mut VectorSet, deal: &serde_json::Value) {
 
 /// Every single-fault mutation of a small request of each op.
 pub fn add_invalid(v: &mut VectorSet) {
+    v.variants(json!({ "op": "shoe.stream", "serverSeed": "s", "clientSeed": "c", "nonce": 1, "count": 40 }));
     v.variants(
         json!({ "op": "shoe.deal", "serverSeed": "s", "clientSeed": "c", "nonce": 1, "decks": 2, "penetration": 0.75 }),
     );
     v.variants(json!({ "op": "shoe.tournament", "serverSeed": "s", "tournamentId": "T", "hand": 1, "decks": 2, "penetration": 0.75 }));
+}
+
+/// Client seeds players type that reach U+E000 … U+FFFF: a heart with its
+/// emoji variation selector U+FE0F, and full-width letters (U+FF4C …). An
+/// encoder that mishandles the top of the Basic Multilingual Plane (one
+/// published UTF-8 encoder throws there) breaks on them.
+pub const LUCKY_HEART: &str = "lucky\u{2764}\u{fe0f}";
+pub const LUCKY_FULL_WIDTH: &str = "\u{ff4c}\u{ff55}\u{ff43}\u{ff4b}\u{ff59}";
+
+/// `shoe.stream`: the bytes the shoe reads, across block edges.
+fn add_stream(v: &mut VectorSet) {
+    v.edges(json!({ "op": "shoe.stream", "serverSeed": SEED_B, "clientSeed": CLIENT_B, "nonce": 1, "count": 40 }));
+    let stream = |server: &str, client: &str, nonce: u64, count: u64| json!({ "op": "shoe.stream", "serverSeed": server, "clientSeed": client, "nonce": nonce, "count": count });
+    for (comment, server, client, nonce, count) in [
+        ("stream: no bytes", SEED_B, CLIENT_B, 1, 0),
+        ("stream: exactly block 0", SEED_B, CLIENT_B, 1, 32),
+        ("stream: one byte into block 1", SEED_B, CLIENT_B, 1, 33),
+        ("stream: three blocks and a bit", SEED_B, CLIENT_B, 1, 100),
+        ("stream: empty seeds", "", "", 0, 64),
+        (
+            "stream: Unicode client seed with colons, nonce 2^53-1",
+            SEED_A,
+            UNICODE_CLIENT,
+            MAX_SAFE_INTEGER,
+            40,
+        ),
+        ("stream: client seed lucky + heart + U+FE0F", SEED_B, LUCKY_HEART, 1, 64),
+        ("stream: full-width client seed", SEED_B, LUCKY_FULL_WIDTH, 1, 32),
+        (
+            "stream: server seed with a private-use character U+E000",
+            "\u{e000}",
+            CLIENT_B,
+            0,
+            32,
+        ),
+        ("stream: 1000 bytes, into block 31", SEED_A, CLIENT_B, 7, 1000),
+    ] {
+        v.add(comment, stream(server, client, nonce, count));
+    }
+    // HMAC hashes a key longer than its 64-byte block first: the key paths
+    // an HMAC package has of its own (a published seed is exactly 64 bytes).
+    for (comment, server) in [
+        (
+            "stream: a 65-byte server seed, hashed before keying",
+            format!("{SEED_A}x"),
+        ),
+        (
+            "stream: a 130-byte server seed of two-byte characters",
+            "\u{e9}".repeat(65),
+        ),
+    ] {
+        v.add(comment, stream(&server, CLIENT_B, 3, 40));
+    }
+    v.add(
+        "client seed lucky + heart + U+FE0F, six decks",
+        json!({ "op": "shoe.deal", "serverSeed": SEED_B, "clientSeed": LUCKY_HEART, "nonce": 1, "decks": 6, "penetration": 0.75 }),
+    );
 }

@@ -25,7 +25,7 @@ test('hello names the target and claims every op; EOF exits 0', async () => {
   assert.deepEqual([...OPS].sort(), [
     'blackjack.strategy', 'cursor.float', 'cursor.hash', 'cursor.int', 'cursor.raw', 'cursor.shuffle', 'dice.roll',
     'ladder.shuffle', 'poker.deal', 'poker.evaluate', 'selfpoker.commit', 'selfpoker.deck',
-    'shoe.deal', 'shoe.tournament',
+    'shoe.deal', 'shoe.stream', 'shoe.tournament',
   ]);
 });
 

@@ -9,9 +9,11 @@ use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use provably::harness::expect::{self, Change, Expectations};
 use provably::harness::run::{run_target, Options, TargetReport, MAX_CASES};
 use provably::harness::summary::{details, table};
 use provably::harness::{junit, manifest, open};
+use serde_json::{json, Value};
 
 #[derive(Args, Debug)]
 pub struct DiffArgs {
@@ -48,7 +50,13 @@ pub struct DiffArgs {
     /// Print nothing but the problems and the table: no progress.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Hold the results to the known findings recorded in DIR (one TARGET.toml each): exit 0 when every divergence and fault is recorded and every recorded one still happens, 3 when something changed.
+    #[arg(long, value_name = "DIR")]
+    pub expectations: Option<PathBuf>,
 }
+
+/// The exit status when results differ from the recorded expectations.
+pub const CHANGED: u8 = 3;
 
 fn parse_cases_for(s: &str) -> Result<(String, u64), String> {
     let (op, n) = s.split_once('=').ok_or_else(|| format!("{s:?} is not OP=N"))?;
@@ -101,10 +109,13 @@ fn bar(quiet: bool, target: &str) -> ProgressBar {
     bar
 }
 
-/// Runs the harness; exit 0 when everything agrees, 1 on a divergence, 2 on a fault.
+/// Runs the harness; exit 0 when everything agrees, 1 on a divergence, 2 on
+/// a fault. With `--expectations`: 0 when the results are as recorded, 3
+/// when something changed.
 pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     let dir = manifest::targets_dir(args.targets_dir.as_deref());
     let targets = manifest::resolve(&args.targets, &args.target_cmds, dir.as_deref())?;
+    let expectations = args.expectations.as_deref().map(Expectations::load).transpose()?;
     provably::harness::reap_descendants();
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
@@ -119,7 +130,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         ..Options::default()
     };
     let mut out = Out { closed: false };
-    let mut reports = Vec::new();
+    let (mut reports, mut entries, mut changes) = (Vec::new(), Vec::new(), Vec::new());
     for m in targets {
         let required = m.ops.clone();
         let instances = if m.single_instance { 1 } else { jobs };
@@ -136,16 +147,22 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         );
         progress.finish_and_clear();
         out.print(&details(&report))?;
+        let mut entry = entry_of(&report, &m)?;
+        if let Some(exp) = &expectations {
+            changes.extend(hold(&mut entry, &report, &m, exp));
+        }
+        entries.push(entry);
         reports.push(report);
     }
     // The report files first: a closed stdout must not lose them.
     if let Some(path) = &args.report {
-        let json = serde_json::json!({
+        let json = json!({
             "seed": args.seed,
             "cases": opts.cases,
+            "vectorsOnly": args.vectors_only,
             "jobs": jobs,
             "peakRssKiB": peak_rss_kib(),
-            "targets": reports,
+            "targets": entries,
         });
         write_file(path, &(serde_json::to_string_pretty(&json)? + "\n"))?;
     }
@@ -159,6 +176,10 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         if args.vectors_only { 0 } else { args.cases },
         if args.vectors_only { " (vectors only)" } else { "" }
     ))?;
+    if let Some(exp) = &expectations {
+        out.print(&verdict(&changes, &reports, exp))?;
+        return Ok(ExitCode::from(if changes.is_empty() { 0 } else { CHANGED }));
+    }
     let faults = reports.iter().any(|r| !r.faults.is_empty());
     let diverged = reports.iter().any(TargetReport::diverged);
     Ok(ExitCode::from(if faults {
@@ -168,6 +189,67 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     } else {
         0
     }))
+}
+
+/// A target's entry in the JSON report: its report, and what its manifest
+/// says it is (the report page shows packages, versions and licences).
+fn entry_of(report: &TargetReport, m: &manifest::Manifest) -> anyhow::Result<Value> {
+    let mut entry = serde_json::to_value(report)?;
+    entry["manifest"] = json!({
+        "name": m.name,
+        "description": m.description,
+        "origin": m.origin,
+        "provenance": m.provenance,
+    });
+    Ok(entry)
+}
+
+/// Holds one target's results to its expectations: asks the recorded
+/// requests again, writes each finding's recorded cause and the replays
+/// into its report entry, and returns what changed.
+fn hold(entry: &mut Value, report: &TargetReport, m: &manifest::Manifest, exp: &Expectations) -> Vec<Change> {
+    let expected = exp.of(&m.name);
+    let replayed = expect::replay(m, &expected);
+    let changes = expect::check(report, &expected, &replayed);
+    if let Some(ops) = entry["ops"].as_array_mut() {
+        for op in ops {
+            let name = op["op"].as_str().unwrap_or_default().to_string();
+            for f in op["findings"].as_array_mut().into_iter().flatten() {
+                let group = f["group"].as_str().unwrap_or_default();
+                if let Some(e) = expect::cause_of(&expected, &name, group) {
+                    f["cause"] = json!(e.cause);
+                    f["recordedRequest"] = json!(e.request);
+                }
+            }
+        }
+    }
+    entry["expectations"] = json!({
+        "file": expected.path.display().to_string(),
+        "replayed": replayed,
+        "faults": expected.faults,
+        "changes": changes,
+    });
+    changes
+}
+
+/// The expectations' verdict, for people.
+fn verdict(changes: &[Change], reports: &[TargetReport], exp: &Expectations) -> String {
+    let dir = exp.dir.display();
+    if changes.is_empty() {
+        let findings: usize = reports
+            .iter()
+            .map(|r| r.ops.iter().map(|o| o.findings.len()).sum::<usize>())
+            .sum();
+        let faults: usize = reports.iter().map(|r| r.faults.len()).sum();
+        return format!(
+            "expectations: as recorded in {dir}: {findings} finding group(s) and {faults} fault(s), each recorded; every recorded finding asked again still diverges\n"
+        );
+    }
+    let mut text = format!("EXPECTATIONS CHANGED: {} result(s) differ from {dir}\n", changes.len());
+    for c in changes {
+        text += &format!("{c}\n");
+    }
+    text
 }
 
 /// The most memory this process has held (`VmHWM`), for the report: a

@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 mod derive;
 mod diff;
 mod house_edge;
+mod report;
 mod verify;
 mod web;
 
@@ -48,6 +49,8 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Simulate seed 003's blackjack table played by its published basic strategy, or check the table exactly.
     HouseEdge(house_edge::HouseEdgeArgs),
+    /// Write the conformance page (DIR/index.html) from `provably diff --report` runs: one row per implementation, one column per op.
+    Report(report::ReportArgs),
     /// Serve the verification page on localhost (built into the binary; --root serves a checkout).
     Web(web::WebArgs),
 }
@@ -92,6 +95,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Verify(args) => verify::run(&args),
         Command::Diff(args) => diff::run(&args),
         Command::HouseEdge(args) => house_edge::run(&args),
+        Command::Report(args) => report::run(&args),
         Command::Web(args) => web::run(&args).map(|()| ExitCode::SUCCESS),
     }
 }
