@@ -18,16 +18,19 @@ BIN       := target/$(PROFILE)/provably
 # Generated cases per op for `make diff`; raise for a deeper run.
 CASES     ?= 1000
 SEED      ?= $(shell date +%Y%m%d)
+# The kill table's generated cases use a fixed seed, so docs/adequacy.md can be reproduced.
+ADEQUACY_SEED ?= 1
 
 export PROVABLY_PYTHON := $(PYTHON)
 
-.PHONY: help test diff diff-python diff-numpy diff-node vectors examples web fuzz bench bench-audit deps venv node chromium clean
+.PHONY: help test diff diff-python diff-numpy diff-node diff-wild test-wild conformance adequacy vectors examples web fuzz bench bench-audit deps venv node chromium clean
 
 help:
 	@echo "make diff         run the harness against every target (CASES=$(CASES), SEED=$(SEED))"
 	@echo "make test         fmt, clippy, cargo tests (with the Python parity), JS and browser tests"
 	@echo "make diff-python  the published referenz.py and poker_referenz.py on 10,000+ cases"
 	@echo "make diff-numpy   real numpy and the page's Python lines on 10,000+ seeds"
+	@echo "make adequacy     the mutant catalog's kill table (vectors, default diff, published vektoren) into docs/adequacy.md"
 	@echo "make vectors      regenerate vectors/ and the schemas"
 	@echo "make web          serve the verification page on http://127.0.0.1:8000/"
 	@echo "make fuzz         the request and response parsers on 1,000,000 fuzzed lines each"
@@ -37,9 +40,9 @@ help:
 
 # ---------------------------------------------------------------- installs
 
-$(VENV)/.installed: reference/requirements.txt
+$(VENV)/.installed: reference/requirements.txt reference/wild/requirements.txt
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r reference/requirements.txt
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r reference/requirements.txt -r reference/wild/requirements.txt
 	touch $@
 
 venv: $(VENV)/.installed
@@ -59,21 +62,33 @@ chromium:
 
 deps: venv node chromium
 
+# `--features wild` builds the wild targets' binaries (wild-ring, wild-fair)
+# beside provably, with the same features `cargo test` uses: one build.
 $(BIN): $(shell find src -name '*.rs') Cargo.toml Cargo.lock
-	$(CARGO) build --locked $(if $(filter release,$(PROFILE)),--release)
+	$(CARGO) build --locked --features wild $(if $(filter release,$(PROFILE)),--release)
 
 # ------------------------------------------------------------------- tests
 
 test: deps
 	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --all-targets --locked -- -D warnings
-	INSTA_UPDATE=no $(CARGO) test --locked
+	$(CARGO) clippy --all-targets --locked --features wild -- -D warnings
+	INSTA_UPDATE=no $(CARGO) test --locked --features wild
 	# `cargo test` built target/debug/provably; a separate `cargo build` or
 	# `cargo run` would compile the dependencies again without the
 	# dev-dependencies' features.
 	target/debug/provably vectors --check
 	npm run --silent test:js
+	# The mutant catalog: each witness diverges, and the vectors alone catch every mutant.
+	PROVABLY_BIN=$(CURDIR)/target/debug/provably npm run --silent test:mutants
 	PROVABLY_BIN=$(CURDIR)/target/debug/provably npm run --silent test:browser
+	$(MAKE) --no-print-directory test-wild
+
+# Every stack in the wild (harness/wild/): the vectors, then a small
+# generated run, each held to harness/expectations/ (exit 3 on any change).
+WILD := diff --targets-dir harness/wild --expectations harness/expectations --quiet
+test-wild:
+	target/debug/provably $(WILD) --vectors-only --report target/wild-vectors.json
+	target/debug/provably $(WILD) --cases 40 --seed 1 --report target/wild-generated.json
 
 # ----------------------------------------------------------------- harness
 
@@ -97,6 +112,26 @@ diff-numpy: venv $(BIN)
 diff-node: node $(BIN)
 	$(BIN) diff --target node --cases $(CASES) --seed $(SEED) --quiet
 
+# Every catalogued mutant (tests/mutants/) three ways: the vectors alone, a
+# default diff, the published referenz.py vektoren. Prints the table and
+# rewrites it in docs/adequacy.md; exit 1 while a mutant survives the
+# vectors or the diff.
+adequacy: venv $(BIN)
+	node tests/mutants/adequacy.mjs --bin $(BIN) --cases $(CASES) --cases-for poker.deal=200 --seed $(ADEQUACY_SEED)
+
+# The stacks in the wild deeply; CASES=1000 generated cases per op.
+diff-wild: venv node $(BIN)
+	$(BIN) $(WILD) --cases $(CASES) --seed $(SEED) --report target/wild-report.json
+
+# The conformance page of a deep run, docs/conformance/index.html: the
+# stacks in the wild and the project's own WebCrypto target. A result that
+# changed from its expectation (exit 3) still gets its page, marked new.
+conformance: venv node $(BIN)
+	$(BIN) $(WILD) --cases $(CASES) --seed $(SEED) --report target/wild-report.json || [ $$? -eq 3 ]
+	$(BIN) diff --target node --cases $(CASES) --seed $(SEED) --quiet --report target/webcrypto-report.json
+	$(BIN) report target/wild-report.json target/webcrypto-report.json -o docs/conformance
+	node scripts/conformance-screenshot.mjs
+
 vectors:
 	$(CARGO) run --release --locked -- vectors
 
@@ -108,6 +143,7 @@ fuzz:
 
 bench:
 	$(CARGO) bench --locked --bench schemes
+	$(CARGO) bench --locked --bench blackjack
 
 # Whole proofs (BENCHMARKS.md): hyperfine of audit against serve, and peak RSS.
 bench-audit:

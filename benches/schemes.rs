@@ -261,10 +261,102 @@ fn bench_ablations(c: &mut Criterion) {
     g.finish();
 }
 
+/// Every op against the physical limit: one SHA-256 compression is timed,
+/// and each op (run as `serve` runs it, through the op table, with the key
+/// state cached) is divided by 2 compressions per HMAC it needs.
+/// `scripts/bench.sh limit` prints the ratios.
+fn bench_limit(c: &mut Criterion) {
+    let mut g = c.benchmark_group("limit");
+    let block = [0x5au8; 64];
+    g.bench_function("sha256_compress", |b| {
+        let mut state = [
+            0x6a09_e667u32,
+            0xbb67_ae85,
+            0x3c6e_f372,
+            0xa54f_f53a,
+            0x510e_527f,
+            0x9b05_688c,
+            0x1f83_d9ab,
+            0x5be0_cd19,
+        ];
+        b.iter(|| sha2::compress256(black_box(&mut state), std::slice::from_ref(black_box((&block).into()))))
+    });
+    for (name, input, hmacs) in limit_cases() {
+        let request = Request::parse(&input).unwrap();
+        // The name carries the HMAC count, for the ratio.
+        g.bench_function(format!("{name}/{hmacs}_hmacs"), |b| {
+            b.iter(|| black_box(&request).run().unwrap())
+        });
+    }
+    g.finish();
+}
+
+/// The ops with fixed inputs and how many HMACs each needs, counted off traces.
+fn limit_cases() -> Vec<(&'static str, serde_json::Value, u64)> {
+    use serde_json::json;
+    let round = Round::new(SEED, CLIENT, NONCE);
+    let attempts = |count: usize| {
+        let mut n = 0u64;
+        round.shuffle_traced(count, 0, &mut |_, _| n += 1);
+        n
+    };
+    let one = one_draw_cursor(&round, 6);
+    let shoe_blocks = shoe::deal_traced(SEED, CLIENT, NONCE, 6, 0.75).1.bytes.div_ceil(32);
+    let die = dice::roll_traced(SEED, CLIENT, 3).unwrap().round + 1;
+    let base = json!({ "serverSeed": SEED, "clientSeed": CLIENT, "nonce": NONCE });
+    let with = |op: &str, extra: serde_json::Value| {
+        let mut v = base.clone();
+        v["op"] = json!(op);
+        for (k, x) in extra.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        v
+    };
+    vec![
+        ("cursor.raw", with("cursor.raw", json!({ "cursor": 7 })), 1),
+        ("cursor.float", with("cursor.float", json!({ "cursor": 7 })), 1),
+        (
+            "cursor.int",
+            with("cursor.int", json!({ "cursor": one, "range": 6 })),
+            1,
+        ),
+        (
+            "cursor.shuffle_52",
+            with("cursor.shuffle", json!({ "cursor": 0, "count": 52 })),
+            attempts(52),
+        ),
+        (
+            "cursor.shuffle_312",
+            with("cursor.shuffle", json!({ "cursor": 0, "count": 312 })),
+            attempts(312),
+        ),
+        (
+            "poker.deal_6",
+            with("poker.deal", json!({ "players": 6 })),
+            attempts(52),
+        ),
+        (
+            "shoe.deal_6_decks",
+            with("shoe.deal", json!({ "decks": 6, "penetration": 0.75 })),
+            shoe_blocks,
+        ),
+        (
+            "dice.roll",
+            json!({ "op": "dice.roll", "serverSeed": SEED, "clientSeed": CLIENT, "n": 3 }),
+            die,
+        ),
+        (
+            "ladder.shuffle_25",
+            json!({ "op": "ladder.shuffle", "serverSeed": SEED, "clientSeed": CLIENT, "size": 25 }),
+            3,
+        ),
+    ]
+}
+
 criterion_group! {
     name = benches;
     config = config();
     targets = bench_cursor, bench_shoe, bench_dice_ladder, bench_selfpoker, bench_poker,
-        bench_protocol, bench_ablations
+        bench_protocol, bench_ablations, bench_limit
 }
 criterion_main!(benches);

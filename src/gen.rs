@@ -1,16 +1,104 @@
-//! Shared strategies for generated cases: text as seeds are typed, integers
-//! across the whole 53-bit range. Each op's own generator (in its scheme's
-//! `ops` module) builds on these.
+//! Shared strategies for generated cases, and the edge values the canonical
+//! vectors put in every field: text as seeds are typed and as they go wrong
+//! (every Unicode plane, U+E000–U+FFFF, decomposed and compatibility forms,
+//! whitespace and invisible characters, keys longer than HMAC's 64-byte
+//! block), integers across the whole 53-bit range with their 32-bit edges.
+//! Each op's own generator (in its scheme's `ops` module) builds on these.
+//!
+//! Weights keep a default run fast: a 10,000-byte text turns up in about
+//! one text in 150, often enough that a run of 1,000 cases per op sends a
+//! dozen, rarely enough that it does not dominate the run.
 
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
 
 use crate::error::MAX_SAFE_INTEGER;
 
-/// Text as seeds are typed: empty, hex (lower and upper case), ASCII, and
-/// Unicode with combining marks, zero-width joiners, astral characters and colons.
-pub fn text() -> BoxedStrategy<String> {
-    let unusual = prop::sample::select(vec![
+/// "Café" with a precomposed é (U+00E9), the NFC form.
+pub const COMPOSED: &str = "Caf\u{e9}";
+/// "Café" with e and a combining acute accent (U+0301), the NFD form: the
+/// same text to a reader, other bytes to HMAC.
+pub const DECOMPOSED: &str = "Cafe\u{301}";
+
+/// One character from each of the 17 Unicode planes, the BMP's private-use
+/// and specials block, and the astral planes' private use and noncharacters.
+pub const EVERY_PLANE: &str = "A\u{1f600}\u{20bb7}\u{30000}\u{40000}\u{50000}\u{60000}\u{70000}\u{80000}\u{90000}\u{a0000}\u{b0000}\u{c0000}\u{d0000}\u{e0041}\u{f0000}\u{10fffd}";
+
+/// U+E000–U+FFFF: private use, a noncharacter of the Arabic block, the
+/// replacement character and the two noncharacters at the BMP's end.
+pub const HIGH_BMP: &str = "\u{e000}x\u{f8ff}\u{fdd0}\u{fffd}\u{fffe}\u{ffff}";
+
+/// `len` bytes of ASCII: a repeated phrase, cut.
+pub fn ascii(len: usize) -> String {
+    "provably-fair-seed-".chars().cycle().take(len).collect()
+}
+
+/// The texts every text field of every op gets in the canonical vectors:
+/// (what it is, the text).
+pub fn edge_texts() -> Vec<(&'static str, String)> {
+    vec![
+        ("empty", String::new()),
+        ("1 byte", ascii(1)),
+        ("63 bytes", ascii(63)),
+        ("64 bytes, HMAC's block size", ascii(64)),
+        ("65 bytes, one past HMAC's block", ascii(65)),
+        ("128 bytes", ascii(128)),
+        ("10,000 bytes", ascii(10_000)),
+        (
+            "33 characters, 66 bytes: over the block in bytes, not in characters",
+            "\u{e9}".repeat(33),
+        ),
+        ("a character from each of the 17 Unicode planes", EVERY_PLANE.into()),
+        (
+            "U+E000-U+FFFF: private use, noncharacters, U+FFFD, U+FFFE, U+FFFF",
+            HIGH_BMP.into(),
+        ),
+        ("composed Caf\u{e9} (NFC)", COMPOSED.into()),
+        (
+            "decomposed Cafe\u{301} (NFD): other bytes than the composed form",
+            DECOMPOSED.into(),
+        ),
+        (
+            "compatibility characters (NFKC would change them)",
+            "\u{fb01}\u{ff53}\u{b2}".into(),
+        ),
+        ("leading and trailing whitespace and tabs", " \tseed \t".into()),
+        (
+            "a byte-order mark in front, a zero-width space behind",
+            "\u{feff}seed\u{200b}".into(),
+        ),
+        (
+            "quotes, a backslash and control characters",
+            "\"q\" \\ \u{1}\u{7f}\u{85}".into(),
+        ),
+        ("colons, as in the MAC message", "a:1:2".into()),
+    ]
+}
+
+/// The integer edges a field takes within `min ..= max`: its limits, one,
+/// the edges of 32-bit arithmetic and 2^53−1.
+pub fn edge_ints(min: u64, max: u64) -> Vec<u64> {
+    let mut out = Vec::new();
+    for v in [
+        min,
+        1,
+        (1 << 31) - 1,
+        1 << 31,
+        (1 << 32) - 1,
+        1 << 32,
+        MAX_SAFE_INTEGER,
+        max,
+    ] {
+        if (min..=max).contains(&v) && !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// Characters a seed rarely holds and an implementation easily gets wrong.
+fn unusual() -> BoxedStrategy<char> {
+    prop::sample::select(vec![
         ':',
         ':',
         'ß',
@@ -18,6 +106,7 @@ pub fn text() -> BoxedStrategy<String> {
         '\u{301}',
         '\u{308}',
         '\u{200d}',
+        '\u{200b}',
         '😀',
         '中',
         'Ω',
@@ -26,24 +115,75 @@ pub fn text() -> BoxedStrategy<String> {
         '"',
         '\\',
         '\u{7f}',
+        '\u{85}',
         '\u{a0}',
         '\u{feff}',
+        '\u{fb01}',
+        '\u{ff53}',
+        '\u{e000}',
+        '\u{fdd0}',
+        '\u{fffd}',
+        '\u{fffe}',
+        '\u{ffff}',
         '\u{10ffff}',
-    ]);
-    let ch = prop_oneof![
-        6 => (0x20u8..0x7f).prop_map(char::from),
-        3 => unusual,
-        // NUL cannot travel in a command-line argument (austeilen takes the seeds as argv).
-        1 => any::<char>().prop_filter("no NUL", |c| *c != '\0'),
-    ];
+    ])
+    .boxed()
+}
+
+/// Any character but NUL: printable ASCII mostly, then the unusual ones,
+/// U+E000–U+FFFF, astral characters from every plane, and anything.
+fn character() -> BoxedStrategy<char> {
+    let plane = |lo: u32, hi: u32| (lo..=hi).prop_map(|c| char::from_u32(c).expect("no surrogates here"));
     prop_oneof![
-        1 => Just(String::new()),
-        5 => prop::collection::vec(ch, 0..16).prop_map(String::from_iter),
-        3 => hex(false),
-        1 => hex(true),
-        1 => "[a-z0-9]{1,8}:[a-z0-9]{1,8}",
+        12 => (0x20u8..0x7f).prop_map(char::from),
+        6 => unusual(),
+        1 => plane(0xe000, 0xffff),
+        1 => plane(0x1_0000, 0x10_ffff),
+        // NUL cannot travel in a command-line argument (austeilen takes the seeds as argv).
+        2 => any::<char>().prop_filter("no NUL", |c| *c != '\0'),
     ]
     .boxed()
+}
+
+/// Text as seeds are typed: empty, hex (lower and upper case), ASCII, and
+/// Unicode from every plane with combining marks, zero-width characters,
+/// noncharacters and colons; text with whitespace or a byte-order mark
+/// around it; and text whose UTF-8 is 63 to 128 bytes or 10,000 bytes, so
+/// that keys cross HMAC's 64-byte block.
+pub fn text() -> BoxedStrategy<String> {
+    let short = prop::collection::vec(character(), 0..16).prop_map(String::from_iter);
+    let padded = (
+        prop::sample::select(vec!["", " ", "\t", "\u{feff}", "\u{a0}", "  "]),
+        "[a-zA-Z0-9]{0,12}",
+        prop::sample::select(vec!["", " ", "\t", "\u{200b}", "\n", " \t"]),
+    )
+        .prop_map(|(a, b, c)| format!("{a}{b}{c}"));
+    prop_oneof![
+        10 => Just(String::new()),
+        50 => short,
+        30 => hex(false),
+        10 => hex(true),
+        10 => "[a-z0-9]{1,8}:[a-z0-9]{1,8}",
+        10 => padded,
+        15 => long(63, 129),
+        1 => long(10_000, 10_001),
+    ]
+    .boxed()
+}
+
+/// Text of `lo .. hi` UTF-8 bytes: ASCII, or characters of two to four bytes.
+fn long(lo: usize, hi: usize) -> BoxedStrategy<String> {
+    (
+        lo..hi,
+        prop::sample::select(vec!["a", "\u{e9}", "\u{e000}", "\u{1f600}", "\u{ffff}"]),
+    )
+        .prop_map(|(bytes, unit)| {
+            // Whole characters up to the length, then ASCII to make it up exactly.
+            let mut s = unit.repeat(bytes / unit.len());
+            s.push_str(&ascii(bytes - s.len()));
+            s
+        })
+        .boxed()
 }
 
 /// Non-empty text: the published dice code cannot key WebCrypto's HMAC with
@@ -64,13 +204,30 @@ pub fn hex(upper: bool) -> BoxedStrategy<String> {
         .boxed()
 }
 
-/// Integers 0 ..= 2^53−1, most of them small, some at the top.
+/// Integers 0 ..= 2^53−1, most of them small, some at the top, some at the
+/// edges of 32-bit arithmetic.
 pub fn big_int() -> BoxedStrategy<u64> {
     prop_oneof![
         4 => 0u64..1000,
         2 => 0u64..=MAX_SAFE_INTEGER,
         1 => Just(MAX_SAFE_INTEGER),
         1 => (MAX_SAFE_INTEGER - 1000)..=MAX_SAFE_INTEGER,
+        1 => prop::sample::select(edge_ints(0, MAX_SAFE_INTEGER)),
+    ]
+    .boxed()
+}
+
+/// A count or size in `min ..= max` (max up to 100,000): mostly small, two
+/// in a thousand anywhere up to `max`, one in a thousand exactly `max`. A
+/// 100,000-element cursor shuffle costs a WebCrypto target about two
+/// seconds, so a default run of 1,000 cases sends about three such long ones.
+pub fn size(min: u64, max: u64) -> BoxedStrategy<u64> {
+    prop_oneof![
+        600 => min..=max.min(60),
+        300 => min..=max.min(300),
+        97 => min..=max.min(1000),
+        2 => min..=max,
+        1 => Just(max),
     ]
     .boxed()
 }
@@ -78,4 +235,29 @@ pub fn big_int() -> BoxedStrategy<u64> {
 /// A server seed, a client seed and a nonce: the inputs of most rounds.
 pub fn round() -> BoxedStrategy<(String, String, u64)> {
     (text(), text(), big_int()).boxed()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edge_texts_have_the_byte_lengths_their_names_say() {
+        let texts = edge_texts();
+        for (name, bytes) in [("63 bytes", 63), ("64 bytes", 64), ("65 bytes", 65), ("128 bytes", 128)] {
+            let t = &texts.iter().find(|(n, _)| n.starts_with(name)).unwrap().1;
+            assert_eq!(t.len(), bytes, "{name}");
+        }
+        assert!(texts.iter().any(|(_, t)| t.len() == 10_000));
+        assert_ne!(COMPOSED.as_bytes(), DECOMPOSED.as_bytes());
+        let planes: std::collections::BTreeSet<u32> = EVERY_PLANE.chars().map(|c| u32::from(c) >> 16).collect();
+        assert_eq!(planes, (0..=16).collect());
+    }
+
+    #[test]
+    fn edge_ints_stay_within_the_field() {
+        assert_eq!(edge_ints(2, 22), vec![2, 22]);
+        assert_eq!(edge_ints(0, 100_000), vec![0, 1, 100_000]);
+        assert_eq!(edge_ints(1, MAX_SAFE_INTEGER).len(), 6);
+    }
 }

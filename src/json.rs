@@ -75,6 +75,83 @@ pub fn parse(text: &str) -> Result<Value, serde_json::Error> {
     Ok(value)
 }
 
+/// Why `text` is not JSON, for a message: serde_json's reason, and for the
+/// numbers JSON does not have (`NaN`, `Infinity`, which Python's `json`
+/// and JavaScript's `String` print) their name.
+pub fn why_not(text: &str, e: &serde_json::Error) -> String {
+    let at = text.lines().nth(e.line().saturating_sub(1)).and_then(|line| {
+        line.char_indices()
+            .nth(e.column().saturating_sub(1))
+            .map(|(i, _)| &line[i..])
+    });
+    let word = at.map(|rest| rest.trim_start_matches('-')).unwrap_or_default();
+    match ["NaN", "Infinity", "inf"].iter().find(|w| word.starts_with(**w)) {
+        Some(w) => format!("{w} is no JSON number ({e})"),
+        None => e.to_string(),
+    }
+}
+
+/// Reads the `id` of a request line that [`parse`] refused, if the line is
+/// still a JSON object with exactly one integer `id`: a line holding a
+/// lone surrogate (`"\ud800"`, which no Rust string can hold) or a key
+/// given twice is answered `invalid` with its own id, as the JavaScript
+/// and Python targets answer it. A repeated `id` gives none.
+pub fn lenient_id(text: &str) -> Option<i64> {
+    struct Ids;
+    impl<'de> Visitor<'de> for Ids {
+        type Value = Option<i64>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<i64>, A::Error> {
+            let (mut id, mut ids) = (None, 0);
+            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                if key == "id" {
+                    ids += 1;
+                    id = map.next_value::<serde_json::Value>()?.as_i64();
+                } else {
+                    map.next_value::<de::IgnoredAny>()?;
+                }
+            }
+            Ok(if ids == 1 { id } else { None })
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let id = de.deserialize_map(Ids).ok()?;
+    de.end().ok()?;
+    id
+}
+
+/// The first `\uXXXX` escape in `text` that is a surrogate without its
+/// partner: JSON allows it, but it is no Unicode scalar value, so no seed
+/// can hold it.
+pub fn lone_surrogate(text: &str) -> Option<&str> {
+    let bytes = text.as_bytes();
+    let unit = |at: usize| -> Option<u16> {
+        let hex = text.get(at + 2..at + 6)?;
+        (bytes.get(at) == Some(&b'\\') && bytes.get(at + 1) == Some(&b'u'))
+            .then(|| u16::from_str_radix(hex, 16).ok())
+            .flatten()
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        match unit(i) {
+            Some(high @ 0xD800..=0xDBFF) if matches!(unit(i + 6), Some(0xDC00..=0xDFFF)) => {
+                let _ = high;
+                i += 12;
+            }
+            Some(0xD800..=0xDFFF) => return text.get(i..i + 6),
+            // Any other escape, `\\` included, is two characters or more: skip both.
+            _ => i += 2,
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,6 +163,24 @@ mod tests {
             .to_string()
             .contains("\"range\" appears twice"));
         assert!(parse(r#"{"a": [{"b": 1, "b": 2}]}"#).is_err());
+    }
+
+    #[test]
+    fn a_refused_line_still_gives_its_id_unless_the_id_is_repeated_or_not_an_integer() {
+        assert_eq!(lenient_id(r#"{"id":4,"op":"x","serverSeed":"\ud800"}"#), Some(4));
+        assert_eq!(lenient_id(r#"{"id":5,"range":6,"range":0}"#), Some(5));
+        assert_eq!(lenient_id(r#"{"id":5,"id":6}"#), None);
+        assert_eq!(lenient_id(r#"{"id":"5"}"#), None);
+        assert_eq!(lenient_id(r#"{"id":5} x"#), None);
+        assert_eq!(lenient_id("[5]"), None);
+    }
+
+    #[test]
+    fn lone_surrogates_are_found_and_pairs_and_escaped_backslashes_are_not() {
+        assert_eq!(lone_surrogate(r#""\ud800""#), Some(r"\ud800"));
+        assert_eq!(lone_surrogate(r#""a\uDC00b""#), Some(r"\uDC00"));
+        assert_eq!(lone_surrogate(r#""\ud83d\ude00""#), None);
+        assert_eq!(lone_surrogate(r#""\\ud800""#), None);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 pub mod op;
 
 // The schemes, one module each: the algorithm, its ops, its vectors.
+pub mod blackjack;
 pub mod cursor;
 pub mod dice;
 pub mod ladder;
@@ -20,6 +21,7 @@ pub mod numpy;
 pub mod error;
 pub mod harness;
 pub mod json;
+pub mod negative;
 pub mod protocol;
 pub mod serve;
 
@@ -30,10 +32,14 @@ pub mod vektoren;
 pub mod verify;
 pub mod web;
 
+// Third-party stacks as targets: the schemes over another package's primitives.
+pub mod wild;
+
 pub mod report;
 
 pub mod fsutil;
-pub(crate) mod gen;
+pub mod gen;
 pub(crate) mod lines;
+pub(crate) mod modulo;
 pub(crate) mod pyfmt;
 pub(crate) mod schema;

@@ -118,6 +118,15 @@ impl Pcg64 {
     }
 }
 
+/// The draws of `permutation(seed, n)`: (i, j) from i = n − 1 down to 1.
+pub fn draws(seed: u64, n: usize) -> Vec<(usize, usize)> {
+    let mut rng = Pcg64::from_seed(seed);
+    (1..n)
+        .rev()
+        .map(|i| (i, usize::try_from(rng.interval(i as u64)).expect("j <= i")))
+        .collect()
+}
+
 /// `numpy.random.default_rng(seed).permutation(n)`.
 pub fn permutation(seed: u64, n: usize) -> Vec<u32> {
     let mut rng = Pcg64::from_seed(seed);

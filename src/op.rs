@@ -16,6 +16,7 @@
 use std::fmt;
 
 use proptest::strategy::BoxedStrategy;
+use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -31,8 +32,10 @@ pub enum Kind {
     Int { min: u64, max: u64, size: bool },
     /// A JSON number strictly between 0 and 1.
     Fraction,
-    /// A list of card numbers 0..=51, `min ..= max` of them, distinct if `distinct`.
-    Cards { min: usize, max: usize, distinct: bool },
+    /// A list of card numbers 0..=51, `min ..= max` of them, no card number
+    /// more than `max_copies` times: 1 for cards from one deck (distinct),
+    /// 6 for a hand from a 6-deck shoe.
+    Cards { min: usize, max: usize, max_copies: usize },
     /// A 63-bit seed as plain decimal digits in a string (no sign, no leading zero).
     DecimalSeed,
     /// A JSON boolean.
@@ -156,14 +159,7 @@ impl From<bool> for Arg {
 impl Arg {
     /// The value on the wire.
     pub fn to_value(&self) -> Value {
-        match self {
-            Arg::Text(s) => Value::from(s.as_str()),
-            Arg::Int(v) => Value::from(*v),
-            Arg::Number(v) => Value::from(*v),
-            Arg::Cards(c) => Value::from(c.clone()),
-            Arg::Seed(v) => Value::from(v.to_string()),
-            Arg::Bool(b) => Value::from(*b),
-        }
+        serde_json::to_value(self).expect("values serialize")
     }
 }
 
@@ -191,8 +187,9 @@ pub struct OpSpec {
     pub generate: fn() -> BoxedStrategy<Request>,
     /// Flags a vector of this op reaches, read off a trace of its computation.
     pub flags: fn(&Request) -> Vec<&'static str>,
-    /// The first step where two `ok` answers part, in the op's own terms.
-    pub explain: fn(&Request, &Value, &Value) -> Option<String>,
+    /// The first step where two `ok` answers part, in the op's own terms:
+    /// given the request, provably's answer and the target's.
+    pub explain: fn(&Request, &Value, &Value) -> Option<Parting>,
     /// The committed secret, for ops whose rounds a proof document holds.
     pub secret: Option<Secret>,
 }
@@ -232,8 +229,39 @@ pub fn no_flags(_: &Request) -> Vec<&'static str> {
 }
 
 /// An explainer for ops with nothing to say beyond the generic difference.
-pub fn no_story(_: &Request, _: &Value, _: &Value) -> Option<String> {
+pub fn no_story(_: &Request, _: &Value, _: &Value) -> Option<Parting> {
     None
+}
+
+/// Where two answers part: the cause divergences share (`group`, which
+/// names no case-specific value, so a hundred divergences with one cause
+/// are one finding) and the story of this case, with both sides' values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parting {
+    pub group: String,
+    pub story: String,
+}
+
+impl Parting {
+    pub fn new(group: impl Into<String>, story: impl Into<String>) -> Parting {
+        Parting {
+            group: group.into(),
+            story: story.into(),
+        }
+    }
+}
+
+/// The j a target drew at step `i` of a Fisher–Yates shuffle from the back,
+/// read off its answer: `draws` are provably's (i, j) in draw order and
+/// `start` the order before the first draw. Positions above `i` agree, so
+/// both sides held the same order before step `i`; the target moved the
+/// item it shows at `i` from its j.
+pub fn target_draw(start: Vec<Value>, draws: &[(usize, usize)], i: usize, got_at_i: &Value) -> Option<usize> {
+    let mut order = start;
+    for &(at, j) in draws.iter().take_while(|(at, _)| *at > i) {
+        order.swap(at, j);
+    }
+    order.iter().take(i + 1).position(|v| v == got_at_i)
 }
 
 /// A scheme: its ops and its canonical vectors.
@@ -248,13 +276,14 @@ pub struct Scheme {
 
 /// Every scheme, in the order of docs/protocol.md.
 pub fn schemes() -> &'static [&'static Scheme] {
-    static SCHEMES: [&Scheme; 6] = [
+    static SCHEMES: [&Scheme; 7] = [
         &crate::cursor::SCHEME,
         &crate::poker::SCHEME,
         &crate::shoe::SCHEME,
         &crate::dice::SCHEME,
         &crate::selfpoker::SCHEME,
         &crate::ladder::SCHEME,
+        &crate::blackjack::SCHEME,
     ];
     &SCHEMES
 }
@@ -376,12 +405,20 @@ impl Request {
     /// The request as a JSON object (a vector's `input`): `op` first, then
     /// the fields in declaration order.
     pub fn to_value(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("op".into(), Value::from(self.op.name));
+        serde_json::to_value(self).expect("requests serialize")
+    }
+
+    /// The request line with its id, as the harness sends it: `id` first.
+    pub fn line(&self, id: i64) -> String {
+        serde_json::to_string(&WithId(id, self)).expect("requests serialize")
+    }
+
+    fn serialize_fields<M: SerializeMap>(&self, m: &mut M) -> Result<(), M::Error> {
+        m.serialize_entry("op", self.op.name)?;
         for (f, a) in self.op.fields.iter().zip(&self.args) {
-            m.insert(f.name.into(), a.to_value());
+            m.serialize_entry(f.name, a)?;
         }
-        Value::Object(m)
+        Ok(())
     }
 
     /// Runs the request.
@@ -415,6 +452,39 @@ impl Request {
             op,
             args: parse_fields(op, map)?,
         })
+    }
+}
+
+impl Serialize for Request {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.args.len() + 1))?;
+        self.serialize_fields(&mut m)?;
+        m.end()
+    }
+}
+
+/// A request with its id in front, as one protocol line.
+struct WithId<'a>(i64, &'a Request);
+
+impl Serialize for WithId<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.1.args.len() + 2))?;
+        m.serialize_entry("id", &self.0)?;
+        self.1.serialize_fields(&mut m)?;
+        m.end()
+    }
+}
+
+impl Serialize for Arg {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Arg::Text(t) => s.serialize_str(t),
+            Arg::Int(v) => s.serialize_u64(*v),
+            Arg::Number(v) => s.serialize_f64(*v),
+            Arg::Cards(c) => c.serialize(s),
+            Arg::Seed(v) => s.collect_str(v),
+            Arg::Bool(b) => s.serialize_bool(*b),
+        }
     }
 }
 
@@ -503,7 +573,7 @@ fn settle(f: &Field, raw: Raw) -> Result<Arg, InvalidInput> {
             Err(InvalidInput::new(name, format!("{p} is not strictly between 0 and 1")))
         }
         (Kind::DecimalSeed, Raw::Decimal(text)) => crate::selfpoker::parse_seed(name, &text).map(Arg::Seed),
-        (Kind::Cards { min, max, distinct }, Raw::Cards(cards)) => {
+        (Kind::Cards { min, max, max_copies }, Raw::Cards(cards)) => {
             if cards.len() < min || cards.len() > max {
                 let want = if min == max {
                     min.to_string()
@@ -515,22 +585,26 @@ fn settle(f: &Field, raw: Raw) -> Result<Arg, InvalidInput> {
                     format!("{} cards given, {want} expected", cards.len()),
                 ));
             }
-            let mut seen = 0u64;
-            for &c in &cards {
-                if c > 51 {
+            let mut copies = [0usize; 52];
+            let mut out = Vec::with_capacity(cards.len());
+            for c in cards {
+                let Some(card) = u8::try_from(c).ok().filter(|&c| c <= 51) else {
                     return Err(InvalidInput::new(name, format!("{c} is not a card (0..=51)")));
+                };
+                let seen = &mut copies[usize::from(card)];
+                *seen += 1;
+                if *seen > max_copies {
+                    return Err(InvalidInput::new(
+                        name,
+                        match max_copies {
+                            1 => format!("card {card} appears twice"),
+                            n => format!("card {card} appears more than {n} times"),
+                        },
+                    ));
                 }
-                if distinct && seen & (1 << c) != 0 {
-                    return Err(InvalidInput::new(name, format!("card {c} appears twice")));
-                }
-                seen |= 1 << c;
+                out.push(card);
             }
-            Ok(Arg::Cards(
-                cards
-                    .into_iter()
-                    .map(|c| u8::try_from(c).expect("checked above"))
-                    .collect(),
-            ))
+            Ok(Arg::Cards(out))
         }
         (_, Raw::Arg(a)) => Ok(a),
         (kind, _) => unreachable!("{name}: read and settle disagree on {kind:?}"),
@@ -634,11 +708,20 @@ pub mod schema {
         json!({ "type": "string", "pattern": "^[0-9a-f]{64}$" })
     }
 
-    /// A list of card numbers 0..=51.
-    pub fn cards(min: usize, max: usize, unique: bool) -> Value {
+    /// A list of card numbers 0..=51, `min ..= max` of them, no card number
+    /// more than `max_copies` times. JSON Schema has no keyword for "each
+    /// value at most n times", so for 1 < n < max the limit is written out
+    /// card by card (`contains` with `maxContains`), which is exact.
+    pub fn cards(min: usize, max: usize, max_copies: usize) -> Value {
         let mut s = json!({ "type": "array", "items": uint(0, 51), "minItems": min, "maxItems": max });
-        if unique {
+        if max_copies == 1 {
             s["uniqueItems"] = Value::Bool(true);
+        } else if max_copies < max {
+            let each: Vec<Value> = (0..52)
+                .map(|c| json!({ "contains": { "const": c }, "minContains": 0, "maxContains": max_copies }))
+                .collect();
+            s["allOf"] = Value::Array(each);
+            s["description"] = Value::from(format!("no card number more than {max_copies} times"));
         }
         s
     }

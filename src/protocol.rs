@@ -159,12 +159,14 @@ impl Response {
             (Some(other), None) => return Err(bad(format!("ok is {}, not an object", type_name(other)))),
             (None, Some(Value::Object(err))) => {
                 let kind = match err.get("kind") {
-                    Some(Value::String(k)) if matches!(k.as_str(), "unsupported" | "invalid" | "exhausted") => {
+                    Some(Value::String(k))
+                        if matches!(k.as_str(), "unsupported" | "invalid" | "exhausted" | "declined") =>
+                    {
                         k.clone()
                     }
                     other => {
                         return Err(bad(format!(
-                            "error kind {} is not unsupported, invalid or exhausted",
+                            "error kind {} is not unsupported, invalid, exhausted or declined",
                             other.map_or("missing".into(), short)
                         )))
                     }
@@ -227,7 +229,8 @@ impl Answer {
 }
 
 /// Answers one request line as `provably serve` does: never panics, never
-/// fails; a malformed line gets an `invalid` reply with id null.
+/// fails. A malformed line gets an `invalid` reply, with the line's id
+/// whenever it is a JSON object with one integer `id`, else with id null.
 pub fn answer_line(line: &str) -> Answer {
     let invalid = |field: &str, reason: String| Answer {
         id: None,
@@ -235,7 +238,26 @@ pub fn answer_line(line: &str) -> Answer {
     };
     let value: Value = match crate::json::parse(line) {
         Ok(v) => v,
-        Err(e) => return invalid("request", format!("not JSON: {e}")),
+        // JSON that Rust cannot hold (a lone surrogate) or that repeats a
+        // key is still answered with the line's own id, when it has one.
+        Err(e) => {
+            return match crate::json::lenient_id(line) {
+                Some(id) => Answer {
+                    id: Some(id),
+                    result: Err(InvalidInput::new(
+                        "request",
+                        match crate::json::lone_surrogate(line) {
+                            Some(u) => {
+                                format!("a string holds the lone surrogate {u}, which is not a Unicode scalar value")
+                            }
+                            None => e.to_string(),
+                        },
+                    )
+                    .into()),
+                },
+                None => invalid("request", format!("not JSON: {}", crate::json::why_not(line, &e))),
+            }
+        }
     };
     let id = match value.get("id") {
         Some(v) if v.is_i64() => v.as_i64(),

@@ -12,7 +12,7 @@ fn field(kind: Kind) -> Value {
         Kind::Text => json!({ "type": "string" }),
         Kind::Int { min, max, .. } => uint(min, max),
         Kind::Fraction => json!({ "type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1 }),
-        Kind::Cards { min, max, distinct } => op::schema::cards(min, max, distinct),
+        Kind::Cards { min, max, max_copies } => op::schema::cards(min, max, max_copies),
         Kind::DecimalSeed => {
             json!({ "type": "string", "pattern": "^(0|[1-9][0-9]{0,18})$", "description": "plain decimal, below 2^63" })
         }
@@ -38,7 +38,14 @@ fn request(op: &OpSpec, with_id: bool) -> Value {
     }
     props.insert("op".into(), json!({ "const": op.name }));
     for f in op.fields {
-        props.insert(f.name.to_string(), field(f.kind));
+        let mut schema = field(f.kind);
+        // An optional field says what a request that leaves it out gets.
+        match f.default {
+            Some(op::Default::Bool(b)) => schema["default"] = Value::Bool(b),
+            Some(op::Default::Int(v)) => schema["default"] = Value::from(v),
+            None => {}
+        }
+        props.insert(f.name.to_string(), schema);
     }
     let optional: Vec<&str> = op
         .fields
@@ -101,7 +108,7 @@ pub fn protocol() -> Value {
         [
             (
                 "kind".to_string(),
-                json!({ "enum": ["unsupported", "invalid", "exhausted"] }),
+                json!({ "enum": ["unsupported", "invalid", "exhausted", "declined"] }),
             ),
             ("message".to_string(), json!({ "type": "string" })),
         ]
@@ -133,27 +140,46 @@ pub fn protocol() -> Value {
     })
 }
 
-/// One test of a vector file (or, with `scheme`, of the self-test bundle).
-fn test(op: &str, scheme: Option<&str>) -> Value {
-    let mut props: Map<String, Value> = [
+/// The members every test has.
+fn test_members(result: &str) -> Map<String, Value> {
+    [
         ("tcId".to_string(), json!({ "type": "integer", "minimum": 1 })),
         ("comment".to_string(), json!({ "type": "string" })),
         (
             "flags".to_string(),
             json!({ "type": "array", "items": { "type": "string" }, "uniqueItems": true }),
         ),
-        ("input".to_string(), json!({ "$ref": format!("#/$defs/input:{op}") })),
-        (
-            "expected".to_string(),
-            json!({ "$ref": format!("#/$defs/expected:{op}") }),
-        ),
+        ("result".to_string(), json!({ "const": result })),
     ]
     .into_iter()
-    .collect();
+    .collect()
+}
+
+/// One valid test of `op` in a vector file (or, with `scheme`, in the self-test bundle).
+fn test(op: &str, scheme: Option<&str>) -> Value {
+    let mut props = test_members("valid");
+    props.insert("input".into(), json!({ "$ref": format!("#/$defs/input:{op}") }));
+    props.insert("expected".into(), json!({ "$ref": format!("#/$defs/expected:{op}") }));
     if let Some(scheme) = scheme {
         props.insert("scheme".into(), json!({ "const": scheme }));
     }
     closed_object(props, &[])
+}
+
+/// One invalid test: a request line without id that every implementation
+/// must answer with kind `invalid`; `input` is the line as a JSON value when
+/// it is one (not for a key given twice or a lone surrogate).
+fn invalid_test(schemes: Option<&[&str]>) -> Value {
+    let mut props = test_members("invalid");
+    props.insert(
+        "line".into(),
+        json!({ "type": "string", "pattern": "^\\{", "description": "the exact request text without id" }),
+    );
+    props.insert("input".into(), json!({ "type": "object" }));
+    if let Some(schemes) = schemes {
+        props.insert("scheme".into(), json!({ "enum": schemes }));
+    }
+    closed_object(props, &["input"])
 }
 
 /// vectors/vectors.schema.json: a scheme's vector file, or the self-test bundle.
@@ -167,13 +193,15 @@ pub fn vectors() -> Value {
         defs.insert(format!("expected:{name}"), ok(op));
         groups.push(json!({
             "type": "object",
-            "properties": { "op": { "const": name }, "tests": { "type": "array", "items": test(name, None), "minItems": 1 } },
+            "properties": { "op": { "const": name }, "tests": { "type": "array", "items": { "oneOf": [test(name, None), { "$ref": "#/$defs/invalidTest" }] }, "minItems": 1 } },
             "required": ["op", "tests"],
             "additionalProperties": false,
         }));
         selftests.push(test(name, Some(op.scheme())));
     }
     let schemes: Vec<&str> = op::schemes().iter().map(|s| s.name).collect();
+    defs.insert("invalidTest".into(), invalid_test(None));
+    selftests.push(invalid_test(Some(&schemes)));
     defs.insert(
         "vectorFile".into(),
         json!({
@@ -198,15 +226,37 @@ pub fn vectors() -> Value {
                 "generator": { "type": "string" },
                 "numberOfTests": { "type": "integer", "minimum": 1 },
                 "tests": { "type": "array", "items": { "oneOf": selftests } },
+                "omitted": {
+                    "type": "object",
+                    "description": "vectors of the scheme files left out of the bundle, and why",
+                    "properties": {
+                        "note": { "type": "string" },
+                        "tests": {
+                            "type": "array",
+                            "items": closed_object(
+                                [
+                                    ("scheme".to_string(), json!({ "enum": schemes })),
+                                    ("tcId".to_string(), json!({ "type": "integer", "minimum": 1 })),
+                                    ("comment".to_string(), json!({ "type": "string" })),
+                                ]
+                                .into_iter()
+                                .collect(),
+                                &[],
+                            ),
+                        },
+                    },
+                    "required": ["note", "tests"],
+                    "additionalProperties": false,
+                },
             },
-            "required": ["generator", "numberOfTests", "tests"],
+            "required": ["generator", "numberOfTests", "tests", "omitted"],
             "additionalProperties": false,
         }),
     );
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "provably canonical vectors: one scheme's file, or the web page's self-test bundle",
-        "description": "A test's input is a protocol v1 request without id; its expected is the ok object. Generated by `provably vectors`; do not edit.",
+        "description": "A valid test's input is a protocol v1 request without id and its expected the ok object; an invalid test's line is a request text without id that must be answered with error kind invalid. Generated by `provably vectors`; do not edit.",
         "$defs": defs,
         "oneOf": [{ "$ref": "#/$defs/vectorFile" }, { "$ref": "#/$defs/selftest" }],
     })

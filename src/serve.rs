@@ -30,7 +30,8 @@ pub fn serve<R: Read, W: Write>(input: R, output: W) -> io::Result<()> {
             }
             Line::Text(bytes) => {
                 let bytes = bytes.strip_suffix(b"\r").unwrap_or(&bytes);
-                if bytes.iter().all(u8::is_ascii_whitespace) {
+                // A blank line (spaces and tabs only) is no request and gets no answer.
+                if bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
                     continue;
                 }
                 match std::str::from_utf8(bytes) {

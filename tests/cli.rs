@@ -157,3 +157,47 @@ fn vectors_check_reports_drift_with_a_diff_and_exit_1() {
     let added = err.lines().any(|l| l.starts_with('+') && l.contains("\"face\": 6"));
     assert!(err.contains("vectors/dice.json") && removed && added, "{err}");
 }
+
+/// A root that is not there is no drift to report: it is bad input, named.
+#[test]
+fn vectors_check_of_a_missing_root_is_an_error_naming_the_path() {
+    let (code, _, err) = run(&["vectors", "--check", "--root", "/nonexistent/provably-root"], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("/nonexistent/provably-root"), "{err}");
+}
+
+/// Floats that are no numbers are named as given, not as `null`.
+#[rstest]
+#[case::nan("NaN")]
+#[case::inf("inf")]
+#[case::minus_infinity("-infinity")]
+fn a_penetration_that_is_no_number_is_named_as_given(#[case] given: &str) {
+    let flag = format!("--penetration={given}");
+    let (code, out, err) = derive(&[
+        "shoe.deal",
+        "--server-seed",
+        "s",
+        "--client-seed",
+        "c",
+        "--nonce",
+        "0",
+        "--decks",
+        "1",
+        &flag,
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains(given) && err.contains("penetration") && !err.contains("null"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_json_request_with_nan_says_json_has_no_nan() {
+    let (code, _, err) = run(
+        &["derive", "--json", "-"],
+        r#"{"op":"shoe.deal","serverSeed":"s","clientSeed":"c","nonce":0,"decks":1,"penetration":NaN}"#,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("NaN"), "{err}");
+}

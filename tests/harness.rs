@@ -27,12 +27,17 @@ request_timeout_ms = {request_timeout_ms}
 }
 
 fn run_faux(mode: &str, cases: u64) -> TargetReport {
-    let mut target = ProcessTarget::new(faux(mode, 3000));
     let opts = Options {
         cases,
         ..Options::default()
     };
-    run_target(&mut target, None, &opts, &mut |_| {})
+    run_target(
+        &|| Box::new(ProcessTarget::new(faux(mode, 3000))),
+        1,
+        None,
+        &opts,
+        &|_| {},
+    )
 }
 
 fn kinds(r: &TargetReport) -> Vec<FaultKind> {
@@ -99,7 +104,13 @@ fn claiming_an_op_and_answering_unsupported_fails() {
     let r = run_faux("lies-unsupported", 20);
     assert_eq!(kinds(&r), vec![FaultKind::ClaimedUnsupported]);
     let int = r.ops.iter().find(|o| o.op == "cursor.int").unwrap();
-    assert!(int.faults > 0 && int.agree == 0);
+    // Only the negative cases, answered invalid, agree.
+    let negative = provably::vectors::schemes()[0]
+        .invalid
+        .iter()
+        .filter(|i| i.op.name == "cursor.int")
+        .count() as u64;
+    assert!(int.faults > 0 && int.agree <= negative + 20 / 8 + 1, "{int:?}");
 }
 
 #[test]
@@ -111,16 +122,16 @@ fn nonzero_exit_at_end_of_input_is_a_fault() {
 
 #[test]
 fn manifest_ops_missing_from_hello_is_a_fault() {
-    let mut target = ProcessTarget::new(faux("correct", 3000));
     let required = vec!["cursor.int".to_string(), "dice.roll".to_string()];
     let r = run_target(
-        &mut target,
+        &|| Box::new(ProcessTarget::new(faux("correct", 3000))),
+        1,
         Some(&required),
         &Options {
             cases: 2,
             ..Options::default()
         },
-        &mut |_| {},
+        &|_| {},
     );
     assert_eq!(kinds(&r), vec![FaultKind::MissingOp]);
     assert!(r.faults[0].detail.contains("dice.roll"));
@@ -134,7 +145,13 @@ fn a_program_that_does_not_exist_is_a_spawn_fault_not_a_hang() {
         "test",
     )
     .unwrap();
-    let r = run_target(&mut ProcessTarget::new(m), None, &Options::default(), &mut |_| {});
+    let r = run_target(
+        &|| Box::new(ProcessTarget::new(m.clone())),
+        1,
+        None,
+        &Options::default(),
+        &|_| {},
+    );
     assert_eq!(kinds(&r), vec![FaultKind::Spawn, FaultKind::Spawn]);
 }
 
@@ -284,6 +301,7 @@ fn every_manifest_in_the_repository_parses() {
         "dice-published",
         "node",
         "provably-serve",
+        "blackjack-ts",
     ] {
         assert!(names.contains(&want), "{names:?}");
     }
@@ -310,7 +328,8 @@ fn unknown_target_name_lists_the_known_ones_and_exits_2() {
 fn own_server_as_an_outside_target_agrees_on_every_op() {
     let (code, out, err) = run(&["diff", "--target", "provably-serve", "--cases", "50", "--quiet"], "");
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("provably-serve   13"), "{out}");
+    let ops = provably::op::names().len();
+    assert!(out.contains(&format!("provably-serve  {ops:>3}")), "{out}");
 }
 
 /// The built-in targets that need only python3 and node, on the vectors and
@@ -322,6 +341,13 @@ fn own_server_as_an_outside_target_agrees_on_every_op() {
 #[case::node("node")]
 fn builtin_target_agrees_with_rust(#[case] name: &str) {
     let (code, out, err) = run(&["diff", "--target", name, "--cases", "25", "--quiet"], "");
+    if name == "dice-published" {
+        // The published page code cannot key WebCrypto's HMAC with the empty
+        // server seed (DataError): the adapter declines that vector, which is
+        // skipped with the page's own error as the reason, never a pass.
+        assert!(out.contains("DECLINED by dice-published dice.roll: 1 cases"), "{out}");
+        assert!(out.contains("Zero-length key"), "{out}");
+    }
     assert_eq!(code, 0, "{out}{err}");
 }
 
@@ -349,6 +375,8 @@ fn divergence_report_snapshot() {
             "400",
             "--seed",
             "0",
+            "--jobs",
+            "2",
             "--quiet",
         ],
         "",
@@ -366,4 +394,112 @@ fn divergence_report_snapshot() {
         })
         .collect();
     insta::assert_snapshot!("divergence_report_faux_subtle", masked.join("\n"));
+}
+
+/// The same seed asks the same questions and reports the same findings
+/// whatever the number of copies sharing the work.
+#[test]
+fn jobs_1_and_jobs_2_report_the_same_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let reports: Vec<serde_json::Value> = ["1", "2"]
+        .iter()
+        .map(|jobs| {
+            let path = dir.path().join(format!("r{jobs}.json"));
+            let (code, out, err) = run(
+                &[
+                    "diff",
+                    "--target-cmd",
+                    &format!("{} tests/faux/faux.py subtle-shuffle", python()),
+                    "--cases",
+                    "300",
+                    "--seed",
+                    "11",
+                    "--jobs",
+                    jobs,
+                    "--quiet",
+                    "--report",
+                    path.to_str().unwrap(),
+                ],
+                "",
+            );
+            assert_eq!(code, 1, "{out}{err}");
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+        })
+        .collect();
+    let essence = |r: &serde_json::Value| -> Vec<serde_json::Value> {
+        r["targets"][0]["ops"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| {
+                serde_json::json!([
+                    o["op"],
+                    o["cases"],
+                    o["agree"],
+                    o["diverge"],
+                    o["skipped"],
+                    o["findings"]
+                ])
+            })
+            .collect()
+    };
+    assert_eq!(reports[0]["targets"][0]["instances"], 1);
+    assert_eq!(reports[1]["targets"][0]["instances"], 2);
+    assert_eq!(essence(&reports[0]), essence(&reports[1]));
+    let findings = reports[0]["targets"][0]["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["findings"].as_array().unwrap().len())
+        .sum::<usize>();
+    assert!(findings > 0, "the faux target diverges");
+}
+
+/// A copied binary knows no build tree: outside a checkout it runs its
+/// built-in target and says what it needs for the others.
+#[test]
+fn a_copied_binary_runs_outside_the_checkout() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("provably");
+    std::fs::copy(crate::support::bin(), &copy).unwrap();
+    let run_here = |args: &[&str]| {
+        let out = std::process::Command::new(&copy)
+            .args(args)
+            .current_dir(dir.path())
+            .env_remove("PROVABLY_TARGETS")
+            .env_remove("PROVABLY_BIN")
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = run_here(&["diff", "--target", "provably-serve", "--vectors-only", "--quiet"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (code, _, err) = run_here(&["diff", "--quiet"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("no targets folder"), "{err}");
+}
+
+/// A verifier may support part of an op: what it declines is skipped, with
+/// its reason, never counted as agreeing; declining everything is a fault.
+#[test]
+fn declined_requests_are_skipped_with_their_reason_and_declining_all_is_a_fault() {
+    let r = run_faux("partial", 50);
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    let raw = r.ops.iter().find(|o| o.op == "cursor.raw").unwrap();
+    assert!(raw.agree > 0 && raw.skipped > 0, "{raw:?}");
+    assert_eq!(raw.declined.get("only cursor 0 is supported here"), Some(&raw.skipped));
+    assert_eq!(raw.agree + raw.skipped, raw.cases);
+    // Declining every valid request is a fault, even when the invalid ones
+    // are refused as they should be.
+    let r = run_faux("declines-all", 20);
+    let declined_all = r
+        .faults
+        .iter()
+        .filter(|f| f.kind == FaultKind::DeclinedEverything)
+        .count();
+    assert_eq!(declined_all, r.claimed_ops(), "{:?}", r.faults);
 }

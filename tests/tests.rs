@@ -21,7 +21,15 @@ mod harness;
 mod oracles;
 // The op table: every registered op has vectors, schemas, a generator and a JS implementation.
 mod ops;
+// Hostile targets: escapes, noncharacters, huge answers, a setsid() child, a closed stdout.
+mod hostile;
+// Negative cases: every single-fault mutation of a request is answered invalid.
+mod negative;
 // Parsers under fuzzed input.
 mod fuzz;
 // `provably web`: what it serves and what it refuses.
 mod web;
+// Blackjack (seed 003): the published TypeScript on every situation, `house-edge`.
+mod blackjack;
+// The stacks in the wild: shared scheme logic, pinned manifests, expectations.
+mod wild;

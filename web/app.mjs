@@ -3,9 +3,11 @@
 // references; the page refuses to compute until that code has reproduced
 // every vector of /vectors/selftest.json in this very browser.
 
+import { CURSOR, NUMPY, SHOE, cardFace, convertCard, parseCard, rankText } from './js/cards.mjs';
 import { firstDifference } from './js/compare.mjs';
 import { parseJson, stringifyJson } from './js/json.mjs';
-import { NAME, execute } from './js/provably.mjs';
+import { NAME, commitmentOf, declarations, execute, fieldsOf } from './js/provably.mjs';
+import { deal as selfpokerDeal } from './js/selfpoker.mjs';
 
 const $ = (id) => document.getElementById(id);
 
@@ -61,11 +63,14 @@ async function runSelftest() {
   for (const t of tests) {
     let got;
     try {
-      got = await execute(t.input);
+      // An invalid test passes when its line is refused: by the strict JSON reader or by execute().
+      got = await execute(t.result === 'invalid' ? parseJson(t.line) : t.input);
     } catch (e) {
-      got = { error: { kind: 'exception', message: String(e) } };
+      got = { error: { kind: t.result === 'invalid' && e?.name === 'JsonSyntaxError' ? 'invalid' : 'exception', message: String(e) } };
     }
-    const diff = got.ok ? firstDifference(t.expected, got.ok) : '(Fehler statt Ergebnis)';
+    const diff = t.result === 'invalid'
+      ? (got.error?.kind === 'invalid' ? null : '(Ergebnis statt Fehler „invalid“)')
+      : got.ok ? firstDifference(t.expected, got.ok) : '(Fehler statt Ergebnis)';
     if (diff === null) passed++;
     else {
       failed++;
@@ -87,7 +92,7 @@ async function runSelftest() {
     $('selftest-failure-op').textContent = `${first.t.scheme ?? ''} · ${first.t.input?.op ?? '?'}`;
     $('selftest-failure-comment').textContent = first.t.comment ?? '';
     $('selftest-failure-where').textContent = `Erste Abweichung bei: ${first.diff}`;
-    $('selftest-failure-expected').textContent = pretty(first.t.expected);
+    $('selftest-failure-expected').textContent = pretty(first.t.expected ?? { error: { kind: 'invalid' } });
     $('selftest-failure-got').textContent = pretty(first.got);
     show('failed', `${failed} von ${tests.length} Prüfungen fehlgeschlagen — diese Seite rechnet hier nicht richtig, die Eingaben bleiben gesperrt.`);
     return false;
@@ -103,46 +108,16 @@ async function runSelftest() {
 // ---------------------------------------------------------------------------
 // Cards and values
 
-const SHOE_SUIT = { S: '♠', H: '♥', D: '♦', C: '♣' };
-const SUIT_SYMBOLS = ['♣', '♦', '♥', '♠'];
-const SUIT_LETTERS = ['C', 'D', 'H', 'S'];
-const CURSOR_RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'];
-const NUMPY_VALUES = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A'];
+// Numberings, tables and card text all come from reference/js/cards.mjs.
 
-/** A shoe label "TD" for display: "10♦". */
-function shoeDisplay(label) {
-  const r = label[0] === 'T' ? '10' : label[0];
-  return { text: r + SHOE_SUIT[label[1]], red: label[1] === 'H' || label[1] === 'D' };
-}
+/** Shows a card of `numbering` as a chip: { text: "10♦", red }. */
+const shows = (numbering) => (card) => cardFace(numbering, card);
 
-/** Cursor poker card: rank c % 13 (0 = ace), suit c // 13 (♣ ♦ ♥ ♠). */
-function cursorCard(c) {
-  const s = Math.floor(c / 13);
-  return { text: CURSOR_RANKS[c % 13] + SUIT_SYMBOLS[s], red: s === 1 || s === 2 };
-}
+/** A typed card (or, where the scheme numbers cards, a card number) in `numbering`, or null. */
+const reads = (numbering, { numbers }) => (t) => (numbers && /^\d+$/.test(t) ? Number(t) : parseCard(numbering, t));
 
-/** Selfpoker card: value c // 4 (0 = 2 … 12 = ace), suit c % 4 (♣ ♦ ♥ ♠). */
-function numpyCard(c) {
-  const s = c % 4;
-  return { text: NUMPY_VALUES[Math.floor(c / 4)] + SUIT_SYMBOLS[s], red: s === 1 || s === 2 };
-}
-
-/** The same card in cursor numbering, so selfpoker hands can use poker.evaluate. */
-function numpyToCursor(c) {
-  const v = Math.floor(c / 4);
-  return (c % 4) * 13 + (v === 12 ? 0 : v + 1);
-}
-
-/** Parses a typed card like "A♠", "AS", "10h", "td" into [rank index in `ranks`, suit 0..3 ♣♦♥♠]. */
-function parseCardText(token, ranks) {
-  const m = /^(10|[2-9tjqka])([♣♦♥♠cdhs])$/iu.exec(token);
-  if (!m) return null;
-  let r = m[1].toUpperCase();
-  if (r === 'T') r = '10';
-  const s = m[2].toUpperCase();
-  const suit = SUIT_SYMBOLS.includes(s) ? SUIT_SYMBOLS.indexOf(s) : SUIT_LETTERS.indexOf(s);
-  return [ranks.indexOf(r), suit];
-}
+const shoeObserved = reads(SHOE, { numbers: false });
+const cursorObserved = reads(CURSOR, { numbers: true });
 
 const TOKEN_SPLIT = /[\s,;]+/u;
 const tokens = (text) => text.split(TOKEN_SPLIT).filter(Boolean);
@@ -163,13 +138,27 @@ function numberValue(text) {
   return t === '' || Number.isNaN(Number(t)) ? t : Number(t);
 }
 
+/** A field's declared range as a hint, e.g. "2 bis 22": the page never restates a limit. */
+function between(op, name) {
+  const { minimum, maximum } = declarations.get(op).fields[name].schema;
+  return `${minimum} bis ${maximum}`;
+}
+
 const FIELD_DEFAULTS = {
   serverSeed: { label: 'Server-Seed', hint: 'so, wie er offengelegt wurde (als Text, nicht dekodiert)', wide: true },
   clientSeed: { label: 'Client-Seed', wide: true },
   nonce: { label: 'Nonce', kind: 'int', value: '0' },
+  decks: { label: 'Decks', kind: 'int', value: '6', hint: between('shoe.deal', 'decks') },
+  penetration: { label: 'Durchdringung', kind: 'number', value: '0.75', hint: 'zwischen 0 und 1' },
   commitment: { label: 'Commitment (vor dem Spiel gezeigt)', hint: 'SHA-256 als Hex; leer lassen, wenn du es nicht hast', wide: true },
 };
 
+/**
+ * The panels, one per tab, looked up by id. `op` is what the panel computes
+ * (its request takes the op's declared fields from the form), unless `run`
+ * computes it; the op's scheme also names the commitment to check.
+ */
+const FIRST_TAB = 'shoe';
 const SCHEMES = [
   {
     id: 'shoe',
@@ -178,18 +167,13 @@ const SCHEMES = [
     intro: 'Aus Server-Seed, Client-Seed und Nonce entsteht die komplette Kartenfolge des Schuhs, dazu die Position der Cut-Card. Index 0 ist die zuerst gezogene Karte.',
     fields: [
       'serverSeed', 'clientSeed', 'nonce',
-      { name: 'decks', label: 'Decks', kind: 'int', value: '6', hint: '1 bis 8' },
-      { name: 'penetration', label: 'Durchdringung', kind: 'number', value: '0.75', hint: 'zwischen 0 und 1' },
+      'decks', 'penetration',
       'commitment',
     ],
-    request: (v) => ({ op: 'shoe.deal', serverSeed: v.serverSeed, clientSeed: v.clientSeed, nonce: v.nonce, decks: v.decks, penetration: v.penetration }),
-    commit: (v) => ({ op: 'cursor.hash', serverSeed: v.serverSeed }),
+    op: 'shoe.deal',
     render: renderShoe,
     sequence: (ok) => ok.cards,
-    observed: (t) => {
-      const p = parseCardText(t, ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K']);
-      return p && p[0] >= 0 && p[1] >= 0 ? ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'][p[0]] + SUIT_LETTERS[p[1]] : null;
-    },
+    observed: shoeObserved,
     observedHint: 'Karten in gezogener Reihenfolge, z. B. „AS TD 7H“ oder „A♠ 10♦ 7♥“',
   },
   {
@@ -201,15 +185,13 @@ const SCHEMES = [
       { name: 'serverSeed', label: 'Turnier-Seed', wide: true },
       { name: 'tournamentId', label: 'Turnierkennung', wide: true },
       { name: 'hand', label: 'Handindex', kind: 'int', value: '0' },
-      { name: 'decks', label: 'Decks', kind: 'int', value: '6', hint: '1 bis 8' },
-      { name: 'penetration', label: 'Durchdringung', kind: 'number', value: '0.75', hint: 'zwischen 0 und 1' },
+      'decks', 'penetration',
       'commitment',
     ],
-    request: (v) => ({ op: 'shoe.tournament', serverSeed: v.serverSeed, tournamentId: v.tournamentId, hand: v.hand, decks: v.decks, penetration: v.penetration }),
-    commit: (v) => ({ op: 'cursor.hash', serverSeed: v.serverSeed }),
+    op: 'shoe.tournament',
     render: renderShoe,
     sequence: (ok) => ok.cards,
-    observed: (t) => SCHEMES[0].observed(t),
+    observed: shoeObserved,
     observedHint: 'Karten in gezogener Reihenfolge, z. B. „AS TD 7H“',
   },
   {
@@ -225,15 +207,7 @@ const SCHEMES = [
       { name: 'count', label: 'Anzahl (für shuffle)', kind: 'int', value: '52' },
       'commitment',
     ],
-    request: (v) => {
-      const base = { op: v.op, serverSeed: v.serverSeed };
-      if (v.op === 'cursor.hash') return base;
-      Object.assign(base, { clientSeed: v.clientSeed, nonce: v.nonce, cursor: v.cursor });
-      if (v.op === 'cursor.int') base.range = v.range;
-      if (v.op === 'cursor.shuffle') base.count = v.count;
-      return base;
-    },
-    commit: (v) => ({ op: 'cursor.hash', serverSeed: v.serverSeed }),
+    op: 'cursor.shuffle', // or the sibling chosen in the form's own `op` field
     render: renderCursor,
     sequence: (ok) => ok.order ?? [ok.value ?? ok.float ?? ok.raw ?? ok.hash],
     observed: (t) => (/^\d+$/.test(t) ? Number(t) : /^[\d.e-]+$/i.test(t) ? Number(t) : t.toLowerCase()),
@@ -248,18 +222,13 @@ const SCHEMES = [
       'serverSeed',
       { name: 'clientSeed', label: 'Client-Seed', hint: 'am Tisch: die Platz-Seeds aufsteigend nach Spielernummer, ohne Trennzeichen verkettet', wide: true },
       'nonce',
-      { name: 'players', label: 'Spieler', kind: 'int', value: '6', hint: '2 bis 22' },
+      { name: 'players', label: 'Spieler', kind: 'int', value: '6', hint: between('poker.deal', 'players') },
       'commitment',
     ],
-    request: (v) => ({ op: 'poker.deal', serverSeed: v.serverSeed, clientSeed: v.clientSeed, nonce: v.nonce, players: v.players }),
-    commit: (v) => ({ op: 'cursor.hash', serverSeed: v.serverSeed }),
+    op: 'poker.deal',
     render: renderPoker,
     sequence: (ok) => [...ok.hole.flat(), ...ok.board],
-    observed: (t) => {
-      if (/^\d+$/.test(t)) return Number(t);
-      const p = parseCardText(t, CURSOR_RANKS);
-      return p && p[0] >= 0 && p[1] >= 0 ? p[1] * 13 + p[0] : null;
-    },
+    observed: cursorObserved,
     observedHint: 'erst die Lochkarten Spieler für Spieler, dann die fünf Boardkarten; als „A♣ 10♦“, „AC TD“ oder Kartennummern',
     extra: evaluateForm,
   },
@@ -275,8 +244,8 @@ const SCHEMES = [
       { name: 'rolls', label: 'Anzahl Würfe', kind: 'int', value: '20', hint: 'höchstens 1000' },
       'commitment',
     ],
+    op: 'dice.roll',
     run: runDice,
-    commit: (v) => ({ op: 'cursor.hash', serverSeed: v.serverSeed }),
     render: renderDice,
     sequence: (ok) => ok.faces.map((f) => f.face),
     observed: (t) => (/^[1-6]$/.test(t) ? Number(t) : t.length === 1 && '⚀⚁⚂⚃⚄⚅'.includes(t) ? '⚀⚁⚂⚃⚄⚅'.indexOf(t) + 1 : null),
@@ -288,20 +257,16 @@ const SCHEMES = [
     title: 'Selfpoker — NumPy-Stapel im Browser',
     intro: 'Stapel = numpy.random.default_rng(seed).permutation(52), hier ohne Python nachgebaut (SeedSequence, PCG64, NumPys Fisher-Yates) und gegen NumPy geprüft. Spieler i hält Karte 2i und 2i+1, danach fünf Gemeinschaftskarten, ohne Burn Cards. Wert = Karte // 4 (0 = 2 … 12 = Ass), Farbe = Karte % 4 (♣ ♦ ♥ ♠).',
     fields: [
-      { name: 'seed', label: 'Seed', hint: 'Feld „fairplay.seed“ aus hand_end, eine Zahl bis 2^63 − 1', wide: true },
+      { name: 'seed', label: 'Seed', hint: 'Feld „fairplay.seed“ aus hand_end, eine Zahl bis 2^63 − 1', wide: true, trim: true },
       { name: 'players', label: 'Spieler', kind: 'int', value: '6', hint: '1 bis 22' },
       { name: 'commitment', label: 'Commitment', hint: 'SHA-256("selfpoker:" + seed) aus den Zustandsnachrichten', wide: true },
     ],
+    op: 'selfpoker.deck',
     run: runSelfpoker,
-    commit: (v) => ({ op: 'selfpoker.commit', seed: v.seed.trim() }),
     commitLabel: 'SHA-256("selfpoker:" + Seed)',
     render: renderSelfpoker,
     sequence: (ok) => ok.deck,
-    observed: (t) => {
-      if (/^\d+$/.test(t)) return Number(t);
-      const p = parseCardText(t, NUMPY_VALUES);
-      return p && p[0] >= 0 && p[1] >= 0 ? p[0] * 4 + p[1] : null;
-    },
+    observed: reads(NUMPY, { numbers: true }),
     observedHint: 'Karten in Stapelreihenfolge (Hände, dann Board), als „A♠ 10♦“ oder Kartennummern',
   },
   {
@@ -315,8 +280,7 @@ const SCHEMES = [
       { name: 'ladder', label: 'Leiter (optional)', kind: 'textarea', hint: 'die Gewinne in Leiterreihenfolge, durch Leerzeichen oder Kommas getrennt — dann zeigt die Seite Beträge statt Nummern', wide: true },
       'commitment',
     ],
-    request: (v) => ({ op: 'ladder.shuffle', serverSeed: v.serverSeed, clientSeed: v.clientSeed, size: v.size }),
-    commit: (v) => ({ op: 'cursor.hash', serverSeed: v.serverSeed }),
+    op: 'ladder.shuffle',
     render: renderLadder,
     sequence: (ok, v) => ladderValues(ok, v),
     observed: (t) => t,
@@ -331,10 +295,11 @@ function fieldSpec(f) {
 function buildPanels() {
   const tabs = $('tabs');
   const bench = $('workbench');
-  for (const [i, scheme] of SCHEMES.entries()) {
+  for (const scheme of SCHEMES) {
+    const shown = scheme.id === FIRST_TAB;
     const tab = el('button', {
       type: 'button', role: 'tab', id: `tab-${scheme.id}`, 'data-testid': `tab-${scheme.id}`,
-      'aria-controls': `panel-${scheme.id}`, 'aria-selected': i === 0 ? 'true' : 'false',
+      'aria-controls': `panel-${scheme.id}`, 'aria-selected': shown ? 'true' : 'false',
     }, scheme.tab);
     tab.addEventListener('click', () => selectTab(scheme.id));
     tabs.append(tab);
@@ -355,7 +320,7 @@ function buildPanels() {
 
     const panel = el('section', {
       class: 'card panel', id: `panel-${scheme.id}`, role: 'tabpanel', 'aria-labelledby': `tab-${scheme.id}`,
-      'data-testid': `panel-${scheme.id}`, hidden: i !== 0,
+      'data-testid': `panel-${scheme.id}`, hidden: !shown,
     }, el('h2', { text: scheme.title }), el('p', { class: 'panel-intro muted', text: scheme.intro }), form, result, verify);
     if (scheme.extra) panel.append(scheme.extra());
     bench.append(panel);
@@ -399,7 +364,7 @@ function readValues(scheme) {
   const v = {};
   for (const f of scheme.fields.map(fieldSpec)) {
     const text = $(`${scheme.id}-${f.name}`).value;
-    v[f.name] = f.kind === 'int' ? intValue(text) : f.kind === 'number' ? numberValue(text) : text;
+    v[f.name] = f.kind === 'int' ? intValue(text) : f.kind === 'number' ? numberValue(text) : f.trim ? text.trim() : text;
   }
   return v;
 }
@@ -416,7 +381,7 @@ async function compute(state) {
   const run = (state.runs = (state.runs ?? 0) + 1);
   out.dataset.state = 'running';
   const values = readValues(scheme);
-  const result = scheme.run ? await scheme.run(values) : await execute(scheme.request(values));
+  const result = scheme.run ? await scheme.run(values) : await execute(requestOf(values.op ?? scheme.op, values));
   const next = el('div', {});
   if (result.error) {
     next.append(notice('bad', `Eingabe nicht verwendbar: ${result.error.message}`, `${scheme.id}-error`));
@@ -437,11 +402,17 @@ function notice(kind, text, testid) {
   return el('p', { class: `notice ${kind}`, 'data-testid': testid, 'data-verdict': kind }, text);
 }
 
-/** SHA-256 of the revealed seed against the commitment shown before play. */
+/** The request for `op`: its declared fields, taken from the form. */
+function requestOf(op, values) {
+  return { op, ...Object.fromEntries(fieldsOf(op).map((name) => [name, values[name]])) };
+}
+
+/** The scheme's own commitment of the revealed seed against the one shown before play. */
 async function commitmentCheck(scheme, values) {
   const shown = (values.commitment ?? '').trim().toLowerCase();
-  const r = await execute(scheme.commit(values));
-  const actual = r.ok ? r.ok.hash ?? r.ok.commit : null;
+  const c = commitmentOf(scheme.op);
+  const r = await execute({ op: c.op, [c.field]: values[c.field] });
+  const actual = r.ok ? r.ok[c.result] : null;
   const testid = `${scheme.id}-commit-result`;
   const box = el('div', {});
   box.append(el('dl', { class: 'kv' }, el('dt', { text: scheme.commitLabel ?? 'SHA-256 des Seeds' }),
@@ -468,7 +439,7 @@ function sequenceList(id, items, show, { cut } = {}) {
 function renderShoe(ok, out, values, id) {
   out.append(
     el('p', {}, `${ok.cards.length} Karten. Cut-Card nach `, el('strong', { id: `${id}-cut`, 'data-testid': `${id}-cut`, text: String(ok.cut) }), ' Karten (vor Index ', String(ok.cut), ').'),
-    sequenceList(`${id}-cards`, ok.cards, shoeDisplay, { cut: ok.cut }),
+    sequenceList(`${id}-cards`, ok.cards, shows(SHOE), { cut: ok.cut }),
     el('p', { class: 'muted small legend', text: 'Kleine Zahl = Position in der Ziehung (ab 1). CUT markiert, wo die Cut-Card liegt.' }),
   );
 }
@@ -495,24 +466,25 @@ const CATEGORY_NAMES = {
   high_card: 'Höchste Karte', paar: 'Paar', zwei_paare: 'Zwei Paare', drilling: 'Drilling', strasse: 'Straße',
   flush: 'Flush', full_house: 'Full House', vierling: 'Vierling', straight_flush: 'Straight Flush',
 };
-const RANK_NAMES = { 14: 'A', 13: 'K', 12: 'Q', 11: 'J' };
-const rankText = (ranks) => ranks.filter((r) => r > 0).map((r) => RANK_NAMES[r] ?? String(r)).join(' ');
+const ranksText = (ranks) => ranks.filter((r) => r > 0).map(rankText).join(' ');
 
-async function handsBlock(hole, board, show, toCursor = (c) => c) {
+/** Board and hands of `numbering`, each hand rated by poker.evaluate (which counts cursor cards). */
+async function handsBlock(hole, board, numbering) {
+  const show = shows(numbering);
   const box = el('div', { class: 'hands', 'data-testid': 'hands' });
   box.append(cardRow('Board', board, show));
   for (const [i, cards] of hole.entries()) {
-    const r = await execute({ op: 'poker.evaluate', cards: [...cards, ...board].map(toCursor) });
-    const what = r.ok ? `${CATEGORY_NAMES[r.ok.category]} (${rankText(r.ok.ranks)})` : '';
+    const r = await execute({ op: 'poker.evaluate', cards: [...cards, ...board].map((c) => convertCard(numbering, CURSOR, c)) });
+    const what = r.ok ? `${CATEGORY_NAMES[r.ok.category]} (${ranksText(r.ok.ranks)})` : '';
     box.append(cardRow(`Spieler ${i + 1}`, cards, show, what));
   }
   return box;
 }
 
 async function renderPoker(ok, out) {
-  out.append(await handsBlock(ok.hole, ok.board, cursorCard));
+  out.append(await handsBlock(ok.hole, ok.board, CURSOR));
   out.append(el('p', { class: 'muted small', text: 'Reihenfolge zum Vergleichen: Lochkarten Spieler 1, 2, …, dann Board.' }));
-  out.append(sequenceList('poker-cards', [...ok.hole.flat(), ...ok.board], cursorCard));
+  out.append(sequenceList('poker-cards', [...ok.hole.flat(), ...ok.board], shows(CURSOR)));
 }
 
 function evaluateForm() {
@@ -524,7 +496,7 @@ function evaluateForm() {
     el('div', { id: 'poker-evaluate-result', 'data-testid': 'poker-evaluate-result' }));
   box.querySelector('#poker-evaluate').addEventListener('click', async () => {
     const toks = tokens($('poker-evaluate-cards').value);
-    const cards = toks.map((t) => SCHEMES[3].observed(t) ?? t);
+    const cards = toks.map((t) => cursorObserved(t) ?? t);
     const r = await execute({ op: 'poker.evaluate', cards });
     const target = $('poker-evaluate-result');
     target.replaceChildren(r.ok
@@ -560,15 +532,14 @@ async function runSelfpoker(v) {
   if (!Number.isSafeInteger(players) || players < 1 || players > 22) {
     return { error: { kind: 'invalid', message: 'Spieler: 1 bis 22' } };
   }
-  const r = await execute({ op: 'selfpoker.deck', seed: v.seed.trim() });
+  const r = await execute({ op: 'selfpoker.deck', seed: v.seed });
   return r.error ? r : { ok: { deck: r.ok.deck, players } };
 }
 
 async function renderSelfpoker(ok, out) {
-  const n = ok.players;
-  const hole = Array.from({ length: n }, (_, i) => [ok.deck[2 * i], ok.deck[2 * i + 1]]);
-  out.append(await handsBlock(hole, ok.deck.slice(2 * n, 2 * n + 5), numpyCard, numpyToCursor));
-  out.append(sequenceList('selfpoker-deck', ok.deck, numpyCard));
+  const { hole, board } = selfpokerDeal(ok.deck, ok.players);
+  out.append(await handsBlock(hole, board, NUMPY));
+  out.append(sequenceList('selfpoker-deck', ok.deck, shows(NUMPY)));
 }
 
 function ladderValues(ok, v) {

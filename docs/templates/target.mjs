@@ -13,9 +13,19 @@
 // implement. Leave the reading, validating and answering below alone: it is
 // what the protocol asks for (docs/protocol.md).
 //
-// Two things JavaScript cannot see, so this target accepts them where a
-// stricter target answers `invalid`: `1.0` for an integer field (JSON.parse
-// makes it 1) and a key that appears twice (JSON.parse keeps the last).
+// The shape of the program: read a line, answer it, repeat; exit 0 when
+// stdin closes. A malformed line is answered with kind `invalid` and the
+// target keeps serving. Two rules every target follows:
+//   - A blank line (empty, or only spaces, tabs and CR) is not a request and
+//     gets no answer at all.
+//   - A JSON object with an integer `id` is always answered with that id,
+//     even when the rest is wrong: a lone surrogate such as "\ud800"
+//     (JSON.parse lets it through), an unknown op. Only a line that is not a
+//     JSON object, or has no integer id, is answered with "id": null.
+//
+// Two things JSON.parse cannot see, `1.0` for an integer field (it makes it
+// 1) and a key that appears twice (it keeps the last), are found by
+// scanLine below: the protocol answers both `invalid`.
 
 const NAME = 'template-node 1';
 const subtle = globalThis.crypto.subtle;
@@ -190,6 +200,38 @@ const FIELDS = {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
+// One pass over a line JSON.parse accepted, outside its strings: throws on
+// a key repeated within one object, and returns the top-level fields whose
+// value holds a number written with a fraction or an exponent.
+function scanLine(text) {
+  const floats = new Set();
+  const open = []; // per open bracket: the keys seen (an object) or null (a list)
+  let field = null;
+  let wantKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      if (wantKey) {
+        const key = JSON.parse(text.slice(i, j + 1));
+        if (open.at(-1).has(key)) throw new Invalid(`${key}: given twice`);
+        open.at(-1).add(key);
+        if (open.length === 1) field = key;
+        wantKey = false;
+      }
+      i = j;
+    } else if (c === '{') {
+      open.push(new Set());
+      wantKey = true;
+    } else if (c === '[') open.push(null);
+    else if (c === '}' || c === ']') open.pop();
+    else if (c === ',') wantKey = open.at(-1) instanceof Set;
+    else if (c === '.' || ((c === 'e' || c === 'E') && text[i - 1] >= '0' && text[i - 1] <= '9')) floats.add(field);
+  }
+  return floats;
+}
+
 // JSON.stringify cannot write a BigInt. A cursor past 2^53-1 is still an
 // exact JSON integer on the wire, so BigInts are written as their digits.
 function toJson(value) {
@@ -203,8 +245,10 @@ const error = (id, kind, message) => ({ id, error: { kind, message: message.toWe
 // The response object for one request line (a Buffer without its newline).
 async function answer(line) {
   let request;
+  let text;
   try {
-    request = JSON.parse(strictUtf8.decode(line));
+    text = strictUtf8.decode(line);
+    request = JSON.parse(text);
   } catch (e) {
     return error(null, 'invalid', e instanceof TypeError ? 'not UTF-8' : `not JSON: ${e.message}`);
   }
@@ -218,6 +262,7 @@ async function answer(line) {
   let takes;
   let run = null;
   try {
+    const floats = scanLine(text);
     if (typeof op !== 'string') throw new Invalid('op: missing or not a string');
     if (op === 'hello') {
       takes = ['protocol'];
@@ -240,7 +285,10 @@ async function answer(line) {
       }
       return { id, ok: { name: NAME, ops: Object.keys(OPS) } };
     }
-    for (const name of takes) FIELDS[name](name, request[name]);
+    for (const name of takes) {
+      if (floats.has(name) && FIELDS[name] !== penetration) throw new Invalid(`${name}: expected an integer, got a fraction or exponent`);
+      FIELDS[name](name, request[name]);
+    }
   } catch (e) {
     if (e instanceof Invalid) return error(id, 'invalid', e.message);
     throw e;
@@ -257,6 +305,9 @@ async function respond(line) {
   }
 }
 
+// A blank line (empty, or only spaces, tabs and CR) is not a request: no answer.
+const isBlank = (line) => line.every((b) => b === 0x20 || b === 0x09 || b === 0x0d);
+
 // Bytes, not text: a line that is not UTF-8 must be answered, not crash the loop.
 let pending = Buffer.alloc(0);
 for await (const chunk of process.stdin) {
@@ -265,8 +316,8 @@ for await (const chunk of process.stdin) {
   while ((newline = pending.indexOf(0x0a)) !== -1) {
     const line = pending.subarray(0, newline);
     pending = pending.subarray(newline + 1);
-    await respond(line);
+    if (!isBlank(line)) await respond(line);
   }
 }
-if (pending.length > 0) await respond(pending);
+if (!isBlank(pending)) await respond(pending);
 // Returning (rather than process.exit) lets the last line drain; exit status 0.

@@ -14,7 +14,14 @@ been checked against the harness.
 
 The shape of the program: read one line, answer one line, flush, repeat;
 exit 0 when stdin closes. A malformed line is answered with kind `invalid`
-and the target keeps serving.
+and the target keeps serving. Two rules every target follows:
+
+- A blank line (empty, or only spaces, tabs and CR) is not a request and
+  gets no answer at all.
+- A JSON object with an integer `id` is always answered with that id, even
+  when the rest is wrong: a lone surrogate such as "\ud800" (json.loads lets
+  it through), a repeated key, an unknown op. Only a line that is not a JSON
+  object, or has no integer id, is answered with "id": null.
 """
 import hashlib
 import hmac
@@ -162,7 +169,8 @@ FIELDS = {
 
 
 def kind_of(v):
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
+    # Objects come from parse() as Object, a dict subclass.
+    return {Object: "an object", dict: "an object", list: "a list", str: "a string", bool: "a boolean",
             int: "an integer", float: "a number", type(None): "null"}[type(v)]
 
 
@@ -246,6 +254,8 @@ def main():
     out = sys.stdout.buffer
     # Bytes, not text: a line that is not UTF-8 must be answered, not crash the loop.
     for line in sys.stdin.buffer:
+        if not line.strip(b" \t\r\n"):
+            continue  # a blank line is not a request: no answer
         response = json.dumps(answer(line), separators=(",", ":"))
         out.write(response.encode("ascii") + b"\n")
         # The harness waits for this line before it sends the next request.

@@ -18,11 +18,20 @@
 //
 // The page code cannot run for every input the protocol allows: WebCrypto
 // refuses a zero-length HMAC key, so an empty serverSeed makes it throw
-// (DataError). Anything the page code throws is answered `invalid`, with
-// the page's own error in the message, rather than papered over: that is
-// what the published verifier does with such a seed.
+// (DataError). Anything the page code throws is answered `declined`, with
+// the page's own error in the message, rather than papered over: the
+// harness counts it as skipped, with that reason, never as a pass.
+//
+// The protocol half is the node target's: serve.mjs reads the lines, and the
+// fields of dice.roll are checked from dice.mjs's declaration, so only the
+// dice themselves come from the page.
 
 import { readFileSync } from 'node:fs';
+import { SCHEME as DICE } from '../js/dice.mjs';
+import { makeEngine } from '../js/engine.mjs';
+import { ProvablyError } from '../js/errors.mjs';
+import { runTarget } from '../js/serve.mjs';
+import { WEBCRYPTO } from '../js/webcrypto.mjs';
 
 const PAGE = new URL('../published/dice.js', import.meta.url);
 const NAME = 'dice page code (reference/published/dice.js, run as an AsyncFunction)';
@@ -61,104 +70,22 @@ function pageFor(serverSeed, clientSeed) {
   return page;
 }
 
-class Invalid extends Error {}
-
-function string(name, v) {
-  if (typeof v !== 'string') throw new Invalid(`${name}: expected a string, got ${kindOf(v)}`);
-  // JSON.parse lets "\ud800" through; TextEncoder would quietly make it U+FFFD.
-  if (!v.isWellFormed()) throw new Invalid(`${name}: contains a lone surrogate`);
-}
-
-function integer(name, v) {
-  // JSON.parse makes 1.0 an integer; JavaScript cannot tell it from 1.
-  if (typeof v !== 'number' || !Number.isInteger(v)) {
-    throw new Invalid(`${name}: expected an integer, got ${kindOf(v)}`);
-  }
-  if (v < 0) throw new Invalid(`${name}: ${v} is below the limit 0`);
-  if (v > Number.MAX_SAFE_INTEGER) {
-    throw new Invalid(`${name}: ${v} is above the limit ${Number.MAX_SAFE_INTEGER}`);
-  }
-}
-
-const kindOf = (v) =>
-  v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
-
-const FIELDS = { serverSeed: string, clientSeed: string, n: integer };
-
 async function roll({ serverSeed, clientSeed, n }) {
   let page;
   try {
     page = await pageFor(serverSeed, clientSeed);
   } catch (e) {
-    throw new Invalid(`serverSeed: the published page code fails for this seed pair: ${e.name}: ${e.message}`);
+    // A limit of the published code (WebCrypto refuses an empty HMAC key),
+    // not a wrong answer: the request is declined, with the page's own error.
+    throw new ProvablyError('declined', `the published page code fails for this seed pair: ${e.name}: ${e.message}`);
   }
   const face = await page.die(n);
-  if (face === undefined) return { exhausted: `die(${n}): no byte below 252 in 16 rounds` };
-  return { ok: { face } };
+  if (face === undefined) throw new ProvablyError('exhausted', `die(${n}): no byte below 252 in 16 rounds`);
+  return { face };
 }
 
-// A message may quote the request, and JSON.stringify would write a lone
-// surrogate from it as \ud800, which strict readers refuse: make it U+FFFD.
-const error = (id, kind, message) => ({ id, error: { kind, message: message.toWellFormed() } });
+// One op, with the fields (and limits) dice.mjs declares for it. The page
+// code brings its own WebCrypto calls; the provider is the engine's formality.
+const PUBLISHED = { id: 'dice', ops: { 'dice.roll': { fields: DICE.ops['dice.roll'].fields, run: (_, f) => roll(f) } } };
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-async function answer(line) {
-  let request;
-  try {
-    request = JSON.parse(strictUtf8.decode(line));
-  } catch (e) {
-    return error(null, 'invalid', e instanceof TypeError ? 'not UTF-8' : `not JSON: ${e.message}`);
-  }
-  if (request === null || typeof request !== 'object' || Array.isArray(request)) {
-    return error(null, 'invalid', 'the request is not a JSON object');
-  }
-  const id = request.id;
-  if (!Number.isInteger(id)) return error(null, 'invalid', 'id: missing or not an integer');
-  const op = request.op;
-  try {
-    if (typeof op !== 'string') throw new Invalid('op: missing or not a string');
-    if (op !== 'hello' && op !== 'dice.roll') return error(id, 'unsupported', `${op}: not implemented here`);
-    const takes = op === 'hello' ? ['protocol'] : Object.keys(FIELDS);
-    for (const name of Object.keys(request)) {
-      if (name !== 'id' && name !== 'op' && !takes.includes(name)) {
-        throw new Invalid(`${name}: not a field of ${op}`);
-      }
-    }
-    for (const name of takes) {
-      if (!Object.hasOwn(request, name)) throw new Invalid(`${name}: missing`);
-    }
-    if (op === 'hello') {
-      if (request.protocol !== 1) {
-        throw new Invalid(`protocol: only version 1 is spoken, got ${JSON.stringify(request.protocol)}`);
-      }
-      return { id, ok: { name: NAME, ops: ['dice.roll'] } };
-    }
-    for (const name of takes) FIELDS[name](name, request[name]);
-    const result = await roll(request);
-    return result.ok ? { id, ok: result.ok } : error(id, 'exhausted', result.exhausted);
-  } catch (e) {
-    if (e instanceof Invalid) return error(id, 'invalid', e.message);
-    throw e;
-  }
-}
-
-async function respond(line) {
-  // Pipes are asynchronous in Node on POSIX: wait until the line is handed over.
-  if (!process.stdout.write(JSON.stringify(await answer(line)) + '\n')) {
-    await new Promise((resolve) => process.stdout.once('drain', resolve));
-  }
-}
-
-// Bytes, not text: a line that is not UTF-8 must be answered, not crash the loop.
-let pending = Buffer.alloc(0);
-for await (const chunk of process.stdin) {
-  pending = Buffer.concat([pending, chunk]);
-  let newline;
-  while ((newline = pending.indexOf(0x0a)) !== -1) {
-    const line = pending.subarray(0, newline);
-    pending = pending.subarray(newline + 1);
-    await respond(line);
-  }
-}
-if (pending.length > 0) await respond(pending);
+runTarget(makeEngine({ schemes: [PUBLISHED], provider: WEBCRYPTO, name: NAME }));

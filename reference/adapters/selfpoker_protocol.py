@@ -87,9 +87,15 @@ def answer(line, name, ops):
 
 
 def serve(name, ops):
-    """Answers protocol v1 lines on stdin until it closes; returns the exit status."""
+    """Answers protocol v1 lines on stdin until it closes; returns the exit status.
+
+    A blank line (only spaces, tabs, CR) gets no answer; a JSON object with an
+    integer id is answered with that id whatever else is wrong in it.
+    """
     out = sys.stdout.buffer
     for line in sys.stdin.buffer:
+        if not line.strip(b" \t\r\n"):
+            continue  # not a request
         out.write(json.dumps(answer(line, name, ops), separators=(",", ":")).encode("ascii") + b"\n")
         out.flush()
     return 0

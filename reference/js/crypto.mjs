@@ -1,12 +1,14 @@
-// WebCrypto plumbing shared by every scheme. The same file runs in node 20+
-// and in browsers, so it touches nothing but `globalThis.crypto.subtle`.
-
-const encoder = new TextEncoder();
-
-/** UTF-8 bytes of a string (the caller has already rejected lone surrogates). */
-export function utf8(text) {
-  return encoder.encode(text);
-}
+// The scheme code's view of its cryptography, over a pluggable provider.
+//
+// A provider is the third-party part: { name, hmacSha256(keyText,
+// messageText), sha256(text) }, both taking JavaScript strings and
+// returning (a promise of) 32 bytes as a Uint8Array, an ArrayBuffer or an
+// array of numbers. The provider does its own UTF-8 encoding on purpose: a
+// target built on crypto-js or js-sha256 is meant to test that package's
+// encoder too, not ours. The default provider is WebCrypto (webcrypto.mjs).
+//
+// Everything above the provider (hex, MAC sequences signed ahead, counters
+// past 2^53) is ours and the same for every provider.
 
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
@@ -17,56 +19,72 @@ export function toHex(bytes) {
   return out;
 }
 
-function subtle() {
-  const s = globalThis.crypto?.subtle;
-  // WebCrypto is only exposed in secure contexts (https, localhost); say so
-  // instead of failing later with "cannot read properties of undefined".
-  if (!s) throw new Error('WebCrypto (crypto.subtle) is not available in this context');
-  return s;
+/** i + 1, exact beyond 2^53 (switches to BigInt there). */
+export function increment(i) {
+  if (typeof i === 'number' && i < Number.MAX_SAFE_INTEGER) return i + 1;
+  return BigInt(i) + 1n;
 }
 
-/** Hex SHA-256 of the UTF-8 text. */
-export async function sha256Hex(text) {
-  return toHex(new Uint8Array(await subtle().digest('SHA-256', utf8(text))));
-}
-
-// importKey is far more expensive than one sign, and a 312-card shoe signs
-// a few dozen blocks while a cursor shuffle of 312 signs hundreds; requests
-// of a harness run mostly reuse a handful of seeds. The cache holds
-// promises so that concurrent requests for one seed share one import.
-const KEY_CACHE_LIMIT = 128;
-const keyCache = new Map();
-
-/** The HMAC-SHA256 CryptoKey whose key bytes are the server seed's UTF-8 text. */
-export function hmacKey(serverSeed) {
-  let key = keyCache.get(serverSeed);
-  if (key) {
-    // Refresh recency: Map iteration order is insertion order.
-    keyCache.delete(serverSeed);
-    keyCache.set(serverSeed, key);
-    return key;
+/**
+ * A provider's answer as 32 bytes. A wrong length or a value that is not a
+ * byte is the adapter's bug (crypto-js, say, hands out signed 32-bit words):
+ * it is thrown, and execute() reports it as an internal error instead of
+ * computing with bytes nobody meant.
+ */
+function digestBytes(value, provider, what) {
+  let bytes;
+  if (value instanceof Uint8Array) bytes = value;
+  else if (value instanceof ArrayBuffer) bytes = new Uint8Array(value);
+  else if (value !== null && typeof value === 'object' && Number.isInteger(value.length)) {
+    for (let i = 0; i < value.length; i++) {
+      const b = value[i];
+      if (!Number.isInteger(b) || b < 0 || b > 255) {
+        throw new Error(`${provider.name}: ${what} returned ${b} at index ${i}, not a byte`);
+      }
+    }
+    bytes = Uint8Array.from(value);
+  } else {
+    throw new Error(`${provider.name}: ${what} returned ${typeof value}, not bytes`);
   }
-  // WebCrypto refuses a zero-length HMAC key, yet an empty server seed is a
-  // valid string. HMAC pads every key shorter than its 64-byte block with
-  // zeros (RFC 2104, section 2), so 64 zero bytes give the very same MAC.
-  const bytes = serverSeed === '' ? new Uint8Array(64) : utf8(serverSeed);
-  key = subtle().importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  key.catch(() => keyCache.delete(serverSeed));
-  keyCache.set(serverSeed, key);
-  if (keyCache.size > KEY_CACHE_LIMIT) keyCache.delete(keyCache.keys().next().value);
-  return key;
+  if (bytes.length !== 32) throw new Error(`${provider.name}: ${what} returned ${bytes.length} bytes, not 32`);
+  return bytes;
 }
 
-/** HMAC-SHA256(serverSeed as UTF-8 text, message as UTF-8 text) as 32 bytes. */
-export async function hmac(serverSeed, message) {
-  const key = await hmacKey(serverSeed);
-  return new Uint8Array(await subtle().sign('HMAC', key, utf8(message)));
+/**
+ * The primitives every scheme function takes as its first argument:
+ *   name                          the provider's name
+ *   hmac(keyText, messageText)    HMAC-SHA256 as 32 bytes
+ *   sha256Hex(text)               hex SHA-256
+ *   macs(keyText, prefix, first, batch)
+ *                                 a MacSequence of HMAC(key, prefix + i)
+ */
+export function primitives(provider) {
+  for (const fn of ['hmacSha256', 'sha256']) {
+    if (typeof provider?.[fn] !== 'function') {
+      throw new TypeError(`a crypto provider needs a function ${fn}(text…), got ${typeof provider?.[fn]}`);
+    }
+  }
+  if (typeof provider.name !== 'string' || provider.name === '') {
+    throw new TypeError('a crypto provider needs a name (shown in the hello answer)');
+  }
+  const asBytes = (value) => digestBytes(value, provider, 'hmacSha256');
+  const sign = (keyText, messageText) => provider.hmacSha256(keyText, messageText);
+  return Object.freeze({
+    name: provider.name,
+    async hmac(keyText, messageText) {
+      return asBytes(await sign(keyText, messageText));
+    },
+    async sha256Hex(text) {
+      return toHex(digestBytes(await provider.sha256(text), provider, 'sha256'));
+    },
+    macs: (keyText, prefix, first = 0, batch = 1) => new MacSequence(sign, asBytes, keyText, prefix, first, batch),
+  });
 }
 
 const MAX_BATCH = 256;
 
 /**
- * The MACs HMAC(serverSeed, prefix + i) for i = first, first + 1, ... in order.
+ * The MACs HMAC(key, prefix + i) for i = first, first + 1, ... in order.
  *
  * Every scheme here consumes consecutive indices whatever its rejections do
  * (cursor + 1 per attempt, block + 1 per 32 bytes), so the blocks can be
@@ -75,9 +93,13 @@ const MAX_BATCH = 256;
  * first batch size (a hint of how many blocks the caller surely needs); later
  * batches double up to MAX_BATCH. At most one batch is signed needlessly.
  */
-export class MacSequence {
-  constructor(serverSeed, prefix, first = 0, batch = 1) {
-    this.serverSeed = serverSeed;
+class MacSequence {
+  constructor(sign, asBytes, keyText, prefix, first, batch) {
+    // The provider's answers are queued as they come and checked as they are
+    // taken: one promise per block, not two, on the path every shuffle takes.
+    this.sign = sign;
+    this.asBytes = asBytes;
+    this.keyText = keyText;
     this.prefix = prefix;
     // Indices may pass 2^53 (a cursor near the top of its range plus a long
     // shuffle), so the running index switches to BigInt before it loses
@@ -92,14 +114,15 @@ export class MacSequence {
     if (this.head === this.queue.length) this.#refill();
     const mac = this.queue[this.head];
     this.queue[this.head++] = undefined;
-    return mac;
+    return this.asBytes(await mac);
   }
 
   #refill() {
     this.queue = [];
     this.head = 0;
     for (let n = 0; n < this.batch; n++) {
-      const p = hmac(this.serverSeed, this.prefix + String(this.nextIndex));
+      // A provider may answer synchronously; Promise.resolve keeps a promise as it is.
+      const p = Promise.resolve(this.sign(this.keyText, this.prefix + String(this.nextIndex)));
       // A rejection is reported when (if ever) the block is consumed; a
       // block signed ahead and never used must not become an unhandled one.
       p.catch(() => {});
@@ -108,10 +131,4 @@ export class MacSequence {
     }
     this.batch = Math.min(this.batch * 2, MAX_BATCH);
   }
-}
-
-/** i + 1, exact beyond 2^53 (switches to BigInt there). */
-export function increment(i) {
-  if (typeof i === 'number' && i < Number.MAX_SAFE_INTEGER) return i + 1;
-  return BigInt(i) + 1n;
 }

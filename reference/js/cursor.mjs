@@ -1,20 +1,23 @@
 // `cursor` scheme (seed 003, referenz.py): one HMAC per draw,
 // raw = HMAC(serverSeed, "clientSeed:nonce:cursor").
+//
+// Every function that computes takes the primitives (crypto.mjs) first.
 
-import { MacSequence, hmac, increment, sha256Hex, toHex } from './crypto.mjs';
+import { increment, toHex } from './crypto.mjs';
+import { MAX_INT, int as integer, text } from './validate.mjs';
 
 /** Hex SHA-256 of the server seed text: the commitment shown before play. */
-export function hash(serverSeed) {
-  return sha256Hex(serverSeed);
+export function hash(p, serverSeed) {
+  return p.sha256Hex(serverSeed);
 }
 
 /** The 32 MAC bytes at one cursor. */
-export function raw(serverSeed, clientSeed, nonce, cursor) {
-  return hmac(serverSeed, `${clientSeed}:${nonce}:${cursor}`);
+export function raw(p, serverSeed, clientSeed, nonce, cursor) {
+  return p.hmac(serverSeed, `${clientSeed}:${nonce}:${cursor}`);
 }
 
-export async function rawHex(serverSeed, clientSeed, nonce, cursor) {
-  return toHex(await raw(serverSeed, clientSeed, nonce, cursor));
+export async function rawHex(p, serverSeed, clientSeed, nonce, cursor) {
+  return toHex(await raw(p, serverSeed, clientSeed, nonce, cursor));
 }
 
 /** b0/256 + b1/256² + b2/256³ + b3/256⁴, summed left to right like the Python. */
@@ -24,8 +27,8 @@ export function floatOf(b) {
   return b[0] / 256 + b[1] / 65536 + b[2] / 16777216 + b[3] / 4294967296;
 }
 
-export async function float(serverSeed, clientSeed, nonce, cursor) {
-  return floatOf(await raw(serverSeed, clientSeed, nonce, cursor));
+export async function float(p, serverSeed, clientSeed, nonce, cursor) {
+  return floatOf(await raw(p, serverSeed, clientSeed, nonce, cursor));
 }
 
 /** Bytes per draw: max(1, ⌈bitlen(range − 1) / 8⌉). */
@@ -42,9 +45,9 @@ export function bytesFor(range) {
  * Shared by int and shuffle so a shuffle can sign its MACs ahead.
  */
 export class CursorDraws {
-  constructor(serverSeed, clientSeed, nonce, cursor, expectedDraws = 1) {
+  constructor(p, serverSeed, clientSeed, nonce, cursor, expectedDraws = 1) {
     this.cursor = cursor;
-    this.macs = new MacSequence(serverSeed, `${clientSeed}:${nonce}:`, cursor, expectedDraws);
+    this.macs = p.macs(serverSeed, `${clientSeed}:${nonce}:`, cursor, expectedDraws);
   }
 
   /** A uniform integer in [0, range); rejection advances the cursor by one per attempt. */
@@ -92,9 +95,9 @@ export class CursorDraws {
 }
 
 /** int(range) at a cursor: { value, cursorNext }. */
-export async function int(serverSeed, clientSeed, nonce, cursor, range) {
+export async function int(p, serverSeed, clientSeed, nonce, cursor, range) {
   if (range === 1) return { value: 0, cursorNext: increment(cursor) };
-  const draws = new CursorDraws(serverSeed, clientSeed, nonce, cursor);
+  const draws = new CursorDraws(p, serverSeed, clientSeed, nonce, cursor);
   const value = await draws.int(range);
   return { value, cursorNext: draws.cursor };
 }
@@ -103,9 +106,9 @@ export async function int(serverSeed, clientSeed, nonce, cursor, range) {
  * Fisher–Yates from the back over 0 … count−1, j = int(i + 1):
  * { order, cursorNext }.
  */
-export async function shuffle(serverSeed, clientSeed, nonce, cursor, count) {
+export async function shuffle(p, serverSeed, clientSeed, nonce, cursor, count) {
   const order = Array.from({ length: count }, (_, i) => i);
-  const draws = new CursorDraws(serverSeed, clientSeed, nonce, cursor, count - 1);
+  const draws = new CursorDraws(p, serverSeed, clientSeed, nonce, cursor, count - 1);
   for (let i = count - 1; i >= 1; i--) {
     const j = await draws.int(i + 1);
     const t = order[i];
@@ -114,3 +117,40 @@ export async function shuffle(serverSeed, clientSeed, nonce, cursor, count) {
   }
   return { order, cursorNext: draws.cursor };
 }
+
+/**
+ * The commitment of every scheme keyed by a server seed (cursor, poker, shoe
+ * and its tournaments, dice, ladder): cursor.hash of the revealed seed.
+ */
+export const SERVER_SEED_COMMITMENT = Object.freeze({ op: 'cursor.hash', field: 'serverSeed', result: 'hash' });
+
+/** serverSeed, clientSeed, nonce: what every HMAC draw of seed 003 and its kin starts from. */
+export const SEEDED = Object.freeze({ serverSeed: text(), clientSeed: text(), nonce: integer(0, MAX_INT) });
+const AT = { ...SEEDED, cursor: integer(0, MAX_INT) };
+
+export const SCHEME = {
+  id: 'cursor',
+  commitment: SERVER_SEED_COMMITMENT,
+  ops: {
+    'cursor.hash': {
+      fields: { serverSeed: text() },
+      run: async (p, f) => ({ hash: await hash(p, f.serverSeed) }),
+    },
+    'cursor.raw': {
+      fields: AT,
+      run: async (p, f) => ({ raw: await rawHex(p, f.serverSeed, f.clientSeed, f.nonce, f.cursor) }),
+    },
+    'cursor.float': {
+      fields: AT,
+      run: async (p, f) => ({ float: await float(p, f.serverSeed, f.clientSeed, f.nonce, f.cursor) }),
+    },
+    'cursor.int': {
+      fields: { ...AT, range: integer(1, MAX_INT) },
+      run: (p, f) => int(p, f.serverSeed, f.clientSeed, f.nonce, f.cursor, f.range),
+    },
+    'cursor.shuffle': {
+      fields: { ...AT, count: integer(0, 100000) },
+      run: (p, f) => shuffle(p, f.serverSeed, f.clientSeed, f.nonce, f.cursor, f.count),
+    },
+  },
+};

@@ -7,7 +7,8 @@
 //   - integer lexemes become Numbers when exact, BigInts otherwise;
 //   - lexemes with a fraction or exponent become JsonFloat, which validate.mjs
 //     accepts where a number is wanted and rejects where an integer is;
-//   - duplicate keys are an error;
+//   - duplicate keys are an error (or, with `onDuplicate`, reported while
+//     parsing goes on, so a target can still answer with the request's id);
 //   - objects have a null prototype, so "__proto__" is an ordinary key.
 // The web page feeds execute() with JSON.parse output, which validate.mjs
 // handles as well.
@@ -35,8 +36,13 @@ const PLAIN_STRING = /[^"\\\u0000-\u001f]*/y;
 const MAX_DEPTH = 64;
 const ESCAPES = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
-/** Parses one JSON text; throws JsonSyntaxError with the offset of the problem. */
-export function parseJson(text) {
+/**
+ * Parses one JSON text; throws JsonSyntaxError with the offset of the
+ * problem. With `onDuplicate`, a repeated key is not thrown but passed to
+ * onDuplicate(error, key, depth) (depth 1 is the outermost object), and the
+ * first of its values is kept.
+ */
+export function parseJson(text, { onDuplicate } = {}) {
   let pos = 0;
 
   const fail = (message) => {
@@ -126,14 +132,17 @@ export function parseJson(text) {
       if (text[pos] !== '"') fail('expected a string key');
       const keyAt = pos;
       const key = string();
-      if (Object.hasOwn(out, key)) {
-        pos = keyAt;
-        fail(`duplicate key ${JSON.stringify(key)}`);
+      const repeated = Object.hasOwn(out, key);
+      if (repeated) {
+        const error = new JsonSyntaxError(`duplicate key ${JSON.stringify(key)}`, keyAt);
+        if (!onDuplicate) throw error;
+        onDuplicate(error, key, depth);
       }
       skipWs();
       if (text[pos] !== ':') fail("expected ':'");
       pos++;
-      out[key] = value(depth);
+      const v = value(depth);
+      if (!repeated) out[key] = v;
       skipWs();
       const c = text[pos++];
       if (c === '}') return out;

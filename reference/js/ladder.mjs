@@ -2,12 +2,13 @@
 // "clientSeed:i") with no nonce, eight big-endian u32 per block, r = v / 2^32,
 // Fisher–Yates from the back with j = ⌊r·(i+1)⌋.
 
-import { MacSequence } from './crypto.mjs';
+import { SERVER_SEED_COMMITMENT } from './cursor.mjs';
+import { int, text } from './validate.mjs';
 
 /** Case k gets ladder entry order[k]. */
-export async function shuffle(serverSeed, clientSeed, size) {
+export async function shuffle(p, serverSeed, clientSeed, size) {
   const order = Array.from({ length: size }, (_, i) => i);
-  const macs = new MacSequence(serverSeed, `${clientSeed}:`, 0, Math.ceil((size - 1) / 8));
+  const macs = p.macs(serverSeed, `${clientSeed}:`, 0, Math.ceil((size - 1) / 8));
   let view = null;
   let word = 8;
   for (let i = size - 1; i >= 1; i--) {
@@ -26,3 +27,14 @@ export async function shuffle(serverSeed, clientSeed, size) {
   }
   return { order };
 }
+
+export const SCHEME = {
+  id: 'ladder',
+  commitment: SERVER_SEED_COMMITMENT,
+  ops: {
+    'ladder.shuffle': {
+      fields: { serverSeed: text(), clientSeed: text(), size: int(1, 100000) },
+      run: (p, f) => shuffle(p, f.serverSeed, f.clientSeed, f.size),
+    },
+  },
+};

@@ -1,12 +1,15 @@
 // Poker on the `cursor` scheme (seed 003, poker_referenz.py): deal from a
 // 52-card cursor shuffle, evaluate the best five of five to seven cards.
 //
-// Card c: rank c % 13 (0 = ace, 9 = ten, 10–12 = J Q K), suit c // 13
-// (♣ ♦ ♥ ♠). The evaluator is written from the rules with rank bitmasks; it
-// deliberately shares nothing with poker_referenz.py's try-all-combinations,
-// so that the two can check each other.
+// Cards are numbered as cards.mjs's CURSOR: rank c % 13 (0 = ace, 9 = ten,
+// 10–12 = J Q K), suit c // 13 (♣ ♦ ♥ ♠). The evaluator is written from the
+// rules with rank bitmasks; it deliberately shares nothing with
+// poker_referenz.py's try-all-combinations, so that the two can check each
+// other.
 
-import { shuffle } from './cursor.mjs';
+import { CURSOR } from './cards.mjs';
+import { SEEDED, SERVER_SEED_COMMITMENT, shuffle } from './cursor.mjs';
+import { cards, int } from './validate.mjs';
 
 export const CATEGORIES = [
   'high_card',
@@ -30,19 +33,13 @@ export function positions(players) {
 }
 
 /** { hole, board } for a hand: deck = shuffle(52) at cursor 0. */
-export async function deal(serverSeed, clientSeed, nonce, players) {
-  const { order: deck } = await shuffle(serverSeed, clientSeed, nonce, 0, 52);
-  const p = positions(players);
+export async function deal(p, serverSeed, clientSeed, nonce, players) {
+  const { order: deck } = await shuffle(p, serverSeed, clientSeed, nonce, 0, 52);
+  const at = positions(players);
   return {
-    hole: p.hole.map(([a, b]) => [deck[a], deck[b]]),
-    board: p.board.map((x) => deck[x]),
+    hole: at.hole.map(([a, b]) => [deck[a], deck[b]]),
+    board: at.board.map((x) => deck[x]),
   };
-}
-
-/** Poker value of a card: ace 14, two 2 … king 13. */
-export function pokerRank(card) {
-  const r = card % 13;
-  return r === 0 ? 14 : r + 1;
 }
 
 // Bit r of a rank mask stands for poker rank r (2 … 14); bit 1 mirrors the
@@ -83,9 +80,9 @@ export function evaluate(cards) {
   const suitMask = [0, 0, 0, 0];
   let all = 0;
   for (const c of cards) {
-    const r = pokerRank(c);
+    const r = CURSOR.rank(c);
     count[r]++;
-    suitMask[Math.floor(c / 13)] |= 1 << r;
+    suitMask[CURSOR.suit(c)] |= 1 << r;
     all |= 1 << r;
   }
 
@@ -133,3 +130,18 @@ function popcount(m) {
   for (; m; m &= m - 1) n++;
   return n;
 }
+
+export const SCHEME = {
+  id: 'poker',
+  commitment: SERVER_SEED_COMMITMENT,
+  ops: {
+    'poker.deal': {
+      fields: { ...SEEDED, players: int(2, 22) },
+      run: (p, f) => deal(p, f.serverSeed, f.clientSeed, f.nonce, f.players),
+    },
+    'poker.evaluate': {
+      fields: { cards: cards(5, 7) },
+      run: async (_, f) => evaluate(f.cards),
+    },
+  },
+};

@@ -1,71 +1,36 @@
-// The protocol's operations behind one function, for the node target and
-// the web page alike: execute(request) -> {ok: {...}} | {error: {kind, message}}.
+// The registry: every scheme this implementation has, and the engine the
+// node target and the web page run. A new scheme is its own module
+// exporting SCHEME (engine.mjs says what that holds) plus its line below.
+//
+//   execute(request) -> {ok: {...}} | {error: {kind, message}}   (WebCrypto)
+//   createEngine(provider) -> { NAME, OPS, execute, commitmentOf, fieldsOf, declarations }
+//                             the same ops over another crypto provider
 
-import * as cursor from './cursor.mjs';
-import * as dice from './dice.mjs';
-import { ProvablyError } from './errors.mjs';
-import * as ladder from './ladder.mjs';
-import * as poker from './poker.mjs';
-import * as selfpoker from './selfpoker.mjs';
-import * as shoe from './shoe.mjs';
-import { OP_FIELDS, describe, isObject, validateFields, validateHello } from './validate.mjs';
+import { SCHEME as blackjack } from './blackjack.mjs';
+import { SCHEME as cursor } from './cursor.mjs';
+import { SCHEME as dice } from './dice.mjs';
+import { makeEngine } from './engine.mjs';
+import { SCHEME as ladder } from './ladder.mjs';
+import { SCHEME as poker } from './poker.mjs';
+import { SCHEME as selfpoker } from './selfpoker.mjs';
+import { SCHEME as shoe } from './shoe.mjs';
+import { WEBCRYPTO } from './webcrypto.mjs';
 
 export const VERSION = '0.1.0';
-export const NAME = `provably-js ${VERSION}`;
 
-const HANDLERS = {
-  'cursor.hash': async (f) => ({ hash: await cursor.hash(f.serverSeed) }),
-  'cursor.raw': async (f) => ({
-    raw: await cursor.rawHex(f.serverSeed, f.clientSeed, f.nonce, f.cursor),
-  }),
-  'cursor.float': async (f) => ({
-    float: await cursor.float(f.serverSeed, f.clientSeed, f.nonce, f.cursor),
-  }),
-  'cursor.int': (f) => cursor.int(f.serverSeed, f.clientSeed, f.nonce, f.cursor, f.range),
-  'cursor.shuffle': (f) => cursor.shuffle(f.serverSeed, f.clientSeed, f.nonce, f.cursor, f.count),
-  'poker.deal': (f) => poker.deal(f.serverSeed, f.clientSeed, f.nonce, f.players),
-  'poker.evaluate': async (f) => poker.evaluate(f.cards),
-  'shoe.deal': (f) => shoe.deal(f.serverSeed, f.clientSeed, f.nonce, f.decks, f.penetration),
-  'shoe.tournament': (f) =>
-    shoe.tournament(f.serverSeed, f.tournamentId, f.hand, f.decks, f.penetration),
-  'dice.roll': async (f) => ({ face: await dice.roll(f.serverSeed, f.clientSeed, f.n) }),
-  'selfpoker.commit': async (f) => ({ commit: await selfpoker.commit(f.seed) }),
-  'selfpoker.deck': async (f) => ({ deck: selfpoker.deck(f.seed) }),
-  'ladder.shuffle': (f) => ladder.shuffle(f.serverSeed, f.clientSeed, f.size),
-};
-
-/** Every operation this implementation claims in its hello. */
-export const OPS = Object.keys(OP_FIELDS);
+/** In protocol order: the hello answer lists the ops in this order. */
+export const SCHEMES = Object.freeze([cursor, poker, shoe, dice, selfpoker, ladder, blackjack]);
 
 /**
- * Runs one request (a protocol request without `id`). Never throws: every
- * failure comes back as {error: {kind, message}}.
+ * Every op over `provider` (crypto.mjs: { name, hmacSha256, sha256 }). The
+ * hello answer names the provider unless it is the default WebCrypto one.
  */
-export async function execute(request) {
-  try {
-    return { ok: await run(request) };
-  } catch (e) {
-    if (e instanceof ProvablyError) return { error: { kind: e.kind, message: e.message } };
-    // Anything else is a bug here, not a bad request; the message says so.
-    return { error: { kind: 'invalid', message: `internal error: ${e?.message ?? e}` } };
-  }
+export function createEngine(provider = WEBCRYPTO) {
+  const base = `provably-js ${VERSION}`;
+  const name = provider === WEBCRYPTO ? base : `${base} over ${provider.name}`;
+  return makeEngine({ schemes: SCHEMES, provider, name });
 }
 
-async function run(request) {
-  if (!isObject(request)) {
-    throw new ProvablyError('invalid', `a request must be a JSON object, got ${describe(request)}`);
-  }
-  if (!Object.hasOwn(request, 'op')) throw new ProvablyError('invalid', 'missing field op');
-  const { op } = request;
-  if (typeof op !== 'string') {
-    throw new ProvablyError('invalid', `op: must be a string, got ${describe(op)}`);
-  }
-  if (op === 'hello') {
-    validateHello(request);
-    return { name: NAME, ops: [...OPS] };
-  }
-  if (!Object.hasOwn(HANDLERS, op)) {
-    throw new ProvablyError('unsupported', `op ${describe(op)} is not implemented by ${NAME}`);
-  }
-  return HANDLERS[op](validateFields(op, request));
-}
+const engine = createEngine();
+
+export const { NAME, OPS, execute, commitmentOf, fieldsOf, declarations } = engine;

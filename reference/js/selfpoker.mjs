@@ -1,13 +1,14 @@
 // `selfpoker` scheme (seed 002): a 63-bit seed, commit = SHA-256 of
 // "selfpoker:<seed>", deck = numpy.random.default_rng(seed).permutation(52).
-// Card c: value c // 4 (0 = 2 … 12 = ace), suit c % 4 (♣ ♦ ♥ ♠).
+// Cards are numbered as cards.mjs's NUMPY: value c // 4 (0 = 2 … 12 = ace),
+// suit c % 4 (♣ ♦ ♥ ♠).
 
-import { sha256Hex } from './crypto.mjs';
 import { permutation } from './numpy.mjs';
+import { decimalSeed } from './validate.mjs';
 
 /** seed is the canonical decimal string, exactly as Python's f"{seed}" prints it. */
-export function commit(seed) {
-  return sha256Hex(`selfpoker:${seed}`);
+export function commit(p, seed) {
+  return p.sha256Hex(`selfpoker:${seed}`);
 }
 
 /** The 52-card deck. seed is a decimal string or a BigInt, never a Number. */
@@ -22,3 +23,19 @@ export function deal(deckCards, players) {
     board: deckCards.slice(2 * players, 2 * players + 5),
   };
 }
+
+export const SCHEME = {
+  id: 'selfpoker',
+  // Committed by its own seed, not a server seed: one commitment per hand.
+  commitment: { op: 'selfpoker.commit', field: 'seed', result: 'commit' },
+  ops: {
+    'selfpoker.commit': {
+      fields: { seed: decimalSeed() },
+      run: async (p, f) => ({ commit: await commit(p, f.seed) }),
+    },
+    'selfpoker.deck': {
+      fields: { seed: decimalSeed() },
+      run: async (_, f) => ({ deck: deck(f.seed) }),
+    },
+  },
+};

@@ -2,16 +2,16 @@
 // from one byte stream, block b = HMAC(serverSeed, "clientSeed:nonce:b"),
 // with the cut card drawn from the same stream right after the shuffle.
 
-import { MacSequence } from './crypto.mjs';
-
-const SUITS = ['S', 'H', 'D', 'C'];
-const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
+import { SHOE_RANK_LETTERS } from './cards.mjs';
+import { toHex } from './crypto.mjs';
+import { SERVER_SEED_COMMITMENT, SEEDED } from './cursor.mjs';
+import { MAX_INT, int, number, text } from './validate.mjs';
 
 /** The unshuffled shoe: deck after deck, suits S H D C, ranks A … K. */
 export function orderedShoe(decks) {
   const cards = [];
   for (let d = 0; d < decks; d++) {
-    for (const s of SUITS) for (const r of RANKS) cards.push(r + s);
+    for (const s of 'SHDC') for (const r of SHOE_RANK_LETTERS) cards.push(r + s);
   }
   return cards;
 }
@@ -21,8 +21,8 @@ export function orderedShoe(decks) {
  * straddles two blocks takes the tail of one and the head of the next.
  */
 export class ByteStream {
-  constructor(serverSeed, clientSeed, nonce, expectedBytes = 32) {
-    this.macs = new MacSequence(serverSeed, `${clientSeed}:${nonce}:`, 0, Math.ceil(expectedBytes / 32));
+  constructor(p, serverSeed, clientSeed, nonce, expectedBytes = 32) {
+    this.macs = p.macs(serverSeed, `${clientSeed}:${nonce}:`, 0, Math.ceil(expectedBytes / 32));
     this.block = new Uint8Array(0);
     this.pos = 0;
   }
@@ -70,11 +70,11 @@ async function cutCard(stream, total, penetration) {
 }
 
 /** { cards, cut } of a free round. */
-export async function deal(serverSeed, clientSeed, nonce, decks, penetration) {
+export async function deal(p, serverSeed, clientSeed, nonce, decks, penetration) {
   const cards = orderedShoe(decks);
   const total = cards.length;
   // Two bytes per draw once the shoe passes 256 cards, one below.
-  const stream = new ByteStream(serverSeed, clientSeed, nonce, total > 256 ? 2 * total : total);
+  const stream = new ByteStream(p, serverSeed, clientSeed, nonce, total > 256 ? 2 * total : total);
   for (let i = total - 1; i >= 1; i--) {
     const j = await stream.index(i + 1);
     const t = cards[i];
@@ -86,6 +86,35 @@ export async function deal(serverSeed, clientSeed, nonce, decks, penetration) {
 }
 
 /** Hand k of tournament T: client seed "T:k", nonce k, otherwise a free round. */
-export function tournament(serverSeed, tournamentId, hand, decks, penetration) {
-  return deal(serverSeed, `${tournamentId}:${hand}`, hand, decks, penetration);
+export function tournament(p, serverSeed, tournamentId, hand, decks, penetration) {
+  return deal(p, serverSeed, `${tournamentId}:${hand}`, hand, decks, penetration);
 }
+
+/** The first `count` bytes of the stream, as hex: what a byte generator alone answers. */
+export async function stream(p, serverSeed, clientSeed, nonce, count) {
+  const s = new ByteStream(p, serverSeed, clientSeed, nonce, count);
+  const bytes = new Uint8Array(count);
+  for (let i = 0; i < count; i++) bytes[i] = await s.byte();
+  return { bytes: toHex(bytes) };
+}
+
+const SHOE_SIZE = { decks: int(1, 8), penetration: number({ exclusiveMinimum: 0, exclusiveMaximum: 1 }) };
+
+export const SCHEME = {
+  id: 'shoe',
+  commitment: SERVER_SEED_COMMITMENT,
+  ops: {
+    'shoe.deal': {
+      fields: { ...SEEDED, ...SHOE_SIZE },
+      run: (p, f) => deal(p, f.serverSeed, f.clientSeed, f.nonce, f.decks, f.penetration),
+    },
+    'shoe.tournament': {
+      fields: { serverSeed: text(), tournamentId: text(), hand: int(0, MAX_INT), ...SHOE_SIZE },
+      run: (p, f) => tournament(p, f.serverSeed, f.tournamentId, f.hand, f.decks, f.penetration),
+    },
+    'shoe.stream': {
+      fields: { ...SEEDED, count: int(0, 100000) },
+      run: (p, f) => stream(p, f.serverSeed, f.clientSeed, f.nonce, f.count),
+    },
+  },
+};

@@ -4,7 +4,7 @@
 //! take as many big-endian bytes of one MAC as the range needs and reject the
 //! top remainder; every attempt, accepted or not, moves the cursor by one.
 
-use crate::crypto::{sha256_hex, Keyed};
+use crate::crypto::{sha256_hex, Counter, Keyed};
 
 pub(crate) mod ops;
 pub(crate) mod vectors;
@@ -19,8 +19,7 @@ pub fn hash(server_seed: &str) -> String {
 /// The numbers of one round (one server seed, client seed and nonce).
 #[derive(Clone)]
 pub struct Round {
-    key: Keyed,
-    prefix: Vec<u8>,
+    macs: Counter,
 }
 
 /// One attempt of [`Round::int`]: which cursor was read, what value, and
@@ -41,21 +40,30 @@ pub fn bytes_needed(range: u64) -> u32 {
 
 /// Returns the rejection limit 256^k − (256^k mod range): values at or above it are discarded.
 pub fn limit(range: u64) -> u128 {
-    let pot = 1u128 << (8 * bytes_needed(range));
-    pot - pot % u128::from(range)
+    let k = bytes_needed(range);
+    // A 128-bit remainder costs more than the MAC it guards: stay in 64 bits
+    // below eight bytes (every range the protocol allows).
+    if k < 8 {
+        let pot = 1u64 << (8 * k);
+        u128::from(pot - pot % range)
+    } else {
+        let pot = 1u128 << 64;
+        pot - pot % u128::from(range)
+    }
 }
 
 impl Round {
     pub fn new(server_seed: &str, client_seed: &str, nonce: u64) -> Self {
+        let mut digits = [0u8; 20];
+        let nonce = crate::crypto::decimal(nonce, &mut digits);
         Round {
-            key: Keyed::new(server_seed),
-            prefix: format!("{client_seed}:{nonce}:").into_bytes(),
+            macs: Keyed::new(server_seed).counter_of(&[client_seed.as_bytes(), b":", nonce, b":"]),
         }
     }
 
     /// Returns HMAC(serverSeed, "clientSeed:nonce:cursor").
     pub fn raw(&self, cursor: u64) -> [u8; 32] {
-        self.key.mac_counter(&self.prefix, cursor)
+        self.macs.mac(cursor)
     }
 
     /// Returns b0/256 + b1/256² + b2/256³ + b3/256⁴ of `raw(cursor)`.
@@ -85,6 +93,9 @@ impl Round {
         }
         let k = bytes_needed(range) as usize;
         let limit = limit(range);
+        if let (Some(inv), true) = (u32::try_from(range).ok().and_then(crate::modulo::reciprocal), k <= 2) {
+            return self.small_int(range, k, limit, inv, cursor, trace);
+        }
         loop {
             let raw = self.raw(cursor);
             let v = raw[..k].iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
@@ -97,6 +108,41 @@ impl Round {
             cursor += 1;
             if accepted {
                 return (v % range, cursor);
+            }
+        }
+    }
+
+    /// [`Round::int_traced`] for a range of at most [`crate::modulo::SMALL`]:
+    /// one or two bytes, the remainder by a multiplication.
+    fn small_int(
+        &self,
+        range: u64,
+        k: usize,
+        limit: u128,
+        inv: u64,
+        mut cursor: u64,
+        trace: &mut dyn FnMut(Attempt),
+    ) -> (u64, u64) {
+        let (m, limit) = (
+            u32::try_from(range).expect("small"),
+            u32::try_from(limit).expect("two bytes"),
+        );
+        loop {
+            let raw = self.raw(cursor);
+            let v = if k == 1 {
+                u32::from(raw[0])
+            } else {
+                u32::from(raw[0]) << 8 | u32::from(raw[1])
+            };
+            let accepted = v < limit;
+            trace(Attempt {
+                cursor,
+                raw_value: u64::from(v),
+                accepted,
+            });
+            cursor += 1;
+            if accepted {
+                return (u64::from(crate::modulo::rem(v, m, inv)), cursor);
             }
         }
     }

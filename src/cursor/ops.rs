@@ -8,7 +8,10 @@ use super::{bytes_needed, hash, limit, Round};
 use crate::error::MAX_SAFE_INTEGER;
 use crate::gen;
 use crate::op::fields::{CLIENT_SEED, COUNT, CURSOR, NONCE, RANGE, SERVER_SEED};
-use crate::op::{no_flags, no_story, schema, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
+use crate::op::{
+    last_difference, no_flags, no_story, schema, target_draw, OpSpec, Outcome, Parting, Request, Scheme,
+    SERVER_SEED_SECRET,
+};
 
 pub static SCHEME: Scheme = Scheme {
     name: "cursor",
@@ -146,8 +149,7 @@ pub static SHUFFLE: OpSpec = OpSpec {
         Ok(Outcome::new(ShuffleOk { order, cursor_next }))
     },
     generate: || {
-        let count = prop_oneof![6 => 0u64..=60, 3 => 0u64..=300, 1 => 0u64..=1000];
-        (gen::round(), gen::big_int(), count)
+        (gen::round(), gen::big_int(), gen::size(0, crate::error::MAX_COUNT))
             .prop_map(|((s, c, n), cur, k)| {
                 Request::of(&SHUFFLE, vec![s.into(), c.into(), n.into(), cur.into(), k.into()])
             })
@@ -163,7 +165,8 @@ fn count(r: &Request) -> usize {
 }
 
 /// Ranges: small ones (where a rejection happens often), ranges just above
-/// a power of two at every byte width, and ranges up to 2^53−1.
+/// a power of two at every byte width, ranges at 256^k − 1, 256^k and
+/// 256^k + 1 where the byte count steps, and ranges up to 2^53−1.
 fn range() -> BoxedStrategy<u64> {
     prop_oneof![
         6 => 1u64..=300,
@@ -171,8 +174,20 @@ fn range() -> BoxedStrategy<u64> {
         2 => (1u32..=7, 0u64..=300).prop_map(|(k, d)| ((1u64 << (8 * k - 1)) + d).min(MAX_SAFE_INTEGER)),
         1 => 1u64..=MAX_SAFE_INTEGER,
         1 => prop::sample::select(vec![1, 2, 255, 256, 257, 65536, 65537, 1 << 32, (1 << 32) + 1, MAX_SAFE_INTEGER]),
+        1 => (1u32..=6, -1i64..=1).prop_map(|(k, d)| (1u64 << (8 * k)).saturating_add_signed(d)),
     ]
     .boxed()
+}
+
+/// The ranges at 256^k − 1, 256^k and 256^k + 1 for k = 1 to 6, where the
+/// byte count steps from k to k + 1 (between 256^k and 256^k + 1).
+pub fn byte_width_edges() -> Vec<u64> {
+    (1..=6u32)
+        .flat_map(|k| {
+            let p = 1u64 << (8 * k);
+            [p - 1, p, p + 1]
+        })
+        .collect()
 }
 
 /// One-byte ranges that do not divide 256, so the rejection limit is a byte value.
@@ -182,41 +197,73 @@ fn boundary_range() -> BoxedStrategy<u64> {
         .boxed()
 }
 
-/// The first cursor from `start` whose first attempt reads exactly the
-/// rejection limit: the one value an off-by-one (`>` for `>=`) accepts.
-/// Random cursors hit it once in 256 attempts at best; searching makes every
-/// such case test the boundary.
-pub fn boundary_cursor(round: &Round, start: u64, range: u64) -> u64 {
-    let limit = limit(range);
+/// The first cursor from `start` whose first one-byte attempt reads the
+/// rejection limit minus `below` (0: the smallest value rejected, the one an
+/// off-by-one `>` for `>=` keeps; 1: the largest kept); `start` if none of
+/// the next 4,096 does. Random cursors hit it once in 256 attempts at best;
+/// searching makes every such case test the boundary.
+fn cursor_reading(round: &Round, start: u64, range: u64, below: u128) -> u64 {
+    let target = limit(range) - below;
     let start = start.min(MAX_SAFE_INTEGER - 4096);
     (start..start + 4096)
-        .find(|&c| u128::from(round.raw(c)[0]) == limit)
+        .find(|&c| u128::from(round.raw(c)[0]) == target)
         .unwrap_or(start)
 }
 
-/// A quarter of the cases start exactly on a rejection limit: without that,
-/// an off-by-one `>` for `>=` shows up in about one case in 300.
+/// A quarter of the cases start exactly on a rejection limit or one below
+/// it: without that, an off-by-one `>` for `>=` shows up in about one case
+/// in 300.
 fn generate_int() -> BoxedStrategy<Request> {
     let int = |s: String, c: String, n: u64, cur: u64, range: u64| {
         Request::of(&INT, vec![s.into(), c.into(), n.into(), cur.into(), range.into()])
     };
     prop_oneof![
         3 => (gen::round(), gen::big_int(), range()).prop_map(move |((s, c, n), cur, range)| int(s, c, n, cur, range)),
-        1 => (gen::round(), gen::big_int(), boundary_range()).prop_map(move |((s, c, n), start, range)| {
-            let cur = boundary_cursor(&Round::new(&s, &c, n), start, range);
+        1 => (gen::round(), gen::big_int(), boundary_range(), 0u128..=1).prop_map(move |((s, c, n), start, range, below)| {
+            let cur = cursor_reading(&Round::new(&s, &c, n), start, range, below);
             int(s, c, n, cur, range)
         }),
     ]
     .boxed()
 }
 
+/// What one attempt of a draw of `range` says about the rejection limit:
+/// read exactly at it, or one below it and kept, for one- and two-byte draws.
+fn limit_flags(range: u64, a: &super::Attempt, flags: &mut Vec<&'static str>) {
+    let k = bytes_needed(range);
+    let limit = limit(range);
+    let v = u128::from(a.raw_value);
+    let pot = 1u128 << (8 * k);
+    let hit = match (k, v == limit, v + 1 == limit && limit < pot) {
+        (1, true, _) => Some("RejectAtLimit1"),
+        (2, true, _) => Some("RejectAtLimit2"),
+        (1, _, true) => Some("KeepBelowLimit1"),
+        (2, _, true) => Some("KeepBelowLimit2"),
+        _ => None,
+    };
+    if let Some(f) = hit.filter(|f| !flags.contains(f)) {
+        flags.push(f);
+    }
+}
+
 fn int_flags(r: &Request) -> Vec<&'static str> {
     let range = r.int(RANGE);
     let mut rejected = false;
-    let _ = round(r).int_traced(range, r.int(CURSOR), &mut |a| rejected |= !a.accepted);
+    let mut limits = Vec::new();
+    let (_, next) = round(r).int_traced(range, r.int(CURSOR), &mut |a| {
+        rejected |= !a.accepted;
+        limit_flags(range, &a, &mut limits);
+    });
     let mut flags = Vec::new();
     if rejected {
         flags.push("Rejection");
+    }
+    flags.extend(limits);
+    if byte_width_edges().contains(&range) {
+        flags.push("ByteWidthEdge");
+    }
+    if next > MAX_SAFE_INTEGER {
+        flags.push("CursorAbove53");
     }
     if range == 1 {
         flags.push("RangeOne");
@@ -232,10 +279,24 @@ fn int_flags(r: &Request) -> Vec<&'static str> {
 
 fn shuffle_flags(r: &Request) -> Vec<&'static str> {
     let mut rejected = false;
-    round(r).shuffle_traced(count(r), r.int(CURSOR), &mut |_, a| rejected |= !a.accepted);
+    let mut limits = Vec::new();
+    let (_, next) = round(r).shuffle_traced(count(r), r.int(CURSOR), &mut |i, a| {
+        rejected |= !a.accepted;
+        limit_flags(i as u64 + 1, &a, &mut limits);
+    });
     let mut flags = Vec::new();
     if rejected {
         flags.push("Rejection");
+    }
+    flags.extend(limits);
+    if next > MAX_SAFE_INTEGER {
+        flags.push("CursorAbove53");
+    }
+    if count(r) > 65_536 {
+        flags.push("Above16Bits");
+    }
+    if count(r) > 10_000 {
+        flags.push("Heavy");
     }
     // The draw for i = 256 is int(257), the first that reads two bytes.
     if count(r) > 256 {
@@ -263,44 +324,89 @@ fn int_story(round: &Round, range: u64, at: u64) -> String {
     steps.join("; ")
 }
 
-fn explain_int(r: &Request, w: &Value, g: &Value) -> Option<String> {
+fn explain_int(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
     let range = r.int(RANGE);
     let got_next = g.get("cursorNext").and_then(Value::as_u64);
     let want_next = w.get("cursorNext").and_then(Value::as_u64);
     let k = bytes_needed(range);
     let story = int_story(&round(r), range, r.int(CURSOR));
+    let width = format!("{k}-byte draws");
     Some(match (want_next, got_next) {
-        (Some(wn), Some(gn)) if gn < wn => format!(
-            "the target stopped at cursor {} where provably went on: it kept a draw provably rejects. provably, {k} byte(s) per attempt: {story}",
-            gn - 1
+        (Some(wn), Some(gn)) if gn < wn => Parting::new(
+            format!("kept a draw provably rejects ({width})"),
+            format!(
+                "the target stopped at cursor {} where provably went on: it kept a draw provably rejects. provably, {k} byte(s) per attempt: {story}",
+                gn.saturating_sub(1)
+            ),
         ),
-        (Some(wn), Some(gn)) if gn > wn => format!(
-            "the target made more attempts (cursorNext {gn}, provably {wn}): it rejected a draw provably keeps. provably, {k} byte(s) per attempt: {story}"
+        (Some(wn), Some(gn)) if gn > wn => Parting::new(
+            format!("rejected a draw provably keeps ({width})"),
+            format!("the target made more attempts (cursorNext {gn}, provably {wn}): it rejected a draw provably keeps. provably, {k} byte(s) per attempt: {story}"),
         ),
-        _ => format!("same number of attempts, different value: the byte count, byte order or modulo differs. provably, {k} byte(s) per attempt: {story}"),
+        _ => Parting::new(
+            format!("same attempts, another value ({width})"),
+            format!("same number of attempts, different value: the byte count, byte order or modulo differs. provably, {k} byte(s) per attempt: {story}"),
+        ),
     })
 }
 
-fn explain_shuffle(r: &Request, w: &Value, g: &Value) -> Option<String> {
+fn explain_shuffle(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
     // Fisher–Yates from the back: the first draw fixes the last position,
     // so the highest differing index is the first draw that differs.
-    let Some(i) = crate::op::last_difference(w, g, "order") else {
-        return Some(format!(
-            "the orders agree; cursorNext differs: provably {} / target {}",
-            w["cursorNext"], g["cursorNext"]
+    let Some(i) = last_difference(w, g, "order") else {
+        return Some(Parting::new(
+            "the orders agree, cursorNext differs",
+            format!(
+                "the orders agree; cursorNext differs: provably {} / target {}",
+                w["cursorNext"], g["cursorNext"]
+            ),
         ));
     };
-    let mut kept_at = None;
+    let (mut draws, mut attempts) = (Vec::new(), Vec::new());
     round(r).shuffle_traced(count(r), r.int(CURSOR), &mut |pos, a| {
-        if a.accepted && pos == i {
-            kept_at = Some(a.cursor);
+        if pos == i {
+            attempts.push(a.clone());
+        }
+        if a.accepted {
+            let j = usize::try_from(a.raw_value % (pos as u64 + 1)).expect("j <= i");
+            draws.push((pos, j));
         }
     });
-    Some(format!(
-        "position {i} is the first one the draws fix differently (draw j = int({}) for i = {i}, kept by provably at cursor {}); cursorNext provably {} / target {}",
-        i + 1,
-        kept_at.map_or("-".into(), |c| c.to_string()),
-        w["cursorNext"],
-        g["cursorNext"]
+    let start: Vec<Value> = (0..count(r)).map(Value::from).collect();
+    let target_j = g["order"].get(i).and_then(|v| target_draw(start, &draws, i, v));
+    let mine = draws.iter().find(|(pos, _)| *pos == i).map(|(_, j)| *j);
+    // A target j that equals a rejected attempt's value mod i + 1 kept that attempt.
+    let kept_rejected = attempts
+        .iter()
+        .any(|a| !a.accepted && target_j == usize::try_from(a.raw_value % (i as u64 + 1)).ok());
+    let k = bytes_needed(i as u64 + 1);
+    let group = if kept_rejected {
+        format!("first differing draw keeps a value provably rejects ({k}-byte draws)")
+    } else {
+        format!("first differing draw: another j ({k}-byte draws)")
+    };
+    let limit = limit(i as u64 + 1);
+    let read: Vec<String> = attempts
+        .iter()
+        .map(|a| {
+            format!(
+                "cursor {} read {} ({})",
+                a.cursor,
+                a.raw_value,
+                if a.accepted { "kept" } else { "rejected" }
+            )
+        })
+        .collect();
+    Some(Parting::new(
+        group,
+        format!(
+            "position {i} is the first one the draws fix differently: the draw j = int({}) for i = {i} (limit {limit}): provably {}, so j = {}; the target drew j = {}; cursorNext provably {} / target {}",
+            i + 1,
+            read.join(", "),
+            mine.map_or("-".into(), |j| j.to_string()),
+            target_j.map_or("(not among the first i + 1)".into(), |j| j.to_string()),
+            w["cursorNext"],
+            g["cursorNext"]
+        ),
     ))
 }

@@ -74,6 +74,80 @@ pub fn add(v: &mut VectorSet) {
     v.add("float below 1e-4", input);
     add_ints(v, &round);
     add_shuffles(v);
+    add_domain(v, &round);
+    add_invalid(v);
+}
+
+/// The first cursor whose first attempt at `range` reads `limit(range) - below`.
+fn cursor_at_limit(round: &Round, range: u64, below: u128) -> u64 {
+    let k = super::bytes_needed(range) as usize;
+    let target = super::limit(range) - below;
+    (0..)
+        .find(|&c| {
+            let raw = round.raw(c);
+            raw[..k].iter().fold(0u128, |acc, &b| (acc << 8) | u128::from(b)) == target
+        })
+        .expect("every byte value turns up")
+}
+
+/// Every field of every cursor op over its whole domain, the byte-width
+/// steps of `range`, and draws that read exactly the rejection limit or one
+/// below it, at one and two bytes.
+fn add_domain(v: &mut VectorSet, round: &Round) {
+    let base = |op: &str| json!({ "op": op, "serverSeed": SEED_B, "clientSeed": CLIENT_B, "nonce": 42, "cursor": 0 });
+    v.edges(json!({ "op": "cursor.hash", "serverSeed": SEED_B }));
+    v.edges(base("cursor.raw"));
+    v.edges(base("cursor.float"));
+    let mut int = base("cursor.int");
+    int["range"] = json!(52);
+    v.edges(int.clone());
+    for range in super::ops::byte_width_edges() {
+        int["range"] = json!(range);
+        v.add(
+            format!("range {range}: {} byte(s)", super::bytes_needed(range)),
+            int.clone(),
+        );
+    }
+    // 52 reads one byte, limit 208; 1000 reads two, limit 65000.
+    for (range, below, what) in [
+        (52, 0, "reads exactly the limit 208 and is rejected"),
+        (52, 1, "reads 207, one below the limit, and is kept"),
+        (1000, 0, "reads exactly the two-byte limit 65000 and is rejected"),
+        (1000, 1, "reads 64999, one below the two-byte limit, and is kept"),
+    ] {
+        int["range"] = json!(range);
+        int["cursor"] = json!(cursor_at_limit(round, range, below));
+        v.add(format!("range {range}: the first attempt {what}"), int.clone());
+    }
+    let mut shuffle = base("cursor.shuffle");
+    shuffle["count"] = json!(10);
+    v.edges(shuffle.clone());
+    for (count, what) in [
+        (256, "the last one-byte shuffle"),
+        (257, "the first draw, int(257), reads two bytes"),
+    ] {
+        shuffle["count"] = json!(count);
+        v.add(format!("count {count}: {what}"), shuffle.clone());
+    }
+}
+
+/// Every single-fault mutation of a small request of each op.
+fn add_invalid(v: &mut VectorSet) {
+    let round = json!({ "serverSeed": "s", "clientSeed": "c", "nonce": 1, "cursor": 2 });
+    v.variants(json!({ "op": "cursor.hash", "serverSeed": "s" }));
+    for (op, extra) in [
+        ("cursor.raw", None),
+        ("cursor.float", None),
+        ("cursor.int", Some(("range", 6))),
+        ("cursor.shuffle", Some(("count", 3))),
+    ] {
+        let mut input = round.clone();
+        input["op"] = json!(op);
+        if let Some((field, value)) = extra {
+            input[field] = json!(value);
+        }
+        v.variants(input);
+    }
 }
 
 fn add_ints(v: &mut VectorSet, round: &Round) {

@@ -4,7 +4,7 @@
 //! every byte of each MAC for the first one below 252. The code is the
 //! specification, so this scans too.
 
-use crate::crypto::Keyed;
+use crate::crypto::Counter;
 use crate::error::OpError;
 
 pub(crate) mod ops;
@@ -22,6 +22,8 @@ pub struct Found {
     pub offset: usize,
     pub byte: u8,
     pub face: u8,
+    /// A byte skipped before the face was exactly 252, the limit.
+    pub skipped_limit: bool,
 }
 
 /// Returns die number `n`: the first byte b < 252 of HMAC(serverSeed,
@@ -32,20 +34,23 @@ pub fn roll(server_seed: &str, client_seed: &str, n: u64) -> Result<u8, OpError>
 
 /// Like [`roll`], also saying which round and byte gave the face.
 pub fn roll_traced(server_seed: &str, client_seed: &str, n: u64) -> Result<Found, OpError> {
-    let key = Keyed::new(server_seed);
-    let prefix = format!("{client_seed}:{n}:").into_bytes();
+    let macs = Counter::new(server_seed, format!("{client_seed}:{n}:").as_bytes());
+    let mut skipped_limit = false;
     for round in 0..ROUNDS {
-        let mac = key.mac_counter(&prefix, round);
+        let mac = macs.mac(round);
         // 252 = 6 × 42: every face gets exactly 42 byte values.
         if let Some(offset) = mac.iter().position(|&b| b < 252) {
             let byte = mac[offset];
+            skipped_limit |= mac[..offset].contains(&252);
             return Ok(Found {
                 round,
                 offset,
                 byte,
                 face: byte % 6 + 1,
+                skipped_limit,
             });
         }
+        skipped_limit |= mac.contains(&252);
     }
     Err(OpError::Exhausted {
         message: format!("die {n}: no byte below 252 in {ROUNDS} rounds"),

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::{roll, roll_traced};
 use crate::gen;
 use crate::op::fields::{CLIENT_SEED, SERVER_SEED};
-use crate::op::{schema, Field, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
+use crate::op::{schema, Field, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
 
 pub static SCHEME: Scheme = Scheme {
     name: "dice",
@@ -38,20 +38,34 @@ pub static ROLL: OpSpec = OpSpec {
             .prop_map(|(s, c, n)| Request::of(&ROLL, vec![s.into(), c.into(), n.into()]))
             .boxed()
     },
-    flags: |r| match roll_traced(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(N)) {
-        Ok(found) if found.offset > 0 || found.round > 0 => vec!["LateByte"],
-        _ => vec![],
+    flags: |r| {
+        let Ok(found) = roll_traced(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(N)) else {
+            return vec![];
+        };
+        let checks = [
+            (found.offset > 0 || found.round > 0, "LateByte"),
+            (found.skipped_limit, "RejectAtLimit1"),
+            (found.byte == 251, "KeepBelowLimit1"),
+        ];
+        checks.iter().filter(|(hit, _)| *hit).map(|(_, f)| *f).collect()
     },
     explain,
     secret: Some(SERVER_SEED_SECRET),
 };
 
-fn explain(r: &Request, _: &Value, _: &Value) -> Option<String> {
+fn explain(r: &Request, _: &Value, g: &Value) -> Option<Parting> {
     Some(match roll_traced(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(N)) {
-        Ok(f) => format!(
-            "provably takes byte {} (value {}) of round {}; face = {} % 6 + 1 = {}",
-            f.offset, f.byte, f.round, f.byte, f.face
+        Ok(f) => Parting::new(
+            if f.offset == 0 && f.round == 0 {
+                "another face from byte 0 of round 0"
+            } else {
+                "another face where byte 0 is 252 or more (the face comes from a later byte)"
+            },
+            format!(
+                "provably takes byte {} (value {}) of round {}; face = {} % 6 + 1 = {}; the target says {}",
+                f.offset, f.byte, f.round, f.byte, f.face, g["face"]
+            ),
         ),
-        Err(e) => e.to_string(),
+        Err(e) => Parting::new("provably finds no face", e.to_string()),
     })
 }

@@ -34,4 +34,18 @@ pub fn add(v: &mut VectorSet) {
     v.add("die 2^53-1", roll("x", MAX_SAFE_INTEGER));
     v.add("Unicode client seed", roll(UNICODE_CLIENT, 1));
     v.add("empty client seed", roll("", 0));
+    v.edges(roll(GAME, 0));
+    // A skipped byte of exactly 252 (`<=` for `<` would keep it), and a
+    // face from byte 251, the largest kept.
+    for (what, at_limit) in [
+        ("a byte of exactly 252 is skipped", true),
+        ("the face comes from byte value 251, the largest kept", false),
+    ] {
+        let hit = |f: super::Found| if at_limit { f.skipped_limit } else { f.byte == 251 };
+        let n = (0..)
+            .find(|&n| super::roll_traced(SEED_B, GAME, n).is_ok_and(hit))
+            .expect("such a die turns up");
+        v.add(format!("die {n}: {what}"), roll(GAME, n));
+    }
+    v.variants(json!({ "op": "dice.roll", "serverSeed": "s", "clientSeed": "c", "n": 1 }));
 }

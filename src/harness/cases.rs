@@ -1,15 +1,64 @@
-//! What the harness asks: every canonical vector, and cases generated from
+//! What the harness asks: every canonical vector, then cases generated from
 //! properties of each op's inputs (each op's `generate` in the op table).
 //!
-//! Each generated case has its own RNG seed, derived from the run's seed,
-//! the op and the case number, so any single case can be rebuilt (for
-//! shrinking, or from a report) without replaying the others.
+//! Cases are made one batch at a time, never all at once: case k of an op
+//! is a pure function of the run's seed, the op and k, so a run of 10^6
+//! cases per op holds one batch, any case can be rebuilt (for shrinking, or
+//! from a report) without replaying the others, and the same seed asks the
+//! same questions whatever the number of target copies sharing the work.
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
 
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use sha2::{Digest, Sha256};
 
+use crate::negative::Invalid;
 use crate::op::{OpSpec, Request};
+
+/// One question for a target.
+#[derive(Debug, Clone)]
+pub enum Ask {
+    /// A valid request: the expected answer is provably's.
+    Request(Request),
+    /// A request line provably answers `invalid` (a negative vector, or a
+    /// generated case with one fault put in), sent byte for byte.
+    Invalid(Arc<Invalid>),
+}
+
+impl Ask {
+    pub fn op(&self) -> &'static str {
+        match self {
+            Ask::Request(r) => r.op(),
+            Ask::Invalid(i) => i.op.name,
+        }
+    }
+
+    /// The protocol line with `id` put in front of the other members.
+    pub fn line(&self, id: i64) -> String {
+        match self {
+            Ask::Request(r) => r.line(id),
+            Ask::Invalid(i) => i.line_with_id(id),
+        }
+    }
+
+    /// The request text without id, as a report shows it.
+    pub fn text(&self) -> String {
+        match self {
+            Ask::Request(r) => r.to_value().to_string(),
+            Ask::Invalid(i) => i.line.clone(),
+        }
+    }
+
+    /// What is wrong with an invalid line (its first flag).
+    pub fn fault(&self) -> Option<&'static str> {
+        match self {
+            Ask::Request(_) => None,
+            Ask::Invalid(i) => Some(i.flags.first().copied().unwrap_or("Invalid")),
+        }
+    }
+}
 
 /// Where a case comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,27 +85,43 @@ impl std::fmt::Display for Origin {
 #[derive(Debug, Clone)]
 pub struct Case {
     pub origin: Origin,
-    pub request: Request,
+    pub ask: Ask,
 }
 
-/// The canonical vectors of `op`, as requests.
-pub fn vectors_for(op: &str) -> Vec<Case> {
-    let mut out = Vec::new();
-    for v in crate::vectors::schemes() {
-        for (i, c) in v.cases.iter().enumerate() {
-            if c.request.op() == op {
-                out.push(Case {
+/// The canonical vectors of every op, valid then invalid, indexed once.
+fn vector_index() -> &'static HashMap<&'static str, Vec<Case>> {
+    static INDEX: OnceLock<HashMap<&'static str, Vec<Case>>> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut index: HashMap<&'static str, Vec<Case>> = HashMap::new();
+        for v in crate::vectors::schemes() {
+            for (i, c) in v.cases.iter().enumerate() {
+                index.entry(c.request.op()).or_default().push(Case {
                     origin: Origin::Vector {
                         scheme: v.scheme.name,
                         tc_id: i + 1,
                         comment: c.comment.clone(),
                     },
-                    request: c.request.clone(),
+                    ask: Ask::Request(c.request.clone()),
+                });
+            }
+            for (i, inv) in v.invalid.iter().enumerate() {
+                index.entry(inv.op.name).or_default().push(Case {
+                    origin: Origin::Vector {
+                        scheme: v.scheme.name,
+                        tc_id: v.invalid_tc_id(i),
+                        comment: inv.comment.clone(),
+                    },
+                    ask: Ask::Invalid(Arc::new(inv.clone())),
                 });
             }
         }
-    }
-    out
+        index
+    })
+}
+
+/// The canonical vectors of `op`.
+pub fn vectors_for(op: &str) -> &'static [Case] {
+    vector_index().get(op).map_or(&[], Vec::as_slice)
 }
 
 /// The RNG of case `index` of `op` in the run with seed `seed`.
@@ -76,10 +141,53 @@ pub fn tree(seed: u64, op: &'static OpSpec, index: u64) -> Box<dyn ValueTree<Val
     )
 }
 
+/// Every eighth generated case is a negative one: a generated request with
+/// one fault put in ([`crate::negative::variants`]), the fault picked by the
+/// case's own RNG.
+const NEGATIVE_EVERY: u64 = 8;
+
 /// Generated case `index` of `op`.
 pub fn generated(seed: u64, op: &'static OpSpec, index: u64) -> Case {
+    let request = tree(seed, op, index).current();
+    let ask = if index % NEGATIVE_EVERY == NEGATIVE_EVERY - 1 {
+        let mut variants = crate::negative::variants(&request);
+        let digest = Sha256::digest(format!("provably-diff:{seed}:{}:{index}:invalid", op.name));
+        let pick = u64::from_be_bytes(digest[..8].try_into().expect("eight bytes"));
+        let i = usize::try_from(pick % variants.len() as u64).expect("below the count");
+        Ask::Invalid(Arc::new(variants.swap_remove(i)))
+    } else {
+        Ask::Request(request)
+    };
     Case {
         origin: Origin::Property { index },
-        request: tree(seed, op, index).current(),
+        ask,
+    }
+}
+
+/// The cases of one op: its vectors, then `generated` property cases.
+#[derive(Debug, Clone, Copy)]
+pub struct Plan {
+    pub op: &'static OpSpec,
+    pub seed: u64,
+    pub generated: u64,
+}
+
+impl Plan {
+    /// How many cases the op has in all.
+    pub fn len(&self) -> u64 {
+        vectors_for(self.op.name).len() as u64 + self.generated
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Case `k` of the op (vectors first).
+    pub fn case(&self, k: u64) -> Case {
+        let vectors = vectors_for(self.op.name);
+        match usize::try_from(k).ok().and_then(|i| vectors.get(i)) {
+            Some(c) => c.clone(),
+            None => generated(self.seed, self.op, k - vectors.len() as u64),
+        }
     }
 }

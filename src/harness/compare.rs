@@ -36,15 +36,14 @@ pub fn same_reply(want: &Reply, got: &Reply) -> bool {
     }
 }
 
-/// The reply as pretty JSON, one field per line, for diffs.
-pub fn pretty(reply: &Reply) -> String {
-    let v = match reply {
+/// The reply as the JSON object of its response line (without id), for diffs.
+pub fn pretty(reply: &Reply) -> serde_json::Value {
+    match reply {
         Reply::Ok(v) => serde_json::json!({ "ok": v }),
         Reply::Error { kind, message } => {
             serde_json::json!({ "error": { "kind": kind, "message": message } })
         }
-    };
-    serde_json::to_string_pretty(&v).unwrap() + "\n"
+    }
 }
 
 #[cfg(test)]

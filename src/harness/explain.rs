@@ -4,28 +4,38 @@
 
 use serde_json::Value;
 
-use crate::op::Request;
+use crate::op::{Parting, Request};
 use crate::protocol::Reply;
 
-/// Returns one paragraph saying where `got` first departs from `want`.
-pub fn parted(request: &Request, want: &Reply, got: &Reply) -> String {
+/// Returns where `got` first departs from `want` for `request`: the group
+/// divergences of this cause share, and this case's story.
+pub fn parted(request: &Request, want: &Reply, got: &Reply) -> Parting {
     let (w, g) = match (want, got) {
         (Reply::Ok(w), Reply::Ok(g)) => (w, g),
         (Reply::Ok(_), Reply::Error { kind, message }) => {
-            return format!("the target refused a request provably answers: {kind}: {message}")
+            return Parting::new(
+                format!("refuses a request provably answers ({kind})"),
+                format!("the target refused a request provably answers: {kind}: {message}"),
+            )
         }
         (Reply::Error { kind, message }, Reply::Ok(_)) => {
-            return format!("provably refuses this request ({kind}: {message}) but the target answered it")
+            return Parting::new(
+                format!("answers ok where provably answers {kind}"),
+                format!("provably refuses this request ({kind}: {message}) but the target answered it"),
+            )
         }
         (Reply::Error { kind: wk, .. }, Reply::Error { kind: gk, .. }) => {
-            return format!("both refuse it, provably with {wk}, the target with {gk}")
+            return Parting::new(
+                format!("answers {gk} where provably answers {wk}"),
+                format!("both refuse it, provably with {wk}, the target with {gk}"),
+            )
         }
     };
     (request.spec().explain)(request, w, g).unwrap_or_else(|| generic(w, g))
 }
 
 /// The first field that differs, and for a list its first differing element.
-fn generic(w: &Value, g: &Value) -> String {
+fn generic(w: &Value, g: &Value) -> Parting {
     let fields: Vec<&String> = w
         .as_object()
         .map(|o| o.keys().filter(|k| w.get(*k) != g.get(*k)).collect())
@@ -33,13 +43,16 @@ fn generic(w: &Value, g: &Value) -> String {
     for key in &fields {
         if let (Some(Value::Array(a)), Some(Value::Array(b))) = (w.get(key.as_str()), g.get(key.as_str())) {
             if let Some(i) = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)) {
-                return format!("{key}[{i}] is the first element that differs");
+                return Parting::new(
+                    format!("{key} differs"),
+                    format!("{key}[{i}] is the first element that differs"),
+                );
             }
         }
     }
     match fields.first() {
-        Some(k) => format!("field {k} differs"),
-        None => "the target's answer has fields provably's does not".into(),
+        Some(k) => Parting::new(format!("{k} differs"), format!("field {k} differs")),
+        None => Parting::new("other fields", "the target's answer has fields provably's does not"),
     }
 }
 
@@ -60,7 +73,7 @@ mod tests {
         let want = req.run_value().unwrap();
         let mut got = want.clone();
         got["cards"].as_array_mut().unwrap().swap(3, 300);
-        let text = parted(&req, &Reply::Ok(want), &Reply::Ok(got));
+        let text = parted(&req, &Reply::Ok(want), &Reply::Ok(got)).story;
         assert!(
             text.starts_with("position 300 is the first one the draws fix differently"),
             "{text}"
@@ -84,7 +97,7 @@ mod tests {
         );
         let want = req.run_value().unwrap();
         let got = json!({ "value": 0, "cursorNext": at + 1 });
-        let text = parted(&req, &Reply::Ok(want), &Reply::Ok(got));
+        let text = parted(&req, &Reply::Ok(want), &Reply::Ok(got)).story;
         assert!(
             text.contains(&format!(
                 "the target stopped at cursor {at} where provably went on: it kept a draw provably rejects"

@@ -3,6 +3,10 @@
 
 use super::run::TargetReport;
 
+/// Text as XML 1.0 character data or attribute value. XML 1.0 cannot
+/// carry most control characters or U+FFFE and U+FFFF, not even as
+/// character references: those are written as `\u{…}` (the text came
+/// through [`super::escape::escape`] already, which does the same).
 fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -12,11 +16,9 @@ fn esc(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
-            // XML 1.0 cannot carry most control characters, even escaped.
-            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => {
-                out.push_str(&format!("\\u{{{:x}}}", c as u32))
-            }
-            c => out.push(c),
+            '\t' | '\n' | '\r' => out.push(c),
+            '\u{20}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..='\u{10ffff}' => out.push(c),
+            c => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
         }
     }
     out
@@ -46,14 +48,20 @@ pub fn render(reports: &[TargetReport]) -> String {
                 x += "      <skipped message=\"not claimed in hello\"/>\n";
             } else if o.diverge > 0 {
                 let body: Vec<String> = o
-                    .divergences
+                    .findings
                     .iter()
-                    .map(|d| format!("request: {}\n{}\n{}", d.request, d.diff, d.parted))
+                    .map(|d| {
+                        format!(
+                            "{} ({} cases)\nrequest: {}\n{}\n{}",
+                            d.group, d.count, d.request, d.diff, d.parted
+                        )
+                    })
                     .collect();
                 x += &format!(
-                    "      <failure message=\"{} of {} cases diverge\">{}</failure>\n",
+                    "      <failure message=\"{} of {} cases diverge in {} group(s)\">{}</failure>\n",
                     o.diverge,
                     o.cases,
+                    o.findings.len(),
                     esc(&body.join("\n\n"))
                 );
             }

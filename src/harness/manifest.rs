@@ -1,4 +1,12 @@
-//! Target manifests: `harness/targets/NAME.toml`.
+//! Target manifests: `harness/targets/NAME.toml`, and the stacks in the
+//! wild in `harness/wild/NAME.toml`.
+//!
+//! A manifest of a third-party stack also says what the stack is made of:
+//! each `[[package]]` (registry, name, pinned version, licence, what of it
+//! is used), `through_package` (the ops whose answers go through the
+//! package's own code), `scheme_logic` (where the logic above the package
+//! comes from) and, for code that is no package but written here after
+//! someone else's, `reconstruction`. The report page shows all of it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,6 +25,36 @@ pub enum Kind {
     ReferenzCli,
     /// The published `poker_referenz.py`, driven through `austeilen` and `bewerte FILE`.
     PokerReferenzCli,
+}
+
+/// A third-party package a target is built on.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Package {
+    /// Where it is published: `npm`, `pypi`, `crates`, or `node` for a
+    /// module built into node.
+    pub registry: String,
+    pub name: String,
+    /// The pinned version (package-lock.json, a requirements file, Cargo.toml).
+    pub version: String,
+    /// Its licence, as the package declares it.
+    pub licence: String,
+    /// What of it the target calls.
+    pub uses: String,
+}
+
+/// What a stack in the wild is made of, for reports.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Provenance {
+    pub packages: Vec<Package>,
+    /// The ops whose answers go through the packages' own code.
+    pub through_package: Vec<String>,
+    /// Where the scheme logic above the packages comes from.
+    pub scheme_logic: String,
+    /// Set when the target is no package but code written here after
+    /// someone else's description: whose, and from what.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconstruction: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -38,6 +76,16 @@ struct Raw {
     startup_timeout_ms: Option<u64>,
     #[serde(default)]
     request_timeout_ms: Option<u64>,
+    #[serde(default)]
+    single_instance: bool,
+    #[serde(default, rename = "package")]
+    packages: Vec<Package>,
+    #[serde(default)]
+    through_package: Vec<String>,
+    #[serde(default)]
+    scheme_logic: String,
+    #[serde(default)]
+    reconstruction: Option<String>,
 }
 
 /// A resolved manifest: placeholders expanded, paths absolute.
@@ -55,6 +103,11 @@ pub struct Manifest {
     pub request_timeout: Duration,
     /// Where the manifest came from, for messages.
     pub origin: String,
+    /// Run one copy only, whatever `--jobs` says (a target that holds a
+    /// resource of its own, or is not safe to run twice at once).
+    pub single_instance: bool,
+    /// What a third-party stack is made of (empty for the other targets).
+    pub provenance: Provenance,
 }
 
 /// Why a manifest could not be used.
@@ -70,12 +123,17 @@ pub enum ManifestError {
     /// Occurs when a target name matches no manifest.
     #[error("no target named {name:?}; known targets: {known}")]
     Unknown { name: String, known: String },
+    /// Occurs when no targets folder is given or found and the run needs one.
+    #[error("no targets folder: none given with --targets-dir, none in $PROVABLY_TARGETS, no {looked}; run from a checkout, or name a --target-cmd, or the built-in target provably-serve")]
+    NoTargetsDir { looked: String },
 }
 
 pub const DEFAULT_STARTUP: Duration = Duration::from_secs(20);
 pub const DEFAULT_REQUEST: Duration = Duration::from_secs(30);
 
-/// Expands `${PYTHON}`, `${NODE}` and `${PROVABLY}` in one command word.
+/// Expands `${PYTHON}`, `${NODE}`, `${PROVABLY}` and `${BINDIR}` (the
+/// folder of that provably binary, where `cargo build` puts the other
+/// binaries of the crate, such as `wild-ring`) in one command word.
 pub fn expand(word: &str) -> String {
     let env_or = |var: &str, default: &str| {
         std::env::var(var)
@@ -86,9 +144,15 @@ pub fn expand(word: &str) -> String {
     let provably = std::env::current_exe()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| "provably".into());
+    let provably = env_or("PROVABLY_BIN", &provably);
+    let bindir = Path::new(&provably)
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .map_or_else(|| ".".into(), |d| d.display().to_string());
     word.replace("${PYTHON}", &env_or("PROVABLY_PYTHON", "python3"))
         .replace("${NODE}", &env_or("PROVABLY_NODE", "node"))
-        .replace("${PROVABLY}", &env_or("PROVABLY_BIN", &provably))
+        .replace("${PROVABLY}", &provably)
+        .replace("${BINDIR}", &bindir)
 }
 
 impl Manifest {
@@ -112,6 +176,13 @@ impl Manifest {
                 });
             }
         }
+        let claimed = raw.ops.as_deref().unwrap_or_default();
+        if let Some(bad) = raw.through_package.iter().find(|op| !claimed.contains(op)) {
+            return Err(ManifestError::Parse {
+                path: origin.into(),
+                message: format!("through_package lists {bad:?}, which `ops` does not"),
+            });
+        }
         let workdir = base.join(raw.workdir.as_deref().unwrap_or("."));
         let workdir = workdir.canonicalize().unwrap_or(workdir);
         Ok(Manifest {
@@ -125,6 +196,13 @@ impl Manifest {
             startup_timeout: raw.startup_timeout_ms.map_or(DEFAULT_STARTUP, Duration::from_millis),
             request_timeout: raw.request_timeout_ms.map_or(DEFAULT_REQUEST, Duration::from_millis),
             origin: origin.into(),
+            single_instance: raw.single_instance,
+            provenance: Provenance {
+                packages: raw.packages,
+                through_package: raw.through_package,
+                scheme_logic: raw.scheme_logic,
+                reconstruction: raw.reconstruction,
+            },
         })
     }
 
@@ -154,6 +232,8 @@ impl Manifest {
             startup_timeout: DEFAULT_STARTUP,
             request_timeout: DEFAULT_REQUEST,
             origin: "--target-cmd".into(),
+            single_instance: false,
+            provenance: Provenance::default(),
         }
     }
 }
@@ -189,16 +269,65 @@ pub fn find(spec: &str, dir: &Path) -> Result<Manifest, ManifestError> {
         })
 }
 
+/// The targets folder: `given`, else `$PROVABLY_TARGETS`, else
+/// `harness/targets` under the working directory. Never a path compiled
+/// into the binary: a copied or installed binary finds the checkout it is
+/// run in.
+pub fn targets_dir(given: Option<&Path>) -> Option<PathBuf> {
+    if let Some(dir) = given {
+        return Some(dir.to_path_buf());
+    }
+    if let Some(dir) = std::env::var_os("PROVABLY_TARGETS").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    let here = Path::new("harness/targets");
+    here.is_dir().then(|| here.to_path_buf())
+}
+
+/// The targets built into the binary, which need no checkout: this
+/// implementation itself, spoken to over the protocol.
+pub fn builtin() -> Vec<Manifest> {
+    let text = r#"name = "provably-serve"
+description = "provably's own Rust implementation, spoken to over the protocol (provably serve)"
+command = ["${PROVABLY}", "serve"]
+startup_timeout_ms = 10000
+request_timeout_ms = 10000
+"#;
+    let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    vec![Manifest::parse(text, &here, "built in").expect("the built-in manifest parses")]
+}
+
 /// The targets a run asks: `--target` names or files, then `--target-cmd`
-/// commands; every manifest in `dir` when neither is given.
-pub fn resolve(targets: &[String], commands: &[String], dir: &Path) -> Result<Vec<Manifest>, ManifestError> {
+/// commands; every manifest in the targets folder when neither is given.
+/// Without a folder, names are looked up among the built-in targets.
+pub fn resolve(targets: &[String], commands: &[String], dir: Option<&Path>) -> Result<Vec<Manifest>, ManifestError> {
     let mut out = Vec::new();
     for t in targets {
-        out.push(find(t, dir)?);
+        let as_path = Path::new(t);
+        let built_in = builtin().into_iter().find(|m| &m.name == t);
+        out.push(match (dir, built_in) {
+            _ if t.ends_with(".toml") || as_path.components().count() > 1 => Manifest::load(as_path)?,
+            (Some(dir), _) if all(dir).is_ok_and(|ms| ms.iter().any(|m| &m.name == t)) => find(t, dir)?,
+            (_, Some(m)) => m,
+            (Some(dir), None) => find(t, dir)?,
+            (None, None) => {
+                return Err(ManifestError::Unknown {
+                    name: t.clone(),
+                    known: builtin().iter().map(|m| m.name.clone()).collect::<Vec<_>>().join(", "),
+                })
+            }
+        });
     }
     out.extend(commands.iter().map(|c| Manifest::from_command(c)));
     if out.is_empty() {
-        out = all(dir)?;
+        out = match dir {
+            Some(dir) => all(dir)?,
+            None => {
+                return Err(ManifestError::NoTargetsDir {
+                    looked: "harness/targets in the working directory".into(),
+                })
+            }
+        };
     }
     Ok(out)
 }

@@ -1,19 +1,25 @@
 //! The differential harness: every other implementation, run as a real
 //! subprocess, held to the answers of this crate's implementation.
 //!
-//! A [`Target`] answers batches of [`Request`]s. [`run::run_target`] replays
+//! A [`Target`] answers batches of [`Ask`]s. [`run::run_target`] streams
 //! every canonical vector and property-generated cases for each op the
-//! target claims, compares each answer with [`crate::protocol::execute`],
-//! shrinks divergences, and keeps faults (the target misbehaving) apart from
-//! divergences (the target answering differently).
+//! target claims through N copies of the target, compares each answer with
+//! this crate's, groups divergences by the first step where the two sides
+//! part, shrinks one example per group, and keeps faults (the target
+//! misbehaving) apart from divergences (the target answering differently).
 
 // A Fault is a report with its evidence, built once per fault, never on a
 // hot path; boxing it would only add noise.
 #![allow(clippy::result_large_err)]
 
 pub mod cases;
+pub(crate) mod children;
 pub mod compare;
+pub mod escape;
+pub mod expect;
 pub(crate) mod explain;
+pub mod findings;
+pub mod html;
 pub mod junit;
 pub mod manifest;
 pub mod process;
@@ -26,7 +32,8 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::op::Request;
+pub use cases::Ask;
+
 use crate::protocol::Reply;
 
 /// How a target misbehaved, as opposed to answering differently.
@@ -63,6 +70,8 @@ pub enum FaultKind {
     MissingOp,
     /// hello answered with an error, a wrong shape or another protocol version.
     Handshake,
+    /// Every case of a claimed op was declined: claiming it proved nothing.
+    DeclinedEverything,
 }
 
 impl FaultKind {
@@ -83,6 +92,7 @@ impl FaultKind {
             FaultKind::ClaimedUnsupported => "claimed-unsupported",
             FaultKind::MissingOp => "missing-op",
             FaultKind::Handshake => "handshake",
+            FaultKind::DeclinedEverything => "declined-everything",
         }
     }
 }
@@ -148,21 +158,42 @@ pub struct Hello {
     pub ops: Vec<String>,
 }
 
+/// One answer as it came back: the raw line of a protocol target (checked
+/// by the harness, which compares bytes first and parses only on a
+/// difference), or a reply an adapter built.
+#[derive(Debug, Clone)]
+pub enum Got {
+    Line(Vec<u8>),
+    Reply(Reply),
+}
+
 /// Anything the harness can hold to the Rust answers.
-pub trait Target {
+pub trait Target: Send {
     /// The name used in reports.
     fn name(&self) -> &str;
     /// Starts (or restarts) the target and returns its hello.
     fn start(&mut self) -> Result<Hello, Fault>;
-    /// Answers `requests` in order. Stops at the first fault: returns the
-    /// replies received so far and the fault.
-    fn call(&mut self, requests: &[Request]) -> (Vec<Reply>, Option<Fault>);
+    /// Sends a batch. Its answers come back from [`Target::receive`], batch
+    /// by batch in the order sent; request k of the batch has id `ids[k]`.
+    fn send(&mut self, asks: &[Ask], ids: &[i64]) -> Result<(), Fault>;
+    /// Receives the answers to the oldest batch sent, in order, handing each
+    /// to `answer` as it comes (never a whole batch at once: a batch of huge
+    /// lines must not be held in memory). Stops at the first fault, of the
+    /// target or returned by `answer`.
+    fn receive(&mut self, answer: &mut dyn FnMut(Got) -> Result<(), Fault>) -> Option<Fault>;
+    /// Kills the target after a fault found in its answers, adding the
+    /// evidence only the target has (exit status, stderr tail).
+    fn abort(&mut self, fault: Fault) -> Fault;
     /// Ends the target; reports a fault that shows only at the end (an
     /// extra answer, a non-zero exit status, a stderr flood).
     fn finish(&mut self) -> Option<Fault>;
-    /// How many requests to send per [`Target::call`].
+    /// How many requests to send per batch.
     fn batch_size(&self) -> usize {
         256
+    }
+    /// How many batches may be in flight at once.
+    fn pipeline(&self) -> usize {
+        2
     }
 }
 
@@ -172,4 +203,10 @@ pub fn open(m: manifest::Manifest) -> Box<dyn Target> {
         manifest::Kind::Protocol => Box::new(process::ProcessTarget::new(m)),
         manifest::Kind::ReferenzCli | manifest::Kind::PokerReferenzCli => Box::new(published::PublishedTarget::new(m)),
     }
+}
+
+/// Makes this process reap every descendant of the targets it runs, even
+/// one that left the target's process group: see [`children`].
+pub fn reap_descendants() -> bool {
+    children::become_subreaper()
 }

@@ -4,29 +4,42 @@
 //! target: one writes requests (a target that stops reading cannot stall
 //! us), one reads stdout lines with a length cap (a 100 MB line is counted,
 //! not stored), one drains stderr keeping only its tail (a flood cannot fill
-//! the pipe and deadlock the target). The main thread only waits on a
-//! channel, always with a timeout.
+//! the pipe and deadlock the target). The caller only waits on a channel,
+//! always with a timeout.
+//!
+//! Answers are handed back as raw lines: the harness compares them byte
+//! for byte with the line `provably serve` would print and parses only a
+//! line that differs ([`ProcessTarget::decode`]). Lines read but not yet
+//! taken count against a budget of bytes in flight, so a target that
+//! answers 16 MB lines as fast as it can makes the reader wait instead of
+//! growing the harness's memory.
+//!
+//! Request ids are even and increase: an answer with an off-by-one id can
+//! never pass for another request's, and an id tells an answer that came
+//! too early (a later request's) from one that came twice.
 
 use std::collections::VecDeque;
 use std::io::{BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use super::escape::escape;
 use super::manifest::Manifest;
-use super::{Fault, FaultKind, Hello, Target};
+use super::{children, Ask, Fault, FaultKind, Got, Hello, Target};
 use crate::lines::{read_line, Line, MAX_LINE};
-use crate::op::Request;
 use crate::protocol::{Reply, Response};
 
 /// How much of stderr is kept for reports.
 pub const STDERR_TAIL: usize = 64 << 10;
 /// More stderr than this in total is a fault.
 pub const STDERR_LIMIT: u64 = 1 << 20;
+/// Bytes of answer lines read from a target but not yet taken by the harness.
+pub const IN_FLIGHT: usize = 64 << 20;
 /// How long a target may take to exit once its stdin is closed.
 const EXIT_GRACE: Duration = Duration::from_secs(5);
 
@@ -34,6 +47,34 @@ enum OutEvent {
     Line(Vec<u8>),
     TooLong { prefix: Vec<u8> },
     Eof,
+}
+
+/// The bytes of lines read and not yet taken, with a cap the reader waits on.
+#[derive(Default)]
+struct Budget {
+    state: Mutex<(usize, bool)>,
+    freed: Condvar,
+}
+
+impl Budget {
+    /// Waits until `n` more bytes fit (or nothing is in flight); false when closed.
+    fn take(&self, n: usize) -> bool {
+        let mut s = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        while !s.1 && s.0 > 0 && s.0 + n > IN_FLIGHT {
+            s = self.freed.wait(s).unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+        s.0 += n;
+        !s.1
+    }
+    fn give(&self, n: usize) {
+        let mut s = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        s.0 = s.0.saturating_sub(n);
+        self.freed.notify_all();
+    }
+    fn close(&self) {
+        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).1 = true;
+        self.freed.notify_all();
+    }
 }
 
 #[derive(Default)]
@@ -48,38 +89,77 @@ struct Running {
     child: Child,
     stdin: Option<Sender<Vec<u8>>>,
     stdout: Receiver<OutEvent>,
+    budget: Arc<Budget>,
     stderr: Arc<Mutex<StderrState>>,
 }
 
 impl Running {
     fn stderr_tail(&self) -> String {
-        let s = self.stderr.lock().unwrap();
-        String::from_utf8_lossy(&s.tail.iter().copied().collect::<Vec<u8>>()).into_owned()
+        let s = self.stderr.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        super::escape::escape_lines(&s.tail.iter().copied().collect::<Vec<u8>>())
     }
 
     /// Waits (bounded) until stderr is read to its end, so that a crash's
     /// last words, often written just before it exits, are in the report.
     fn wait_stderr_closed(&self, limit: Duration) {
         let deadline = Instant::now() + limit;
-        while !self.stderr.lock().unwrap().closed && Instant::now() < deadline {
+        while !self
+            .stderr
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .closed
+            && Instant::now() < deadline
+        {
             std::thread::sleep(Duration::from_millis(2));
         }
     }
 
     fn stderr_total(&self) -> u64 {
-        self.stderr.lock().unwrap().total
+        self.stderr
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .total
     }
 
-    /// Kills the whole process group, so a wrapper script's children go too.
+    /// Takes the next line the reader has, within `timeout`.
+    fn next(&self, timeout: Duration) -> Result<OutEvent, RecvTimeoutError> {
+        let event = self.stdout.recv_timeout(timeout)?;
+        if let OutEvent::Line(bytes) = &event {
+            self.budget.give(bytes.len());
+        }
+        Ok(event)
+    }
+
+    /// Waits for the next event of stdout until `deadline`. A target that
+    /// has exited but whose stdout stays open has left a descendant holding
+    /// it: that one is reaped, and then the end of the output comes.
+    fn end_of_output(&mut self, deadline: Instant) -> Result<OutEvent, RecvTimeoutError> {
+        let mut exited_at = None;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next(left.min(Duration::from_millis(50))) {
+                Err(RecvTimeoutError::Timeout) if !left.is_zero() => {}
+                other => return other,
+            }
+            if exited_at.is_none() && matches!(self.child.try_wait(), Ok(Some(_))) {
+                exited_at = Some(Instant::now());
+            }
+            if exited_at.is_some_and(|t| t.elapsed() > Duration::from_millis(200)) {
+                children::kill_group(self.child.id());
+                children::reap_orphans();
+            }
+        }
+    }
+
+    /// Kills the whole process group, so a wrapper script's children go
+    /// too, then every orphan a `setsid()` let escape the group.
     fn kill(&mut self) {
-        let pid = self.child.id();
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{pid}")])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
+        self.budget.close();
+        children::kill_group(self.child.id());
         let _ = self.child.kill();
         let _ = self.child.wait();
+        children::exited(self.child.id());
+        children::reap_orphans();
     }
 
     /// Waits up to `limit` for the process to exit.
@@ -97,12 +177,17 @@ impl Running {
     }
 }
 
-fn spawn_reader(stdout: impl Read + Send + 'static, tx: Sender<OutEvent>) {
+fn spawn_reader(stdout: impl Read + Send + 'static, tx: Sender<OutEvent>, budget: Arc<Budget>) {
     std::thread::spawn(move || {
         let mut reader = BufReader::with_capacity(1 << 16, stdout);
         loop {
             let event = match read_line(&mut reader, MAX_LINE) {
-                Ok(Line::Text(line)) => OutEvent::Line(line),
+                Ok(Line::Text(line)) => {
+                    if !budget.take(line.len()) {
+                        return;
+                    }
+                    OutEvent::Line(line)
+                }
                 // A fault ends the target's run: nothing after the line matters.
                 Ok(Line::TooLong { prefix, .. }) => OutEvent::TooLong { prefix },
                 Ok(Line::Eof) | Err(_) => OutEvent::Eof,
@@ -122,32 +207,21 @@ fn spawn_stderr(mut stderr: impl Read + Send + 'static, state: Arc<Mutex<StderrS
             if n == 0 {
                 break;
             }
-            let mut s = state.lock().unwrap();
+            let mut s = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             s.total += n as u64;
             s.tail.extend(&buf[..n]);
             let excess = s.tail.len().saturating_sub(STDERR_TAIL);
             s.tail.drain(..excess);
         }
-        state.lock().unwrap().closed = true;
+        state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).closed = true;
     });
 }
 
 fn spawn_writer(mut stdin: impl Write + Send + 'static) -> Sender<Vec<u8>> {
     let (tx, rx) = mpsc::channel::<Vec<u8>>();
     std::thread::spawn(move || {
-        while let Ok(line) = rx.recv() {
-            if stdin.write_all(&line).is_err() {
-                break;
-            }
-            // Flush only when nothing else is queued: pipelined batches go
-            // out in few writes, a lone request goes out at once.
-            if let Ok(next) = rx.try_recv() {
-                if stdin.write_all(&next).is_err() {
-                    break;
-                }
-                continue;
-            }
-            if stdin.flush().is_err() {
+        while let Ok(batch) = rx.recv() {
+            if stdin.write_all(&batch).is_err() || stdin.flush().is_err() {
                 break;
             }
         }
@@ -161,15 +235,19 @@ pub struct ProcessTarget {
     manifest: Manifest,
     running: Option<Running>,
     next_id: i64,
+    /// The ids of each batch sent and not yet received, oldest first.
+    in_flight: VecDeque<Vec<i64>>,
+    /// The line of the request in turn, for fault evidence.
+    last_lines: VecDeque<String>,
 }
 
-/// Cuts text for a report.
+/// The start of a line, escaped, for a report.
 fn clip(bytes: &[u8]) -> String {
-    let s = String::from_utf8_lossy(&bytes[..bytes.len().min(300)]).into_owned();
+    let shown = escape(&bytes[..bytes.len().min(300)]);
     if bytes.len() > 300 {
-        format!("{s}… ({} bytes)", bytes.len())
+        format!("{shown}… ({} bytes)", bytes.len())
     } else {
-        s
+        shown
     }
 }
 
@@ -179,6 +257,8 @@ impl ProcessTarget {
             manifest,
             running: None,
             next_id: 0,
+            in_flight: VecDeque::new(),
+            last_lines: VecDeque::new(),
         }
     }
 
@@ -192,21 +272,23 @@ impl ProcessTarget {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
-        let mut child = cmd.spawn().map_err(|e| {
+        let mut child = children::spawn(&mut cmd).map_err(|e| {
             Fault::new(
                 FaultKind::Spawn,
                 format!("cannot start {:?} in {}: {e}", m.command, m.workdir.display()),
             )
         })?;
         let (tx, rx) = mpsc::channel();
-        spawn_reader(child.stdout.take().unwrap(), tx);
+        let budget = Arc::new(Budget::default());
+        spawn_reader(child.stdout.take().expect("piped"), tx, budget.clone());
         let stderr = Arc::new(Mutex::new(StderrState::default()));
-        spawn_stderr(child.stderr.take().unwrap(), stderr.clone());
-        let stdin = spawn_writer(child.stdin.take().unwrap());
+        spawn_stderr(child.stderr.take().expect("piped"), stderr.clone());
+        let stdin = spawn_writer(child.stdin.take().expect("piped"));
         self.running = Some(Running {
             child,
             stdin: Some(stdin),
             stdout: rx,
+            budget,
             stderr,
         });
         Ok(())
@@ -217,40 +299,19 @@ impl ProcessTarget {
         if let Some(mut r) = self.running.take() {
             r.kill();
         }
+        self.in_flight.clear();
+        self.last_lines.clear();
     }
 
-    /// Adds the evidence every fault carries, and kills the process: after
-    /// a fault no later line of it can be trusted.
-    fn fault(&mut self, mut f: Fault) -> Fault {
-        if let Some(mut r) = self.running.take() {
-            if f.exit_status.is_none() {
-                if let Ok(Some(status)) = r.child.try_wait() {
-                    f.exit_status = Some(status.to_string());
-                }
-            }
-            r.kill();
-            r.wait_stderr_closed(Duration::from_secs(1));
-            f.stderr_tail = r.stderr_tail();
-        }
-        f
+    fn request_in_turn(&self) -> Option<String> {
+        self.last_lines.front().map(|l| l.chars().take(300).collect())
     }
 
-    /// Reads one answer line, classifying anything that is not one.
-    fn read(
-        &mut self,
-        expected: i64,
-        outstanding: &[i64],
-        answered: &[i64],
-        timeout: Duration,
-        request: &str,
-    ) -> Result<Response, Fault> {
+    /// Reads one line, classifying anything that is not a line as a fault.
+    fn read_event(&mut self, expected: i64, timeout: Duration) -> Result<Vec<u8>, Fault> {
         let r = self.running.as_mut().expect("started");
-        let event = r.stdout.recv_timeout(timeout);
-        let with_request = |mut f: Fault| {
-            f.request = Some(request.chars().take(300).collect());
-            f
-        };
-        let fault = match event {
+        Err(match r.next(timeout) {
+            Ok(OutEvent::Line(bytes)) => return Ok(bytes),
             Err(RecvTimeoutError::Timeout) => Fault::new(
                 if expected == 0 {
                     FaultKind::StartupTimeout
@@ -280,89 +341,73 @@ impl ProcessTarget {
                 f.received = Some(clip(&prefix));
                 f
             }
-            Ok(OutEvent::Line(bytes)) => {
-                let received = clip(&bytes);
-                let classified = match std::str::from_utf8(&bytes) {
-                    Err(e) => Err(Fault::new(FaultKind::NotUtf8, format!("answer line is not UTF-8: {e}"))),
-                    Ok(text) => match Response::parse(text.trim_end_matches('\r')) {
-                        Err(e) => Err(Fault::new(
-                            FaultKind::NotJson,
-                            format!("not a protocol v1 response: {e}"),
-                        )),
-                        Ok(resp) => match resp.id {
-                            Some(id) if id == expected => return Ok(resp),
-                            Some(id) if outstanding.contains(&id) => Err(Fault::new(
-                                FaultKind::MissingAnswer,
-                                format!(
-                                    "expected the answer to id {expected}, got the answer to the later request {id}"
-                                ),
-                            )),
-                            Some(id) if answered.contains(&id) => Err(Fault::new(
-                                FaultKind::ExtraAnswer,
-                                format!("expected the answer to id {expected}, got a second answer to id {id}"),
-                            )),
-                            Some(id) => Err(Fault::new(
-                                FaultKind::WrongId,
-                                format!("expected id {expected}, got id {id}, which was never sent"),
-                            )),
-                            None => Err(Fault::new(
-                                FaultKind::WrongId,
-                                format!("expected id {expected}, got id null: {:?}", resp.reply),
-                            )),
-                        },
-                    },
-                };
-                match classified {
-                    Ok(r) => return Ok(r),
-                    Err(mut f) => {
-                        f.received = Some(received);
-                        f
-                    }
-                }
-            }
-        };
-        Err(with_request(fault))
+        })
     }
 
-    /// A flood is noticed after the answer to `request` (the last one in turn).
-    fn check_stderr(&mut self, request: Option<&str>) -> Option<Fault> {
+    /// A flood is noticed after the answer to the request in turn.
+    fn check_stderr(&mut self) -> Option<Fault> {
         let total = self.running.as_ref()?.stderr_total();
         (total > STDERR_LIMIT).then(|| {
             let mut f = Fault::new(
                 FaultKind::StderrFlood,
                 format!("{total} bytes on stderr, more than the {STDERR_LIMIT} allowed"),
             );
-            f.request = request.map(|r| r.chars().take(300).collect());
-            self.fault(f)
+            f.request = self.request_in_turn();
+            self.abort(f)
         })
     }
 
-    fn send(&mut self, line: String) {
+    fn write(&mut self, text: Vec<u8>) {
         if let Some(tx) = self.running.as_ref().and_then(|r| r.stdin.as_ref()) {
-            let mut bytes = line.into_bytes();
-            bytes.push(b'\n');
-            let _ = tx.send(bytes);
+            let _ = tx.send(text);
         }
     }
 }
 
-/// Builds the request line with its id.
-pub fn request_line(id: i64, request: &Request) -> String {
-    let mut v = request.to_value();
-    if let Value::Object(m) = &mut v {
-        // id first, as in the protocol's examples.
-        let mut with_id = serde_json::Map::new();
-        with_id.insert("id".into(), id.into());
-        with_id.extend(std::mem::take(m));
-        *m = with_id;
-    }
-    v.to_string()
+/// Reads an answer line as a protocol v1 response to request `expected`,
+/// with `highest` the highest id sent so far; anything else is a fault.
+/// `null_ok`: the request was a line no strict JSON reader can hold (a key
+/// given twice, a lone surrogate), so an answer with id null is its answer.
+pub fn decode_line(bytes: &[u8], expected: i64, highest: i64, null_ok: bool) -> Result<Reply, Fault> {
+    let classified = match std::str::from_utf8(bytes) {
+        Err(e) => Err(Fault::new(FaultKind::NotUtf8, format!("answer line is not UTF-8: {e}"))),
+        Ok(text) => match Response::parse(text.trim_end_matches('\r')) {
+            Err(e) => Err(Fault::new(
+                FaultKind::NotJson,
+                format!("not a protocol v1 response: {}", escape(e.0.as_bytes())),
+            )),
+            Ok(resp) => match resp.id {
+                Some(id) if id == expected => return Ok(resp.reply),
+                None if null_ok => return Ok(resp.reply),
+                Some(id) if id > expected && id <= highest && id % 2 == 0 => Err(Fault::new(
+                    FaultKind::MissingAnswer,
+                    format!("expected the answer to id {expected}, got the answer to the later request {id}"),
+                )),
+                Some(id) if (0..expected).contains(&id) && id % 2 == 0 => Err(Fault::new(
+                    FaultKind::ExtraAnswer,
+                    format!("expected the answer to id {expected}, got a second answer to id {id}"),
+                )),
+                Some(id) => Err(Fault::new(
+                    FaultKind::WrongId,
+                    format!("expected id {expected}, got id {id}, which was never sent"),
+                )),
+                None => Err(Fault::new(
+                    FaultKind::WrongId,
+                    format!("expected id {expected}, got id null"),
+                )),
+            },
+        },
+    };
+    classified.map_err(|mut f| {
+        f.received = Some(clip(bytes));
+        f
+    })
 }
 
-fn parse_hello(resp: &Response) -> Result<Hello, String> {
-    let ok = match &resp.reply {
+fn parse_hello(reply: &Reply) -> Result<Hello, String> {
+    let ok = match reply {
         Reply::Ok(ok) => ok,
-        Reply::Error { kind, message } => return Err(format!("hello answered {kind}: {message}")),
+        Reply::Error { kind, message } => return Err(format!("hello answered {kind}: {}", escape(message.as_bytes()))),
     };
     let name = ok
         .get("name")
@@ -374,7 +419,7 @@ fn parse_hello(resp: &Response) -> Result<Hello, String> {
         .map(|o| o.as_str().map(str::to_string).ok_or("ops must be strings"))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Hello {
-        name: name.to_string(),
+        name: escape(name.as_bytes()),
         ops,
     })
 }
@@ -389,65 +434,95 @@ impl Target for ProcessTarget {
         self.spawn()?;
         self.next_id = 2;
         let line = crate::protocol::hello_line(0);
-        self.send(line.clone());
-        let resp = self
-            .read(0, &[], &[], self.manifest.startup_timeout, &line)
-            .map_err(|f| self.fault(f))?;
-        parse_hello(&resp).map_err(|why| {
-            let mut f = Fault::new(FaultKind::Handshake, why);
-            f.request = Some(line);
-            self.fault(f)
-        })
+        self.write(format!("{line}\n").into_bytes());
+        let with_line = |mut f: Fault| {
+            f.request = Some(line.clone());
+            f
+        };
+        let bytes = self
+            .read_event(0, self.manifest.startup_timeout)
+            .map_err(|f| self.abort(with_line(f)))?;
+        let reply = decode_line(&bytes, 0, 0, false).map_err(|f| self.abort(with_line(f)))?;
+        parse_hello(&reply).map_err(|why| self.abort(with_line(Fault::new(FaultKind::Handshake, why))))
     }
 
-    fn call(&mut self, requests: &[Request]) -> (Vec<Reply>, Option<Fault>) {
+    fn send(&mut self, asks: &[Ask], ids: &[i64]) -> Result<(), Fault> {
         if self.running.is_none() {
-            return (
-                Vec::new(),
-                Some(Fault::new(FaultKind::Crash, "the target is not running")),
-            );
+            return Err(Fault::new(FaultKind::Crash, "the target is not running"));
         }
-        // Even ids only: an answer with an off-by-one id can never pass for
-        // another request's.
-        let n = i64::try_from(requests.len()).expect("a batch is small");
-        let ids: Vec<i64> = (0..n).map(|k| self.next_id + 2 * k).collect();
-        self.next_id += 2 * n;
-        let lines: Vec<String> = requests.iter().zip(&ids).map(|(r, id)| request_line(*id, r)).collect();
-        for line in &lines {
-            self.send(line.clone());
+        // Every batch starts with a blank line, which protocol v1 says gets no
+        // answer: a target that answers it is caught by the ids that follow.
+        let mut text = Vec::with_capacity(asks.len() * 128);
+        text.extend_from_slice(b" \t\n");
+        for (ask, &id) in asks.iter().zip(ids) {
+            let line = ask.line(id);
+            text.extend_from_slice(line.as_bytes());
+            text.push(b'\n');
+            self.last_lines.push_back(line);
         }
-        let mut replies = Vec::with_capacity(requests.len());
-        for (k, id) in ids.iter().enumerate() {
-            match self.read(*id, &ids[k + 1..], &ids[..k], self.manifest.request_timeout, &lines[k]) {
-                Ok(resp) => replies.push(resp.reply),
-                Err(f) => return (replies, Some(self.fault(f))),
+        self.next_id = self.next_id.max(ids.last().map_or(0, |id| id + 2));
+        self.in_flight.push_back(ids.to_vec());
+        self.write(text);
+        Ok(())
+    }
+
+    fn receive(&mut self, answer: &mut dyn FnMut(Got) -> Result<(), Fault>) -> Option<Fault> {
+        let ids = self.in_flight.pop_front()?;
+        for &id in &ids {
+            let fault = match self.read_event(id, self.manifest.request_timeout) {
+                Ok(bytes) => match answer(Got::Line(bytes)) {
+                    Ok(()) => self.check_stderr(),
+                    Err(f) => Some(self.abort(f)),
+                },
+                Err(mut f) => {
+                    f.request = self.request_in_turn();
+                    Some(self.abort(f))
+                }
+            };
+            if fault.is_some() {
+                return fault;
             }
-            if let Some(f) = self.check_stderr(Some(&lines[k])) {
-                return (replies, Some(f));
-            }
+            self.last_lines.pop_front();
         }
-        (replies, None)
+        None
+    }
+
+    /// Adds the evidence every fault carries, and kills the process: after
+    /// a fault no later line of it can be trusted.
+    fn abort(&mut self, mut f: Fault) -> Fault {
+        if let Some(mut r) = self.running.take() {
+            if f.exit_status.is_none() {
+                if let Ok(Some(status)) = r.child.try_wait() {
+                    f.exit_status = Some(status.to_string());
+                }
+            }
+            r.kill();
+            r.wait_stderr_closed(Duration::from_secs(1));
+            f.stderr_tail = r.stderr_tail();
+        }
+        self.in_flight.clear();
+        self.last_lines.clear();
+        f
     }
 
     fn finish(&mut self) -> Option<Fault> {
         let r = self.running.as_mut()?;
         r.stdin.take(); // closes stdin once the writer has drained
         let deadline = Instant::now() + EXIT_GRACE;
-        let left = deadline.saturating_duration_since(Instant::now());
-        match r.stdout.recv_timeout(left) {
+        match r.end_of_output(deadline) {
             Ok(OutEvent::Line(bytes)) => {
                 let mut f = Fault::new(FaultKind::ExtraAnswer, "a line after the last answer");
                 f.received = Some(clip(&bytes));
-                return Some(self.fault(f));
+                return Some(self.abort(f));
             }
             Ok(OutEvent::TooLong { prefix }) => {
                 let mut f = Fault::new(FaultKind::ExtraAnswer, "an over-long line after the last answer");
                 f.received = Some(clip(&prefix));
-                return Some(self.fault(f));
+                return Some(self.abort(f));
             }
             Ok(OutEvent::Eof) | Err(RecvTimeoutError::Disconnected) => {}
             Err(RecvTimeoutError::Timeout) => {
-                return Some(self.fault(Fault::new(
+                return Some(self.abort(Fault::new(
                     FaultKind::Timeout,
                     format!("still running {} s after its input ended", EXIT_GRACE.as_secs()),
                 )));
@@ -457,20 +532,22 @@ impl Target for ProcessTarget {
             .saturating_duration_since(Instant::now())
             .max(Duration::from_millis(500));
         let status = r.wait_exit(left);
-        if let Some(f) = self.check_stderr(None) {
+        if let Some(f) = self.check_stderr() {
             return Some(f);
         }
         match status {
             Some(s) if s.success() => {
-                self.running = None;
+                if let Some(mut r) = self.running.take() {
+                    r.kill();
+                }
                 None
             }
             Some(s) => {
                 let mut f = Fault::new(FaultKind::ExitStatus, format!("exited with {s} at end of input"));
                 f.exit_status = Some(s.to_string());
-                Some(self.fault(f))
+                Some(self.abort(f))
             }
-            None => Some(self.fault(Fault::new(
+            None => Some(self.abort(Fault::new(
                 FaultKind::Timeout,
                 "closed stdout but did not exit after its input ended",
             ))),

@@ -7,19 +7,23 @@
 //! once per deal. The files are run as published, never imported or edited.
 
 use std::io::Read;
-use std::process::Stdio;
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use super::escape::escape;
 use super::manifest::{Kind, Manifest};
-use super::{Fault, FaultKind, Hello, Target};
+use super::{children, Ask, Fault, FaultKind, Got, Hello, Target};
 use crate::op::Request;
 use crate::protocol::Reply;
 
 /// A published program and the way it is called.
 pub struct PublishedTarget {
     manifest: Manifest,
+    /// Batches sent and not yet run.
+    pending: std::collections::VecDeque<Vec<Ask>>,
 }
 
 /// Output of one run of the published program.
@@ -43,7 +47,10 @@ fn unsupported(op: &str) -> Reply {
 
 impl PublishedTarget {
     pub fn new(manifest: Manifest) -> Self {
-        PublishedTarget { manifest }
+        PublishedTarget {
+            manifest,
+            pending: std::collections::VecDeque::new(),
+        }
     }
 
     /// The ops the published program can answer through its command line.
@@ -65,58 +72,66 @@ impl PublishedTarget {
         argv.extend(args.iter().cloned());
         let evidence = |kind, detail: String, status: Option<String>, stderr: &[u8]| {
             let mut f = Fault::new(kind, detail);
-            f.request = Some(format!("{argv:?}").chars().take(300).collect());
+            f.request = Some(escape(format!("{argv:?}").as_bytes()).chars().take(300).collect());
             f.exit_status = status;
             f.stderr_tail =
-                String::from_utf8_lossy(&stderr[stderr.len().saturating_sub(super::process::STDERR_TAIL)..])
-                    .into_owned();
+                super::escape::escape_lines(&stderr[stderr.len().saturating_sub(super::process::STDERR_TAIL)..]);
             f
         };
-        let handle = duct::cmd(&argv[0], &argv[1..])
-            .dir(&m.workdir)
-            .full_env(std::env::vars().chain(m.env.clone()))
-            .stdin_null()
-            .stdout_capture()
-            .stderr_capture()
-            .unchecked()
-            .start()
+        let mut cmd = Command::new(&argv[0]);
+        cmd.args(&argv[1..])
+            .current_dir(&m.workdir)
+            .envs(&m.env)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        let mut child = children::spawn(&mut cmd)
             .map_err(|e| evidence(FaultKind::Spawn, format!("cannot start {:?}: {e}", argv[0]), None, &[]))?;
+        let drain = |mut pipe: Box<dyn Read + Send>| {
+            std::thread::spawn(move || {
+                let mut out = Vec::new();
+                let _ = pipe.read_to_end(&mut out);
+                out
+            })
+        };
+        let stdout = drain(Box::new(child.stdout.take().expect("piped")));
+        let stderr = drain(Box::new(child.stderr.take().expect("piped")));
         let deadline = Instant::now() + m.request_timeout;
-        loop {
-            match handle.try_wait() {
-                Ok(Some(out)) => {
-                    return if out.status.success() {
-                        Ok(Run {
-                            stdout: out.stdout.clone(),
-                        })
-                    } else {
-                        Err(evidence(
-                            FaultKind::Crash,
-                            "the published program failed".into(),
-                            Some(out.status.to_string()),
-                            &out.stderr,
-                        ))
-                    };
-                }
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break Some(status),
                 Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(2)),
-                Ok(None) => {
-                    let _ = handle.kill();
-                    return Err(evidence(
-                        FaultKind::Timeout,
-                        format!("no result within {} ms", m.request_timeout.as_millis()),
-                        None,
-                        &[],
-                    ));
-                }
-                Err(e) => return Err(evidence(FaultKind::Crash, format!("waiting failed: {e}"), None, &[])),
+                Ok(None) | Err(_) => break None,
             }
+        };
+        children::kill_group(child.id());
+        let _ = child.kill();
+        let _ = child.wait();
+        children::exited(child.id());
+        children::reap_orphans();
+        let (stdout, stderr) = (stdout.join().unwrap_or_default(), stderr.join().unwrap_or_default());
+        match status {
+            Some(s) if s.success() => Ok(Run { stdout }),
+            Some(s) => Err(evidence(
+                FaultKind::Crash,
+                "the published program failed".into(),
+                Some(s.to_string()),
+                &stderr,
+            )),
+            None => Err(evidence(
+                FaultKind::Timeout,
+                format!("no result within {} ms", m.request_timeout.as_millis()),
+                None,
+                &stderr,
+            )),
         }
     }
 
     fn parse_json(&self, run: &Run) -> Result<Value, Fault> {
         serde_json::from_slice(&run.stdout).map_err(|e| {
             let mut f = Fault::new(FaultKind::NotJson, format!("output is not JSON: {e}"));
-            f.received = Some(String::from_utf8_lossy(&run.stdout[..run.stdout.len().min(300)]).into_owned());
+            f.received = Some(escape(&run.stdout[..run.stdout.len().min(300)]));
             f
         })
     }
@@ -294,17 +309,23 @@ impl Target for PublishedTarget {
             .arg("-c")
             .arg("import hashlib, hmac, json")
             .current_dir(&self.manifest.workdir)
+            .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
-        let out = probe.output().map_err(|e| {
+        let spawn_fault = |e: std::io::Error| {
             Fault::new(
                 FaultKind::Spawn,
                 format!("cannot start {:?}: {e}", self.manifest.command[0]),
             )
-        })?;
+        };
+        let child = children::spawn(&mut probe).map_err(spawn_fault)?;
+        let pid = child.id();
+        let out = child.wait_with_output();
+        children::exited(pid);
+        let out = out.map_err(spawn_fault)?;
         if !out.status.success() {
             let mut f = Fault::new(FaultKind::Spawn, "the Python interpreter does not run");
-            f.stderr_tail = String::from_utf8_lossy(&out.stderr).into_owned();
+            f.stderr_tail = super::escape::escape_lines(&out.stderr);
             return Err(f);
         }
         let script = self
@@ -321,16 +342,51 @@ impl Target for PublishedTarget {
         })
     }
 
-    fn call(&mut self, requests: &[Request]) -> (Vec<Reply>, Option<Fault>) {
+    fn send(&mut self, asks: &[Ask], _ids: &[i64]) -> Result<(), Fault> {
+        self.pending.push_back(asks.to_vec());
+        Ok(())
+    }
+
+    /// Runs the oldest batch through the program. A request line that is
+    /// not a valid request cannot be put to a program that has no way to
+    /// refuse one: it is declined.
+    fn receive(&mut self, answer: &mut dyn FnMut(Got) -> Result<(), Fault>) -> Option<Fault> {
+        let asks = self.pending.pop_front()?;
+        let requests: Vec<Request> = asks
+            .iter()
+            .filter_map(|a| match a {
+                Ask::Request(r) => Some(r.clone()),
+                Ask::Invalid(_) => None,
+            })
+            .collect();
         let result = match self.manifest.kind {
-            Kind::ReferenzCli => self.pruefe(requests),
-            Kind::PokerReferenzCli => self.poker(requests),
+            Kind::ReferenzCli => self.pruefe(&requests),
+            Kind::PokerReferenzCli => self.poker(&requests),
             Kind::Protocol => unreachable!("protocol targets are ProcessTarget"),
         };
-        match result {
-            Ok(replies) => (replies, None),
-            Err(f) => (Vec::new(), Some(f)),
+        let mut replies = match result {
+            Ok(replies) => replies.into_iter(),
+            Err(f) => return Some(f),
+        };
+        for a in &asks {
+            let reply = match a {
+                Ask::Request(_) => replies.next().expect("one reply per request"),
+                Ask::Invalid(_) => Reply::Error {
+                    kind: "declined".into(),
+                    message: "the published program has no way to refuse a request".into(),
+                },
+            };
+            if let Err(f) = answer(Got::Reply(reply)) {
+                self.pending.clear();
+                return Some(f);
+            }
         }
+        None
+    }
+
+    fn abort(&mut self, fault: Fault) -> Fault {
+        self.pending.clear();
+        fault
     }
 
     fn finish(&mut self) -> Option<Fault> {
@@ -339,5 +395,9 @@ impl Target for PublishedTarget {
 
     fn batch_size(&self) -> usize {
         4000
+    }
+
+    fn pipeline(&self) -> usize {
+        1
     }
 }

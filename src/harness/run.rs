@@ -1,17 +1,40 @@
-//! Running one target: vectors and property cases for each op it claims,
-//! divergences shrunk, faults kept apart.
+//! Running one target: every op it claims, its vectors and generated
+//! cases, streamed through N copies of the target.
+//!
+//! The cases of all ops form one sequence of batches; batch b goes to copy
+//! b mod N, so the same seed asks the same questions whatever N is. Each
+//! copy's thread makes its batches as it goes, sends one, computes the
+//! expected answers of the one before while the target works, then reads
+//! and compares: cases are never held beyond the batches in flight, and
+//! expected answers are computed on every core. An answer is first
+//! compared byte for byte with the line `provably serve` would print; only
+//! a line that differs is parsed. Divergences are grouped by cause
+//! ([`super::findings`]); one example per group is shrunk at the end.
 
-use std::collections::BTreeMap;
-use std::time::{Duration, Instant};
+use std::collections::{BTreeMap, VecDeque};
+use std::time::Instant;
 
 use serde::Serialize;
 
-use super::cases::{self, Case, Origin};
+use super::cases::{Ask, Case, Origin, Plan};
 use super::compare::{pretty, same_reply};
-use super::{explain, Fault, FaultKind, Target};
+use super::findings::{refusal_group, Finding, Groups};
+use super::{explain, Fault, FaultKind, Got, Hello, Target};
 use crate::op::Request;
 use crate::protocol::Reply;
 use crate::report::unified_diff;
+
+/// What a run tells its caller as it goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// How many cases the run asks in all.
+    Total(u64),
+    /// This many more cases were done.
+    Done(u64),
+}
+
+/// The most generated cases one op may ask for.
+pub const MAX_CASES: u64 = 1_000_000_000;
 
 /// How much to ask.
 #[derive(Debug, Clone)]
@@ -23,10 +46,10 @@ pub struct Options {
     /// Seed of the property cases.
     pub seed: u64,
     pub vectors_only: bool,
-    /// Most target calls spent shrinking one divergence.
+    /// Most target calls spent shrinking one example.
     pub shrink_budget: usize,
-    /// Most divergences kept in full per op (all are counted).
-    pub keep: usize,
+    /// Copies of the target run side by side (1 for a single-instance target).
+    pub jobs: usize,
 }
 
 impl Default for Options {
@@ -36,8 +59,8 @@ impl Default for Options {
             cases_for: BTreeMap::new(),
             seed: 0,
             vectors_only: false,
-            shrink_budget: 2000,
-            keep: 1,
+            shrink_budget: 300,
+            jobs: 1,
         }
     }
 }
@@ -47,42 +70,29 @@ impl Options {
         if self.vectors_only {
             0
         } else {
-            self.cases_for.get(op).copied().unwrap_or(self.cases)
+            self.cases_for.get(op).copied().unwrap_or(self.cases).min(MAX_CASES)
         }
     }
 }
 
-/// One disagreement, shrunk.
-#[derive(Debug, Clone, Serialize)]
-pub struct Divergence {
-    pub op: String,
-    pub origin: String,
-    /// The request as first found.
-    pub found: serde_json::Value,
-    /// The smallest request that still diverges.
-    pub request: serde_json::Value,
-    pub shrink_steps: usize,
-    pub expected: String,
-    pub got: String,
-    /// Unified diff, provably on the `-` side, the target on the `+` side.
-    pub diff: String,
-    /// The first step where the two sides part.
-    pub parted: String,
-}
-
-/// Counts for one op.
+/// Counts and findings for one op.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct OpReport {
     pub op: String,
     pub claimed: bool,
     pub cases: u64,
     pub agree: u64,
+    /// Cases that diverge, in all groups.
     pub diverge: u64,
-    /// Cases not run: the op was not claimed, or the target was given up on.
+    /// Cases not answered: the op was not claimed, the target declined them
+    /// (see `declined`), or the target was given up on.
     pub skipped: u64,
+    /// Declined cases by the reason the target gave.
+    pub declined: BTreeMap<String, u64>,
     /// Cases lost to a fault.
     pub faults: u64,
-    pub divergences: Vec<Divergence>,
+    /// Divergences grouped by the first step where the two sides part.
+    pub findings: Vec<Finding>,
 }
 
 /// Everything about one target's run.
@@ -90,6 +100,8 @@ pub struct OpReport {
 pub struct TargetReport {
     pub target: String,
     pub hello: Option<String>,
+    /// Copies of the target that shared the cases.
+    pub instances: usize,
     pub ops: Vec<OpReport>,
     pub faults: Vec<Fault>,
     pub seconds: f64,
@@ -107,19 +119,41 @@ impl TargetReport {
     }
 }
 
-fn expected(request: &Request) -> Reply {
-    Reply::from_result(request.run_value())
-}
-
-/// One target, driven with at most one restart after a fault.
-struct Driver<'a> {
-    target: &'a mut dyn Target,
+/// One copy of the target, restarted at most once after a fault.
+struct Driver {
+    target: Box<dyn Target>,
     restarts_left: u32,
     alive: bool,
     faults: Vec<Fault>,
+    next_id: i64,
 }
 
-impl Driver<'_> {
+impl Driver {
+    fn new(target: Box<dyn Target>) -> Driver {
+        Driver {
+            target,
+            restarts_left: 1,
+            alive: false,
+            faults: Vec::new(),
+            next_id: 2,
+        }
+    }
+
+    /// Starts the target (restarting once after a fault) and returns its hello.
+    fn handshake(&mut self) -> Option<Hello> {
+        for _ in 0..2 {
+            match self.target.start() {
+                Ok(h) => {
+                    self.alive = true;
+                    return Some(h);
+                }
+                Err(f) => self.faults.push(f),
+            }
+            self.restarts_left = 0;
+        }
+        None
+    }
+
     /// Records a fault and restarts once; returns whether the target is usable.
     fn fault(&mut self, f: Fault) -> bool {
         self.faults.push(f);
@@ -140,56 +174,358 @@ impl Driver<'_> {
         }
     }
 
+    fn ids(&mut self, n: usize) -> Vec<i64> {
+        let first = self.next_id;
+        let n = i64::try_from(n).expect("a batch is small");
+        self.next_id += 2 * n;
+        (0..n).map(|k| first + 2 * k).collect()
+    }
+
+    /// The highest id sent so far.
+    fn highest(&self) -> i64 {
+        self.next_id - 2
+    }
+
     /// Asks one request alone (for shrinking); `None` on a fault.
     fn ask_one(&mut self, request: &Request) -> Option<Reply> {
         if !self.alive {
             return None;
         }
-        let (mut replies, fault) = self.target.call(std::slice::from_ref(request));
-        if let Some(f) = fault {
-            self.fault(f);
-            return None;
+        let ask = [Ask::Request(request.clone())];
+        let ids = self.ids(1);
+        let highest = self.highest();
+        let mut reply = None;
+        let fault = match self.target.send(&ask, &ids) {
+            Err(f) => Some(f),
+            Ok(()) => self.target.receive(&mut |got| {
+                reply = Some(decode(got, &ask[0], ids[0], highest)?);
+                Ok(())
+            }),
+        };
+        match (fault, reply) {
+            (None, Some(r)) => Some(r),
+            (fault, _) => {
+                self.fault(fault.unwrap_or_else(|| Fault::new(FaultKind::MissingAnswer, "no answer")));
+                None
+            }
         }
-        replies.pop()
     }
 }
 
-/// Whether two replies are both `ok`, or both errors of one kind.
-fn same_shape(a: &Reply, b: &Reply) -> bool {
-    match (a, b) {
-        (Reply::Ok(_), Reply::Ok(_)) => true,
-        (Reply::Error { kind: x, .. }, Reply::Error { kind: y, .. }) => x == y,
-        _ => false,
+/// Reads an answer as the reply to request `id` (`highest` the highest id
+/// sent); a line that is not one is a fault (not JSON, a wrong id, …).
+fn decode(got: Got, ask: &Ask, id: i64, highest: i64) -> Result<Reply, Fault> {
+    match got {
+        Got::Reply(r) => Ok(r),
+        Got::Line(bytes) => {
+            let null_ok = matches!(ask, Ask::Invalid(i) if i.input().is_none());
+            super::process::decode_line(&bytes, id, highest, null_ok)
+        }
+    }
+}
+
+/// What one copy counted for one op.
+#[derive(Default)]
+struct Tally {
+    cases: u64,
+    agree: u64,
+    skipped: u64,
+    faults: u64,
+    declined: BTreeMap<String, u64>,
+    /// Valid requests answered, and of them declined: a target that
+    /// declines every valid request of an op it claims proves nothing.
+    valid: u64,
+    valid_declined: u64,
+    groups: Groups,
+    unsupported: Option<Fault>,
+}
+
+impl Tally {
+    fn merge(&mut self, o: Tally) {
+        self.cases += o.cases;
+        self.agree += o.agree;
+        self.skipped += o.skipped;
+        self.faults += o.faults;
+        self.valid += o.valid;
+        self.valid_declined += o.valid_declined;
+        for (k, v) in o.declined {
+            *self.declined.entry(k).or_default() += v;
+        }
+        self.groups.merge(o.groups);
+        self.unsupported = self.unsupported.take().or(o.unsupported);
+    }
+}
+
+/// A batch: `plan` and the case numbers `start..start + cases.len()`.
+struct Batch {
+    plan: usize,
+    start: u64,
+    origins: Vec<Origin>,
+    asks: Vec<Ask>,
+    ids: Vec<i64>,
+}
+
+/// provably's answer to an ask.
+enum Want {
+    Answer(Result<crate::op::Outcome, crate::error::OpError>),
+    Invalid,
+}
+
+impl Want {
+    fn of(ask: &Ask) -> Want {
+        match ask {
+            Ask::Request(r) => Want::Answer(r.run()),
+            Ask::Invalid(_) => Want::Invalid,
+        }
+    }
+
+    /// Whether `got` is byte for byte the line `provably serve` prints: the
+    /// fast path, taken without parsing anything.
+    fn is_line(&self, id: i64, got: &Got) -> bool {
+        let (Want::Answer(Ok(outcome)), Got::Line(bytes)) = (self, got) else {
+            return false;
+        };
+        let mut line = Vec::with_capacity(bytes.len());
+        line.extend_from_slice(b"{\"id\":");
+        line.extend_from_slice(id.to_string().as_bytes());
+        line.extend_from_slice(b",\"ok\":");
+        outcome.write_json(&mut line);
+        line.push(b'}');
+        *bytes == line
+    }
+
+    fn reply(&self) -> Reply {
+        match self {
+            Want::Answer(Ok(outcome)) => Reply::Ok(outcome.to_value()),
+            Want::Answer(Err(e)) => Reply::from_error(e),
+            Want::Invalid => Reply::Error {
+                kind: "invalid".into(),
+                message: String::new(),
+            },
+        }
+    }
+}
+
+/// One copy's share of the run.
+struct Worker<'a> {
+    driver: Driver,
+    plans: &'a [Plan],
+    tallies: Vec<Tally>,
+    /// Batches sent and not yet received, and batches to send again after a restart.
+    in_flight: VecDeque<Batch>,
+    resend: VecDeque<Batch>,
+    progress: &'a (dyn Fn(Progress) + Sync),
+}
+
+impl Worker<'_> {
+    /// Counts one answer of case `k` of `batch`.
+    fn count(&mut self, batch: &Batch, k: usize, want: &Reply, got: &Reply) {
+        let plan = &self.plans[batch.plan];
+        let tally = &mut self.tallies[batch.plan];
+        let valid = matches!(batch.asks[k], Ask::Request(_));
+        tally.valid += u64::from(valid);
+        if let Reply::Error { kind, message } = &got {
+            if kind == "unsupported" {
+                let mut f = Fault::new(
+                    FaultKind::ClaimedUnsupported,
+                    format!(
+                        "{} is claimed in hello but answered unsupported: {}",
+                        plan.op.name,
+                        super::escape::escape_str(message)
+                    ),
+                );
+                f.request = Some(super::escape::escape_str(&batch.asks[k].text()));
+                tally.unsupported.get_or_insert(f);
+                tally.faults += 1;
+                return;
+            }
+            if kind == "declined" {
+                let reason: String = super::escape::escape_str(message).chars().take(120).collect();
+                *tally.declined.entry(reason).or_default() += 1;
+                tally.skipped += 1;
+                tally.valid_declined += u64::from(valid);
+                return;
+            }
+        }
+        if same_reply(want, got) {
+            tally.agree += 1;
+            return;
+        }
+        let ask = &batch.asks[k];
+        let group = match (refusal_group(ask, want, got), ask) {
+            (Some(g), _) => g,
+            (None, Ask::Request(r)) => explain::parted(r, want, got).group,
+            (None, Ask::Invalid(i)) => format!("answers an invalid request ({})", i.flags.join(", ")),
+        };
+        let case = Case {
+            origin: batch.origins[k].clone(),
+            ask: ask.clone(),
+        };
+        tally.groups.add(group, batch.start + k as u64, &case, want, got);
+    }
+
+    /// Receives the oldest batch in flight and counts its answers, one by
+    /// one as they come; after a fault, queues what is left to be sent again.
+    fn receive(&mut self) {
+        let Some(batch) = self.in_flight.pop_front() else {
+            return;
+        };
+        let highest = self.driver.highest();
+        let mut answered = 0;
+        let mut counts = Vec::with_capacity(batch.asks.len());
+        // Answers that agree byte for byte are only counted; the others keep
+        // both replies until the batch is done.
+        let fault = self.driver.target.receive(&mut |got| {
+            let k = answered;
+            let want = Want::of(&batch.asks[k]);
+            if want.is_line(batch.ids[k], &got) {
+                counts.push(None);
+            } else {
+                match decode(got, &batch.asks[k], batch.ids[k], highest) {
+                    Ok(reply) => counts.push(Some((want.reply(), reply))),
+                    Err(mut f) => {
+                        let shown = super::escape::escape_str(&batch.asks[k].line(batch.ids[k]));
+                        f.request = Some(shown.chars().take(300).collect());
+                        return Err(f);
+                    }
+                }
+            }
+            answered += 1;
+            Ok(())
+        });
+        for (k, count) in counts.into_iter().enumerate() {
+            self.tallies[batch.plan].cases += 1;
+            match count {
+                None => {
+                    // Only a valid request's answer takes the fast path.
+                    self.tallies[batch.plan].agree += 1;
+                    self.tallies[batch.plan].valid += 1;
+                }
+                Some((want, reply)) => self.count(&batch, k, &want, &reply),
+            }
+        }
+        (self.progress)(Progress::Done(answered as u64));
+        if let Some(f) = fault {
+            self.after_fault(batch, answered, f);
+        }
+    }
+
+    /// The case in turn is lost to the fault; the rest of its batch and every
+    /// batch in flight go again after a restart, or are skipped.
+    #[allow(clippy::needless_pass_by_value, reason = "the batch is done with here")]
+    fn after_fault(&mut self, batch: Batch, answered: usize, f: Fault) {
+        let next = if answered < batch.asks.len() {
+            let tally = &mut self.tallies[batch.plan];
+            tally.cases += 1;
+            tally.faults += 1;
+            (self.progress)(Progress::Done(1));
+            answered + 1
+        } else {
+            answered
+        };
+        let rest = Batch {
+            plan: batch.plan,
+            start: batch.start + next as u64,
+            origins: batch.origins[next..].to_vec(),
+            asks: batch.asks[next..].to_vec(),
+            ids: Vec::new(),
+        };
+        let mut again: VecDeque<Batch> = std::iter::once(rest).chain(self.in_flight.drain(..)).collect();
+        again.retain(|b| !b.asks.is_empty());
+        if self.driver.fault(f) {
+            again.extend(self.resend.drain(..));
+            self.resend = again;
+        } else {
+            for b in again.into_iter().chain(self.resend.drain(..)) {
+                self.tallies[b.plan].skipped += b.asks.len() as u64;
+                (self.progress)(Progress::Done(b.asks.len() as u64));
+            }
+        }
+    }
+
+    /// Sends a batch, receiving older ones so that at most `pipeline` are in flight.
+    fn send(&mut self, mut batch: Batch) {
+        if !self.driver.alive {
+            self.tallies[batch.plan].skipped += batch.asks.len() as u64;
+            (self.progress)(Progress::Done(batch.asks.len() as u64));
+            return;
+        }
+        batch.ids = self.driver.ids(batch.asks.len());
+        match self.driver.target.send(&batch.asks, &batch.ids) {
+            Ok(()) => self.in_flight.push_back(batch),
+            Err(f) => {
+                self.in_flight.push_back(batch);
+                let lost = self.in_flight.pop_back().expect("just pushed");
+                self.after_fault(lost, 0, f);
+                return;
+            }
+        }
+        while self.in_flight.len() >= self.driver.target.pipeline().max(1) {
+            self.receive();
+        }
+    }
+
+    /// Runs every batch numbered `w` mod `n`.
+    fn run(&mut self, w: usize, n: usize) {
+        let batch_size = self.driver.target.batch_size().max(1) as u64;
+        let mut number = 0usize;
+        for (p, plan) in self.plans.iter().enumerate() {
+            let mut start = 0;
+            while start < plan.len() {
+                let end = (start + batch_size).min(plan.len());
+                if number % n == w {
+                    let cases: Vec<Case> = (start..end).map(|k| plan.case(k)).collect();
+                    let (origins, asks) = cases.into_iter().map(|c| (c.origin, c.ask)).unzip();
+                    let batch = Batch {
+                        plan: p,
+                        start,
+                        origins,
+                        asks,
+                        ids: Vec::new(),
+                    };
+                    self.send(batch);
+                    while let Some(b) = self.resend.pop_front() {
+                        self.send(b);
+                    }
+                }
+                number += 1;
+                start = end;
+            }
+        }
+        while !self.in_flight.is_empty() || !self.resend.is_empty() {
+            self.receive();
+            while let Some(b) = self.resend.pop_front() {
+                self.send(b);
+            }
+        }
     }
 }
 
 /// Shrinks a diverging request greedily: take the first simpler candidate
-/// that still diverges, until none does or the budget is spent.
-fn shrink(driver: &mut Driver, found: &Request, budget: usize) -> (Request, Reply, Reply, usize) {
+/// that still diverges the same way, until none does or the budget is spent.
+/// `None` when the target, asked the request again, no longer diverges (or
+/// faults): its answers depend on more than the request, and the finding
+/// keeps what the run saw.
+fn shrink(driver: &mut Driver, found: &Request, budget: usize) -> Option<(Request, Reply, Reply, usize)> {
+    let want_of = |r: &Request| Reply::from_result(r.run_value());
     let mut best = found.clone();
-    let mut best_want = expected(&best);
-    let mut best_got = match driver.ask_one(&best) {
-        Some(got) => got,
-        None => {
-            return (
-                best,
-                best_want.clone(),
-                Reply::Error {
-                    kind: "fault".into(),
-                    message: "the target faulted when asked again".into(),
-                },
-                0,
-            )
-        }
+    let mut best_want = want_of(&best);
+    let mut best_got = driver.ask_one(&best).filter(|got| !same_reply(&best_want, got))?;
+    let group = |w: &Reply, g: &Reply, r: &Request| match refusal_group(&Ask::Request(r.clone()), w, g) {
+        Some(g) => g,
+        None => explain::parted(r, w, g).group,
     };
+    let best_group = group(&best_want, &best_got, &best);
     let (mut steps, mut calls) = (0, 0);
-    let deadline = Instant::now() + Duration::from_secs(60);
     'outer: loop {
         for candidate in super::shrink::candidates(&best) {
-            if calls >= budget || Instant::now() > deadline {
+            // A call budget, not a deadline: a clock would make the minimal
+            // request depend on the machine's load, and the same seed must
+            // report the same findings.
+            if calls >= budget {
                 break 'outer;
             }
-            let want = expected(&candidate);
+            let want = want_of(&candidate);
             // Only requests provably answers count: shrinking must not
             // wander into inputs that are invalid.
             if !matches!(want, Reply::Ok(_)) {
@@ -197,9 +533,9 @@ fn shrink(driver: &mut Driver, found: &Request, budget: usize) -> (Request, Repl
             }
             calls += 1;
             match driver.ask_one(&candidate) {
-                // It must still diverge the same way (an ok still an ok, an
-                // error still that error), or the shrink slips onto another bug.
-                Some(got) if !same_reply(&want, &got) && same_shape(&best_got, &got) => {
+                // It must still diverge for the same cause, or the shrink
+                // slips onto another bug.
+                Some(got) if !same_reply(&want, &got) && group(&want, &got, &candidate) == best_group => {
                     (best, best_want, best_got) = (candidate, want, got);
                     steps += 1;
                     continue 'outer;
@@ -210,209 +546,228 @@ fn shrink(driver: &mut Driver, found: &Request, budget: usize) -> (Request, Repl
         }
         break;
     }
-    (best, best_want, best_got, steps)
+    Some((best, best_want, best_got, steps))
 }
 
-fn divergence(
+/// One group's finding: its example shrunk (a generated case) or as it is.
+/// Everything the target controls is shown escaped.
+#[allow(clippy::needless_pass_by_value, reason = "each group is made into its finding once")]
+fn finding(
+    driver: Option<&mut Driver>,
     op: &str,
-    origin: &Origin,
-    found: &Request,
-    shrunk: (Request, Reply, Reply, usize),
+    group: String,
+    p: super::findings::Pending,
+    opts: &Options,
     target: &str,
-) -> Divergence {
-    let (request, want, got, steps) = shrunk;
-    Divergence {
-        op: op.to_string(),
-        origin: origin.to_string(),
-        found: found.to_value(),
-        request: request.to_value(),
-        shrink_steps: steps,
-        expected: pretty(&want),
-        got: pretty(&got),
-        diff: unified_diff(
-            &pretty(&want),
-            &pretty(&got),
-            "provably (Rust)",
-            &format!("target {target}"),
-        ),
-        parted: explain::parted(&request, &want, &got),
-    }
-}
-
-/// Starts the target (restarting once after a fault) and returns its hello.
-fn handshake(driver: &mut Driver) -> Option<super::Hello> {
-    for attempt in 0..2 {
-        match driver.target.start() {
-            Ok(h) => {
-                driver.alive = true;
-                return Some(h);
-            }
-            Err(f) => driver.faults.push(f),
-        }
-        if attempt == 0 {
-            driver.restarts_left = 0;
-        }
-    }
-    None
-}
-
-/// Sends one op's cases in batches and counts the answers; returns the
-/// indices of the divergences kept in full.
-fn ask_all(
-    driver: &mut Driver,
-    rep: &mut OpReport,
-    cases: &[Case],
-    wants: &[Reply],
-    opts: &Options,
-    progress: &mut dyn FnMut(&str),
-) -> Vec<usize> {
-    // Kept in full: the first few generated divergences (they shrink)
-    // and the first few vector divergences (they are canonical as they are).
-    let (mut kept_generated, mut kept_vectors): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
-    let mut pos = 0;
-    let mut unsupported_reported = false;
-    while pos < cases.len() {
-        if !driver.alive {
-            rep.skipped += (cases.len() - pos) as u64;
-            break;
-        }
-        let end = (pos + driver.target.batch_size()).min(cases.len());
-        let requests: Vec<Request> = cases[pos..end].iter().map(|c| c.request.clone()).collect();
-        let (replies, fault) = driver.target.call(&requests);
-        for (k, got) in replies.iter().enumerate() {
-            let i = pos + k;
-            rep.cases += 1;
-            if let Reply::Error { kind, message } = got {
-                if kind == "unsupported" {
-                    if !unsupported_reported {
-                        let mut f = Fault::new(
-                            FaultKind::ClaimedUnsupported,
-                            format!("{} is claimed in hello but answered unsupported: {message}", rep.op),
-                        );
-                        f.request = Some(cases[i].request.to_value().to_string());
-                        driver.faults.push(f);
-                        unsupported_reported = true;
-                    }
-                    rep.faults += 1;
-                    continue;
-                }
-            }
-            if same_reply(&wants[i], got) {
-                rep.agree += 1;
-            } else {
-                rep.diverge += 1;
-                let kept = if matches!(cases[i].origin, Origin::Property { .. }) {
-                    &mut kept_generated
-                } else {
-                    &mut kept_vectors
-                };
-                if kept.len() < opts.keep {
-                    kept.push(i);
-                }
-            }
-        }
-        pos += replies.len();
-        if let Some(f) = fault {
-            // The case in turn is lost to the fault; go on after it.
-            rep.cases += 1;
-            rep.faults += 1;
-            pos += 1;
-            progress(&format!("{}: fault: {}", driver.target.name(), f.kind.name()));
-            driver.fault(f);
-        }
-    }
-    kept_generated.into_iter().chain(kept_vectors).collect()
-}
-
-/// Runs one op's vectors and generated cases against the target.
-fn run_op(
-    driver: &mut Driver,
-    spec: &'static crate::op::OpSpec,
-    claimed: bool,
-    opts: &Options,
-    progress: &mut dyn FnMut(&str),
-) -> OpReport {
-    let op = spec.name;
-    let name = driver.target.name().to_string();
-    let mut cases: Vec<Case> = cases::vectors_for(op);
-    let generated = opts.cases_for(op);
-    let mut rep = OpReport {
-        op: op.to_string(),
-        claimed,
-        ..Default::default()
+) -> Finding {
+    use super::escape::{escape_lines, escape_str, json};
+    let text = |ask: &Ask| match ask {
+        Ask::Request(r) => json(&r.to_value(), false),
+        Ask::Invalid(i) => escape_str(&i.line),
     };
-    if !rep.claimed || !driver.alive {
-        rep.skipped = cases.len() as u64 + generated;
-        return rep;
+    let found = text(&p.case.ask);
+    let shrunk = match (&p.case.ask, driver) {
+        (Ask::Request(r), Some(d)) if d.alive => shrink(d, r, opts.shrink_budget),
+        _ => None,
+    };
+    let repeats = shrunk.is_some() || !matches!(p.case.ask, Ask::Request(_));
+    let (request, want, got, steps) = match shrunk {
+        Some((best, w, g, steps)) => (json(&best.to_value(), false), w, g, steps),
+        None => (found.clone(), p.want.clone(), p.got.clone(), 0),
+    };
+    let parted = match &p.case.ask {
+        Ask::Request(r) if repeats => explain::parted(r, &want, &got).story,
+        Ask::Request(r) => format!(
+            "{} (asked again alone, the target answered otherwise: its answers depend on more than the request)",
+            explain::parted(r, &want, &got).story
+        ),
+        Ask::Invalid(i) => format!(
+            "provably answers invalid ({}: {}); the target did not",
+            i.flags.join(", "),
+            i.comment
+        ),
+    };
+    let (expected, got) = (json(&pretty(&want), true) + "\n", json(&pretty(&got), true) + "\n");
+    Finding {
+        op: op.to_string(),
+        group: escape_str(&group),
+        count: p.count,
+        origin: escape_str(&p.case.origin.to_string()),
+        diff: clip_lines(&unified_diff(
+            &expected,
+            &got,
+            "provably (Rust)",
+            &format!("target {}", escape_str(target)),
+        )),
+        found,
+        request,
+        shrink_steps: steps,
+        expected,
+        got,
+        parted: escape_lines(parted.as_bytes()),
     }
-    progress(&format!(
-        "{name}: {op}: {} vectors + {generated} generated cases",
-        cases.len()
-    ));
-    cases.extend((0..generated).map(|i| cases::generated(opts.seed, spec, i)));
-    let wants: Vec<Reply> = cases.iter().map(|c| expected(&c.request)).collect();
-    let kept = ask_all(driver, &mut rep, &cases, &wants, opts, progress);
-    // Re-ask each kept divergence to get the target's answer, then shrink generated ones.
-    for i in kept {
-        let c = &cases[i];
-        let shrunk = match c.origin {
-            Origin::Property { .. } if driver.alive => shrink(driver, &c.request, opts.shrink_budget),
-            _ => {
-                let got = driver.ask_one(&c.request).unwrap_or_else(|| Reply::Error {
-                    kind: "fault".into(),
-                    message: "the target faulted when asked again".into(),
-                });
-                (c.request.clone(), wants[i].clone(), got, 0)
-            }
-        };
-        rep.divergences
-            .push(divergence(op, &c.origin, &c.request, shrunk, &name));
-    }
-    rep
 }
 
-/// Runs every op against `target` and reports.
+/// A diff cut to its first lines: a 100,000-element order differs in
+/// 100,000 lines, and the first step where the sides part says where.
+fn clip_lines(diff: &str) -> String {
+    const KEPT: usize = 400;
+    let total = diff.lines().count();
+    if total <= KEPT {
+        return diff.to_string();
+    }
+    let mut out: String = diff.lines().take(KEPT).collect::<Vec<_>>().join("\n");
+    out.push_str(&format!("\n… {} more lines of diff", total - KEPT));
+    out
+}
+
+/// Starts `instances` copies side by side; returns their drivers and the first hello.
+fn start_all(factory: &(dyn Fn() -> Box<dyn Target> + Sync), instances: usize) -> (Vec<Driver>, Option<Hello>) {
+    let mut started: Vec<(Driver, Option<Hello>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..instances)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut d = Driver::new(factory());
+                    let hello = d.handshake();
+                    (d, hello)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("no panic")).collect()
+    });
+    let hello = started.iter().find_map(|(_, h)| h.clone());
+    let drivers = started.drain(..).map(|(d, _)| d).collect();
+    (drivers, hello)
+}
+
+/// Runs every op against `instances` copies of the target `factory` makes.
+/// `progress` is told how many cases there are, then how many were done.
 pub fn run_target(
-    target: &mut dyn Target,
+    factory: &(dyn Fn() -> Box<dyn Target> + Sync),
+    instances: usize,
     required_ops: Option<&[String]>,
     opts: &Options,
-    progress: &mut dyn FnMut(&str),
+    progress: &(dyn Fn(Progress) + Sync),
 ) -> TargetReport {
     let started = Instant::now();
-    let name = target.name().to_string();
-    let mut driver = Driver {
-        target,
-        restarts_left: 1,
-        alive: false,
-        faults: Vec::new(),
-    };
-    let hello = handshake(&mut driver);
+    let instances = instances.max(1);
+    let (drivers, hello) = start_all(factory, instances);
+    let name = drivers[0].target.name().to_string();
     let claimed: Vec<String> = hello.as_ref().map(|h| h.ops.clone()).unwrap_or_default();
+    let mut faults = Vec::new();
     if let (Some(required), Some(_)) = (required_ops, &hello) {
         let missing: Vec<&String> = required.iter().filter(|op| !claimed.contains(op)).collect();
         if !missing.is_empty() {
-            driver.faults.push(Fault::new(
+            faults.push(Fault::new(
                 FaultKind::MissingOp,
                 format!("the manifest requires {missing:?}, which hello does not claim"),
             ));
         }
     }
-    let reports = crate::op::ops()
-        .map(|spec| {
-            let claimed = claimed.iter().any(|c| c == spec.name);
-            run_op(&mut driver, spec, claimed, opts, progress)
+    let ops: Vec<&'static crate::op::OpSpec> = crate::op::ops().collect();
+    let plans: Vec<Plan> = ops
+        .iter()
+        .filter(|o| claimed.iter().any(|c| c == o.name))
+        .map(|&op| Plan {
+            op,
+            seed: opts.seed,
+            generated: opts.cases_for(op.name),
         })
         .collect();
-    if driver.alive {
-        if let Some(f) = driver.target.finish() {
-            driver.faults.push(f);
+    progress(Progress::Total(plans.iter().map(Plan::len).sum()));
+    let mut workers: Vec<Worker> = drivers
+        .into_iter()
+        .map(|driver| Worker {
+            driver,
+            plans: &plans,
+            tallies: plans.iter().map(|_| Tally::default()).collect(),
+            in_flight: VecDeque::new(),
+            resend: VecDeque::new(),
+            progress,
+        })
+        .collect();
+    std::thread::scope(|s| {
+        for (w, worker) in workers.iter_mut().enumerate() {
+            s.spawn(move || worker.run(w, instances));
         }
+    });
+    let mut tallies: Vec<Tally> = plans.iter().map(|_| Tally::default()).collect();
+    let mut drivers = Vec::new();
+    for worker in workers {
+        for (t, mine) in tallies.iter_mut().zip(worker.tallies) {
+            t.merge(mine);
+        }
+        drivers.push(worker.driver);
+    }
+    let mut reports = Vec::new();
+    for op in ops {
+        let Some(p) = plans.iter().position(|p| p.op.name == op.name) else {
+            let skipped = crate::harness::cases::vectors_for(op.name).len() as u64 + opts.cases_for(op.name);
+            reports.push(OpReport {
+                op: op.name.to_string(),
+                skipped,
+                ..OpReport::default()
+            });
+            continue;
+        };
+        let tally = std::mem::take(&mut tallies[p]);
+        reports.push(report_op(op.name, tally, &mut drivers, &mut faults, opts, &name));
+    }
+    for d in &mut drivers {
+        if d.alive {
+            if let Some(f) = d.target.finish() {
+                d.faults.push(f);
+            }
+        }
+        faults.append(&mut d.faults);
     }
     TargetReport {
-        target: name,
+        target: super::escape::escape_str(&name),
         hello: hello.map(|h| h.name),
+        instances,
         ops: reports,
-        faults: driver.faults,
+        faults,
         seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+/// One op's report from its merged tally: findings shrunk with a live copy.
+fn report_op(
+    op: &str,
+    tally: Tally,
+    drivers: &mut [Driver],
+    faults: &mut Vec<Fault>,
+    opts: &Options,
+    target: &str,
+) -> OpReport {
+    if let Some(f) = tally.unsupported {
+        faults.push(f);
+    }
+    if tally.valid_declined > 0 && tally.valid_declined == tally.valid {
+        faults.push(Fault::new(
+            FaultKind::DeclinedEverything,
+            format!("{op} is claimed, but all {} valid requests were declined", tally.valid),
+        ));
+    }
+    let diverge = tally.groups.total();
+    let findings = tally
+        .groups
+        .groups
+        .into_iter()
+        .map(|(group, p)| {
+            let driver = drivers.iter_mut().find(|d| d.alive);
+            finding(driver, op, group, p, opts, target)
+        })
+        .collect();
+    OpReport {
+        op: op.to_string(),
+        claimed: true,
+        cases: tally.cases,
+        agree: tally.agree,
+        diverge,
+        skipped: tally.skipped,
+        declined: tally.declined,
+        faults: tally.faults,
+        findings,
     }
 }

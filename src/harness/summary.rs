@@ -47,18 +47,23 @@ pub fn table(reports: &[TargetReport]) -> String {
     out
 }
 
-/// The problems of one report, for people.
+/// The problems of one report, for people: every fault, every group of
+/// divergences with its example, and what was declined. Everything a target
+/// controls in them was escaped when the report was made.
 pub fn details(r: &TargetReport) -> String {
     let mut out = String::new();
     for f in &r.faults {
         out += &format!("FAULT in {}: {f}\n\n", r.target);
     }
     for o in &r.ops {
-        for d in &o.divergences {
+        for d in &o.findings {
             out += &format!(
-                "DIVERGENCE in {} {} ({} of {} cases diverge)\n  found:   {} ({})\n  minimal: {} ({} shrink steps)\n{}\n  first step where the two sides part: {}\n\n",
-                r.target, o.op, o.diverge, o.cases, d.found, d.origin, d.request, d.shrink_steps, indent(&d.diff), d.parted
+                "DIVERGENCE in {} {}: {} ({} of {} cases)\n  found:   {} ({})\n  minimal: {} ({} shrink steps)\n{}\n  first step where the two sides part: {}\n\n",
+                r.target, o.op, d.group, d.count, o.cases, d.found, d.origin, d.request, d.shrink_steps, indent(&d.diff), d.parted
             );
+        }
+        for (reason, n) in &o.declined {
+            out += &format!("DECLINED by {} {}: {n} cases: {reason}\n", r.target, o.op);
         }
     }
     out

@@ -2,13 +2,13 @@
 
 use proptest::prelude::*;
 use serde::Serialize;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::{shuffle, DEFAULT_SIZE};
 use crate::error::MAX_COUNT;
 use crate::gen;
 use crate::op::fields::{CLIENT_SEED, SERVER_SEED};
-use crate::op::{schema, Field, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
+use crate::op::{schema, Field, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
 
 pub static SCHEME: Scheme = Scheme {
     name: "ladder",
@@ -40,7 +40,7 @@ pub static SHUFFLE: OpSpec = OpSpec {
         (
             gen::text(),
             gen::text(),
-            prop_oneof![3 => 1u64..=30, 1 => 1u64..=1000, 1 => Just(DEFAULT_SIZE)],
+            prop_oneof![4 => gen::size(1, MAX_COUNT), 1 => Just(DEFAULT_SIZE)],
         )
             .prop_map(|(s, c, n)| Request::of(&SHUFFLE, vec![s.into(), c.into(), n.into()]))
             .boxed()
@@ -54,18 +54,50 @@ pub static SHUFFLE: OpSpec = OpSpec {
         if size(r) > 9 {
             flags.push("BlockBoundary");
         }
+        if size(r) > 65_536 {
+            flags.push("Above16Bits");
+        }
+        if size(r) > 10_000 {
+            flags.push("Heavy");
+        }
         flags
     },
-    explain: |r, w, g| {
-        let i = crate::op::last_difference(w, g, "order")?;
-        let draw = size(r) - 1 - i;
-        Some(format!(
-            "position {i} is the first one the draws fix differently: the draw for i = {i} is word {} of block {} (message \"{}:{}\")",
+    explain,
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+/// Where two ladders part: the first differing draw, its word and block,
+/// and the j each side drew.
+fn explain(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
+    let i = crate::op::last_difference(w, g, "order")?;
+    let n = size(r);
+    let draw = n - 1 - i;
+    let words = super::words(r.text(SERVER_SEED), r.text(CLIENT_SEED), n.saturating_sub(1));
+    let draws: Vec<(usize, usize)> = (1..n)
+        .rev()
+        .zip(&words)
+        .map(|(at, &v)| (at, super::pick(v, at)))
+        .collect();
+    let start: Vec<Value> = (0..n).map(Value::from).collect();
+    let target_j = g["order"]
+        .get(i)
+        .and_then(|v| crate::op::target_draw(start, &draws, i, v));
+    let word = words[draw];
+    Some(Parting::new(
+        if draw < 8 {
+            "first differing draw in block 0"
+        } else {
+            "first differing draw past block 0 (block boundary)"
+        },
+        format!(
+            "position {i} is the first one the draws fix differently: the draw for i = {i} is word {} of block {} (message \"{}:{}\"): v = {word}, j = floor(v / 2^32 * {}) = {}; the target drew j = {}",
             draw % 8,
             draw / 8,
             r.text(CLIENT_SEED),
-            draw / 8
-        ))
-    },
-    secret: Some(SERVER_SEED_SECRET),
-};
+            draw / 8,
+            i + 1,
+            super::pick(word, i),
+            target_j.map_or("(not among the first i + 1)".into(), |j| j.to_string()),
+        ),
+    ))
+}

@@ -23,4 +23,6 @@ pub fn add(v: &mut VectorSet) {
             json!({ "op": "ladder.shuffle", "serverSeed": SEED_B, "clientSeed": client, "size": size }),
         );
     }
+    v.edges(json!({ "op": "ladder.shuffle", "serverSeed": SEED_B, "clientSeed": CLIENT_B, "size": 25 }));
+    v.variants(json!({ "op": "ladder.shuffle", "serverSeed": "s", "clientSeed": "c", "size": 3 }));
 }

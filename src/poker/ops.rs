@@ -23,7 +23,7 @@ const CARDS: Field = Field::new(
     Kind::Cards {
         min: 5,
         max: 7,
-        distinct: true,
+        max_copies: 1,
     },
 );
 
@@ -41,7 +41,7 @@ pub static DEAL: OpSpec = OpSpec {
                 "hole",
                 json!({ "type": "array", "items": { "type": "array", "items": card, "minItems": 2, "maxItems": 2 }, "minItems": 2, "maxItems": 22 }),
             ),
-            ("board", schema::cards(5, 5, false)),
+            ("board", schema::cards(5, 5, 5)),
         ]
     },
     run: |r| {
@@ -140,6 +140,9 @@ fn evaluate_flags(r: &Request) -> Vec<&'static str> {
     }
     if cards.len() == 7 {
         flags.push("SevenCards");
+    }
+    if cards.iter().any(|&c| c == 0 || c == 51) {
+        flags.push("CardEdge");
     }
     flags
 }

@@ -58,4 +58,13 @@ pub fn add(v: &mut VectorSet) {
     for (comment, cards) in HANDS {
         v.add(*comment, json!({ "op": "poker.evaluate", "cards": hand(cards) }));
     }
+    v.edges(json!({ "op": "poker.deal", "serverSeed": SEED_B, "clientSeed": CLIENT_B, "nonce": 1, "players": 2 }));
+    for (comment, cards) in [
+        ("the five lowest card numbers, 0 to 4", [0u8, 1, 2, 3, 4]),
+        ("the five highest card numbers, 47 to 51", [47, 48, 49, 50, 51]),
+    ] {
+        v.add(comment, json!({ "op": "poker.evaluate", "cards": cards }));
+    }
+    v.variants(json!({ "op": "poker.deal", "serverSeed": "s", "clientSeed": "c", "nonce": 1, "players": 3 }));
+    v.variants(json!({ "op": "poker.evaluate", "cards": [0, 13, 26, 39, 51] }));
 }

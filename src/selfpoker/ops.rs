@@ -2,10 +2,10 @@
 
 use proptest::prelude::*;
 use serde::Serialize;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::{commit, deck, MAX_SEED};
-use crate::op::{no_story, schema, Arg, Field, Kind, OpSpec, Outcome, Request, Scheme, Secret};
+use crate::op::{no_story, schema, Arg, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, Secret};
 
 pub static SCHEME: Scheme = Scheme {
     name: "selfpoker",
@@ -29,10 +29,17 @@ pub const SEED_SECRET: Secret = Secret {
     commit_op: "selfpoker.commit",
 };
 
+/// Seeds: any 63-bit seed, numpy's word-split edges, and the seeds around
+/// 2^53 where a JavaScript Number stops holding every integer.
 fn seeds(op: &'static OpSpec) -> BoxedStrategy<Request> {
-    prop_oneof![4 => 0u64..=MAX_SEED, 1 => prop::sample::select(NUMPY_EDGES.to_vec())]
-        .prop_map(move |s| Request::of(op, vec![Arg::Seed(s)]))
-        .boxed()
+    let js_edges = vec![(1 << 53) - 1, 1 << 53, (1 << 53) + 1];
+    prop_oneof![
+        8 => 0u64..=MAX_SEED,
+        2 => prop::sample::select(NUMPY_EDGES.to_vec()),
+        1 => prop::sample::select(js_edges),
+    ]
+    .prop_map(move |s| Request::of(op, vec![Arg::Seed(s)]))
+    .boxed()
 }
 
 fn flags(r: &Request) -> Vec<&'static str> {
@@ -86,10 +93,20 @@ pub static DECK: OpSpec = OpSpec {
     },
     generate: || seeds(&DECK),
     flags,
-    explain: |_, w, g| {
+    explain: |r, w, g| {
         let i = crate::op::last_difference(w, g, "deck")?;
-        Some(format!(
-            "deck[{i}] is the first position the draws fix differently (numpy's draw for i = {i}, random_interval({i}))"
+        let draws = crate::numpy::draws(r.int(SEED), 52);
+        let start: Vec<Value> = (0..52u32).map(Value::from).collect();
+        let target_j = g["deck"]
+            .get(i)
+            .and_then(|v| crate::op::target_draw(start, &draws, i, v));
+        let mine = draws.iter().find(|(at, _)| *at == i).map_or(0, |(_, j)| *j);
+        Some(Parting::new(
+            "first differing numpy draw",
+            format!(
+                "deck[{i}] is the first position the draws fix differently: numpy's draw for i = {i}, random_interval({i}), gives j = {mine}; the target drew j = {}",
+                target_j.map_or("(not among the first i + 1)".into(), |j| j.to_string())
+            ),
         ))
     },
     secret: Some(SEED_SECRET),

@@ -17,10 +17,26 @@ const SEEDS: [(&str, u64); 10] = [
     ("a random 63-bit seed", 6_012_398_147_733_912_337),
 ];
 
+/// Seeds where a JavaScript Number stops holding every integer.
+const JS_EDGES: [(&str, u64); 3] = [
+    (
+        "seed 2^53-1: the largest a JavaScript Number holds exactly",
+        (1 << 53) - 1,
+    ),
+    ("seed 2^53: a Number still holds it, but not its successor", 1 << 53),
+    ("seed 2^53+1: a Number rounds it to 2^53", (1 << 53) + 1),
+];
+
 pub fn add(v: &mut VectorSet) {
     for op in ["selfpoker.commit", "selfpoker.deck"] {
         for (comment, seed) in SEEDS {
             v.add(comment, json!({ "op": op, "seed": seed.to_string() }));
         }
+    }
+    for op in ["selfpoker.commit", "selfpoker.deck"] {
+        for (comment, seed) in JS_EDGES {
+            v.add(comment, json!({ "op": op, "seed": seed.to_string() }));
+        }
+        v.variants(json!({ "op": op, "seed": "42" }));
     }
 }

@@ -7,7 +7,8 @@
 
 use serde::Serialize;
 
-use crate::crypto::Keyed;
+use crate::crypto::{Counter, Keyed};
+use crate::modulo;
 
 pub(crate) mod ops;
 pub(crate) mod vectors;
@@ -34,26 +35,36 @@ pub fn js_round(x: f64) -> i64 {
 
 /// The byte generator Stake publishes: MAC blocks concatenated, consumed in order.
 pub struct ByteStream {
-    key: Keyed,
-    prefix: Vec<u8>,
+    macs: Counter,
     block: [u8; 32],
     next_block: u64,
     pos: usize,
     consumed: u64,
     /// Rejected draws by byte width (index 1 = one byte, 2 = two bytes, …).
     pub rejections: [u64; 4],
+    /// Draws that read exactly their rejection limit, by byte width.
+    pub at_limit: [u64; 4],
+    /// Draws that read their rejection limit minus one (the largest value
+    /// kept, when the limit is below 256^k), by byte width.
+    pub below_limit: [u64; 4],
 }
 
 impl ByteStream {
     pub fn new(server_seed: &str, client_seed: &str, nonce: u64) -> Self {
         ByteStream {
-            key: Keyed::new(server_seed),
-            prefix: format!("{client_seed}:{nonce}:").into_bytes(),
+            macs: Keyed::new(server_seed).counter_of(&[
+                client_seed.as_bytes(),
+                b":",
+                crate::crypto::decimal(nonce, &mut [0u8; 20]),
+                b":",
+            ]),
             block: [0; 32],
             next_block: 0,
             pos: 32,
             consumed: 0,
             rejections: [0; 4],
+            at_limit: [0; 4],
+            below_limit: [0; 4],
         }
     }
 
@@ -64,7 +75,7 @@ impl ByteStream {
 
     pub fn next_byte(&mut self) -> u8 {
         if self.pos == 32 {
-            self.block = self.key.mac_counter(&self.prefix, self.next_block);
+            self.block = self.macs.mac(self.next_block);
             self.next_block += 1;
             self.pos = 0;
         }
@@ -78,6 +89,9 @@ impl ByteStream {
     /// big-endian; values at or above 256^k − (256^k mod m) are thrown away
     /// and k fresh bytes read.
     pub fn index(&mut self, m: u32) -> u32 {
+        if let Some(inv) = modulo::reciprocal(m) {
+            return self.small_index(m, inv);
+        }
         let mut k = 1;
         while 256u64.pow(k) < u64::from(m) {
             k += 1;
@@ -86,10 +100,35 @@ impl ByteStream {
         let limit = pot - pot % u64::from(m);
         loop {
             let v = (0..k).fold(0u64, |acc, _| (acc << 8) | u64::from(self.next_byte()));
+            self.at_limit[k as usize] += u64::from(v == limit);
+            self.below_limit[k as usize] += u64::from(v + 1 == limit && limit < pot);
             if v < limit {
                 return u32::try_from(v % u64::from(m)).expect("below m");
             }
             self.rejections[k as usize] += 1;
+        }
+    }
+
+    /// [`ByteStream::index`] for the m of a shoe (at most
+    /// [`modulo::SMALL`]), one or two bytes, with the remainders taken by a
+    /// multiplication instead of a division: the draws of a shuffle cost
+    /// little more than their MACs.
+    fn small_index(&mut self, m: u32, inv: u64) -> u32 {
+        let two = m > 256;
+        let pot: u32 = if two { 1 << 16 } else { 1 << 8 };
+        let limit = pot - modulo::rem(pot, m, inv);
+        loop {
+            let mut v = u32::from(self.next_byte());
+            if two {
+                v = v << 8 | u32::from(self.next_byte());
+            }
+            let k = 1 + usize::from(two);
+            self.at_limit[k] += u64::from(v == limit);
+            self.below_limit[k] += u64::from(v + 1 == limit && limit < pot);
+            if v < limit {
+                return modulo::rem(v, m, inv);
+            }
+            self.rejections[k] += 1;
         }
     }
 }
@@ -123,6 +162,9 @@ pub struct Cut {
     pub bytes: u64,
     /// Rejected draws by byte width, as [`ByteStream::rejections`].
     pub rejections: [u64; 4],
+    /// Draws at their rejection limit and one below it, as [`ByteStream::at_limit`].
+    pub at_limit: [u64; 4],
+    pub below_limit: [u64; 4],
     pub base: i64,
     pub spread: i64,
     /// base + index(2·spread + 1) − spread, before clamping.
@@ -147,16 +189,22 @@ pub fn deal(server_seed: &str, client_seed: &str, nonce: u64, decks: usize, pene
 
 /// Like [`deal`], also returning how the cut was placed.
 pub fn deal_traced(server_seed: &str, client_seed: &str, nonce: u64, decks: usize, penetration: f64) -> (Shoe, Cut) {
-    deal_with(server_seed, client_seed, nonce, decks, penetration, &mut |_, _| {})
+    deal_with(server_seed, client_seed, nonce, decks, penetration, &mut |_| {})
 }
 
-/// Where each draw of the shuffle read the stream: for position i, the
-/// offset of its first byte (rejected attempts included) and of the byte after it.
-pub fn draw_offsets(server_seed: &str, client_seed: &str, nonce: u64, decks: usize) -> Vec<(usize, u64, u64)> {
+/// One draw of the shuffle: position i, the j it drew, and the stream
+/// bytes it read (rejected attempts included).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Draw {
+    pub i: usize,
+    pub j: usize,
+    pub bytes: std::ops::Range<u64>,
+}
+
+/// Every draw of the shuffle, in draw order (i from the back).
+pub fn draws(server_seed: &str, client_seed: &str, nonce: u64, decks: usize) -> Vec<Draw> {
     let mut out = Vec::new();
-    deal_with(server_seed, client_seed, nonce, decks, 0.5, &mut |i, range| {
-        out.push((i, range.start, range.end));
-    });
+    deal_with(server_seed, client_seed, nonce, decks, 0.5, &mut |d| out.push(d));
     out
 }
 
@@ -166,7 +214,7 @@ fn deal_with(
     nonce: u64,
     decks: usize,
     penetration: f64,
-    on_draw: &mut dyn FnMut(usize, std::ops::Range<u64>),
+    on_draw: &mut dyn FnMut(Draw),
 ) -> (Shoe, Cut) {
     assert!(decks >= 1, "a shoe has at least one deck");
     let mut cards = ordered(decks);
@@ -174,7 +222,11 @@ fn deal_with(
     for i in (1..cards.len()).rev() {
         let start = stream.consumed();
         let j = stream.index(u32::try_from(i + 1).expect("at most 416 cards")) as usize;
-        on_draw(i, start..stream.consumed());
+        on_draw(Draw {
+            i,
+            j,
+            bytes: start..stream.consumed(),
+        });
         cards.swap(i, j);
     }
     let count = u32::try_from(cards.len()).expect("at most 416 cards");
@@ -187,6 +239,7 @@ fn deal_with(
     let high = i64::from(count) - 15;
     let cut = unclamped.clamp(low, high);
     let (bytes, rejections) = (stream.consumed(), stream.rejections);
+    let (at_limit, below_limit) = (stream.at_limit, stream.below_limit);
     (
         Shoe {
             cards,
@@ -195,6 +248,8 @@ fn deal_with(
         Cut {
             bytes,
             rejections,
+            at_limit,
+            below_limit,
             base,
             spread,
             unclamped,

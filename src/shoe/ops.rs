@@ -1,17 +1,22 @@
-//! The `shoe` ops of protocol v1: a free round's shoe and a tournament hand.
+//! The `shoe` ops of protocol v1: a free round's shoe, a tournament hand,
+//! and the raw byte stream both are drawn from (`shoe.stream`, so that a
+//! byte generator with no shoe of its own can be held to the scheme).
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-use super::{deal, deal_traced, draw_offsets, tournament_round, MAX_DECKS};
+use super::{deal, deal_traced, draws, tournament_round, ByteStream, MAX_DECKS};
+use crate::error::MAX_COUNT;
 use crate::gen;
-use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
-use crate::op::{schema, Field, Kind, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
+use crate::op::fields::{CLIENT_SEED, COUNT, NONCE, SERVER_SEED};
+use crate::op::{
+    last_difference, schema, target_draw, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET,
+};
 
 pub static SCHEME: Scheme = Scheme {
     name: "shoe",
     source: "seed 000 (Rechne uns nach)",
-    ops: &[&DEAL, &TOURNAMENT],
+    ops: &[&DEAL, &TOURNAMENT, &STREAM],
     vectors: super::vectors::add,
 };
 
@@ -61,8 +66,8 @@ pub static DEAL: OpSpec = OpSpec {
     ok,
     run,
     generate: || {
-        (gen::round(), 1u64..=MAX_DECKS, penetration())
-            .prop_map(|((s, c, n), d, p)| Request::of(&DEAL, vec![s.into(), c.into(), n.into(), d.into(), p.into()]))
+        (gen::round(), decks_and_penetration())
+            .prop_map(|((s, c, n), (d, p))| Request::of(&DEAL, vec![s.into(), c.into(), n.into(), d.into(), p.into()]))
             .boxed()
     },
     flags,
@@ -76,8 +81,8 @@ pub static TOURNAMENT: OpSpec = OpSpec {
     ok,
     run,
     generate: || {
-        (gen::round(), 1u64..=MAX_DECKS, penetration())
-            .prop_map(|((s, t, k), d, p)| {
+        (gen::round(), decks_and_penetration())
+            .prop_map(|((s, t, k), (d, p))| {
                 Request::of(&TOURNAMENT, vec![s.into(), t.into(), k.into(), d.into(), p.into()])
             })
             .boxed()
@@ -87,16 +92,46 @@ pub static TOURNAMENT: OpSpec = OpSpec {
     secret: Some(SERVER_SEED_SECRET),
 };
 
-/// Penetrations: k/1024 (many of which make total × penetration end in .5),
-/// arbitrary doubles in (0, 1), and round numbers.
+/// A number of decks and a penetration for it.
+fn decks_and_penetration() -> BoxedStrategy<(u64, f64)> {
+    (1u64..=MAX_DECKS)
+        .prop_flat_map(|d| (Just(d), penetration(52 * u32::try_from(d).expect("at most 8 decks"))))
+        .boxed()
+}
+
+/// Penetrations for a shoe of `total` cards: k/1024 (many of which make
+/// total × penetration end in .5), arbitrary doubles in (0, 1), round
+/// numbers, the extremes, and the doubles nearest (2n + 1) / (2 · total) and
+/// their neighbours, whose products land on n + 0.5 or one ulp from it.
 #[allow(clippy::cast_precision_loss, reason = "k < 2^53 converts exactly")]
-fn penetration() -> BoxedStrategy<f64> {
+fn penetration(total: u32) -> BoxedStrategy<f64> {
+    let near_tie = (0..total, -2i64..=2).prop_map(move |(n, ulps)| {
+        let p = f64::from(2 * n + 1) / f64::from(2 * total);
+        let p = f64::from_bits(p.to_bits().saturating_add_signed(ulps));
+        p.clamp(f64::from_bits(1), 1.0 - f64::EPSILON / 2.0)
+    });
     prop_oneof![
         3 => (1u32..1024).prop_map(|k| f64::from(k) / 1024.0),
         1 => (1u64..(1 << 53)).prop_map(|k| k as f64 / (1u64 << 53) as f64),
-        1 => prop::sample::select(vec![0.5, 0.625, 0.75, 0.8, 0.9, 0.99, 0.01, 0.1, 0.3]),
+        1 => prop::sample::select(vec![0.5, 0.625, 0.75, 0.8, 0.9, 0.99, 0.01, 0.1, 0.3, f64::from_bits(1), 1.0 - f64::EPSILON / 2.0]),
+        2 => near_tie,
     ]
     .boxed()
+}
+
+/// How total × penetration meets a rounding tie in binary64: (the product
+/// is n + 0.5 although the exact product is not, the product is one ulp
+/// from n + 0.5).
+pub fn tie(total: u32, penetration: f64) -> (bool, bool) {
+    let t = f64::from(total);
+    let product = t * penetration;
+    // The error of a product is itself a double: fma gives it exactly.
+    let exact = t.mul_add(penetration, -product) == 0.0;
+    let half = product.floor() + 0.5;
+    let by_rounding = product == half && !exact;
+    let bits = half.to_bits();
+    let near = product != half && (product.to_bits() == bits + 1 || product.to_bits() + 1 == bits);
+    (by_rounding, near)
 }
 
 /// Flags a shoe reached, read off its trace.
@@ -109,6 +144,7 @@ fn flags(r: &Request) -> Vec<&'static str> {
         flags.push("Tournament");
     }
     let total = 52 * r.int(DECKS);
+    let (by_rounding, near) = tie(u32::try_from(total).expect("at most 416"), pen);
     let checks = [
         (cut.unclamped < cut.low, "CutClampLow"),
         (cut.unclamped > cut.high, "CutClampHigh"),
@@ -120,6 +156,12 @@ fn flags(r: &Request) -> Vec<&'static str> {
         (cut.rejections[1] > 0, "Rejection1"),
         (cut.rejections[2] > 0, "Rejection2"),
         (cut.bytes > 32, "BlockBoundary"),
+        (cut.at_limit[1] > 0, "RejectAtLimit1"),
+        (cut.below_limit[1] > 0, "KeepBelowLimit1"),
+        (cut.at_limit[2] > 0, "RejectAtLimit2"),
+        (cut.below_limit[2] > 0, "KeepBelowLimit2"),
+        (by_rounding, "TieByRounding"),
+        (near, "NearTie"),
     ];
     flags.extend(checks.iter().filter(|(hit, _)| *hit).map(|(_, f)| *f));
     flags
@@ -127,27 +169,139 @@ fn flags(r: &Request) -> Vec<&'static str> {
 
 /// Where two shoes part: the shuffle fixes positions from the back, so the
 /// highest differing position is the first draw that differs; name the
-/// bytes of the stream it read.
-fn explain(r: &Request, w: &Value, g: &Value) -> Option<String> {
+/// bytes of the stream it read, and the j each side drew.
+fn explain(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
     let (client, nonce) = stream_of(r);
     let card = |v: &Value, i: usize| v["cards"].get(i).map_or("nothing".into(), Value::to_string);
-    let Some(i) = crate::op::last_difference(w, g, "cards") else {
-        return Some(format!(
-            "the cards agree; the cut differs: provably {} / target {} (rounding, clamps, or a different byte count before the cut draw)",
-            w["cut"], g["cut"]
+    let Some(i) = last_difference(w, g, "cards") else {
+        return Some(Parting::new(
+            "the cards agree, the cut differs",
+            format!(
+                "the cards agree; the cut differs: provably {} / target {} (rounding, clamps, or a different byte count before the cut draw)",
+                w["cut"], g["cut"]
+            ),
         ));
     };
-    let offsets = draw_offsets(r.text(SERVER_SEED), &client, nonce, decks(r));
-    Some(match offsets.iter().find(|(p, _, _)| *p == i) {
-        Some((_, start, end)) => format!(
-            "position {i} is the first one the draws fix differently (provably {}, target {}): provably's draw j = index({}) for i = {i} read stream bytes {start}..{end} (block {}, byte {}){}",
+    let draws = draws(r.text(SERVER_SEED), &client, nonce, decks(r));
+    let Some(d) = draws.iter().find(|d| d.i == i) else {
+        return Some(Parting::new(
+            "a card differs",
+            format!("position {i} differs (provably {}, target {})", card(w, i), card(g, i)),
+        ));
+    };
+    let start: Vec<Value> = super::ordered(decks(r)).into_iter().map(Value::from).collect();
+    let pairs: Vec<(usize, usize)> = draws.iter().map(|d| (d.i, d.j)).collect();
+    let target_j = g["cards"].get(i).and_then(|c| target_draw(start, &pairs, i, c));
+    let width = if i + 1 > 256 { 2 } else { 1 };
+    let rejected = d.bytes.end - d.bytes.start > width;
+    let group = format!(
+        "first differing draw reads {width} byte{}{}",
+        if width > 1 { "s" } else { "" },
+        if rejected { ", after a rejection" } else { "" }
+    );
+    Some(Parting::new(
+        group,
+        format!(
+            "position {i} is the first one the draws fix differently (provably {}, target {}): provably's draw j = index({}) for i = {i} read stream bytes {}..{} (block {}, byte {}){} and drew j = {}; the target drew j = {}",
             card(w, i),
             card(g, i),
             i + 1,
-            start / 32,
-            start % 32,
-            if end - start > if i + 1 > 256 { 2 } else { 1 } { ", after a rejection" } else { "" }
+            d.bytes.start,
+            d.bytes.end,
+            d.bytes.start / 32,
+            d.bytes.start % 32,
+            if rejected { ", after a rejection" } else { "" },
+            d.j,
+            target_j.map_or("(not among the first i + 1 cards)".into(), |j| j.to_string()),
         ),
-        None => format!("position {i} differs (provably {}, target {})", card(w, i), card(g, i)),
-    })
+    ))
+}
+
+/// `shoe.stream`: the first `count` bytes of the stream a shoe is drawn from.
+#[derive(Debug, serde::Serialize)]
+struct StreamOk {
+    bytes: String,
+}
+
+pub static STREAM: OpSpec = OpSpec {
+    name: "shoe.stream",
+    fields: &[SERVER_SEED, CLIENT_SEED, NONCE, COUNT],
+    ok: || {
+        vec![(
+            "bytes",
+            json!({ "type": "string", "pattern": "^([0-9a-f]{2})*$", "maxLength": 2 * MAX_COUNT }),
+        )]
+    },
+    run: |r| {
+        let mut stream = ByteStream::new(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
+        let bytes: Vec<u8> = (0..r.int(COUNT)).map(|_| stream.next_byte()).collect();
+        Ok(Outcome::new(StreamOk {
+            bytes: crate::crypto::hex(&bytes),
+        }))
+    },
+    generate: || {
+        // Block edges (32·b − 1, 32·b, 32·b + 1) most, any short length,
+        // and now and then the longest stream a request may ask.
+        let count = prop_oneof![
+            4 => 0u64..=96,
+            3 => (1u64..=40, 0u64..=2).prop_map(|(b, d)| 32 * b + d - 1),
+            2 => 0u64..=4096,
+            1 => Just(MAX_COUNT),
+        ];
+        (gen::round(), count)
+            .prop_map(|((s, c, n), k)| Request::of(&STREAM, vec![s.into(), c.into(), n.into(), k.into()]))
+            .boxed()
+    },
+    flags: |r| {
+        if r.int(COUNT) > 32 {
+            vec!["BlockBoundary"]
+        } else {
+            Vec::new()
+        }
+    },
+    explain: explain_stream,
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+/// Where two streams part: the first differing byte, its block and the
+/// message that block is the MAC of. A block 0 that differs is the key or
+/// the message text (an encoder, a hex-decoded seed); a later block alone
+/// is the counter or the byte order across blocks.
+fn explain_stream(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
+    let text = |v: &Value| v["bytes"].as_str().unwrap_or_default().to_string();
+    let (w, g) = (text(w), text(g));
+    let at = w
+        .as_bytes()
+        .iter()
+        .zip(g.as_bytes())
+        .position(|(a, b)| a != b)
+        .map(|k| k / 2);
+    let Some(i) = at else {
+        return Some(Parting::new(
+            "answers a different number of bytes",
+            format!(
+                "the first {} bytes agree; provably answers {}, the target {}",
+                w.len().min(g.len()) / 2,
+                w.len() / 2,
+                g.len() / 2
+            ),
+        ));
+    };
+    let block = i / 32;
+    let group = if block == 0 {
+        "block 0 differs"
+    } else {
+        "block 0 agrees, a later block differs"
+    };
+    Some(Parting::new(
+        group,
+        format!(
+            "byte {i} is the first that differs (provably {}, target {}): byte {} of block {block}, the MAC of the client seed {} followed by \":{}:{block}\"",
+            &w[2 * i..2 * i + 2],
+            g.get(2 * i..2 * i + 2).unwrap_or("??"),
+            i % 32,
+            Value::from(r.text(CLIENT_SEED)),
+            r.int(NONCE),
+        ),
+    ))
 }

@@ -9,7 +9,8 @@ operations (seed 003), written here from the scheme with hmac/hashlib, and
 it always claims exactly those five ops in hello.
 
 Requests are counted by input line: hello is request 0, the first request
-after it is request 1, and so on. Every answered line is flushed at once.
+after it is request 1, and so on; blank lines (spaces and tabs only) get no
+answer and are not counted. Every answered line is flushed at once.
 
 Modes:
 
@@ -41,6 +42,24 @@ Modes:
   subtle-shuffle    cursor.shuffle draws j = int(i) instead of int(i + 1), but
                     only when count > 100; a shrinker should find count = 101.
   exit-nonzero      Answers everything correctly, exits with status 1 at EOF.
+
+Hostile modes: a target that tries to make the harness lie or run out of
+memory, or to outlive it.
+
+  terminal-escapes  Its hello name, its stderr and a wrong answer to request 3
+                    hold a screen clear (ESC [2J), a carriage return, a forged
+                    "ALL TARGETS AGREE" summary and a right-to-left override.
+  noncharacters     Answers request 3 wrongly with U+FFFE and U+FFFF in a value
+                    and writes them to stderr (XML 1.0 cannot carry them).
+  huge-answers      Pads each of the first 64 answers with whitespace to just
+                    under 16 MiB (still valid JSON, still the right value).
+  partial           A verifier that supports only cursor 0: declines every
+                    request with another cursor (kind `declined`), answers
+                    the others correctly.
+  declines-all      Declines every request of every op it claims.
+  setsid-child      Starts a child in a session of its own that sleeps an hour
+                    (its pid goes to the file $FAUX_CHILD_PID), then serves
+                    correctly.
 """
 import hashlib
 import hmac
@@ -52,8 +71,10 @@ import time
 MODES = (
     "correct", "crash", "hang", "slow-start", "garbage", "wrong-id", "too-few", "too-many",
     "huge-line", "stderr-flood", "bad-utf8", "lies-unsupported", "subtle", "subtle-shuffle",
-    "exit-nonzero",
+    "exit-nonzero", "terminal-escapes", "noncharacters", "huge-answers", "setsid-child",
+    "partial", "declines-all",
 )
+HOSTILE = "\x1b[2J\r\nALL TARGETS AGREE\u202e"
 MIB = 1 << 20
 MAX_INT = 2**53 - 1
 
@@ -192,11 +213,14 @@ def answer(line, mode):
         if op == "hello":
             if type(req["protocol"]) is not int or req["protocol"] != 1:
                 raise Invalid("protocol: only version 1 is spoken")
-            return {"id": rid, "ok": {"name": f"faux {mode}", "ops": list(OPS)}}
+            name = f"faux {mode}" + (HOSTILE if mode == "terminal-escapes" else "")
+            return {"id": rid, "ok": {"name": name, "ops": list(OPS)}}
         for name in takes:
             check(name, req[name])
     except Invalid as e:
         return err(rid, "invalid", str(e))
+    if mode == "declines-all" or (mode == "partial" and req.get("cursor", 0) != 0):
+        return err(rid, "declined", "only cursor 0 is supported here")
     if mode == "lies-unsupported" and op == "cursor.int":
         return err(rid, "unsupported", "cursor.int: not implemented here (although hello said so)")
     return {"id": rid, "ok": OPS[op][1](req, mode)}
@@ -225,11 +249,47 @@ RuntimeError: faux crash: deliberate crash after request 5
 """
 
 
+def start_detached_child():
+    """A grandchild that leaves the process group: only a subreaper catches it."""
+    pid = os.fork()
+    if pid == 0:
+        os.setsid()
+        if os.fork() == 0:
+            with open(os.environ["FAUX_CHILD_PID"], "w") as f:
+                f.write(str(os.getpid()))
+            time.sleep(3600)
+        os._exit(0)
+    os.waitpid(pid, 0)
+
+
+def wrong(response, text):
+    """The same answer with every string of its ok object replaced by `text`."""
+    ok = response.get("ok")
+    if isinstance(ok, dict):
+        for k, v in ok.items():
+            if isinstance(v, str):
+                ok[k] = text
+            elif isinstance(v, int) and not isinstance(v, bool):
+                ok[k] = v + 1
+    return response
+
+
 def serve(mode):
     if mode == "slow-start":
         time.sleep(60)
+    if mode == "setsid-child":
+        start_detached_child()
+    if mode == "terminal-escapes":
+        sys.stderr.write("faux" + HOSTILE + "\n")
+        sys.stderr.flush()
+    if mode == "noncharacters":
+        sys.stderr.buffer.write("faux \ufffe\uffff\n".encode("utf-8"))
+        sys.stderr.flush()
     number = -1
     for line in sys.stdin.buffer:
+        # A blank line is no request: no answer, and it is not counted.
+        if not line.strip(b" \t\r\n"):
+            continue
         number += 1
         if mode == "stderr-flood" and number == 2:
             chunk = (b"faux stderr-flood: this is noise, keep answering" + b"." * 15 + b"\n") * 1024
@@ -254,6 +314,13 @@ def serve(mode):
             for _ in range(100):
                 sys.stdout.buffer.write(block)
             send(b'"}}\n')
+        elif number == 3 and mode == "terminal-escapes":
+            send(json.dumps(wrong(response, HOSTILE), separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n")
+        elif number == 3 and mode == "noncharacters":
+            send(json.dumps(wrong(response, "\ufffe\uffff"), separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n")
+        elif 1 <= number <= 64 and mode == "huge-answers":
+            line = encode(response)
+            send(line[:-2] + b" " * (16 * MIB - 4096 - len(line)) + b"}\n")
         elif number == 3 and mode == "bad-utf8":
             rid = json.dumps(response["id"]).encode("ascii")
             send(b'{"id":' + rid + b',"ok":{"raw":"\xff\xfe"}}\n')

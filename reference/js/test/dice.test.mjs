@@ -5,11 +5,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { hmac } from '../crypto.mjs';
+import { primitives } from '../crypto.mjs';
 import { hash } from '../cursor.mjs';
 import * as dice from '../dice.mjs';
-import { execute } from '../provably.mjs';
+import { createEngine, execute } from '../provably.mjs';
 import { PUBLISHED, TRICKY_STRINGS, rng } from '../testkit/helpers.mjs';
+import { WEBCRYPTO } from '../webcrypto.mjs';
+
+const P = primitives(WEBCRYPTO);
 
 const AsyncFunction = (async () => {}).constructor;
 
@@ -36,45 +39,36 @@ test('roll agrees with the published dice.js for many seeds and rolls', async ()
   let checked = 0;
   let laterBytes = 0;
   for (const [serverSeed, clientSeed] of pairs) {
-    const commit = await hash(serverSeed);
+    const commit = await hash(P, serverSeed);
     const ref = await published(serverSeed, clientSeed, commit);
     assert.equal(ref.commitOk, true);
     const wrong = await published(serverSeed, clientSeed, commit.replace(/.$/, (c) => (c === '0' ? '1' : '0')));
     assert.equal(wrong.commitOk, false);
     for (let n = 0; n < 150; n++) {
       const want = await ref.die(n);
-      assert.equal(await dice.roll(serverSeed, clientSeed, n), want, `${JSON.stringify([serverSeed, clientSeed])} n=${n}`);
+      assert.equal(await dice.roll(P, serverSeed, clientSeed, n), want, `${JSON.stringify([serverSeed, clientSeed])} n=${n}`);
       checked++;
     }
   }
   // The one-line formula on the page reads byte 0 only; 4 of 256 first bytes
   // are ≥ 252, so some of these rolls must have come from a later byte.
   for (let n = 0; n < 2000 && laterBytes === 0; n++) {
-    const mac = await hmac(pairs[0][0], `${pairs[0][1]}:${n}:0`);
+    const mac = await P.hmac(pairs[0][0], `${pairs[0][1]}:${n}:0`);
     if (mac[0] >= 252) {
       laterBytes++;
       const ref = await published(pairs[0][0], pairs[0][1], '');
-      assert.equal(await dice.roll(pairs[0][0], pairs[0][1], n), await ref.die(n), `n=${n} (byte 0 rejected)`);
+      assert.equal(await dice.roll(P, pairs[0][0], pairs[0][1], n), await ref.die(n), `n=${n} (byte 0 rejected)`);
     }
   }
   assert.ok(checked > 1000);
   assert.equal(laterBytes, 1, 'found a roll whose first byte is rejected');
 });
 
-test('exhausted after 16 rounds without a byte below 252', async (t) => {
-  // No real seed runs dry (the chance is (4/256)^512), so WebCrypto's sign is
-  // replaced by one that only ever yields 0xff.
-  const real = globalThis.crypto;
-  const fake = {
-    subtle: {
-      importKey: (...a) => real.subtle.importKey(...a),
-      digest: (...a) => real.subtle.digest(...a),
-      sign: async () => new Uint8Array(32).fill(0xff).buffer,
-    },
-  };
-  Object.defineProperty(globalThis, 'crypto', { value: fake, configurable: true, writable: true });
-  t.after(() => Object.defineProperty(globalThis, 'crypto', { value: real, configurable: true, writable: true }));
-  const r = await execute({ op: 'dice.roll', serverSeed: 'dry', clientSeed: 'c', n: 0 });
+test('exhausted after 16 rounds without a byte below 252', async () => {
+  // No real seed runs dry (the chance is (4/256)^512), so the engine runs over
+  // a provider whose HMAC only ever yields 0xff.
+  const dry = { name: 'all 0xff', hmacSha256: () => new Uint8Array(32).fill(0xff), sha256: WEBCRYPTO.sha256 };
+  const r = await createEngine(dry).execute({ op: 'dice.roll', serverSeed: 'dry', clientSeed: 'c', n: 0 });
   assert.equal(r.error?.kind, 'exhausted');
   assert.match(r.error.message, /16 rounds/);
 });

@@ -5,8 +5,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import * as poker from '../poker.mjs';
+import { primitives } from '../crypto.mjs';
 import { execute } from '../provably.mjs';
 import { PUBLISHED, PYTHON, TRICKY_STRINGS, rng, runJson, tempJson } from '../testkit/helpers.mjs';
+import { WEBCRYPTO } from '../webcrypto.mjs';
 
 const POKER = join(PUBLISHED, 'poker_referenz.py');
 
@@ -70,7 +72,7 @@ test('deal agrees with poker_referenz.py austeilen for 2 … 22 players', async 
     const clientSeed = players % 3 === 0 ? r.pick(strings) : r.hex(16);
     const nonce = r.int(1000);
     const want = runJson(PYTHON, [POKER, 'austeilen', serverSeed, clientSeed, String(nonce), String(players)]);
-    const got = await poker.deal(serverSeed, clientSeed, nonce, players);
+    const got = await poker.deal(primitives(WEBCRYPTO), serverSeed, clientSeed, nonce, players);
     assert.deepEqual(got, { hole: want.loch, board: want.board }, `players ${players}`);
   }
 });

@@ -2,41 +2,15 @@
 // (docs/protocol.md) over stdin/stdout.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseJson } from '../json.mjs';
 import { OPS } from '../provably.mjs';
-import { REPO } from '../testkit/helpers.mjs';
+import { REPO, spawnTarget } from '../testkit/helpers.mjs';
 
 const TARGET = join(REPO, 'reference/js/target.mjs');
 
-/**
- * Feeds `input` (string or Buffer) to a fresh target, closes stdin, and
- * resolves with its exit code and response lines. Fails after `timeout` ms
- * rather than hang.
- */
-function runTarget(input, { timeout = 20000 } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TARGET], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const out = [];
-    let err = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`target did not finish within ${timeout} ms; stderr:\n${err}`));
-    }, timeout);
-    child.stdout.on('data', (d) => out.push(d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const text = Buffer.concat(out).toString('utf8');
-      const lines = text === '' ? [] : text.replace(/\n$/, '').split('\n');
-      resolve({ code, lines, responses: lines.map((l) => parseJson(l)), stderr: err });
-    });
-    child.stdin.end(input);
-  });
-}
+/** The node target as the harness runs it, fed `input`. */
+const runTarget = (input, options) => spawnTarget(process.execPath, [TARGET], input, options);
 
 const req = (id, op, fields = {}) => JSON.stringify({ id, op, ...fields });
 const SEEDS = { serverSeed: 'server', clientSeed: 'client' };
@@ -49,9 +23,9 @@ test('hello names the target and claims every op; EOF exits 0', async () => {
   assert.match(responses[0].ok.name, /^provably-js \d+\.\d+\.\d+$/);
   assert.deepEqual(responses[0].ok.ops, OPS);
   assert.deepEqual([...OPS].sort(), [
-    'cursor.float', 'cursor.hash', 'cursor.int', 'cursor.raw', 'cursor.shuffle', 'dice.roll',
+    'blackjack.strategy', 'cursor.float', 'cursor.hash', 'cursor.int', 'cursor.raw', 'cursor.shuffle', 'dice.roll',
     'ladder.shuffle', 'poker.deal', 'poker.evaluate', 'selfpoker.commit', 'selfpoker.deck',
-    'shoe.deal', 'shoe.tournament',
+    'shoe.deal', 'shoe.stream', 'shoe.tournament',
   ]);
 });
 
@@ -64,14 +38,14 @@ test('empty input: no output, exit 0', async () => {
 test('malformed lines get id null and kind invalid, and the target keeps serving', async () => {
   const bad = [
     'not json',
-    '',
+    '\f', // a form feed is not JSON whitespace
     '[1,2]',
     '"string"',
     '{"op":"cursor.hash","serverSeed":"x"}', // no id
     '{"id":"7","op":"cursor.hash","serverSeed":"x"}', // id not an integer
     '{"id":1.5,"op":"cursor.hash","serverSeed":"x"}',
     '{"id":1,"op":"cursor.hash","serverSeed":"x"', // truncated
-    '{"id":1,"id":2,"op":"cursor.hash","serverSeed":"x"}', // duplicate key
+    '{"id":1,"id":2,"op":"cursor.hash","serverSeed":"x"}', // duplicate id
     '{"id":1,"op":"cursor.hash","serverSeed":"x"} trailing',
   ];
   const input = `${bad.join('\n')}\n${req(9, 'cursor.hash', { serverSeed: 'x' })}\n`;
@@ -85,6 +59,43 @@ test('malformed lines get id null and kind invalid, and the target keeps serving
   }
   assert.equal(responses.at(-1).id, 9);
   assert.match(responses.at(-1).ok.hash, /^[0-9a-f]{64}$/);
+});
+
+test('blank lines (nothing, or only spaces, tabs and CR) are not requests and get no answer', async () => {
+  const blanks = ['', ' ', '\t', '\r', ' \t \r', '    '];
+  const input = `${blanks.join('\n')}\n${req(1, 'cursor.hash', { serverSeed: 'x' })}\n${blanks.join('\n')}\n${req(2, 'hello', { protocol: 1 })}\r\n \t`;
+  const { code, responses } = await runTarget(input);
+  assert.equal(code, 0);
+  assert.deepEqual(responses.map((r) => r.id), [1, 2]);
+  assert.match(responses[0].ok.hash, /^[0-9a-f]{64}$/);
+  assert.ok(responses[1].ok.ops.length > 0);
+});
+
+test('a JSON object with an integer id is answered with that id, whatever else is wrong', async () => {
+  const lines = [
+    '{"id":1,"op":"cursor.hash","serverSeed":"\\ud800"}',
+    '{"id":2,"op":"dice.roll","serverSeed":"s","clientSeed":"a\\udfffb","n":1}',
+    '{"id":3,"op":"shoe.tournament","serverSeed":"s","tournamentId":"\\udbff","hand":0,"decks":1,"penetration":0.5}',
+    '{"id":4,"op":"selfpoker.deck","seed":"\\ud800"}',
+    '{"id":5,"op":"poker.evaluate","cards":["\\ud800",1,2,3,4]}',
+    '{"id":6,"op":"cursor.hash","serverSeed":"x","\\ud800":1}',
+    '{"id":7,"op":"cursor.hash","serverSeed":"x","op":"cursor.hash"}', // a key other than id twice
+    '{"id":8,"op":"cursor.hash","serverSeed":"x","nested":{"a":1,"a":2}}',
+    // Cut after 37 characters, this seed's message would split an emoji's surrogate pair.
+    '{"id":9,"op":"selfpoker.deck","seed":"a🂡🂡🂡🂡🂡🂡🂡🂡🂡🂡🂡🂡🂡🂡🂡🂡🂡🂡🂡🂡🂡"}',
+  ];
+  const { responses } = await runTarget(`${lines.join('\n')}\n{"id":10,"op":"\\ud800"}\n`);
+  assert.equal(responses.length, lines.length + 1);
+  lines.forEach((line, i) => {
+    assert.equal(responses[i].id, i + 1, line);
+    assert.equal(responses[i].error?.kind, 'invalid', line);
+  });
+  assert.equal(responses.at(-1).id, 10);
+  assert.equal(responses.at(-1).error.kind, 'unsupported');
+  assert.match(responses[0].error.message, /^serverSeed: lone surrogate U\+D800/);
+  assert.match(responses[6].error.message, /duplicate key "op"/);
+  // Every message is well-formed text: a strict reader (serde_json) refuses a lone surrogate.
+  for (const r of responses) assert.ok(r.error.message.isWellFormed(), JSON.stringify(r));
 });
 
 test('invalid UTF-8 is invalid, not silently replaced', async () => {

@@ -5,11 +5,15 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { primitives } from '../crypto.mjs';
 import { raw } from '../cursor.mjs';
 import * as ladder from '../ladder.mjs';
 import { execute } from '../provably.mjs';
 import * as shoe from '../shoe.mjs';
 import { HERE, PYTHON, TRICKY_STRINGS, rng, runJson, tempJson } from '../testkit/helpers.mjs';
+import { WEBCRYPTO } from '../webcrypto.mjs';
+
+const P = primitives(WEBCRYPTO);
 
 const ORACLE = join(HERE, 'oracle.py');
 
@@ -58,22 +62,22 @@ test('shoe facts the seed states: a permutation of the ordered shoe, and tournam
   const ordered = shoe.orderedShoe(2);
   assert.deepEqual(ordered.slice(0, 14), ['AS', '2S', '3S', '4S', '5S', '6S', '7S', '8S', '9S', 'TS', 'JS', 'QS', 'KS', 'AH']);
   assert.equal(ordered[51], 'KC');
-  const dealt = await shoe.deal('seed', 'client', 3, 2, 0.75);
+  const dealt = await shoe.deal(P, 'seed', 'client', 3, 2, 0.75);
   assert.deepEqual([...dealt.cards].sort(), [...ordered].sort());
-  const t = await shoe.tournament('seed', 'T-9', 4, 2, 0.75);
-  assert.deepEqual(t, await shoe.deal('seed', 'T-9:4', 4, 2, 0.75));
+  const t = await shoe.tournament(P, 'seed', 'T-9', 4, 2, 0.75);
+  assert.deepEqual(t, await shoe.deal(P, 'seed', 'T-9:4', 4, 2, 0.75));
 });
 
 test('the shoe byte stream is the cursor MACs at cursor = block, read across block boundaries', async () => {
   // DESIGN: block b of the stream equals cursor.raw at cursor b.
-  const s = new shoe.ByteStream('k', 'c', 7);
+  const s = new shoe.ByteStream(P, 'k', 'c', 7);
   const bytes = [];
   for (let i = 0; i < 100; i++) bytes.push(await s.byte());
   const blocks = [];
-  for (let b = 0; b < 4; b++) blocks.push(...(await raw('k', 'c', 7, b)));
+  for (let b = 0; b < 4; b++) blocks.push(...(await raw(P, 'k', 'c', 7, b)));
   assert.deepEqual(bytes, blocks.slice(0, 100));
   // A two-byte draw starting at byte 31 takes one byte of each block.
-  const t = new shoe.ByteStream('k', 'c', 7);
+  const t = new shoe.ByteStream(P, 'k', 'c', 7);
   for (let i = 0; i < 31; i++) await t.byte();
   const v = await t.index(65536);
   assert.equal(v, blocks[31] * 256 + blocks[32]);
@@ -91,5 +95,5 @@ test('ladder.shuffle agrees with the oracle (25 cases, sizes around a block of e
     const { ok } = await execute(reqs[i]);
     assert.deepEqual(ok, want[i], `request ${i}: size ${reqs[i].size}`);
   }
-  assert.deepEqual(await ladder.shuffle('a', 'b', 1), { order: [0] });
+  assert.deepEqual(await ladder.shuffle(P, 'a', 'b', 1), { order: [0] });
 });

@@ -1,6 +1,6 @@
 // Shared plumbing for the unit tests: paths, subprocesses, seeded randomness.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -42,6 +42,37 @@ function plain(v) {
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
   }
   return v;
+}
+
+/**
+ * Starts a protocol target (`cmd` with `args`), feeds it `input` (string or
+ * Buffer), closes its stdin, and resolves with its exit code, response lines
+ * and those lines parsed. Fails after `timeout` ms rather than hang.
+ */
+export function spawnTarget(cmd, args, input, { timeout = 20000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out = [];
+    let err = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${cmd} ${args.join(' ')} did not finish within ${timeout} ms; stderr:\n${err}`));
+    }, timeout);
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const text = Buffer.concat(out).toString('utf8');
+      const lines = text === '' ? [] : text.replace(/\n$/, '').split('\n');
+      resolve({ code, lines, responses: lines.map((l) => parseJson(l)), stderr: err });
+    });
+    child.stdin.on('error', () => {}); // a target that exits early is reported by its output
+    child.stdin.end(input);
+  });
 }
 
 /** Writes JSON to a fresh temp file and returns its path. */

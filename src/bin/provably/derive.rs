@@ -5,7 +5,7 @@
 //! change here. Flags and `--json` end in the same request object, which
 //! the protocol parser validates, so both are held to one set of rules.
 
-use std::io;
+use std::io::{self, Write};
 
 use anyhow::Context;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
@@ -68,13 +68,23 @@ fn help(f: &op::Field) -> String {
     }
 }
 
+/// A float flag: a finite number. NaN and the infinities parse as f64 but
+/// are no JSON number; say what was given instead of "null".
+fn finite(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        Ok(_) => Err(format!("{text} is not a finite number")),
+        Err(e) => Err(format!("{text:?} is not a number: {e}")),
+    }
+}
+
 impl Args for FieldFlags {
     fn augment_args(mut cmd: Command) -> Command {
         for f in all_fields() {
             let arg = Arg::new(f.name).long(kebab(f.name)).help(help(f));
             cmd = cmd.arg(match f.kind {
                 Kind::Int { .. } => arg.value_parser(clap::value_parser!(u64)),
-                Kind::Fraction => arg.value_parser(clap::value_parser!(f64)),
+                Kind::Fraction => arg.value_parser(finite),
                 Kind::Cards { .. } => arg
                     .value_parser(clap::value_parser!(u64))
                     .value_delimiter(',')
@@ -124,8 +134,13 @@ impl DeriveArgs {
             } else {
                 json.clone()
             };
-            return provably::json::parse(&text)
-                .map_err(|e| OpError::from(InvalidInput::new("request", format!("not JSON: {e}"))).into());
+            return provably::json::parse(&text).map_err(|e| {
+                OpError::from(InvalidInput::new(
+                    "request",
+                    format!("not JSON: {}", provably::json::why_not(&text, &e)),
+                ))
+                .into()
+            });
         }
         let Some(name) = &self.op else {
             anyhow::bail!(OpError::from(InvalidInput::new(
@@ -166,6 +181,6 @@ pub fn run(args: &DeriveArgs) -> anyhow::Result<()> {
             eprintln!("warning: {warning}");
         }
     }
-    println!("{}", serde_json::to_string_pretty(&ok)?);
+    writeln!(io::stdout().lock(), "{}", serde_json::to_string_pretty(&ok)?)?;
     Ok(())
 }

@@ -1,20 +1,23 @@
 //! `provably diff`: the harness's command line.
 
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use provably::harness::run::{run_target, Options, TargetReport};
+use provably::harness::expect::{self, Change, Expectations};
+use provably::harness::run::{run_target, Options, TargetReport, MAX_CASES};
 use provably::harness::summary::{details, table};
 use provably::harness::{junit, manifest, open};
+use serde_json::{json, Value};
 
 #[derive(Args, Debug)]
 pub struct DiffArgs {
-    /// A target: the name of a manifest in the targets directory, or a path to a manifest file. Repeatable; default: every manifest.
+    /// A target: the name of a manifest in the targets folder, or a path to a manifest file. Repeatable; default: every manifest.
     #[arg(long = "target", value_name = "NAME|FILE")]
     pub targets: Vec<String>,
     /// A protocol v1 program to test without a manifest, run with `sh -c` in the current directory. Repeatable.
@@ -23,85 +26,159 @@ pub struct DiffArgs {
     /// Replay the canonical vectors only, no generated cases.
     #[arg(long)]
     pub vectors_only: bool,
-    /// Generated cases per op.
-    #[arg(long, default_value_t = 200)]
+    /// Generated cases per op (at most 10^9).
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(0..=MAX_CASES))]
     pub cases: u64,
     /// Generated cases for one op, overriding --cases (for example poker.deal=300). Repeatable.
     #[arg(long = "cases-for", value_name = "OP=N", value_parser = parse_cases_for)]
     pub cases_for: Vec<(String, u64)>,
-    /// Seed of the generated cases; the same seed asks the same cases.
+    /// Seed of the generated cases; the same seed asks the same cases, whatever --jobs is.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Copies of each target run side by side (default: one per core).
+    #[arg(long, short, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: Option<u64>,
     /// Write the full report as JSON.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
     /// Write a JUnit XML report.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
-    /// Directory of target manifests.
-    #[arg(long, value_name = "DIR", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/harness/targets"))]
-    pub targets_dir: PathBuf,
-    /// Print nothing but the table and the problems.
+    /// Folder of target manifests (default: $PROVABLY_TARGETS, else harness/targets in the working directory).
+    #[arg(long, value_name = "DIR")]
+    pub targets_dir: Option<PathBuf>,
+    /// Print nothing but the problems and the table: no progress.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Hold the results to the known findings recorded in DIR (one TARGET.toml each): exit 0 when every divergence and fault is recorded and every recorded one still happens, 3 when something changed.
+    #[arg(long, value_name = "DIR")]
+    pub expectations: Option<PathBuf>,
 }
+
+/// The exit status when results differ from the recorded expectations.
+pub const CHANGED: u8 = 3;
 
 fn parse_cases_for(s: &str) -> Result<(String, u64), String> {
     let (op, n) = s.split_once('=').ok_or_else(|| format!("{s:?} is not OP=N"))?;
     if provably::op::find(op).is_none() {
         return Err(format!("{op:?} is not a protocol v1 op"));
     }
-    Ok((op.to_string(), n.parse().map_err(|e| format!("{n:?}: {e}"))?))
+    let n: u64 = n.parse().map_err(|e| format!("{n:?}: {e}"))?;
+    if n > MAX_CASES {
+        return Err(format!("{n} is above the limit {MAX_CASES}"));
+    }
+    Ok((op.to_string(), n))
 }
 
-fn write_file(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
-    provably::fsutil::write_atomic(path, text.as_bytes()).with_context(|| format!("writing {}", path.display()))
+/// Standard output that stops writing, quietly, once it is closed (`| head`):
+/// the run goes on and its report files are still written.
+struct Out {
+    closed: bool,
 }
 
-/// Runs the harness; exit 0 when everything agrees, 1 on a divergence, 2 on a fault.
+impl Out {
+    fn print(&mut self, text: &str) -> anyhow::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        let mut stdout = io::stdout().lock();
+        match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            other => other.context("writing to stdout"),
+        }
+    }
+}
+
+fn bar(quiet: bool, target: &str) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(
+        Some(0),
+        if quiet || !io::stderr().is_terminal() {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template("{prefix:.bold} {wide_bar} {pos}/{len} cases, {per_sec}, {eta}")
+            .expect("the template is valid"),
+    );
+    bar.set_prefix(provably::harness::escape::escape_str(target));
+    bar
+}
+
+/// Runs the harness; exit 0 when everything agrees, 1 on a divergence, 2 on
+/// a fault. With `--expectations`: 0 when the results are as recorded, 3
+/// when something changed.
 pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
-    let targets = manifest::resolve(&args.targets, &args.target_cmds, &args.targets_dir)?;
+    let dir = manifest::targets_dir(args.targets_dir.as_deref());
+    let targets = manifest::resolve(&args.targets, &args.target_cmds, dir.as_deref())?;
+    let expectations = args.expectations.as_deref().map(Expectations::load).transpose()?;
+    provably::harness::reap_descendants();
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+        |j| usize::try_from(j).expect("at most 256"),
+    );
     let opts = Options {
         cases: args.cases,
         cases_for: args.cases_for.iter().cloned().collect::<BTreeMap<_, _>>(),
         seed: args.seed,
         vectors_only: args.vectors_only,
+        jobs,
         ..Options::default()
     };
-    let mut reports = Vec::new();
+    let mut out = Out { closed: false };
+    let (mut reports, mut entries, mut changes) = (Vec::new(), Vec::new(), Vec::new());
     for m in targets {
         let required = m.ops.clone();
-        let mut target = open(m);
-        let quiet = args.quiet;
-        let mut progress = |msg: &str| {
-            if !quiet {
-                eprintln!("  {msg}");
-            }
-        };
-        let report = run_target(target.as_mut(), required.as_deref(), &opts, &mut progress);
-        let text = details(&report);
-        if !text.is_empty() {
-            print!("{text}");
+        let instances = if m.single_instance { 1 } else { jobs };
+        let progress = bar(args.quiet, &m.name);
+        let report = run_target(
+            &|| open(m.clone()),
+            instances,
+            required.as_deref(),
+            &opts,
+            &|event| match event {
+                provably::harness::run::Progress::Total(n) => progress.set_length(n),
+                provably::harness::run::Progress::Done(n) => progress.inc(n),
+            },
+        );
+        progress.finish_and_clear();
+        out.print(&details(&report))?;
+        let mut entry = entry_of(&report, &m)?;
+        if let Some(exp) = &expectations {
+            changes.extend(hold(&mut entry, &report, &m, exp));
         }
+        entries.push(entry);
         reports.push(report);
     }
-    let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "{}", table(&reports))?;
-    writeln!(
-        stdout,
-        "seed {} · {} generated cases per op{} · rerun with the same --seed to ask the same cases",
-        args.seed,
-        if args.vectors_only { 0 } else { args.cases },
-        if args.vectors_only { " (vectors only)" } else { "" }
-    )?;
+    // The report files first: a closed stdout must not lose them.
     if let Some(path) = &args.report {
-        write_file(
-            path,
-            &(serde_json::to_string_pretty(&serde_json::json!({ "seed": args.seed, "targets": reports }))? + "\n"),
-        )?;
+        let json = json!({
+            "seed": args.seed,
+            "cases": opts.cases,
+            "vectorsOnly": args.vectors_only,
+            "jobs": jobs,
+            "peakRssKiB": peak_rss_kib(),
+            "targets": entries,
+        });
+        write_file(path, &(serde_json::to_string_pretty(&json)? + "\n"))?;
     }
     if let Some(path) = &args.junit {
         write_file(path, &junit::render(&reports))?;
+    }
+    out.print(&format!(
+        "{}\nseed {} · {} generated cases per op{} · {jobs} job(s) · rerun with the same --seed to ask the same cases\n",
+        table(&reports),
+        args.seed,
+        if args.vectors_only { 0 } else { args.cases },
+        if args.vectors_only { " (vectors only)" } else { "" }
+    ))?;
+    if let Some(exp) = &expectations {
+        out.print(&verdict(&changes, &reports, exp))?;
+        return Ok(ExitCode::from(if changes.is_empty() { 0 } else { CHANGED }));
     }
     let faults = reports.iter().any(|r| !r.faults.is_empty());
     let diverged = reports.iter().any(TargetReport::diverged);
@@ -112,4 +189,77 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     } else {
         0
     }))
+}
+
+/// A target's entry in the JSON report: its report, and what its manifest
+/// says it is (the report page shows packages, versions and licences).
+fn entry_of(report: &TargetReport, m: &manifest::Manifest) -> anyhow::Result<Value> {
+    let mut entry = serde_json::to_value(report)?;
+    entry["manifest"] = json!({
+        "name": m.name,
+        "description": m.description,
+        "origin": m.origin,
+        "provenance": m.provenance,
+    });
+    Ok(entry)
+}
+
+/// Holds one target's results to its expectations: asks the recorded
+/// requests again, writes each finding's recorded cause and the replays
+/// into its report entry, and returns what changed.
+fn hold(entry: &mut Value, report: &TargetReport, m: &manifest::Manifest, exp: &Expectations) -> Vec<Change> {
+    let expected = exp.of(&m.name);
+    let replayed = expect::replay(m, &expected);
+    let changes = expect::check(report, &expected, &replayed);
+    if let Some(ops) = entry["ops"].as_array_mut() {
+        for op in ops {
+            let name = op["op"].as_str().unwrap_or_default().to_string();
+            for f in op["findings"].as_array_mut().into_iter().flatten() {
+                let group = f["group"].as_str().unwrap_or_default();
+                if let Some(e) = expect::cause_of(&expected, &name, group) {
+                    f["cause"] = json!(e.cause);
+                    f["recordedRequest"] = json!(e.request);
+                }
+            }
+        }
+    }
+    entry["expectations"] = json!({
+        "file": expected.path.display().to_string(),
+        "replayed": replayed,
+        "faults": expected.faults,
+        "changes": changes,
+    });
+    changes
+}
+
+/// The expectations' verdict, for people.
+fn verdict(changes: &[Change], reports: &[TargetReport], exp: &Expectations) -> String {
+    let dir = exp.dir.display();
+    if changes.is_empty() {
+        let findings: usize = reports
+            .iter()
+            .map(|r| r.ops.iter().map(|o| o.findings.len()).sum::<usize>())
+            .sum();
+        let faults: usize = reports.iter().map(|r| r.faults.len()).sum();
+        return format!(
+            "expectations: as recorded in {dir}: {findings} finding group(s) and {faults} fault(s), each recorded; every recorded finding asked again still diverges\n"
+        );
+    }
+    let mut text = format!("EXPECTATIONS CHANGED: {} result(s) differ from {dir}\n", changes.len());
+    for c in changes {
+        text += &format!("{c}\n");
+    }
+    text
+}
+
+/// The most memory this process has held (`VmHWM`), for the report: a
+/// run's memory must not grow with its size.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn write_file(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
+    provably::fsutil::write_atomic(path, text.as_bytes()).with_context(|| format!("writing {}", path.display()))
 }

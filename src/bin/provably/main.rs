@@ -11,8 +11,11 @@ use clap::{Parser, Subcommand};
 mod audit;
 mod derive;
 mod diff;
+mod house_edge;
 mod proof;
+mod report;
 mod verify;
+mod web;
 
 #[derive(Parser)]
 #[command(
@@ -50,20 +53,17 @@ enum Command {
     Proof(proof::ProofArgs),
     /// Run the differential harness against targets (the main job).
     Diff(diff::DiffArgs),
-    /// Serve the verification page on localhost.
-    Web {
-        /// Port to listen on (0 picks a free one).
-        #[arg(long, default_value_t = 8000)]
-        port: u16,
-        /// The repository root holding web/, reference/js/ and vectors/.
-        #[arg(long, default_value = env!("CARGO_MANIFEST_DIR"))]
-        root: PathBuf,
-    },
+    /// Simulate seed 003's blackjack table played by its published basic strategy, or check the table exactly.
+    HouseEdge(house_edge::HouseEdgeArgs),
+    /// Write the conformance page (DIR/index.html) from `provably diff --report` runs: one row per implementation, one column per op.
+    Report(report::ReportArgs),
+    /// Serve the verification page on localhost (built into the binary; --root serves a checkout).
+    Web(web::WebArgs),
 }
 
 fn vectors(check: bool, root: &std::path::Path) -> anyhow::Result<ExitCode> {
     if check {
-        let drift = provably::vectors::check(root);
+        let drift = provably::vectors::check(root).context("checking the vectors")?;
         for d in &drift {
             eprintln!("{} differs from the generated vectors:\n{}", d.file, d.diff);
         }
@@ -71,12 +71,16 @@ fn vectors(check: bool, root: &std::path::Path) -> anyhow::Result<ExitCode> {
             eprintln!("run `provably vectors` (or `make vectors`) and review the change");
             return Ok(ExitCode::from(1));
         }
-        println!("vectors and schemas under {} are up to date", root.display());
+        writeln!(
+            io::stdout().lock(),
+            "vectors and schemas under {} are up to date",
+            root.display()
+        )?;
     } else {
         for name in
             provably::vectors::write(root).with_context(|| format!("writing vectors under {}", root.display()))?
         {
-            println!("wrote {}", root.join(name).display());
+            writeln!(io::stdout().lock(), "wrote {}", root.join(name).display())?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -98,13 +102,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Audit(args) => audit::run(&args),
         Command::Proof(args) => proof::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Diff(args) => diff::run(&args),
-        Command::Web { port, root } => {
-            provably::web::serve(&root, port, &mut |url| {
-                println!("listening on {url}");
-                let _ = io::stdout().flush();
-            })?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::HouseEdge(args) => house_edge::run(&args),
+        Command::Report(args) => report::run(&args),
+        Command::Web(args) => web::run(&args).map(|()| ExitCode::SUCCESS),
     }
 }
 

@@ -1,0 +1,539 @@
+//! Expectations: the known findings of third-party targets, so that CI
+//! fails on a change, not on a known defect of someone else's code.
+//!
+//! A divergence in a package nobody here wrote is a finding, not a failure
+//! of this project. Each known one is recorded in
+//! `harness/expectations/TARGET.toml` (as WPT keeps expectation metadata):
+//!
+//! ```toml
+//! target = "fast-sha256-utf8-1.0.0"
+//!
+//! [[finding]]
+//! op = "shoe.stream"
+//! group = "refuses a request provably answers (invalid)"
+//! request = '{"op":"shoe.stream","serverSeed":"","clientSeed":"\uFEFF","nonce":0,"count":0}'
+//! cause = "@stablelib/utf8 1.0.0 encode() throws on U+E000 … U+FFFF"
+//!
+//! [[fault]]            # a fault the target is known for, by kind
+//! kind = "timeout"
+//! cause = "…"
+//! ```
+//!
+//! After a run, [`check`] holds the results to them, target by target:
+//!
+//! - every finding of the run must match an expectation of its target, op
+//!   and group (the cause every divergence of the group shares; the
+//!   example the run shrank may differ from the recorded request);
+//! - every expectation must still happen: its request is asked again
+//!   ([`replay`]) and must still diverge with the recorded group. The
+//!   request is the minimal reproduction, checked whatever the run's cases
+//!   were, so a `--vectors-only` run holds every recorded finding too;
+//! - every fault must match a `[[fault]]` of its kind, and every recorded
+//!   fault must occur.
+//!
+//! Expectations of targets that were not run are not checked. Anything
+//! else is a [`Change`], named with its target, op and request.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::cases::Ask;
+use super::compare::same_reply;
+use super::findings::refusal_group;
+use super::manifest::Manifest;
+use super::run::TargetReport;
+use super::{escape, explain, Fault, Got};
+use crate::op::Request;
+use crate::protocol::Reply;
+
+/// One expectation file as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    target: String,
+    #[serde(default, rename = "finding")]
+    findings: Vec<Finding>,
+    #[serde(default, rename = "fault")]
+    faults: Vec<FaultExpectation>,
+}
+
+/// A known divergence: the target answers `request` differently, for `cause`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Finding {
+    pub op: String,
+    /// The group the harness puts it in (the first step where the two sides part).
+    pub group: String,
+    /// A minimal request that shows it, as JSON text without id.
+    pub request: String,
+    /// Why, in one line.
+    pub cause: String,
+}
+
+/// A known fault, by kind.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FaultExpectation {
+    pub kind: String,
+    pub cause: String,
+}
+
+/// The expectations of one target.
+#[derive(Debug, Clone, Default)]
+pub struct TargetExpectations {
+    pub findings: Vec<Finding>,
+    pub faults: Vec<FaultExpectation>,
+    /// The file they come from, for messages.
+    pub path: PathBuf,
+}
+
+/// Every expectation, by target.
+#[derive(Debug, Clone, Default)]
+pub struct Expectations {
+    pub targets: BTreeMap<String, TargetExpectations>,
+    /// The folder they were read from.
+    pub dir: PathBuf,
+}
+
+/// Why the expectations could not be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExpectError {
+    /// Occurs when the folder or a file cannot be read.
+    #[error("cannot read expectations {path}: {source}")]
+    Read { path: String, source: std::io::Error },
+    /// Occurs when a file is not valid TOML, lacks a key, or holds a request that is not one.
+    #[error("expectations {path} are malformed: {message}")]
+    Parse { path: String, message: String },
+}
+
+impl Expectations {
+    /// Reads every `*.toml` in `dir`; one file per target.
+    pub fn load(dir: &Path) -> Result<Expectations, ExpectError> {
+        let read_err = |source| ExpectError::Read {
+            path: dir.display().to_string(),
+            source,
+        };
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(read_err)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect();
+        paths.sort();
+        let mut out = Expectations {
+            targets: BTreeMap::new(),
+            dir: dir.to_path_buf(),
+        };
+        for path in paths {
+            let text = std::fs::read_to_string(&path).map_err(|source| ExpectError::Read {
+                path: path.display().to_string(),
+                source,
+            })?;
+            let (target, expectations) = parse(&text, &path)?;
+            if out.targets.contains_key(&target) {
+                return Err(ExpectError::Parse {
+                    path: path.display().to_string(),
+                    message: format!("target {target:?} has expectations in another file too"),
+                });
+            }
+            out.targets.insert(target, expectations);
+        }
+        Ok(out)
+    }
+
+    /// The expectations of `target`; none, with the file they would go in, if it has no file.
+    pub fn of(&self, target: &str) -> TargetExpectations {
+        self.targets.get(target).cloned().unwrap_or_else(|| TargetExpectations {
+            path: self.dir.join(format!("{target}.toml")),
+            ..TargetExpectations::default()
+        })
+    }
+}
+
+/// Parses one file: every request must be a valid request of its op.
+fn parse(text: &str, path: &Path) -> Result<(String, TargetExpectations), ExpectError> {
+    let bad = |message: String| ExpectError::Parse {
+        path: path.display().to_string(),
+        message,
+    };
+    let file: File = toml::from_str(text).map_err(|e| bad(e.to_string()))?;
+    for f in &file.findings {
+        let request = request_of(f).map_err(bad)?;
+        if request.op() != f.op {
+            return Err(bad(format!("the request of a {} finding asks {}", f.op, request.op())));
+        }
+    }
+    Ok((
+        file.target,
+        TargetExpectations {
+            findings: file.findings,
+            faults: file.faults,
+            path: path.to_path_buf(),
+        },
+    ))
+}
+
+/// The recorded request, parsed and validated.
+fn request_of(f: &Finding) -> Result<Request, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(&f.request).map_err(|e| format!("request {:?} is not JSON: {e}", f.request))?;
+    Request::parse(&value).map_err(|e| format!("request {:?} is not a valid request: {e}", f.request))
+}
+
+/// A result that differs from the expectations.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "change", rename_all = "kebab-case")]
+pub enum Change {
+    /// A group of divergences no expectation records.
+    NewFinding {
+        target: String,
+        op: String,
+        group: String,
+        count: u64,
+        request: String,
+        file: String,
+    },
+    /// A recorded finding whose request no longer diverges that way.
+    Gone {
+        target: String,
+        op: String,
+        group: String,
+        request: String,
+        now: String,
+        cause: String,
+        file: String,
+    },
+    /// A fault of a kind no expectation records.
+    NewFault {
+        target: String,
+        kind: String,
+        detail: String,
+        request: String,
+        file: String,
+    },
+    /// A recorded fault kind that did not occur.
+    GoneFault {
+        target: String,
+        kind: String,
+        cause: String,
+        file: String,
+    },
+}
+
+impl fmt::Display for Change {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Change::NewFinding { target, op, group, count, request, file } => write!(
+                f,
+                "NEW divergence in {target} {op}: {group} ({count} cases)\n  request: {request}\n  not recorded in {file}: record it there with its cause, or fix what changed"
+            ),
+            Change::Gone { target, op, group, request, now, cause, file } => write!(
+                f,
+                "GONE: {target} {op} no longer diverges as recorded ({group})\n  request: {request}\n  now:     {now}\n  recorded cause: {cause}\n  remove it from {file}, or find out why it changed"
+            ),
+            Change::NewFault { target, kind, detail, request, file } => write!(
+                f,
+                "NEW fault in {target}: {kind}: {detail}\n  request: {request}\n  not recorded in {file}"
+            ),
+            Change::GoneFault { target, kind, cause, file } => write!(
+                f,
+                "GONE: {target} no longer has the recorded {kind} fault\n  recorded cause: {cause}\n  remove it from {file}"
+            ),
+        }
+    }
+}
+
+/// What an expectation's request did when asked again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Replayed {
+    pub op: String,
+    pub group: String,
+    pub request: String,
+    pub cause: String,
+    /// Whether it still diverges with the recorded group.
+    pub holds: bool,
+    /// What happened, in words.
+    pub now: String,
+}
+
+/// The group of a divergence of `request`, or `None` when the two agree.
+pub fn group_of(request: &Request, want: &Reply, got: &Reply) -> Option<String> {
+    if same_reply(want, got) {
+        return None;
+    }
+    Some(
+        refusal_group(&Ask::Request(request.clone()), want, got)
+            .unwrap_or_else(|| explain::parted(request, want, got).group),
+    )
+}
+
+/// Asks one fresh copy of the target each recorded request of `expected`
+/// and says whether it still diverges as recorded. A fault while asking
+/// makes every expectation not asked yet fail, with the fault as the reason.
+pub fn replay(manifest: &Manifest, expected: &TargetExpectations) -> Vec<Replayed> {
+    let requests: Vec<Request> = expected
+        .findings
+        .iter()
+        .map(|f| request_of(f).expect("checked when loaded"))
+        .collect();
+    let replies = if requests.is_empty() {
+        Ok(Vec::new())
+    } else {
+        ask_all(manifest, &requests)
+    };
+    expected
+        .findings
+        .iter()
+        .zip(&requests)
+        .enumerate()
+        .map(|(k, (f, r))| {
+            let want = Reply::from_result(r.run_value());
+            let (holds, now) = match &replies {
+                Err(fault) => (false, format!("the target faulted when asked again: {fault}")),
+                Ok(replies) => match group_of(r, &want, &replies[k]) {
+                    None => (false, "the target agrees with provably".to_string()),
+                    Some(g) if g == f.group => (true, format!("still diverges: {g}")),
+                    Some(g) => (false, format!("diverges for another cause: {}", escape::escape_str(&g))),
+                },
+            };
+            Replayed {
+                op: f.op.clone(),
+                group: f.group.clone(),
+                request: f.request.clone(),
+                cause: f.cause.clone(),
+                holds,
+                now,
+            }
+        })
+        .collect()
+}
+
+/// Starts the target, asks `requests` in one batch, ends it.
+fn ask_all(manifest: &Manifest, requests: &[Request]) -> Result<Vec<Reply>, Fault> {
+    let mut target = super::open(manifest.clone());
+    target.start()?;
+    let asks: Vec<Ask> = requests.iter().map(|r| Ask::Request(r.clone())).collect();
+    let ids: Vec<i64> = (1..=asks.len()).map(|k| 2 * i64::try_from(k).expect("few")).collect();
+    let highest = *ids.last().expect("at least one request");
+    let mut replies = Vec::with_capacity(asks.len());
+    target.send(&asks, &ids)?;
+    if let Some(fault) = target.receive(&mut |got| {
+        let id = ids[replies.len()];
+        replies.push(match got {
+            Got::Reply(r) => r,
+            Got::Line(bytes) => super::process::decode_line(&bytes, id, highest, false)?,
+        });
+        Ok(())
+    }) {
+        return Err(target.abort(fault));
+    }
+    // A fault at the end (an exit status) is the run's to report, not the replay's.
+    let _ = target.finish();
+    Ok(replies)
+}
+
+/// Holds one target's report to its expectations; `replayed` is [`replay`]'s answer.
+pub fn check(report: &TargetReport, expected: &TargetExpectations, replayed: &[Replayed]) -> Vec<Change> {
+    let file = expected.path.display().to_string();
+    let mut changes = Vec::new();
+    for o in &report.ops {
+        for d in &o.findings {
+            let known = expected.findings.iter().any(|e| e.op == o.op && e.group == d.group);
+            if !known {
+                changes.push(Change::NewFinding {
+                    target: report.target.clone(),
+                    op: o.op.clone(),
+                    group: d.group.clone(),
+                    count: d.count,
+                    request: d.request.clone(),
+                    file: file.clone(),
+                });
+            }
+        }
+    }
+    for r in replayed.iter().filter(|r| !r.holds) {
+        changes.push(Change::Gone {
+            target: report.target.clone(),
+            op: r.op.clone(),
+            group: r.group.clone(),
+            request: r.request.clone(),
+            now: r.now.clone(),
+            cause: r.cause.clone(),
+            file: file.clone(),
+        });
+    }
+    for f in &report.faults {
+        if !expected.faults.iter().any(|e| e.kind == f.kind.name()) {
+            changes.push(Change::NewFault {
+                target: report.target.clone(),
+                kind: f.kind.name().to_string(),
+                detail: f.detail.clone(),
+                request: f.request.clone().unwrap_or_else(|| "(none)".into()),
+                file: file.clone(),
+            });
+        }
+    }
+    for e in &expected.faults {
+        if !report.faults.iter().any(|f| f.kind.name() == e.kind) {
+            changes.push(Change::GoneFault {
+                target: report.target.clone(),
+                kind: e.kind.clone(),
+                cause: e.cause.clone(),
+                file: file.clone(),
+            });
+        }
+    }
+    changes
+}
+
+/// The recorded cause of a finding of the run, if an expectation covers it.
+pub fn cause_of<'a>(expected: &'a TargetExpectations, op: &str, group: &str) -> Option<&'a Finding> {
+    expected.findings.iter().find(|e| e.op == op && e.group == group)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::findings::Finding as Found;
+    use crate::harness::run::OpReport;
+    use crate::harness::FaultKind;
+
+    const FILE: &str = r#"target = "t"
+
+[[finding]]
+op = "cursor.hash"
+group = "hash differs"
+request = '{"op":"cursor.hash","serverSeed":""}'
+cause = "empty seeds are replaced"
+
+[[fault]]
+kind = "timeout"
+cause = "slow"
+"#;
+
+    fn expected() -> TargetExpectations {
+        parse(FILE, Path::new("t.toml")).unwrap().1
+    }
+
+    fn report(group: &str, faults: Vec<Fault>) -> TargetReport {
+        let finding = Found {
+            op: "cursor.hash".into(),
+            group: group.into(),
+            count: 2,
+            origin: "property case 0".into(),
+            found: String::new(),
+            request: r#"{"op":"cursor.hash","serverSeed":""}"#.into(),
+            shrink_steps: 0,
+            expected: String::new(),
+            got: String::new(),
+            diff: String::new(),
+            parted: String::new(),
+        };
+        TargetReport {
+            target: "t".into(),
+            hello: None,
+            instances: 1,
+            ops: vec![OpReport {
+                op: "cursor.hash".into(),
+                claimed: true,
+                cases: 9,
+                diverge: 2,
+                findings: vec![finding],
+                ..OpReport::default()
+            }],
+            faults,
+            seconds: 0.0,
+        }
+    }
+
+    fn held(replayed_holds: bool) -> Vec<Replayed> {
+        let f = &expected().findings[0];
+        vec![Replayed {
+            op: f.op.clone(),
+            group: f.group.clone(),
+            request: f.request.clone(),
+            cause: f.cause.clone(),
+            holds: replayed_holds,
+            now: if replayed_holds {
+                "still diverges"
+            } else {
+                "the target agrees with provably"
+            }
+            .into(),
+        }]
+    }
+
+    #[test]
+    fn recorded_group_and_fault_that_still_happen_change_nothing() {
+        let r = report("hash differs", vec![Fault::new(FaultKind::Timeout, "no answer")]);
+        assert_eq!(check(&r, &expected(), &held(true)), vec![]);
+    }
+
+    #[test]
+    fn an_unrecorded_group_is_new_and_names_target_op_and_request() {
+        let r = report(
+            "refuses a request provably answers (invalid)",
+            vec![Fault::new(FaultKind::Timeout, "x")],
+        );
+        let changes = check(&r, &expected(), &held(true));
+        assert_eq!(changes.len(), 1, "{changes:?}");
+        let text = changes[0].to_string();
+        assert!(text.starts_with("NEW divergence in t cursor.hash: refuses"), "{text}");
+        assert!(
+            text.contains(r#"request: {"op":"cursor.hash","serverSeed":""}"#),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_recorded_finding_that_no_longer_reproduces_and_a_missing_fault_are_gone() {
+        let r = report("hash differs", vec![]);
+        let changes = check(&r, &expected(), &held(false));
+        let text: Vec<String> = changes.iter().map(ToString::to_string).collect();
+        assert_eq!(text.len(), 2, "{text:?}");
+        assert!(
+            text[0].starts_with("GONE: t cursor.hash no longer diverges as recorded"),
+            "{}",
+            text[0]
+        );
+        assert!(
+            text[1].starts_with("GONE: t no longer has the recorded timeout fault"),
+            "{}",
+            text[1]
+        );
+    }
+
+    #[test]
+    fn an_unrecorded_fault_is_new() {
+        let r = report(
+            "hash differs",
+            vec![
+                Fault::new(FaultKind::Timeout, "x"),
+                Fault::new(FaultKind::Crash, "died"),
+            ],
+        );
+        let changes = check(&r, &expected(), &held(true));
+        assert!(
+            matches!(&changes[..], [Change::NewFault { kind, .. }] if kind == "crash"),
+            "{changes:?}"
+        );
+    }
+
+    #[test]
+    fn a_request_that_is_not_a_valid_request_of_its_op_is_refused() {
+        let bad = FILE.replace(r#""serverSeed":"""#, r#""serverSeed":1"#);
+        let e = parse(&bad, Path::new("t.toml")).unwrap_err().to_string();
+        assert!(e.contains("t.toml") && e.contains("not a valid request"), "{e}");
+        let other = FILE.replace(r#"op = "cursor.hash""#, r#"op = "cursor.raw""#);
+        let e = parse(&other, Path::new("t.toml")).unwrap_err().to_string();
+        assert!(
+            e.contains("the request of a cursor.raw finding asks cursor.hash"),
+            "{e}"
+        );
+        let typo = FILE.replace("cause = \"slow\"", "cause = \"slow\"\ncuase = 1");
+        assert!(parse(&typo, Path::new("t.toml")).is_err(), "unknown keys are errors");
+    }
+}

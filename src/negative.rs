@@ -1,0 +1,442 @@
+//! Negative cases: request lines every implementation must answer `invalid`.
+//!
+//! [`variants`] takes a valid request and returns every single-fault
+//! mutation of it: each field left out, a field too many, each field of
+//! every wrong JSON type, each limit one step past, a float where an integer
+//! is required, a key given twice, a lone surrogate in a text, a selfpoker
+//! seed that is not plain decimal. The mutations are derived from the op
+//! table's field kinds ([`crate::op::Kind`]), never written per op, so a new
+//! op gets its negative cases with its declaration.
+//!
+//! A case is kept as the exact request text without `id` (`line`), not as a
+//! JSON value: a key given twice or a `\ud800` escape has no JSON value in
+//! any reader that refuses them, and `5.0` is not `5` on the wire even though
+//! both read as the same number in JavaScript. The canonical vector files
+//! hold such lines as `result: "invalid"` tests (Wycheproof's convention); the
+//! harness sends them with an id put in front ([`Invalid::line_with_id`]).
+
+use serde_json::Value;
+
+use crate::error::MAX_SAFE_INTEGER;
+use crate::op::{Arg, Kind, OpSpec, Request};
+
+/// A request line every implementation must answer with kind `invalid`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Invalid {
+    /// What is wrong with the line, in a few words.
+    pub comment: String,
+    /// The fault's class (`MissingField`, `DuplicateKey`, …), with a note in
+    /// [`crate::vectors::NOTES`].
+    pub flags: Vec<&'static str>,
+    /// The op the line was made from (the file's test group it belongs to).
+    pub op: &'static OpSpec,
+    /// The request text without `id`: a JSON object text starting with `{`.
+    pub line: String,
+}
+
+impl Invalid {
+    /// The line as a JSON value, when a strict reader can hold it (not for
+    /// a key given twice or a lone surrogate). A target that cannot read a
+    /// line as JSON answers it with `"id": null` (docs/protocol.md).
+    pub fn input(&self) -> Option<Value> {
+        crate::json::parse(&self.line).ok()
+    }
+
+    /// The request line as sent: `{"id":<id>,` and then the line's members.
+    pub fn line_with_id(&self, id: i64) -> String {
+        let rest = self.line.strip_prefix('{').expect("an invalid line is an object text");
+        if rest.trim_start().starts_with('}') {
+            format!("{{\"id\":{id}{rest}")
+        } else {
+            format!("{{\"id\":{id},{rest}")
+        }
+    }
+
+    /// Checks that `provably` itself answers the line `invalid`.
+    ///
+    /// # Errors
+    /// The answer `provably` gives instead, as its response line.
+    pub fn check(&self) -> Result<(), String> {
+        let answer = crate::protocol::answer_line(&self.line_with_id(1));
+        match &answer.result {
+            Err(e) if e.kind() == "invalid" => Ok(()),
+            _ => Err(answer.to_line()),
+        }
+    }
+}
+
+/// A request line as (key, value text) members in order, so that a value
+/// can be any text (`5.0`, `"\ud800"`) and a key can appear twice.
+#[derive(Clone)]
+struct Line(Vec<(String, String)>);
+
+impl Line {
+    fn of(r: &Request) -> Line {
+        let Value::Object(map) = r.to_value() else {
+            unreachable!("a request is an object")
+        };
+        Line(map.into_iter().map(|(k, v)| (k, v.to_string())).collect())
+    }
+
+    fn text(&self) -> String {
+        let members: Vec<String> = self
+            .0
+            .iter()
+            .map(|(k, v)| format!("{}:{v}", Value::from(k.as_str())))
+            .collect();
+        format!("{{{}}}", members.join(","))
+    }
+
+    fn without(&self, key: &str) -> Line {
+        Line(self.0.iter().filter(|(k, _)| k != key).cloned().collect())
+    }
+
+    /// The line with `key`'s value replaced by `raw`, in place.
+    fn with(&self, key: &str, raw: &str) -> Line {
+        Line(
+            self.0
+                .iter()
+                .map(|(k, v)| (k.clone(), if k == key { raw.to_string() } else { v.clone() }))
+                .collect(),
+        )
+    }
+
+    /// The line with one more member at the end.
+    fn plus(&self, key: &str, raw: &str) -> Line {
+        let mut members = self.0.clone();
+        members.push((key.to_string(), raw.to_string()));
+        Line(members)
+    }
+}
+
+/// Collects the variants of one request.
+struct Out<'a> {
+    op: &'static OpSpec,
+    line: &'a Line,
+    found: Vec<Invalid>,
+}
+
+impl Out<'_> {
+    fn push(&mut self, flag: &'static str, comment: String, line: &Line) {
+        self.found.push(Invalid {
+            comment,
+            flags: vec![flag],
+            op: self.op,
+            line: line.text(),
+        });
+    }
+
+    /// `field` replaced by `raw`.
+    fn value(&mut self, flag: &'static str, field: &str, raw: &str, why: &str) {
+        let line = self.line.with(field, raw);
+        self.push(flag, format!("{field} {raw}: {why}"), &line);
+    }
+}
+
+/// Every single-fault mutation of a valid request, each answered `invalid`
+/// by a conforming implementation. The same request always gives the same
+/// list, in the same order.
+pub fn variants(r: &Request) -> Vec<Invalid> {
+    let op = r.spec();
+    let line = Line::of(r);
+    let mut out = Out {
+        op,
+        line: &line,
+        found: Vec::new(),
+    };
+    structure(&mut out, r);
+    for f in op.fields {
+        let arg = r.get(f.name).expect("a request holds every field");
+        wrong_types(&mut out, f.name, f.kind, arg);
+        limits(&mut out, f.name, f.kind, arg);
+    }
+    out.found
+}
+
+/// Faults of the object as a whole: a member missing, one too many, a key twice, the op mistyped.
+fn structure(out: &mut Out, r: &Request) {
+    let op = r.spec();
+    let line = out.line.clone();
+    out.push("MissingField", "op missing".into(), &line.without("op"));
+    for f in op.fields.iter().filter(|f| f.default.is_none()) {
+        out.push("MissingField", format!("{} missing", f.name), &line.without(f.name));
+    }
+    out.push(
+        "ExtraField",
+        "a field the op does not take".into(),
+        &line.plus("extra", "1"),
+    );
+    if let Some(first) = op.fields.first() {
+        let mut typo = first.name.to_string();
+        typo[..1].make_ascii_uppercase();
+        let value = line.0.iter().find(|(k, _)| k == first.name).map(|(_, v)| v.clone());
+        out.push(
+            "ExtraField",
+            format!("{typo} next to {}: field names are case-sensitive", first.name),
+            &line.plus(&typo, &value.expect("the field is on the line")),
+        );
+    }
+    out.push(
+        "ExtraField",
+        "a key named __proto__: an object built with {} and assignment loses it".into(),
+        &line.plus("__proto__", "{}"),
+    );
+    out.push("WrongType", "op as a number".into(), &line.with("op", "1"));
+    for (key, value) in &line.0 {
+        out.push(
+            "DuplicateKey",
+            format!("{key} given twice with the same value: a reader that keeps the last one sees a valid request"),
+            &line.plus(key, value),
+        );
+    }
+}
+
+/// The field given as each JSON type it is not.
+fn wrong_types(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
+    let value = arg.to_value().to_string();
+    let common = [("null", "null"), ("true", "a boolean"), ("{}", "an object")];
+    for (raw, what) in common {
+        if !(kind == Kind::Bool && raw == "true") {
+            out.value("WrongType", name, raw, &format!("{what}, not {}", what_kind(kind)));
+        }
+    }
+    match (kind, arg) {
+        (Kind::Text, Arg::Text(_)) => {
+            out.value("WrongType", name, "123", "a number, not a string");
+            out.value("WrongType", name, "[]", "a list, not a string");
+        }
+        (Kind::Int { .. }, Arg::Int(v)) => {
+            out.value("NumericString", name, &format!("\"{v}\""), "a number in a string");
+            out.value("WrongType", name, &format!("[{v}]"), "a list, not an integer");
+            out.value(
+                "FloatInteger",
+                name,
+                &format!("{v}.0"),
+                "a float where an integer is required",
+            );
+            out.value(
+                "FloatInteger",
+                name,
+                &format!("{v}e0"),
+                "an exponent where an integer is required",
+            );
+        }
+        (Kind::Fraction, Arg::Number(_)) => {
+            out.value("NumericString", name, &format!("\"{value}\""), "a number in a string");
+            out.value("WrongType", name, &format!("[{value}]"), "a list, not a number");
+        }
+        (Kind::Cards { .. }, Arg::Cards(cards)) => {
+            let text: Vec<String> = cards.iter().map(u8::to_string).collect();
+            out.value(
+                "WrongType",
+                name,
+                &format!("\"{}\"", text.join(" ")),
+                "a string, not a list",
+            );
+            out.value("WrongType", name, &cards[0].to_string(), "a number, not a list");
+            let element = |raw: String| {
+                let mut items = text.clone();
+                items[0] = raw;
+                format!("[{}]", items.join(","))
+            };
+            let c = cards[0];
+            out.value(
+                "NumericString",
+                name,
+                &element(format!("\"{c}\"")),
+                "a card as a string",
+            );
+            out.value("FloatInteger", name, &element(format!("{c}.0")), "a card as a float");
+            out.value("WrongType", name, &element("null".into()), "a card that is null");
+        }
+        (Kind::DecimalSeed, Arg::Seed(s)) => {
+            out.value(
+                "WrongType",
+                name,
+                &s.to_string(),
+                "a JSON number, not a string: a 63-bit seed does not survive a JavaScript Number",
+            );
+            out.value("WrongType", name, "[]", "a list, not a string");
+        }
+        (Kind::Bool, Arg::Bool(_)) => {
+            out.value("WrongType", name, "1", "a number, not a boolean");
+            out.value("WrongType", name, "\"true\"", "a string, not a boolean");
+        }
+        (kind, arg) => unreachable!("{name}: {arg:?} in a field of kind {kind:?}"),
+    }
+}
+
+fn what_kind(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Text | Kind::DecimalSeed => "a string",
+        Kind::Int { .. } => "an integer",
+        Kind::Fraction => "a number",
+        Kind::Cards { .. } => "a list",
+        Kind::Bool => "a boolean",
+    }
+}
+
+/// Texts a decimal seed must not be: what `int()`, `parseInt` or `BigInt` accept and the protocol does not.
+const NOT_DECIMAL: &[(&str, &str)] = &[
+    ("", "empty"),
+    ("01", "a leading zero"),
+    ("-1", "a sign"),
+    ("+1", "a plus sign"),
+    (" 1", "a leading space"),
+    ("1 ", "a trailing space"),
+    ("1.0", "a decimal point"),
+    ("1e3", "an exponent"),
+    ("0x1f", "hex"),
+    ("1_000", "an underscore (Python's int() takes it)"),
+    ("\u{ff11}\u{ff12}", "fullwidth digits (Python's int() takes them)"),
+    ("\u{661}\u{662}", "Arabic-Indic digits (Python's int() takes them)"),
+];
+
+/// One step past each limit, and the values a careless reader lets through.
+fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
+    match (kind, arg) {
+        (Kind::Text, _) => {
+            out.value(
+                "LoneSurrogate",
+                name,
+                "\"\\ud800\"",
+                "a lone high surrogate is not a Unicode scalar value",
+            );
+            out.value(
+                "LoneSurrogate",
+                name,
+                "\"a\\udc00\"",
+                "a lone low surrogate is not a Unicode scalar value",
+            );
+        }
+        (Kind::Int { min, max, .. }, _) => {
+            if min == 0 {
+                out.value("BelowLimit", name, "-1", "below the minimum 0");
+            } else {
+                out.value(
+                    "BelowLimit",
+                    name,
+                    &(min - 1).to_string(),
+                    &format!("below the minimum {min}"),
+                );
+            }
+            out.value(
+                "AboveLimit",
+                name,
+                &(max + 1).to_string(),
+                &format!("above the maximum {max}"),
+            );
+            if max + 1 != MAX_SAFE_INTEGER + 1 {
+                out.value(
+                    "AboveLimit",
+                    name,
+                    &(MAX_SAFE_INTEGER + 1).to_string(),
+                    "2^53, above the maximum",
+                );
+            }
+            out.value(
+                "AboveLimit",
+                name,
+                "18446744073709551616",
+                "2^64, past any 64-bit integer",
+            );
+        }
+        (Kind::Fraction, _) => {
+            for (raw, why) in [
+                ("0", "not above 0"),
+                ("1", "not below 1"),
+                ("-0.0", "negative zero is not above 0"),
+                ("1.5", "above 1"),
+            ] {
+                let flag = if raw.starts_with('1') {
+                    "AboveLimit"
+                } else {
+                    "BelowLimit"
+                };
+                out.value(flag, name, raw, why);
+            }
+        }
+        (Kind::Cards { min, max, max_copies }, Arg::Cards(cards)) => {
+            card_limits(out, name, (min, max, max_copies), cards)
+        }
+        (Kind::DecimalSeed, _) => {
+            for (text, why) in NOT_DECIMAL {
+                out.value("NotDecimal", name, &Value::from(*text).to_string(), why);
+            }
+            out.value(
+                "AboveLimit",
+                name,
+                "\"9223372036854775808\"",
+                "2^63, above the largest 63-bit seed",
+            );
+            out.value(
+                "AboveLimit",
+                name,
+                "\"18446744073709551616\"",
+                "2^64, past any 64-bit integer",
+            );
+        }
+        _ => {}
+    }
+}
+
+fn card_limits(out: &mut Out, name: &str, (min, max, max_copies): (usize, usize, usize), cards: &[u8]) {
+    let list = |cs: &[u8]| Value::from(cs.to_vec()).to_string();
+    if min > 0 {
+        let fewer = &cards[..(min - 1).min(cards.len())];
+        out.value(
+            "BelowLimit",
+            name,
+            &list(fewer),
+            &format!("{} cards, fewer than {min}", fewer.len()),
+        );
+    }
+    let mut more = cards.to_vec();
+    more.extend((0..52).filter(|c| !cards.contains(c)).take(max + 1 - cards.len()));
+    out.value(
+        "AboveLimit",
+        name,
+        &list(&more),
+        &format!("{} cards, more than {max}", more.len()),
+    );
+    let mut high = cards.to_vec();
+    high[0] = 52;
+    out.value("AboveLimit", name, &list(&high), "card 52 does not exist (0..=51)");
+    let mut low = cards.iter().map(|&c| i64::from(c)).collect::<Vec<_>>();
+    low[0] = -1;
+    out.value(
+        "BelowLimit",
+        name,
+        &Value::from(low).to_string(),
+        "card -1 does not exist",
+    );
+    // One copy of a card more than the field allows (two of a card for a
+    // deck, seven for a six-deck shoe), where that still fits the count.
+    if max_copies < max && !cards.is_empty() {
+        let mut again = cards.to_vec();
+        again.resize(again.len().max(max_copies + 1), cards[0]);
+        again[..=max_copies].fill(cards[0]);
+        out.value(
+            "DuplicateCard",
+            name,
+            &list(&again),
+            &format!("card {} {} times", cards[0], max_copies + 1),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_id_goes_in_front_of_the_members() {
+        let r = Request::parse(&serde_json::json!({"op": "cursor.hash", "serverSeed": "s"})).unwrap();
+        let v = variants(&r);
+        let extra = v.iter().find(|i| i.flags == ["ExtraField"]).unwrap();
+        assert_eq!(
+            extra.line_with_id(7),
+            r#"{"id":7,"op":"cursor.hash","serverSeed":"s","extra":1}"#
+        );
+    }
+}

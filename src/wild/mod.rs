@@ -1,0 +1,336 @@
+//! Implementations in the wild: the schemes over another crate's primitives.
+//!
+//! A verifier built on a third-party package rarely re-implements a scheme;
+//! it calls the package's HMAC-SHA256 (or its byte generator) from a few
+//! lines of scheme logic. To hold such a stack to the published schemes,
+//! the package must do exactly its own part and nothing else:
+//!
+//! - [`Primitives`]: HMAC-SHA256 and SHA-256 over text (the package's own
+//!   calls, keyed with the server seed's UTF-8 text);
+//! - [`Stream`]: the shoe's byte stream, for a package that is a byte
+//!   generator (block b = HMAC(serverSeed, "clientSeed:nonce:b"), blocks
+//!   concatenated).
+//!
+//! Everything above them is this module's scheme logic, written once over
+//! the two traits and built from the library's pure parts (the cursor's
+//! byte widths and limits, the ladder's pick, the poker positions, the
+//! shoe's order and `Math.round`): the formulas are those of the scheme
+//! modules, and `tests/wild.rs` checks this logic over the library's own
+//! HMAC against the library on generated requests. [`serve`] answers
+//! protocol v1 for an [`Engine`] of these ops; the binaries `wild-ring` and
+//! `wild-fair` (`--features wild`) are the two crates as targets, with
+//! manifests in harness/wild/.
+
+use serde_json::{json, Value};
+
+use crate::error::OpError;
+use crate::op::fields::{CLIENT_SEED, COUNT, CURSOR, NONCE, RANGE, SERVER_SEED};
+use crate::op::{Field, Outcome, Request};
+
+mod serve;
+
+pub use serve::serve;
+
+/// HMAC-SHA256 and SHA-256 of a package, on text: the package (or the
+/// language) encodes the text as UTF-8.
+pub trait Primitives: Sync {
+    /// HMAC-SHA256 keyed with `key`'s UTF-8 text, of `message`'s UTF-8 text.
+    fn hmac_sha256(&self, key: &str, message: &str) -> [u8; 32];
+    /// SHA-256 of `text`'s UTF-8.
+    fn sha256(&self, text: &str) -> [u8; 32];
+}
+
+/// The shoe's byte stream, one byte at a time, from its first byte on.
+pub trait Stream {
+    fn next_byte(&mut self) -> u8;
+}
+
+/// The stream made of [`Primitives`]' MACs: block b = HMAC(serverSeed, "clientSeed:nonce:b").
+pub struct MacStream<'a, P: Primitives + ?Sized> {
+    p: &'a P,
+    server_seed: String,
+    prefix: String,
+    block: [u8; 32],
+    next_block: u64,
+    pos: usize,
+}
+
+impl<'a, P: Primitives + ?Sized> MacStream<'a, P> {
+    pub fn new(p: &'a P, server_seed: &str, client_seed: &str, nonce: u64) -> Self {
+        MacStream {
+            p,
+            server_seed: server_seed.to_string(),
+            prefix: format!("{client_seed}:{nonce}:"),
+            block: [0; 32],
+            next_block: 0,
+            pos: 32,
+        }
+    }
+}
+
+impl<P: Primitives + ?Sized> Stream for MacStream<'_, P> {
+    fn next_byte(&mut self) -> u8 {
+        if self.pos == 32 {
+            let message = format!("{}{}", self.prefix, self.next_block);
+            self.block = self.p.hmac_sha256(&self.server_seed, &message);
+            self.next_block += 1;
+            self.pos = 0;
+        }
+        self.pos += 1;
+        self.block[self.pos - 1]
+    }
+}
+
+/// Every op of protocol v1 that [`Primitives`] alone can answer: the ones
+/// whose answers go through an HMAC or a SHA-256 (poker.evaluate and
+/// selfpoker.deck use neither).
+pub const MAC_OPS: &[&str] = &[
+    "cursor.hash",
+    "cursor.raw",
+    "cursor.float",
+    "cursor.int",
+    "cursor.shuffle",
+    "poker.deal",
+    "shoe.deal",
+    "shoe.tournament",
+    "shoe.stream",
+    "dice.roll",
+    "selfpoker.commit",
+    "ladder.shuffle",
+];
+
+/// The ops a [`Stream`] alone can answer: the stream and the shoes drawn from it.
+pub const STREAM_OPS: &[&str] = &["shoe.deal", "shoe.tournament", "shoe.stream"];
+
+/// How an [`Engine`] answers one valid request of an op it claims.
+pub type Answer = Box<dyn Fn(&Request) -> Result<Outcome, OpError> + Sync>;
+
+/// A protocol v1 target: the name it gives in hello, the ops it claims,
+/// and how it answers one of them.
+pub struct Engine {
+    pub name: String,
+    pub ops: &'static [&'static str],
+    pub run: Answer,
+}
+
+impl Engine {
+    /// The scheme logic over `p` for every op of [`MAC_OPS`].
+    pub fn over_primitives<P: Primitives + 'static>(name: impl Into<String>, p: P) -> Engine {
+        Engine {
+            name: name.into(),
+            ops: MAC_OPS,
+            run: Box::new(move |r| run_mac(&p, r)),
+        }
+    }
+
+    /// The shoe ops of [`STREAM_OPS`] over the streams `open(serverSeed, clientSeed, nonce)` makes.
+    pub fn over_stream<S, F>(name: impl Into<String>, open: F) -> Engine
+    where
+        S: Stream,
+        F: Fn(&str, &str, u64) -> S + Sync + 'static,
+    {
+        Engine {
+            name: name.into(),
+            ops: STREAM_OPS,
+            run: Box::new(move |r| run_stream(&|s, c, n| open(s, c, n), r)),
+        }
+    }
+}
+
+const DECKS: Field = Field::size("decks", 1, 8);
+const PENETRATION: Field = Field::new("penetration", crate::op::Kind::Fraction);
+const TOURNAMENT_ID: Field = Field::text("tournamentId");
+const HAND: Field = Field::counter("hand");
+const PLAYERS: Field = Field::size("players", 2, 22);
+const N: Field = Field::counter("n");
+const SIZE: Field = Field::size("size", 1, crate::error::MAX_COUNT);
+
+fn unsupported(r: &Request) -> OpError {
+    OpError::Unsupported { op: r.op().to_string() }
+}
+
+fn usize_of(v: u64) -> usize {
+    usize::try_from(v).expect("the field's limit fits usize")
+}
+
+/// One request of [`MAC_OPS`] over `p`.
+fn run_mac<P: Primitives + ?Sized>(p: &P, r: &Request) -> Result<Outcome, OpError> {
+    let seeds = || (r.text(SERVER_SEED), r.text(CLIENT_SEED));
+    let ok = match r.op() {
+        "cursor.hash" => json!({ "hash": crate::crypto::hex(&p.sha256(r.text(SERVER_SEED))) }),
+        "cursor.raw" => {
+            let (s, c) = seeds();
+            json!({ "raw": crate::crypto::hex(&raw(p, s, c, r.int(NONCE), r.int(CURSOR))) })
+        }
+        "cursor.float" => {
+            let (s, c) = seeds();
+            let b = raw(p, s, c, r.int(NONCE), r.int(CURSOR));
+            json!({ "float": f64::from(u32::from_be_bytes([b[0], b[1], b[2], b[3]])) / 4_294_967_296.0 })
+        }
+        "cursor.int" => {
+            let (s, c) = seeds();
+            let (value, next) = int(p, s, c, r.int(NONCE), r.int(RANGE), r.int(CURSOR));
+            json!({ "value": value, "cursorNext": next })
+        }
+        "cursor.shuffle" => {
+            let (s, c) = seeds();
+            let (order, next) = shuffle(p, s, c, r.int(NONCE), r.int(CURSOR), usize_of(r.int(COUNT)));
+            json!({ "order": order, "cursorNext": next })
+        }
+        "poker.deal" => {
+            let (s, c) = seeds();
+            let (deck, _) = shuffle(p, s, c, r.int(NONCE), 0, 52);
+            let (hole, board) = crate::poker::positions(usize_of(r.int(PLAYERS)));
+            let hole: Vec<[u64; 2]> = hole.iter().map(|&[a, b]| [deck[a], deck[b]]).collect();
+            json!({ "hole": hole, "board": board.map(|x| deck[x]) })
+        }
+        "dice.roll" => {
+            let (s, c) = seeds();
+            json!({ "face": roll(p, s, c, r.int(N))? })
+        }
+        "selfpoker.commit" => {
+            let seed = r.int(Field::new("seed", crate::op::Kind::DecimalSeed));
+            json!({ "commit": crate::crypto::hex(&p.sha256(&format!("selfpoker:{seed}"))) })
+        }
+        "ladder.shuffle" => {
+            let (s, c) = seeds();
+            json!({ "order": ladder(p, s, c, usize_of(r.int(SIZE))) })
+        }
+        _ => return run_stream(&|s, c, n| MacStream::new(p, s, c, n), r),
+    };
+    Ok(Outcome::new(ok))
+}
+
+/// One request of [`STREAM_OPS`] over the streams `open` makes.
+fn run_stream<S: Stream>(open: &dyn Fn(&str, &str, u64) -> S, r: &Request) -> Result<Outcome, OpError> {
+    let ok = match r.op() {
+        "shoe.stream" => {
+            let mut s = open(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
+            let bytes: Vec<u8> = (0..r.int(COUNT)).map(|_| s.next_byte()).collect();
+            json!({ "bytes": crate::crypto::hex(&bytes) })
+        }
+        "shoe.deal" => {
+            let mut s = open(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
+            shoe(&mut s, usize_of(r.int(DECKS)), r.number(PENETRATION))
+        }
+        "shoe.tournament" => {
+            let (client, nonce) = crate::shoe::tournament_round(r.text(TOURNAMENT_ID), r.int(HAND));
+            let mut s = open(r.text(SERVER_SEED), &client, nonce);
+            shoe(&mut s, usize_of(r.int(DECKS)), r.number(PENETRATION))
+        }
+        _ => return Err(unsupported(r)),
+    };
+    Ok(Outcome::new(ok))
+}
+
+/// HMAC(serverSeed, "clientSeed:nonce:cursor").
+pub fn raw<P: Primitives + ?Sized>(p: &P, server: &str, client: &str, nonce: u64, cursor: u64) -> [u8; 32] {
+    p.hmac_sha256(server, &format!("{client}:{nonce}:{cursor}"))
+}
+
+/// `cursor.int`: k = bytes_needed(range) big-endian bytes per attempt, one
+/// cursor per attempt, values at or above the limit rejected; range 1 moves
+/// the cursor without a MAC.
+pub fn int<P: Primitives + ?Sized>(
+    p: &P,
+    server: &str,
+    client: &str,
+    nonce: u64,
+    range: u64,
+    mut cursor: u64,
+) -> (u64, u64) {
+    if range == 1 {
+        return (0, cursor + 1);
+    }
+    let k = crate::cursor::bytes_needed(range) as usize;
+    let limit = crate::cursor::limit(range);
+    loop {
+        let b = raw(p, server, client, nonce, cursor);
+        cursor += 1;
+        let v = b[..k].iter().fold(0u128, |acc, &x| acc << 8 | u128::from(x));
+        if v < limit {
+            return (u64::try_from(v % u128::from(range)).expect("below range"), cursor);
+        }
+    }
+}
+
+/// `cursor.shuffle`: Fisher–Yates from the back, j = int(i + 1).
+pub fn shuffle<P: Primitives + ?Sized>(
+    p: &P,
+    server: &str,
+    client: &str,
+    nonce: u64,
+    mut cursor: u64,
+    count: usize,
+) -> (Vec<u64>, u64) {
+    let mut order: Vec<u64> = (0..count as u64).collect();
+    for i in (1..count).rev() {
+        let (j, next) = int(p, server, client, nonce, i as u64 + 1, cursor);
+        cursor = next;
+        order.swap(i, usize_of(j));
+    }
+    (order, cursor)
+}
+
+/// `dice.roll`: the first byte below 252 of HMAC(serverSeed, "clientSeed:n:round"), rounds 0 … 15.
+pub fn roll<P: Primitives + ?Sized>(p: &P, server: &str, client: &str, n: u64) -> Result<u8, OpError> {
+    for round in 0..crate::dice::ROUNDS {
+        let mac = p.hmac_sha256(server, &format!("{client}:{n}:{round}"));
+        if let Some(b) = mac.iter().find(|&&b| b < 252) {
+            return Ok(b % 6 + 1);
+        }
+    }
+    Err(OpError::Exhausted {
+        message: format!("die {n}: no byte below 252 in {} rounds", crate::dice::ROUNDS),
+    })
+}
+
+/// `ladder.shuffle`: eight big-endian u32 per MAC of "clientSeed:b", j = ⌊v/2^32 · (i+1)⌋.
+pub fn ladder<P: Primitives + ?Sized>(p: &P, server: &str, client: &str, size: usize) -> Vec<u64> {
+    let mut order: Vec<u64> = (0..size as u64).collect();
+    let mut words = (0u64..).flat_map(|b| {
+        let block = p.hmac_sha256(server, &format!("{client}:{b}"));
+        (0..8).map(move |w| u32::from_be_bytes(block[4 * w..4 * w + 4].try_into().expect("four bytes")))
+    });
+    for i in (1..size).rev() {
+        let v = words.next().expect("the blocks never end");
+        order.swap(i, crate::ladder::pick(v, i));
+    }
+    order
+}
+
+/// A uniform index in 0..m read off the stream: k bytes with 256^k ≥ m,
+/// big-endian, values at or above 256^k − 256^k mod m rejected.
+fn index(s: &mut impl Stream, m: u64) -> u64 {
+    let mut k = 1;
+    while 256u64.pow(k) < m {
+        k += 1;
+    }
+    let pot = 256u64.pow(k);
+    let limit = pot - pot % m;
+    loop {
+        let v = (0..k).fold(0u64, |acc, _| acc << 8 | u64::from(s.next_byte()));
+        if v < limit {
+            return v % m;
+        }
+    }
+}
+
+/// A shoe of `decks` decks from the stream: Fisher–Yates from the back,
+/// then the cut card from the same stream (JavaScript `Math.round`, two clamps).
+fn shoe(s: &mut impl Stream, decks: usize, penetration: f64) -> Value {
+    use crate::shoe::js_round;
+    let mut cards = crate::shoe::ordered(decks);
+    for i in (1..cards.len()).rev() {
+        let j = index(s, i as u64 + 1);
+        cards.swap(i, usize_of(j));
+    }
+    let count = u32::try_from(cards.len()).expect("at most 416 cards");
+    let total = f64::from(count);
+    let base = js_round(total * penetration);
+    let spread = js_round(total * 0.02).max(1);
+    let draw = index(s, u64::try_from(2 * spread + 1).expect("a small spread"));
+    let cut = (base + i64::try_from(draw).expect("small") - spread)
+        .clamp(js_round(total * 0.5).max(20), i64::from(count) - 15);
+    json!({ "cards": cards, "cut": cut })
+}

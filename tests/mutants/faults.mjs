@@ -1,0 +1,600 @@
+// The faults of the JavaScript mutants, one entry per mutant of
+// catalog.json (whose `ops`, description, category and witness are there,
+// as data). mutant.mjs builds our engine and injects exactly one of these.
+//
+// An entry may give
+//   provider()                   a crypto provider instead of WebCrypto
+//   ops: { OP: { fields, run } } fields merged over the op's declaration,
+//                                run(p, f, original) instead of its run
+//   execute(exec, engine)        a wrapper around the engine's execute
+//   serve: 'json-parse'          JSON.parse's line reader instead of serve.mjs
+// `k` is kit.mjs: providers and copies of the scheme functions with hooks.
+
+import { createHash } from 'node:crypto';
+import { increment } from '../../reference/js/crypto.mjs';
+import { ProvablyError } from '../../reference/js/errors.mjs';
+import { JsonFloat } from '../../reference/js/json.mjs';
+import { PCG64 } from '../../reference/js/numpy.mjs';
+import { MAX_INT, cards, decimalSeed, int, number, text } from '../../reference/js/validate.mjs';
+import * as k from './kit.mjs';
+
+const invalid = (message) => new ProvablyError('invalid', message);
+
+/** A field with another check (schema and required-ness kept). */
+const withCheck = (base, check) => ({ ...base, check });
+const nonEmptyText = withCheck(text(), (name, v) => {
+  if (v === '') throw invalid(`${name}: must not be empty`);
+  return text().check(name, v);
+});
+const hexBytes = (s) => (/^(?:[0-9a-fA-F]{2})+$/.test(s) ? Buffer.from(s, 'hex') : k.utf8(s));
+const sha256Hex = (bytes) => createHash('sha256').update(bytes).digest('hex');
+
+/** Round half to even, as Python's round() does. */
+function bankers(x) {
+  const r = Math.round(x);
+  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+/** A sanitising run: `fields` of the request pass through `fn` first. */
+const sanitise = (fields, fn) => (p, f, original) =>
+  original(p, { ...f, ...Object.fromEntries(fields.map((name) => [name, fn(f[name])])) });
+
+/** PCG64 whose 32-bit draws are not buffered: each takes the low half of a fresh 64-bit output. */
+class Unbuffered extends PCG64 {
+  next32() {
+    return Number(this.next64() & 0xffffffffn);
+  }
+}
+
+/** PCG64 whose rejection mask is built from max + 1: one bit too wide at every power of two. */
+class WideMask extends PCG64 {
+  interval(max) {
+    if (max === 0) return 0;
+    let mask = max + 1;
+    for (const s of [1, 2, 4, 8, 16]) mask |= mask >>> s;
+    for (;;) {
+      const v = (this.next32() & mask) >>> 0;
+      if (v <= max) return v;
+    }
+  }
+}
+
+export const FAULTS = {
+  // ------------------------------------------------------------ cursor.hash
+  'hash-trim': { ops: { 'cursor.hash': { run: sanitise(['serverSeed'], (s) => s.trim()) } } },
+  'hash-lowercase': { ops: { 'cursor.hash': { run: sanitise(['serverSeed'], (s) => s.toLowerCase()) } } },
+  'hash-nfc': { ops: { 'cursor.hash': { run: sanitise(['serverSeed'], (s) => s.normalize('NFC')) } } },
+  'hash-hex-decoded': {
+    ops: { 'cursor.hash': { run: async (p, f) => ({ hash: sha256Hex(hexBytes(f.serverSeed)) }) } },
+  },
+  'hash-empty-invalid': { ops: { 'cursor.hash': { fields: { serverSeed: nonEmptyText } } } },
+
+  // ------------------------------------------------------------- cursor.raw
+  'hmac-key-cut-64': { provider: () => k.provider('key cut to 64 bytes', { key: (s) => k.utf8(s).subarray(0, 64) }) },
+  'hmac-long-key-hex-digest': {
+    provider: () =>
+      k.provider('a long key replaced by its hex digest', {
+        key: (s) => (k.utf8(s).length > 64 ? Buffer.from(sha256Hex(k.utf8(s)), 'latin1') : k.utf8(s)),
+      }),
+  },
+  'hmac-key-hex-decoded': { provider: () => k.provider('hex keys decoded', { key: hexBytes }) },
+  'hmac-utf16-units': {
+    provider: () =>
+      k.provider('one byte per UTF-16 unit', {
+        key: (s) => Buffer.from(s, 'latin1'),
+        text: (s) => Buffer.from(s, 'latin1'),
+      }),
+  },
+  'utf8-throws-e000': {
+    provider: () =>
+      k.provider('UTF-8 encoder refusing U+E000–U+FFFF', {
+        key: k.handUtf8({ bmpHigh: 'throw' }),
+        text: k.handUtf8({ bmpHigh: 'throw' }),
+      }),
+  },
+  'utf8-astral-cesu': {
+    provider: () =>
+      k.provider('CESU-8 for astral characters', {
+        key: k.handUtf8({ astral: 'cesu' }),
+        text: k.handUtf8({ astral: 'cesu' }),
+      }),
+  },
+  'raw-strip-non-ascii': {
+    ops: { 'cursor.raw': { run: sanitise(['clientSeed'], (s) => s.replace(/[^\x20-\x7e]/g, '')) } },
+  },
+  'raw-webcrypto-empty-key': {
+    provider: () => {
+      const subtle = globalThis.crypto.subtle;
+      const enc = new TextEncoder();
+      const algorithm = { name: 'HMAC', hash: 'SHA-256' };
+      return {
+        name: 'WebCrypto, keys imported as they are',
+        async hmacSha256(key, message) {
+          const imported = await subtle.importKey('raw', enc.encode(key), algorithm, false, ['sign']);
+          return new Uint8Array(await subtle.sign('HMAC', imported, enc.encode(message)));
+        },
+        sha256: async (s) => new Uint8Array(await subtle.digest('SHA-256', enc.encode(s))),
+      };
+    },
+  },
+  'raw-nonce-locale': {
+    ops: {
+      'cursor.raw': {
+        run: (p, f) => k.rawHex(p, f.serverSeed, `${f.clientSeed}:${f.nonce.toLocaleString('en-US')}:${f.cursor}`),
+      },
+    },
+  },
+  'raw-cursor-int32': {
+    ops: { 'cursor.raw': { run: (p, f) => k.rawHex(p, f.serverSeed, `${f.clientSeed}:${f.nonce}:${f.cursor | 0}`) } },
+  },
+  'raw-lone-surrogate-ok': {
+    ops: {
+      'cursor.raw': {
+        fields: { clientSeed: withCheck(text(), (name, v) => (typeof v === 'string' ? v : text().check(name, v))) },
+      },
+    },
+  },
+
+  // ----------------------------------------------------------- cursor.float
+  'float-tofixed-12': {
+    ops: {
+      'cursor.float': { run: async (p, f, original) => ({ float: Number((await original(p, f)).float.toFixed(12)) }) },
+    },
+  },
+  'float-toprecision-16': {
+    ops: {
+      'cursor.float': {
+        run: async (p, f, original) => ({ float: Number((await original(p, f)).float.toPrecision(16)) }),
+      },
+    },
+  },
+  'float-little-endian': {
+    ops: { 'cursor.float': { run: async (p, f) => ({ float: k.floatOf(await k.mac(p, f), [3, 2, 1, 0]) }) } },
+  },
+  'float-int32-word': {
+    ops: {
+      'cursor.float': {
+        run: async (p, f) => {
+          const b = await k.mac(p, f);
+          return { float: ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) / 4294967296 };
+        },
+      },
+    },
+  },
+  'float-divide-by-max': {
+    ops: {
+      'cursor.float': { run: async (p, f) => ({ float: Buffer.from(await k.mac(p, f)).readUInt32BE(0) / 0xffffffff }) },
+    },
+  },
+
+  // ------------------------------------------------------------- cursor.int
+  'int-accept-at-limit': {
+    ops: { 'cursor.int': { run: (p, f) => k.cursorInt(p, f, { accept: (v, limit) => v <= limit }) } },
+  },
+  'int-reject-below-limit': {
+    ops: { 'cursor.int': { run: (p, f) => k.cursorInt(p, f, { accept: (v, limit) => v < limit - 1 }) } },
+  },
+  'int-modulo-bias': { ops: { 'cursor.int': { run: (p, f) => k.cursorInt(p, f, { accept: () => true }) } } },
+  'int-cursor-next-one': {
+    ops: { 'cursor.int': { run: async (p, f) => ({ ...(await k.cursorInt(p, f)), cursorNext: increment(f.cursor) }) } },
+  },
+  'int-bytes-from-hex-digits': {
+    ops: {
+      'cursor.int': {
+        run: (p, f) => k.cursorInt(p, f, { bytesFor: (range) => Math.ceil(range.toString(16).length / 2) }),
+      },
+    },
+  },
+  'int-int32-assembly': {
+    ops: {
+      'cursor.int': {
+        run: (p, f) =>
+          k.cursorInt(p, f, {
+            pot: (n) => 256 ** n,
+            limit: (pot, range) => pot - (pot % range),
+            value: (b, n) => b.subarray(0, n).reduce((v, x) => (v << 8) | x, 0),
+            reduce: (v, range) => v % range,
+          }),
+      },
+    },
+  },
+  'int-k7-parseint': {
+    ops: {
+      'cursor.int': {
+        run: (p, f) =>
+          k.cursorInt(p, f, {
+            pot: (n) => 256 ** n,
+            limit: (pot, range) => pot - (pot % range),
+            value: (b, n) => parseInt(Buffer.from(b.subarray(0, n)).toString('hex'), 16),
+            reduce: (v, range) => v % range,
+          }),
+      },
+    },
+  },
+  'int-range1-invalid': { ops: { 'cursor.int': { fields: { range: int(2, MAX_INT) } } } },
+  'int-range0-ok': {
+    ops: {
+      'cursor.int': {
+        fields: { range: int(0, MAX_INT) },
+        run: (p, f, original) => (f.range === 0 ? { value: 0, cursorNext: increment(f.cursor) } : original(p, f)),
+      },
+    },
+  },
+  'int-range-uint32': { ops: { 'cursor.int': { fields: { range: int(1, 2 ** 32 - 1) } } } },
+  'int-nonce-below-max': { ops: { 'cursor.int': { fields: { nonce: int(0, MAX_INT - 1) } } } },
+  'int-extra-field-ignored': {
+    execute: (exec, engine) => (req) =>
+      exec(
+        req?.op === 'cursor.int'
+          ? Object.fromEntries(
+              Object.entries(req).filter(([key]) => key === 'op' || engine.fieldsOf('cursor.int').includes(key)),
+            )
+          : req,
+      ),
+  },
+  'int-numeric-string': {
+    ops: {
+      'cursor.int': {
+        fields: {
+          range: withCheck(int(1, MAX_INT), (name, v) =>
+            int(1, MAX_INT).check(name, typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : v),
+          ),
+        },
+      },
+    },
+  },
+  'int-float-integer': {
+    ops: {
+      'cursor.int': {
+        fields: {
+          range: withCheck(int(1, MAX_INT), (name, v) =>
+            int(1, MAX_INT).check(name, v instanceof JsonFloat ? v.value : v),
+          ),
+        },
+      },
+    },
+  },
+
+  // --------------------------------------------------------- cursor.shuffle
+  'shuffle-sattolo': { ops: { 'cursor.shuffle': { run: (p, f) => k.cursorShuffle(p, f, { j: (d, i) => d.int(i) }) } } },
+  'shuffle-extra-draw': {
+    ops: {
+      'cursor.shuffle': {
+        run: async (p, f) => {
+          // The loop runs down to i = 0: one more draw of int(1), one more cursor.
+          const r = await k.cursorShuffle(p, f);
+          return { ...r, cursorNext: f.count > 0 ? increment(r.cursorNext) : r.cursorNext };
+        },
+      },
+    },
+  },
+  'shuffle-count-cap-1000': { ops: { 'cursor.shuffle': { fields: { count: int(0, 1000) } } } },
+  'shuffle-count0-invalid': { ops: { 'cursor.shuffle': { fields: { count: int(1, 100000) } } } },
+  'shuffle-count-over-ok': { ops: { 'cursor.shuffle': { fields: { count: int(0, 100001) } } } },
+  'shuffle-cursor-ignored': { ops: { 'cursor.shuffle': { run: (p, f) => k.cursorShuffle(p, { ...f, cursor: 0 }) } } },
+  'shuffle-cursor-next-int32': {
+    ops: { 'cursor.shuffle': { run: (p, f) => k.cursorShuffle(p, f, { next: (c) => (c + 1) | 0 }) } },
+  },
+  'shuffle-cursor-next-unsafe': {
+    ops: { 'cursor.shuffle': { run: (p, f) => k.cursorShuffle(p, f, { next: (c) => Number(c) + 1 }) } },
+  },
+  'shuffle-cursor-next-count': {
+    ops: {
+      'cursor.shuffle': {
+        run: (p, f) => k.cursorShuffle(p, f, { cursorNext: (c, g) => g.cursor + Math.max(0, g.count - 1) }),
+      },
+    },
+  },
+
+  // ------------------------------------------------------------- poker.deal
+  'deal-no-burns': {
+    ops: {
+      'poker.deal': {
+        run: (p, f) =>
+          k.pokerDeal(p, f, {
+            positions: (n) => ({
+              hole: Array.from({ length: n }, (_, i) => [i, n + i]),
+              board: [0, 1, 2, 3, 4].map((x) => 2 * n + x),
+            }),
+          }),
+      },
+    },
+  },
+  'deal-hole-pairs': {
+    ops: {
+      'poker.deal': {
+        run: (p, f) =>
+          k.pokerDeal(p, f, {
+            positions: (n) => ({
+              hole: Array.from({ length: n }, (_, i) => [2 * i, 2 * i + 1]),
+              board: [1, 2, 3, 5, 7].map((x) => 2 * n + x),
+            }),
+          }),
+      },
+    },
+  },
+  'deal-players-cap-10': { ops: { 'poker.deal': { fields: { players: int(2, 10) } } } },
+  'deal-players-1-ok': { ops: { 'poker.deal': { fields: { players: int(1, 22) } } } },
+  'deal-client-trim': { ops: { 'poker.deal': { run: sanitise(['clientSeed'], (s) => s.trim()) } } },
+  'deal-nonce-int32': { ops: { 'poker.deal': { run: (p, f) => k.pokerDeal(p, { ...f, nonce: f.nonce | 0 }) } } },
+  'deal-missing-nonce-default': { ops: { 'poker.deal': { fields: { nonce: int(0, MAX_INT).optional(0) } } } },
+
+  // --------------------------------------------------------- poker.evaluate
+  'eval-first-five': { ops: { 'poker.evaluate': { run: async (_, f) => k.evaluate(f.cards.slice(0, 5)) } } },
+  'eval-no-wheel': { ops: { 'poker.evaluate': { run: async (_, f) => k.evaluate(f.cards, { lowAce: false }) } } },
+  'eval-trips-not-pair': {
+    ops: { 'poker.evaluate': { run: async (_, f) => k.evaluate(f.cards, { tripsAsPair: false }) } },
+  },
+  'eval-straight-over-flush': {
+    ops: { 'poker.evaluate': { run: async (_, f) => k.evaluate(f.cards, { straightFirst: true }) } },
+  },
+  'eval-straight-flush-mixed': {
+    ops: {
+      'poker.evaluate': {
+        run: async (_, f) =>
+          k.evaluate(f.cards, { straightFlush: (flush, all, straight) => (flush ? straight(all) : 0) }),
+      },
+    },
+  },
+  'eval-third-pair-ignored': {
+    ops: { 'poker.evaluate': { run: async (_, f) => k.evaluate(f.cards, { thirdPairIgnored: true }) } },
+  },
+  'eval-kickers-lowest': {
+    ops: {
+      'poker.evaluate': {
+        run: async (_, f) =>
+          k.evaluate(f.cards, {
+            kickers: (mask, n) => {
+              const ranks = [];
+              for (let r = 2; r <= 14; r++) if (mask & (1 << r)) ranks.push(r);
+              return ranks.slice(0, n).reverse();
+            },
+          }),
+      },
+    },
+  },
+  'eval-duplicates-ok': {
+    ops: {
+      'poker.evaluate': {
+        fields: {
+          cards: withCheck(cards(5, 7), (name, v) =>
+            Array.isArray(v) && new Set(v).size < v.length ? v : cards(5, 7).check(name, v),
+          ),
+        },
+      },
+    },
+  },
+  'eval-card-52-ok': {
+    ops: {
+      'poker.evaluate': {
+        fields: {
+          cards: withCheck(cards(5, 7), (name, v) =>
+            Array.isArray(v) && v.includes(52) ? v : cards(5, 7).check(name, v),
+          ),
+        },
+      },
+    },
+  },
+
+  // -------------------------------------------------------------- shoe.deal
+  'shoe-cut-bankers': { ops: { 'shoe.deal': { run: (p, f) => k.shoeDeal(p, f, { round: bankers }) } } },
+  'shoe-cut-floor': { ops: { 'shoe.deal': { run: (p, f) => k.shoeDeal(p, f, { round: Math.floor }) } } },
+  'shoe-clamp-high-16': { ops: { 'shoe.deal': { run: (p, f) => k.shoeDeal(p, f, { high: (t) => t - 16 }) } } },
+  'shoe-clamp-low-plus-1': {
+    ops: { 'shoe.deal': { run: (p, f) => k.shoeDeal(p, f, { low: (t) => Math.max(20, Math.round(t * 0.5)) + 1 }) } },
+  },
+  'shoe-blocks-from-1': {
+    ops: {
+      'shoe.deal': {
+        run: (p, f) =>
+          k.shoeDeal(p, f, { macs: (g, batch) => p.macs(g.serverSeed, `${g.clientSeed}:${g.nonce}:`, 1, batch) }),
+      },
+    },
+  },
+  'shoe-k-at-256': { ops: { 'shoe.deal': { run: (p, f) => k.shoeDeal(p, f, { more: (pot, m) => pot <= m }) } } },
+  'shoe-little-endian': {
+    ops: {
+      'shoe.deal': { run: (p, f) => k.shoeDeal(p, f, { value: (b) => b.reduceRight((x, y) => x * 256 + y, 0) }) },
+    },
+  },
+  'shoe-cut-fresh-block': {
+    ops: {
+      'shoe.deal': {
+        run: (p, f) =>
+          k.shoeDeal(p, f, {
+            cutStream: (s) => {
+              s.pos = s.block.length;
+              return s;
+            },
+          }),
+      },
+    },
+  },
+  'shoe-reject-keeps-byte': {
+    ops: {
+      'shoe.deal': {
+        run: (p, f) =>
+          k.shoeDeal(p, f, {
+            // After a rejection one fresh byte is read and the window slides,
+            // instead of k fresh bytes: two-byte draws reuse their second byte.
+            index: async (s, m) => {
+              let n = 0;
+              for (let pot = 1; pot < m; pot *= 256) n++;
+              const limit = 256 ** n - (256 ** n % m);
+              const bytes = [];
+              while (bytes.length < n) bytes.push(await s.byte());
+              for (;;) {
+                const v = bytes.reduce((x, y) => x * 256 + y, 0);
+                if (v < limit) return v % m;
+                bytes.shift();
+                bytes.push(await s.byte());
+              }
+            },
+          }),
+      },
+    },
+  },
+  'shoe-penetration-1-ok': {
+    ops: { 'shoe.deal': { fields: { penetration: number({ exclusiveMinimum: 0, maximum: 1 }) } } },
+  },
+  'shoe-decks-cap-6': { ops: { 'shoe.deal': { fields: { decks: int(1, 6) } } } },
+
+  // -------------------------------------------------------- shoe.tournament
+  'tourn-nonce-zero': {
+    ops: {
+      'shoe.tournament': {
+        run: (p, f) =>
+          k.shoeTournament(p, f, { seeds: (g) => ({ clientSeed: `${g.tournamentId}:${g.hand}`, nonce: 0 }) }),
+      },
+    },
+  },
+  'tourn-seed-order': {
+    ops: {
+      'shoe.tournament': {
+        run: (p, f) =>
+          k.shoeTournament(p, f, { seeds: (g) => ({ clientSeed: `${g.hand}:${g.tournamentId}`, nonce: g.hand }) }),
+      },
+    },
+  },
+  'tourn-hand-int32': {
+    ops: {
+      'shoe.tournament': {
+        run: (p, f) =>
+          k.shoeTournament(p, f, { seeds: (g) => ({ clientSeed: `${g.tournamentId}:${g.hand | 0}`, nonce: g.hand }) }),
+      },
+    },
+  },
+  'tourn-id-trim': { ops: { 'shoe.tournament': { run: sanitise(['tournamentId'], (s) => s.trim()) } } },
+
+  // -------------------------------------------------------------- dice.roll
+  'dice-byte0-only': {
+    ops: {
+      'dice.roll': {
+        run: (p, f) => k.diceRoll(p, f, { face: (mac) => (mac[0] < 252 ? (mac[0] % 6) + 1 : undefined) }),
+      },
+    },
+  },
+  'dice-accept-252': {
+    ops: {
+      'dice.roll': {
+        run: (p, f) =>
+          k.diceRoll(p, f, {
+            face: (mac) => {
+              for (const b of mac) if (b <= 252) return (b % 6) + 1;
+              return undefined;
+            },
+          }),
+      },
+    },
+  },
+  'dice-no-rejection': {
+    ops: { 'dice.roll': { run: (p, f) => k.diceRoll(p, f, { face: (mac) => (mac[0] % 6) + 1 }) } },
+  },
+  'dice-utf8-throws-e000': {
+    provider: () =>
+      k.provider('UTF-8 encoder refusing U+E000–U+FFFF', {
+        key: k.handUtf8({ bmpHigh: 'throw' }),
+        text: k.handUtf8({ bmpHigh: 'throw' }),
+      }),
+  },
+  'dice-n-int32': {
+    ops: {
+      'dice.roll': {
+        run: (p, f) => k.diceRoll(p, f, { message: (g, round) => `${g.clientSeed}:${g.n | 0}:${round}` }),
+      },
+    },
+  },
+  'dice-json-parse': { serve: 'json-parse' },
+  'dice-empty-seed-invalid': {
+    ops: { 'dice.roll': { fields: { serverSeed: nonEmptyText, clientSeed: nonEmptyText } } },
+  },
+
+  // ------------------------------------------------------- selfpoker.commit
+  'commit-no-prefix': { ops: { 'selfpoker.commit': { run: async (p, f) => ({ commit: await p.sha256Hex(f.seed) }) } } },
+  'commit-number-seed': {
+    ops: {
+      'selfpoker.commit': { run: async (p, f) => ({ commit: await p.sha256Hex(`selfpoker:${Number(f.seed)}`) }) },
+    },
+  },
+  'commit-leading-zeros-ok': {
+    ops: {
+      'selfpoker.commit': {
+        fields: {
+          seed: withCheck(decimalSeed(), (name, v) =>
+            decimalSeed().check(name, typeof v === 'string' && /^0+[0-9]/.test(v) ? v.replace(/^0+(?=[0-9])/, '') : v),
+          ),
+        },
+      },
+    },
+  },
+  'commit-seed-trim': {
+    ops: {
+      'selfpoker.commit': {
+        fields: {
+          seed: withCheck(decimalSeed(), (name, v) => decimalSeed().check(name, typeof v === 'string' ? v.trim() : v)),
+        },
+      },
+    },
+  },
+  'commit-seed-2-64': { ops: { 'selfpoker.commit': { fields: { seed: decimalSeed((1n << 64n) - 1n) } } } },
+
+  // --------------------------------------------------------- selfpoker.deck
+  'numpy-unbuffered-32': { ops: { 'selfpoker.deck': { run: async (_, f) => k.numpyDeck(f, { Rng: Unbuffered }) } } },
+  'numpy-high-word-first': {
+    ops: {
+      'selfpoker.deck': { run: async (_, f) => k.numpyDeck(f, { join: (lo, hi) => (BigInt(lo) << 32n) | BigInt(hi) }) },
+    },
+  },
+  'numpy-mask-one-more-bit': { ops: { 'selfpoker.deck': { run: async (_, f) => k.numpyDeck(f, { Rng: WideMask }) } } },
+  'numpy-seed-number': {
+    ops: { 'selfpoker.deck': { run: async (_, f) => k.numpyDeck(f, { seed: (s) => BigInt(Number(s)) }) } },
+  },
+  'numpy-entropy-low-word': {
+    ops: {
+      'selfpoker.deck': { run: async (_, f) => k.numpyDeck(f, { entropy: (s) => [Number(s & 0xffffffffn), 0, 0, 0] }) },
+    },
+  },
+  'numpy-shr-signed': { ops: { 'selfpoker.deck': { run: async (_, f) => k.numpyDeck(f, { shr: (x, n) => x >> n }) } } },
+  'numpy-plain-multiply': {
+    ops: { 'selfpoker.deck': { run: async (_, f) => k.numpyDeck(f, { mul: (a, b) => (a * b) >>> 0 }) } },
+  },
+  'numpy-bound-below-i': {
+    ops: { 'selfpoker.deck': { run: async (_, f) => k.numpyDeck(f, { bound: (i) => i - 1 }) } },
+  },
+
+  // ---------------------------------------------------------- ladder.shuffle
+  'ladder-little-endian': {
+    ops: {
+      'ladder.shuffle': {
+        run: (p, f) => k.ladderShuffle(p, f, { word: (mac, w) => Buffer.from(mac).readUInt32LE(4 * w) / 4294967296 }),
+      },
+    },
+  },
+  'ladder-int32-word': {
+    ops: {
+      'ladder.shuffle': {
+        run: (p, f) =>
+          k.ladderShuffle(p, f, { word: (mac, w) => Math.abs(Buffer.from(mac).readInt32BE(4 * w)) / 4294967296 }),
+      },
+    },
+  },
+  'ladder-seven-words': { ops: { 'ladder.shuffle': { run: (p, f) => k.ladderShuffle(p, f, { perBlock: 7 }) } } },
+  'ladder-nonce-in-message': {
+    ops: { 'ladder.shuffle': { run: (p, f) => k.ladderShuffle(p, f, { prefix: (g) => `${g.clientSeed}:0:` }) } },
+  },
+  'ladder-j-round': {
+    ops: { 'ladder.shuffle': { run: (p, f) => k.ladderShuffle(p, f, { j: (r, n) => Math.round(r * (n - 1)) }) } },
+  },
+  'ladder-blocks-from-1': { ops: { 'ladder.shuffle': { run: (p, f) => k.ladderShuffle(p, f, { first: 1 }) } } },
+  'ladder-float32': {
+    ops: {
+      'ladder.shuffle': { run: (p, f) => k.ladderShuffle(p, f, { j: (r, n) => Math.floor(Math.fround(r) * n) }) },
+    },
+  },
+  'ladder-size-cap-1000': { ops: { 'ladder.shuffle': { fields: { size: int(1, 1000) } } } },
+  'ladder-size1-invalid': { ops: { 'ladder.shuffle': { fields: { size: int(2, 100000) } } } },
+  'ladder-key-cut-64': { provider: () => k.provider('key cut to 64 bytes', { key: (s) => k.utf8(s).subarray(0, 64) }) },
+  'ladder-strip-invisible': {
+    ops: { 'ladder.shuffle': { run: sanitise(['serverSeed', 'clientSeed'], (s) => s.replace(/[\u200b\ufeff]/g, '')) } },
+  },
+};
