@@ -943,6 +943,10 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
       assert.deepEqual(foreign, [], 'every request goes to the page origin');
       assert.ok(requests.some((u) => u.endsWith('/vectors/selftest.json')));
       assert.ok(requests.some((u) => u.includes('/js/proof.mjs')));
+      // Every module the page loads is in index.html's modulepreload list, and nothing more.
+      const modules = [...new Set(requests.filter((u) => u.endsWith('.mjs')).map((u) => new URL(u).pathname))].sort();
+      const preloaded = (await page.$$eval('link[rel="modulepreload"]', (l) => l.map((x) => new URL(x.href).pathname))).sort();
+      assert.deepEqual(preloaded, modules);
     } finally {
       await context.close();
     }
