@@ -40,14 +40,14 @@ export async function copyText(text) {
  * A "Kopieren" button for what `text()` returns; `what` names it for screen
  * readers ("Commitment kopieren"). It says „Kopiert“ for a moment after.
  */
-export function copyButton(what, text, attrs = {}) {
-  const b = el('button', { type: 'button', class: 'copy', 'aria-label': `${what} kopieren`, ...attrs }, 'Kopieren');
+export function copyButton(what, text, attrs = {}, label = 'Kopieren') {
+  const b = el('button', { type: 'button', class: 'copy', 'aria-label': `${what} kopieren`, ...attrs }, label);
   b.addEventListener('click', async () => {
     const ok = await copyText(typeof text === 'function' ? text() : text);
     b.textContent = ok ? 'Kopiert ✓' : 'Nicht kopiert';
     b.dataset.copied = ok ? 'yes' : 'no';
     setTimeout(() => {
-      b.textContent = 'Kopieren';
+      b.textContent = label;
       delete b.dataset.copied;
     }, 1500);
   });

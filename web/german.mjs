@@ -75,7 +75,8 @@ const QUOTE = (s) => `„${s}“`;
 // reasons (proof.mjs), each with its German form. The first that fits wins;
 // `f` is the field's German name.
 const RULES = [
-  [/^missing field (\S+?):? .*$|^is missing(?::.*)?$/s, (m, f) => `${QUOTE(m[1] ? fieldName(m[1]) : f)} fehlt.`],
+  [/^missing field ([^\s:]+)(?::.*)?$/s, (m) => `${QUOTE(fieldName(m[1]))} fehlt.`],
+  [/^is missing$/, (m, f) => `${QUOTE(f)} fehlt.`],
   [/^unknown field "([^"]+)".*$/s, (m) => `${QUOTE(m[1])} ist hier kein Feld.`],
   [/^is not a field of this op$/, (m, f) => `${QUOTE(f)} gehört nicht zu dieser Rechnung.`],
   [/^must be a string(?:,| of decimal digits,)? (?:got|not) (.+)$/s, (m, f) => `${QUOTE(f)} muss Text sein, nicht ${what(m[1])}.`],

@@ -475,7 +475,7 @@ function resultNodes(game, outcome) {
     default:
       break;
   }
-  if (derivedText.length) add(el('div', { class: 'actions' }, copyButton('Berechnetes Ergebnis', derivedText.join('\n'), { id: `${game.id}-copy-result` })));
+  if (derivedText.length) add(el('div', { class: 'actions' }, copyButton('Berechnetes Ergebnis', derivedText.join('\n'), { id: `${game.id}-copy-result` }, 'Berechnetes Ergebnis kopieren')));
   return nodes;
 }
 

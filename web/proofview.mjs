@@ -170,11 +170,11 @@ function render(checked, name) {
   const [head, detail] = headline(report);
   const first = report.findings.find((f) => f.kind === (report.verdict === 'invalid' ? 'invalid' : 'mismatch')) ?? report.findings.find((f) => f.kind === 'commit');
   const opOf = (f) => epochs[f.epoch]?.rounds.find((r) => r.round === f.round)?.op;
-  v.replaceChildren(
+  v.replaceChildren(...[
     el('p', { class: 'verdict-head' }, head),
     el('p', { class: 'verdict-detail' }, detail),
     first && report.verdict !== 'match' ? el('p', { class: 'verdict-detail', id: 'proof-first' }, `Zuerst: ${place(first)} – ${describeFinding(first, opOf(first))}`) : null,
-  );
+  ].filter(Boolean));
   v.dataset.verdict = report.verdict;
   v.dataset.state = 'done';
   for (const k of ['epoch', 'round', 'index']) {
@@ -184,12 +184,12 @@ function render(checked, name) {
   const out = $('proof-result');
   out.classList.remove('stale');
   out.removeAttribute('aria-busy');
-  out.replaceChildren(
+  out.replaceChildren(...[
     el('p', { class: 'muted small' }, `${checked.format === 'document' ? 'Nachweis-Dokument' : 'JSON-Zeilen (eine Epoche je Zeile)'}${checked.title ? `: „${checked.title}“` : ''}${name ? ` aus ${name}` : ''}.`),
     counts(report),
     findingsList(report, opOf),
     ...epochs.map((e) => epochSection(e)),
-  );
+  ].filter(Boolean));
 }
 
 function counts(r) {
@@ -217,7 +217,7 @@ const COMMIT_TEXT = { ok: '✓ Commitment passt', mismatch: '✗ Commitment pass
 function roundItem(r) {
   const req = r.request ?? {};
   const facts = [
-    ['nonce', 'Nonce'], ['hand', 'Hand'], ['n', 'n'], ['tournamentId', 'Turnier'], ['players', 'Spieler'], ['size', 'Koffer'], ['count', 'Anzahl'], ['cursor', 'Cursor'], ['range', 'Spanne'],
+    ['nonce', 'Nonce'], ['hand', 'Hand'], ['n', 'n ='], ['tournamentId', 'Turnier'], ['players', 'Spieler'], ['size', 'Koffer'], ['count', 'Anzahl'], ['cursor', 'Cursor'], ['range', 'Spanne'],
   ].filter(([k]) => req[k] !== undefined).map(([k, label]) => `${label} ${typeof req[k] === 'number' || typeof req[k] === 'bigint' ? formatInt(req[k]) : req[k]}`);
   if (r.seats) facts.push(plural(r.seats.length, 'Platz', 'Plätze'));
   const li = el('li', { 'data-round': r.round, 'data-verdict': r.verdict, class: `round ${r.verdict}` },
@@ -265,7 +265,7 @@ function showLink() {
   box.replaceChildren(
     el('input', { type: 'text', readonly: true, class: 'mono', id: 'proof-link-url', value: url, 'aria-label': 'Link zu dieser Prüfung' }),
     copyButton('Link', url, { id: 'proof-link-copy' }),
-    url.length > 32000 ? el('p', { class: 'notice info' }, `Der Link ist ${formatInt(url.length)} Zeichen lang; manche Programme kürzen so lange Links. Für große Nachweise lieber die Datei weitergeben.`) : null,
+    ...(url.length > 32000 ? [el('p', { class: 'notice info' }, `Der Link ist ${formatInt(url.length)} Zeichen lang; manche Programme kürzen so lange Links. Für große Nachweise lieber die Datei weitergeben.`)] : []),
   );
   box.hidden = false;
 }
