@@ -55,10 +55,11 @@ function buildField(gameId, f) {
 }
 
 /**
- * Builds a game's panel inside `bench`; returns its state. `hooks`:
- * onProof(text) loads a proof pasted into a field; onFragment(hash) opens a pasted link.
+ * Builds a game's panel in place of `placeholder`; returns its state.
+ * `hooks`: onProof(text) loads a proof pasted into a field; onFragment(hash)
+ * opens a pasted link.
  */
-export function buildGamePanel(game, bench, hooks, shown) {
+export function buildGamePanel(game, placeholder, hooks, shown) {
   const id = game.id;
   const form = el('form', { id: `${id}-form`, novalidate: true, 'aria-label': `${game.title} nachrechnen` });
   if (game.variants) {
@@ -82,7 +83,8 @@ export function buildGamePanel(game, bench, hooks, shown) {
   const section = el('section', {
     class: 'card panel', id: `panel-${id}`, role: 'tabpanel', 'aria-labelledby': `tab-${id}`, hidden: !shown, tabindex: '0',
   }, el('h2', {}, game.title), el('p', { class: 'panel-intro' }, game.intro), form, verdict, result, formula);
-  bench.append(section);
+  section.hidden = placeholder.hidden && !shown;
+  placeholder.replaceWith(section);
 
   const state = { game, gen: 0, runs: 0, timer: null, hooks };
   form.addEventListener('submit', (e) => {

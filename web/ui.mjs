@@ -14,7 +14,17 @@ const panels = new Map();
 // ---------------------------------------------------------------------------
 // Tabs: one per game, arrow keys move between them (WAI-ARIA tabs pattern)
 
+/** The panel of game `id`, built on first use (a hidden placeholder until then). */
+function ensurePanel(id) {
+  if (!panels.has(id)) {
+    const game = GAMES.find((g) => g.id === id);
+    panels.set(id, buildGamePanel(game, $(`panel-${id}`), hooks, false));
+  }
+  return panels.get(id);
+}
+
 function selectTab(id, { focus = false } = {}) {
+  ensurePanel(id);
   for (const game of GAMES) {
     const on = game.id === id;
     const tab = $(`tab-${game.id}`);
@@ -34,11 +44,16 @@ function onTabKey(e) {
   selectTab(ids[(to + ids.length) % ids.length], { focus: true });
 }
 
-/** Builds the tabs, the game panels and the proof card (still locked: the workbench is disabled). */
+const hooks = { onProof: (text) => loadText(text), onFragment: (hash) => openFragment(hash) };
+
+/**
+ * Builds the tabs, the first game's panel and the proof card (still locked:
+ * the workbench is disabled). The other panels are hidden placeholders,
+ * built when their tab is first chosen or once the page is idle.
+ */
 export function buildPage() {
   const tabs = $('tabs');
   const bench = $('workbench');
-  const hooks = { onProof: (text) => loadText(text), onFragment: (hash) => openFragment(hash) };
   for (const game of GAMES) {
     const shown = game.id === FIRST_TAB;
     const tab = el('button', {
@@ -48,9 +63,23 @@ export function buildPage() {
     tab.addEventListener('click', () => selectTab(game.id));
     tab.addEventListener('keydown', onTabKey);
     tabs.append(tab);
-    panels.set(game.id, buildGamePanel(game, bench, hooks, shown));
+    const placeholder = el('section', { class: 'card panel', id: `panel-${game.id}`, role: 'tabpanel', 'aria-labelledby': `tab-${game.id}`, hidden: true });
+    bench.append(placeholder);
+    if (shown) panels.set(game.id, buildGamePanel(game, placeholder, hooks, true));
   }
   setupProofCard();
+}
+
+/** Builds the panels not built yet, one per idle moment. */
+export function buildRest() {
+  const rest = GAMES.filter((g) => !panels.has(g.id));
+  const next = () => {
+    const game = rest.shift();
+    if (!game) return;
+    ensurePanel(game.id);
+    setTimeout(next, 0);
+  };
+  setTimeout(next, 0);
 }
 
 // ---------------------------------------------------------------------------
@@ -81,8 +110,8 @@ export function openFragment(hash) {
     return true;
   }
   const gameParam = f.params.get('game')?.[0];
-  const gameId = gameParam === 'blackjack-table' ? 'blackjack' : gameParam && panels.has(gameParam) ? gameParam : GAME_OF_OP[f.op];
-  const state = panels.get(gameId);
+  const gameId = gameParam === 'blackjack-table' ? 'blackjack' : gameParam && GAMES.some((g) => g.id === gameParam) ? gameParam : GAME_OF_OP[f.op];
+  const state = gameId && ensurePanel(gameId);
   if (!state) {
     linkProblem(`Die Rechnung „${f.op}“ im Link kennt diese Seite nicht.`);
     return true;
@@ -111,6 +140,7 @@ export function openFragment(hash) {
 
 /** After the self-test passed: open the link the page was opened with, and any later one. */
 export function followFragments() {
+  buildRest();
   if (location.hash) openFragment(location.hash);
   window.addEventListener('hashchange', () => openFragment(location.hash));
 }
