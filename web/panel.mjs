@@ -98,8 +98,9 @@ export function buildGamePanel(game, placeholder, hooks, shown) {
   return state;
 }
 
-/** An input changed: the verdict is void at once, a check follows shortly. */
+/** An input changed: the verdict is void at once (a check still running will be thrown away), a check follows shortly. */
 function changed(state) {
+  state.gen++;
   updateVisibility(state);
   setBusy(state);
   clearTimeout(state.timer);

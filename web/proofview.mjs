@@ -42,6 +42,7 @@ export function setupProofCard() {
   });
   text.addEventListener('input', () => {
     state.source = null;
+    state.gen++; // a check still running is for older text
     busy('Rechnet …');
     clearTimeout(state.timer);
     state.timer = setTimeout(() => checkNow(text.value), DEBOUNCE_MS);

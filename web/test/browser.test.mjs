@@ -193,11 +193,12 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
 
   /** The verdict once the page has settled on the current inputs: { verdict, text, firstMismatch }. */
   async function settled(page, id, after = -1) {
-    await page.waitForFunction(([sel, n]) => {
+    // Waits and reads in one step: nothing can start a new check in between.
+    const handle = await page.waitForFunction(([sel, n]) => {
       const v = document.querySelector(sel);
-      return v.dataset.state === 'done' && Number(v.dataset.run) > n;
+      return v.dataset.state === 'done' && Number(v.dataset.run) > n && { verdict: v.dataset.verdict, text: v.textContent, firstMismatch: v.dataset.firstMismatch };
     }, [`#${id}-verdict`, after], { timeout: STEP });
-    return page.$eval(`#${id}-verdict`, (v) => ({ verdict: v.dataset.verdict, text: v.textContent, firstMismatch: v.dataset.firstMismatch }));
+    return handle.jsonValue();
   }
 
   /** Fills, presses Prüfen, and returns the verdict for exactly these inputs. */
