@@ -16,6 +16,7 @@ import { NAME, execute } from './js/provably.mjs';
 import { $ } from './dom.mjs';
 import { formatInt } from './german.mjs';
 import { runVectors } from './selftest.mjs';
+import * as ui from './ui.mjs';
 
 // ---------------------------------------------------------------------------
 // Self-test
@@ -87,14 +88,12 @@ async function runSelftest() {
 // Marks for scripts/bench-page.mjs: where start-up time goes.
 performance.mark('provably:app');
 $('engine-name').textContent = NAME;
-// The self-test starts at once; the interactive page is built meanwhile
-// (its modules were preloaded, compiling them overlaps the WebCrypto work).
-const page = import('./ui.mjs').then((ui) => {
-  ui.buildPage();
-  performance.mark('provably:panels');
-  return ui;
-});
-Promise.all([runSelftest(), page]).then(([ok, ui]) => {
+// The self-test starts at once; the page is built while it waits for its
+// first WebCrypto answers. The inputs stay disabled until it has passed.
+const selftest = runSelftest();
+ui.buildPage();
+performance.mark('provably:panels');
+selftest.then((ok) => {
   $('workbench').disabled = !ok;
   document.body.dataset.selftest = ok ? 'passed' : 'failed';
   if (ok) ui.followFragments();

@@ -1,6 +1,6 @@
 // The page's interactive part: the tab list of games, their panels, the
-// proof card and the URL fragment. app.mjs loads it next to the self-test,
-// so that building the page overlaps with the self-test's WebCrypto work.
+// proof card and the URL fragment. app.mjs builds it right after starting
+// the self-test, while the self-test waits for its first WebCrypto answers.
 
 import { $, el } from './dom.mjs';
 import { parseFragment } from './fragment.mjs';
