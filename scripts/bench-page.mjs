@@ -17,12 +17,12 @@
 // records performance.now() (milliseconds since navigation start) at the
 // first animation frame after it became "passed".
 
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { startWeb } from '../reference/js/testkit/web.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: opts } = parseArgs({
@@ -39,22 +39,7 @@ const BIN = resolve(REPO, process.env.PROVABLY_BIN ?? 'target/debug/provably');
 const CHROMIUM = process.env.PROVABLY_CHROMIUM ?? '/usr/bin/chromium';
 const bundle = opts.selftest ? readFileSync(opts.selftest, 'utf8') : null;
 
-function startServer(root) {
-  return new Promise((ok, fail) => {
-    const child = spawn(BIN, ['web', '--port', '0', '--root', resolve(root)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    const timer = setTimeout(() => fail(new Error('provably web did not start')), 15000);
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+\/)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        ok({ child, url: m[1] });
-      }
-    });
-    child.on('exit', (code) => fail(new Error(`provably web exited with ${code}`)));
-  });
-}
+const startServer = (root) => startWeb(BIN, resolve(root), 15000);
 
 // Runs in the page before its own scripts.
 function watchSelftest() {

@@ -12,11 +12,11 @@
 // Each file is written to a temporary name and renamed, so a failed run
 // leaves the old screenshot, never half a new one.
 
-import { spawn } from 'node:child_process';
 import { renameSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { startWeb } from '../reference/js/testkit/web.mjs';
 import { base64url, loadVectors, sha256hex, systemProofs, tamperedShoe } from '../reference/js/testkit/proofs.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,22 +25,7 @@ const CHROMIUM = process.env.PROVABLY_CHROMIUM ?? '/usr/bin/chromium';
 const DOCS = join(REPO, 'docs');
 const STEP = 30000;
 
-function startServer() {
-  return new Promise((ok, fail) => {
-    const child = spawn(BIN, ['web', '--port', '0', '--root', REPO], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    const timer = setTimeout(() => fail(new Error('provably web did not start')), STEP);
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+\/)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        ok({ child, url: m[1] });
-      }
-    });
-    child.on('exit', (code) => fail(new Error(`provably web exited with ${code}`)));
-  });
-}
+const startServer = () => startWeb(BIN, REPO, STEP);
 
 async function shoot(browser, url, { viewport, file, prepare, element }) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, colorScheme: 'light' });

@@ -15,12 +15,12 @@
 // the server and browser are shut down however the tests end.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { startWeb } from '../../reference/js/testkit/web.mjs';
 import { base64url, loadVectors, seatsFor, sha256hex, systemProofs, tamperedShoe } from '../../reference/js/testkit/proofs.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -59,36 +59,7 @@ function within(ms, what, promise) {
 }
 
 /** Starts `provably web --port 0` and resolves with its base URL from the first stdout line. */
-function startServer() {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(BIN, ['web', '--port', '0', '--root', ROOT], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    let listening = false;
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`provably web printed no "listening on" line within ${STEP} ms\nstdout: ${out}\nstderr: ${err}`));
-    }, STEP);
-    child.stderr.on('data', (d) => (err += d));
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+\/)/.exec(out);
-      if (m && !listening) {
-        listening = true;
-        clearTimeout(timer);
-        resolvePromise({ child, url: m[1] });
-      }
-    });
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (!listening) reject(new Error(`provably web exited (${code ?? signal}) before listening\nstderr: ${err}`));
-    });
-  });
-}
+const startServer = () => startWeb(BIN, ROOT, STEP);
 
 /** WCAG contrast ratio of two CSS colours "rgb(r, g, b)". */
 function contrast(a, b) {
