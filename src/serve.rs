@@ -18,6 +18,14 @@ fn invalid(reason: String) -> Answer {
 /// further request is already waiting, so a pipelining client is not slowed
 /// by a flush per line and an interactive one never waits.
 pub fn serve<R: Read, W: Write>(input: R, output: W) -> io::Result<()> {
+    serve_with(input, output, answer_line)
+}
+
+/// The line loop of protocol v1 with `answer` giving the answer to each
+/// request line (UTF-8, CR stripped, not blank): the one place that reads
+/// lines, caps them, skips blank ones and decides when to flush, for
+/// `provably serve` and for every engine served the same way.
+pub fn serve_with<R: Read, W: Write>(input: R, output: W, mut answer: impl FnMut(&str) -> Answer) -> io::Result<()> {
     let mut input = BufReader::with_capacity(1 << 16, input);
     let mut out = io::BufWriter::new(output);
     loop {
@@ -35,7 +43,7 @@ pub fn serve<R: Read, W: Write>(input: R, output: W) -> io::Result<()> {
                     continue;
                 }
                 match std::str::from_utf8(bytes) {
-                    Ok(text) => answer_line(text),
+                    Ok(text) => answer(text),
                     Err(e) => invalid(format!("not UTF-8: {e}")),
                 }
             }

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-use provably::negative::{variants, Invalid};
+use provably::negative::{variant, variants, Invalid};
 use provably::op;
 
 /// `n` generated requests of `op`, from a fixed seed.
@@ -40,6 +40,22 @@ fn the_same_request_gives_the_same_variants() {
     for o in op::ops() {
         let r = generated(o, 1).remove(0);
         assert_eq!(variants(&r), variants(&r), "{}", o.name);
+    }
+}
+
+/// The harness writes out one variant of a request; it must be the one the
+/// whole list holds at that place, or a `--seed` would ask other faults
+/// than the list promises.
+#[test]
+fn one_variant_picked_is_the_one_the_list_holds_at_that_place() {
+    for o in op::ops() {
+        for r in generated(o, 3) {
+            let all = variants(&r);
+            for pick in [0, 1, 7, all.len() as u64 - 1, all.len() as u64, u64::MAX] {
+                let i = usize::try_from(pick % all.len() as u64).unwrap();
+                assert_eq!(variant(&r, pick), all[i], "{} pick {pick}", o.name);
+            }
+        }
     }
 }
 

@@ -150,11 +150,9 @@ const NEGATIVE_EVERY: u64 = 8;
 pub fn generated(seed: u64, op: &'static OpSpec, index: u64) -> Case {
     let request = tree(seed, op, index).current();
     let ask = if index % NEGATIVE_EVERY == NEGATIVE_EVERY - 1 {
-        let mut variants = crate::negative::variants(&request);
         let digest = Sha256::digest(format!("provably-diff:{seed}:{}:{index}:invalid", op.name));
         let pick = u64::from_be_bytes(digest[..8].try_into().expect("eight bytes"));
-        let i = usize::try_from(pick % variants.len() as u64).expect("below the count");
-        Ask::Invalid(Arc::new(variants.swap_remove(i)))
+        Ask::Invalid(Arc::new(crate::negative::variant(&request, pick)))
     } else {
         Ask::Request(request)
     };

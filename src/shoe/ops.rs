@@ -253,11 +253,14 @@ pub static STREAM: OpSpec = OpSpec {
             .boxed()
     },
     flags: |r| {
+        let mut flags = Vec::new();
         if r.int(COUNT) > 32 {
-            vec!["BlockBoundary"]
-        } else {
-            Vec::new()
+            flags.push("BlockBoundary");
         }
+        if r.int(COUNT) > 10_000 {
+            flags.push("Heavy");
+        }
+        flags
     },
     explain: explain_stream,
     secret: Some(SERVER_SEED_SECRET),

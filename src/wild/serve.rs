@@ -6,13 +6,12 @@
 //! a valid request comes from the engine. An op the engine does not claim
 //! is `unsupported`.
 
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, Read, Write};
 
 use serde::Serialize;
 
 use super::Engine;
 use crate::error::{InvalidInput, OpError};
-use crate::lines::{read_line, skip_line, Line, MAX_LINE};
 use crate::op::{short, Outcome};
 use crate::protocol::{Answer, Message};
 
@@ -59,34 +58,7 @@ fn hello(engine: &Engine) -> Outcome {
     })
 }
 
-/// Serves `engine` on `input` until it ends, one answer line per request
-/// line (blank lines get none), flushed whenever no further request waits.
+/// Serves `engine` on `input` until it ends, with `provably serve`'s line loop.
 pub fn serve<R: Read, W: Write>(engine: &Engine, input: R, output: W) -> io::Result<()> {
-    let mut input = BufReader::with_capacity(1 << 16, input);
-    let mut out = io::BufWriter::new(output);
-    loop {
-        let response = match read_line(&mut input, MAX_LINE)? {
-            Line::Eof => break,
-            Line::TooLong { read, .. } => {
-                let n = read + skip_line(&mut input)?;
-                invalid(None, "request", format!("line of {n} bytes is longer than {MAX_LINE}"))
-            }
-            Line::Text(bytes) => {
-                let bytes = bytes.strip_suffix(b"\r").unwrap_or(&bytes);
-                if bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
-                    continue;
-                }
-                match std::str::from_utf8(bytes) {
-                    Ok(text) => answer(engine, text),
-                    Err(e) => invalid(None, "request", format!("not UTF-8: {e}")),
-                }
-            }
-        };
-        out.write_all(response.to_line().as_bytes())?;
-        out.write_all(b"\n")?;
-        if !input.buffer().contains(&b'\n') {
-            out.flush()?;
-        }
-    }
-    out.flush()
+    crate::serve::serve_with(input, output, |line| answer(engine, line))
 }

@@ -1,0 +1,556 @@
+// One game's panel: the operator's values, what the player saw, one action
+// ("Prüfen"), one verdict above the outcome, and the outcome itself,
+// collapsed to the compared range.
+//
+// Every input change marks the verdict as busy at once and recomputes
+// shortly after; a check whose inputs have changed since it started is
+// thrown away. So the page never shows a verdict for inputs it no longer
+// holds.
+
+import { CURSOR, NUMPY, convertCard, rankText } from './js/cards.mjs';
+import { stringifyJson } from './js/json.mjs';
+import { evaluate as pokerEvaluate } from './js/poker.mjs';
+import { checkProof } from './js/proof.mjs';
+import { execute } from './js/provably.mjs';
+import { deal as selfpokerDeal } from './js/selfpoker.mjs';
+import { $, copyButton, el, notice } from './dom.mjs';
+import { recognisePasted, roundFragment } from './fragment.mjs';
+import { InputError, faces, tableCard } from './games.mjs';
+import { fieldName, formatAmount, formatInt, germanReason, plural } from './german.mjs';
+
+const DEBOUNCE_MS = 250;
+const COLLAPSED = 20;
+
+/** The fields of a game (inputs, then what was seen), each with its kind. */
+const allFields = (game) => [...game.fields, ...game.observe];
+
+function fieldShown(f, values) {
+  if (f.variants && !f.variants.includes(values.variant)) return false;
+  if (f.ops && !f.ops.includes(values.op)) return false;
+  return true;
+}
+
+function buildField(gameId, f) {
+  const id = `${gameId}-${f.name}`;
+  let input;
+  if (f.kind === 'select') {
+    input = el('select', { id, name: f.name }, ...f.options.map(([value, label]) => el('option', { value }, label)));
+  } else if (f.kind === 'textarea') {
+    input = el('textarea', { id, name: f.name, spellcheck: 'false', autocomplete: 'off', rows: 2 });
+  } else {
+    input = el('input', {
+      id, name: f.name, type: 'text', value: f.value ?? '', spellcheck: 'false', autocomplete: 'off',
+      inputmode: f.inputmode ?? (f.kind === 'int' ? 'numeric' : f.kind === 'number' ? 'decimal' : undefined),
+      class: f.seed || f.commit ? 'mono' : undefined,
+      'aria-describedby': f.hint ? `${id}-hint` : undefined,
+    });
+  }
+  if (f.kind === 'textarea' && f.hint) input.setAttribute('aria-describedby', `${id}-hint`);
+  if (f.kind === 'select' && f.hint) input.setAttribute('aria-describedby', `${id}-hint`);
+  return el('div', { class: `field${f.wide ? ' wide' : ''}`, id: `${id}-field`, 'data-field': f.name },
+    el('label', { for: id }, f.label),
+    f.hint ? el('span', { class: 'hint', id: `${id}-hint` }, f.hint) : null,
+    input,
+    el('div', { class: 'field-note', id: `${id}-note`, hidden: true }));
+}
+
+/**
+ * Builds a game's panel in place of `placeholder`; returns its state.
+ * `hooks`: onProof(text) loads a proof pasted into a field; onFragment(hash)
+ * opens a pasted link.
+ */
+export function buildGamePanel(game, placeholder, hooks, shown) {
+  const id = game.id;
+  const form = el('form', { id: `${id}-form`, novalidate: true, 'aria-label': `${game.title} nachrechnen` });
+  if (game.variants) {
+    form.append(el('div', { class: 'grid' }, el('div', { class: 'field wide' },
+      el('label', { for: `${id}-variant` }, 'Tisch'),
+      el('select', { id: `${id}-variant`, name: 'variant' }, ...game.variants.map((v) => el('option', { value: v.id }, v.label))))));
+  }
+  form.append(
+    el('fieldset', { class: 'group' }, el('legend', {}, 'Werte vom Betreiber'), el('div', { class: 'grid' }, ...game.fields.map((f) => buildField(id, f)))),
+    el('fieldset', { class: 'group compare' }, el('legend', {}, 'Was du gesehen hast (zum Vergleichen)'), el('div', { class: 'grid' }, ...game.observe.map((f) => buildField(id, f)))),
+    el('div', { class: 'actions' },
+      el('button', { type: 'submit', class: 'primary', id: `${id}-run` }, 'Prüfen'),
+      el('button', { type: 'button', class: 'secondary', id: `${id}-link` }, 'Link zu dieser Prüfung')),
+    el('div', { id: `${id}-link-box`, class: 'link-box', hidden: true }),
+    el('div', { id: `${id}-notes`, class: 'notes' }),
+  );
+  const verdict = el('div', { id: `${id}-verdict`, class: 'verdict', 'aria-live': 'polite', 'data-state': 'idle', 'data-run': '0' },
+    el('p', { class: 'verdict-head' }, 'Noch nicht geprüft: trage die Werte ein.'));
+  const result = el('div', { id: `${id}-result`, class: 'result' });
+  const formula = el('details', { class: 'formula' }, el('summary', {}, 'So wird gerechnet'), ...game.formula.map((t) => el('p', {}, t)));
+  const section = el('section', {
+    class: 'card panel', id: `panel-${id}`, role: 'tabpanel', 'aria-labelledby': `tab-${id}`, hidden: !shown, tabindex: '0',
+  }, el('h2', {}, game.title), el('p', { class: 'panel-intro' }, game.intro), form, verdict, result, formula);
+  section.hidden = placeholder.hidden && !shown;
+  placeholder.replaceWith(section);
+
+  const state = { game, gen: 0, runs: 0, timer: null, hooks };
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    check(state);
+  });
+  form.addEventListener('input', () => changed(state));
+  form.addEventListener('change', () => changed(state));
+  $(`${id}-link`).addEventListener('click', () => showLink(state));
+  updateVisibility(state);
+  return state;
+}
+
+/** An input changed: the verdict is void at once (a check still running will be thrown away), a check follows shortly. */
+function changed(state) {
+  state.gen++;
+  updateVisibility(state);
+  setBusy(state);
+  clearTimeout(state.timer);
+  state.timer = setTimeout(() => check(state), DEBOUNCE_MS);
+}
+
+function updateVisibility(state) {
+  const values = rawValues(state.game);
+  for (const f of allFields(state.game)) $(`${state.game.id}-${f.name}-field`).hidden = !fieldShown(f, values);
+}
+
+function setBusy(state) {
+  const v = $(`${state.game.id}-verdict`);
+  v.dataset.state = 'busy';
+  delete v.dataset.verdict;
+  v.replaceChildren(el('p', { class: 'verdict-head busy' }, el('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Rechnet …'));
+  const r = $(`${state.game.id}-result`);
+  r.setAttribute('aria-busy', 'true');
+  r.classList.add('stale');
+}
+
+function rawValues(game) {
+  const v = {};
+  for (const f of allFields(game)) v[f.name] = $(`${game.id}-${f.name}`).value;
+  if (game.variants) v.variant = $(`${game.id}-variant`).value;
+  return v;
+}
+
+/** The form's values with seeds trimmed, and a note for each trim. */
+export function readValues(game) {
+  const raw = rawValues(game);
+  const values = { ...raw };
+  const notes = [];
+  for (const f of allFields(game)) {
+    if (!fieldShown(f, raw)) {
+      values[f.name] = f.kind === 'textarea' || f.seed ? '' : values[f.name];
+      if (f.seed || f.kind === 'textarea') continue;
+    }
+    const text = raw[f.name];
+    if (f.seed || f.commit) {
+      const trimmed = text.trim();
+      if (trimmed !== text && trimmed !== '' && f.seed) {
+        notes.push({ field: f.name, text: `${f.label}: Leerzeichen oder Zeilenumbruch am Anfang oder Ende entfernt – die kommen meist vom Kopieren und gehören nicht zum Seed.` });
+      }
+      values[f.name] = trimmed;
+    }
+  }
+  if (values.seats) {
+    const lines = values.seats.split('\n');
+    if (lines.some((l) => /:\s*\S.*\s+$/.test(l) || /:\s{2,}\S/.test(l))) notes.push({ field: 'seats', text: 'Platz-Seeds: Leerzeichen am Ende einer Zeile entfernt.' });
+  }
+  return { values, notes };
+}
+
+/** Something in a field that is not a value but a proof or a page link. */
+function pastedProof(game, values) {
+  for (const f of allFields(game)) {
+    if (!fieldShown(f, values)) continue;
+    const found = recognisePasted(values[f.name] ?? '');
+    if (found) return { field: f, found };
+  }
+  return null;
+}
+
+/** Runs the check for the current inputs, unless newer inputs arrive meanwhile. */
+export async function check(state) {
+  const { game } = state;
+  clearTimeout(state.timer);
+  const gen = ++state.gen;
+  setBusy(state);
+  const outcome = await evaluate(game);
+  if (gen !== state.gen) return; // the inputs changed: a newer check owns the verdict
+  state.runs++;
+  render(state, outcome);
+}
+
+async function evaluate(game) {
+  const { values, notes } = readValues(game);
+  const pasted = pastedProof(game, values);
+  if (pasted) return { values, notes, pasted };
+  const secretField = game.fields.find((f) => f.seed && (f.name === 'serverSeed' || f.name === 'seed'));
+  if (secretField && values[secretField.name] === '') {
+    return { values, notes, error: { field: secretField.name, message: `Bitte den ${secretField.label} eintragen. Ohne ihn lässt sich nichts nachrechnen – ein leerer Seed würde eine ganz andere Folge ergeben.` } };
+  }
+  let built;
+  try {
+    built = await game.build(values, { execute });
+  } catch (e) {
+    if (e instanceof InputError) return { values, notes, error: { field: e.field, message: e.message } };
+    throw e;
+  }
+  const epoch = { ...built.epoch, commit: built.epoch.commit ? built.epoch.commit : null };
+  const checked = await checkProof(stringifyJson({ proof: 1, epochs: [epoch] }));
+  return { values, notes, built, checked };
+}
+
+// ---------------------------------------------------------------------------
+// Rendering
+
+function render(state, outcome) {
+  const { game } = state;
+  const id = game.id;
+  const notes = $(`${id}-notes`);
+  notes.replaceChildren(...outcome.notes.map((n) => notice('info', n.text, { 'data-note': 'trimmed', 'data-field': n.field })));
+  for (const f of allFields(game)) $(`${id}-${f.name}-note`).hidden = true;
+  const verdict = $(`${id}-verdict`);
+  const result = $(`${id}-result`);
+  result.removeAttribute('aria-busy');
+  result.classList.remove('stale');
+  const v = outcome.pasted ? pastedVerdict(state, outcome) : outcome.error ? errorVerdict(game, outcome.error) : judge(game, outcome);
+  verdict.replaceChildren(...v.nodes);
+  verdict.dataset.verdict = v.verdict;
+  verdict.dataset.state = 'done';
+  verdict.dataset.run = String(state.runs);
+  if (v.firstMismatch !== undefined) verdict.dataset.firstMismatch = String(v.firstMismatch);
+  else delete verdict.dataset.firstMismatch;
+  result.replaceChildren(...(outcome.checked ? resultNodes(game, outcome, v) : []));
+  if (v.verdict === 'mismatch') verdict.scrollIntoView({ block: 'nearest' });
+}
+
+function errorVerdict(game, error) {
+  const f = allFields(game).find((x) => x.name === error.field);
+  if (f) {
+    const note = $(`${game.id}-${f.name}-note`);
+    note.replaceChildren(notice('bad', error.message));
+    note.hidden = false;
+  }
+  return { verdict: 'invalid', nodes: [el('p', { class: 'verdict-head' }, '✗ Eingabe nicht verwendbar'), el('p', { class: 'verdict-detail', 'data-error': error.field ?? '' }, error.message)] };
+}
+
+function pastedVerdict(state, { pasted }) {
+  const { field, found } = pasted;
+  const what = found.kind === 'proof' ? 'ein ganzer Nachweis (JSON)' : 'ein Link zu einer Prüfung';
+  const load = el('button', { type: 'button', class: 'primary', id: `${state.game.id}-load-pasted` }, found.kind === 'proof' ? 'Als Nachweis prüfen' : 'Link öffnen');
+  load.addEventListener('click', () => (found.kind === 'proof' ? state.hooks.onProof(found.text) : state.hooks.onFragment(found.hash)));
+  const note = $(`${state.game.id}-${field.name}-note`);
+  note.replaceChildren(notice('warn', `Hier steht ${what}, kein einzelner Wert.`));
+  note.hidden = false;
+  return {
+    verdict: 'invalid',
+    nodes: [
+      el('p', { class: 'verdict-head' }, `Im Feld „${field.label}“ steht ${what}`),
+      el('p', { class: 'verdict-detail' }, 'Als Seed verwendet ergäbe das eine ganz andere Folge. Soll die Seite das Ganze prüfen?'),
+      el('div', { class: 'actions' }, load),
+    ],
+  };
+}
+
+/** The verdict of a checked game: one headline combining commitment and outcome. */
+function judge(game, outcome) {
+  const { report, epochs } = outcome.checked;
+  const epoch = epochs[0];
+  const invalid = report.findings.find((f) => f.kind === 'invalid');
+  if (invalid) {
+    const message = germanReason(invalid.field, invalid.reason ?? '');
+    const f = allFields(game).find((x) => x.name === invalid.field && fieldShown(x, outcome.values));
+    if (f) return errorVerdict(game, { field: f.name, message });
+    return errorVerdict(game, { field: null, message });
+  }
+  const commit = epoch.commit?.verdict;
+  const rounds = epoch.rounds;
+  const mismatches = report.findings.filter((f) => f.kind === 'mismatch');
+  // The cut is compared like a card but is not one: it is named on its own.
+  const cutSeen = rounds.some((r) => r.observed?.cut !== undefined);
+  const compared = rounds.reduce((n, r) => n + (r.comparison?.compared ?? 0), 0) - (cutSeen ? 1 : 0);
+  const nodes = [];
+  const lines = [];
+  let firstMismatch;
+  if (commit === 'mismatch') {
+    lines.push('Das Commitment passt NICHT: SHA-256 des offengelegten Seeds ist nicht der Wert, der vor dem Spiel gezeigt wurde. Der Seed war also nicht der, auf den sich der Betreiber festgelegt hatte – oder das Commitment ist falsch abgeschrieben.');
+  }
+  if (mismatches.length) {
+    const first = mismatches[0];
+    const d = describeMismatch(game, outcome, first);
+    firstMismatch = d.index;
+    const more = mismatches.reduce((n, f) => n + (f.differences ?? 1), 0) - 1;
+    lines.push(`Erste Abweichung: ${d.where}: gesehen ${d.observed}, berechnet ${d.derived}.${more > 0 ? ` Dazu ${plural(more, 'weitere Abweichung', 'weitere Abweichungen')}.` : ''}`);
+    if (d.first) {
+      lines.push('Schon das erste verglichene Element weicht ab. Das spricht eher für eine falsch übertragene Eingabe als für Betrug: prüfe Nonce, Decks und Client-Seed (und ob der Server-Seed vollständig kopiert ist), bevor du etwas anderes annimmst.');
+    }
+  }
+  let head;
+  let verdict = report.verdict;
+  if (verdict === 'mismatch') head = commit === 'mismatch' && !mismatches.length ? '✗ Commitment passt nicht' : commit === 'mismatch' ? '✗ Commitment und Ergebnis passen nicht' : '✗ Das Ergebnis passt nicht zu den Seeds';
+  else if (verdict === 'match') {
+    const unit = game.unit ?? ['Angabe', 'Angaben'];
+    const all = compared === 1 ? `die eine ${unit[0]} stimmt` : `alle ${plural(compared, unit[0], unit[1])} stimmen überein`;
+    const seen = compared ? `${all}${cutSeen ? ', die Cut-Card auch' : ''}` : cutSeen ? 'die Cut-Card stimmt' : 'nichts Gesehenes eingetragen';
+    head = commit === 'ok' ? `✓ Stimmt: Commitment passt, ${seen}` : `✓ Stimmt: ${seen}`;
+    if (commit === 'absent') lines.push('Ohne Commitment ist nur geprüft, dass das Gesehene aus diesem Seed folgt – nicht, dass der Seed vor dem Spiel festgelegt war.');
+    if (!compared && !cutSeen) lines.push('Trage unten ein, was du gesehen hast, dann vergleicht die Seite Stück für Stück.');
+  } else {
+    verdict = 'unobserved';
+    head = 'Berechnet – noch nichts verglichen';
+    lines.push('Trage das Commitment und, was du gesehen hast, ein: dann sagt die Seite, ob beides passt.');
+  }
+  const skipped = rounds.filter((r) => r.verdict === 'skipped').length;
+  if (skipped) lines.push(`${plural(skipped, 'Wurf', 'Würfe')} aus Telegram übersprungen: die kommen nicht aus dem Seed und lassen sich nicht nachrechnen.`);
+  nodes.push(el('p', { class: 'verdict-head' }, head), ...lines.map((t) => el('p', { class: 'verdict-detail' }, t)));
+  return { verdict, nodes, firstMismatch };
+}
+
+const cardText = (face) => face.text;
+const showCards = (list, show) => list.map((c) => (c === null || c === undefined ? '?' : cardText(show(c)))).join(' ');
+
+/** Where a mismatch is, in the game's own words, and whether it is the first thing compared. */
+function describeMismatch(game, outcome, f) {
+  const { epochs } = outcome.checked;
+  const round = epochs[0].rounds[f.round];
+  const firstSeen = (list) => list.findIndex((x) => x !== null);
+  const values = outcome.values;
+  switch (game.id) {
+    case 'blackjack':
+    case 'tournament': {
+      if (f.field === 'cut') return { where: 'Cut-Card', observed: `nach Karte ${f.observed}`, derived: `nach Karte ${f.derived}`, first: false };
+      const show = values.variant === 'table' && game.id === 'blackjack' ? faces.table : faces.shoe;
+      const list = round.observed.cards ?? round.observed.order;
+      return { where: `Karte ${formatInt(f.index + 1)} (Position ab 1)`, observed: cardText(show(f.observed)), derived: f.derived === null ? 'keine (der Schuh ist zu Ende)' : cardText(show(f.derived)), index: f.index, first: f.index === firstSeen(list) };
+    }
+    case 'dice': {
+      const seenRounds = epochs[0].rounds.filter((r) => r.comparison?.compared);
+      return { where: `Würfel n = ${formatInt(round.request.n)}`, observed: String(f.observed), derived: String(f.derived), index: f.round, first: seenRounds[0] === round };
+    }
+    case 'numbers': {
+      if (f.field === 'order') return { where: `Stelle ${formatInt(f.index + 1)} der Mischung (ab 1)`, observed: String(f.observed), derived: f.derived === null ? 'keine' : String(f.derived), index: f.index, first: f.index === firstSeen(round.observed.order) };
+      return { where: fieldName(f.field), observed: String(f.observed), derived: String(f.derived), first: true };
+    }
+    case 'poker': {
+      // The hole cards come first in the op's answer: a wrong seat is the first thing compared.
+      if (f.field === 'hole') return { where: `Platz ${f.index + 1}`, observed: showCards(f.observed, faces.cursor), derived: showCards(f.derived ?? [], faces.cursor), index: f.index, first: true };
+      return { where: `Board-Karte ${f.index + 1}`, observed: cardText(faces.cursor(f.observed)), derived: f.derived === null ? 'keine' : cardText(faces.cursor(f.derived)), index: f.index, first: !round.observed.hole && f.index === firstSeen(round.observed.board) };
+    }
+    case 'pokerni': {
+      const n = outcome.built.players;
+      const where = f.index < 2 * n ? `Platz ${Math.floor(f.index / 2) + 1}, Karte ${(f.index % 2) + 1}` : `Board-Karte ${f.index - 2 * n + 1}`;
+      return { where: `${where} (Stapelposition ${f.index + 1})`, observed: cardText(faces.numpy(f.observed)), derived: f.derived === null ? 'keine' : cardText(faces.numpy(f.derived)), index: f.index, first: f.index === firstSeen(round.observed.deck) };
+    }
+    case 'dond': {
+      const show = ladderShow(outcome.built.ladder);
+      return { where: `Koffer ${formatInt(f.index + 1)}`, observed: show(f.observed), derived: f.derived === null ? 'keiner' : show(f.derived), index: f.index, first: f.index === firstSeen(round.observed.order) };
+    }
+    default:
+      return { where: fieldName(f.field), observed: stringifyJson(f.observed), derived: stringifyJson(f.derived), first: false };
+  }
+}
+
+const ladderShow = (ladder) => (i) => (ladder ? `${formatAmount(ladder[i].value)}${/€|EUR/i.test(ladder[i].text) ? ' €' : ''}` : `Platz ${i + 1}`);
+
+// ---------------------------------------------------------------------------
+// The outcome: commitment line, then the items, collapsed to the compared range
+
+function commitLine(game, outcome) {
+  const epoch = outcome.checked.epochs[0];
+  const actual = epoch.commit?.derived ?? null;
+  const label = epoch.secret?.field === 'seed' ? 'SHA-256("selfpoker:" + Seed)' : 'SHA-256 des Server-Seeds';
+  return el('dl', { class: 'kv' },
+    el('dt', {}, label),
+    el('dd', {}, el('code', { id: `${game.id}-commit-actual` }, actual ?? '—'), actual ? copyButton('Berechnetes Commitment', actual, { id: `${game.id}-commit-copy` }) : null),
+    el('dt', {}, 'Commitment'),
+    el('dd', { id: `${game.id}-commit-verdict`, 'data-verdict': epoch.commit?.verdict ?? 'absent' }, { ok: '✓ passt', mismatch: '✗ passt nicht', absent: 'nicht eingetragen', invalid: 'ungültig' }[epoch.commit?.verdict] ?? '—'));
+}
+
+/** Per item: 'match', 'mismatch' or undefined (not seen), from a round's observation and differences. */
+function marksOf(observed, differences, field) {
+  const marks = [];
+  if (!Array.isArray(observed)) return marks;
+  observed.forEach((o, i) => {
+    if (o !== null && !(Array.isArray(o) && o.every((x) => x === null))) marks[i] = 'match';
+  });
+  for (const d of differences ?? []) if (d.field === field && d.path.length) marks[d.path[0]] = 'mismatch';
+  return marks;
+}
+
+/** An <ol> of chips; only the compared range (or the first few) shown until "alle zeigen". */
+function chipList(id, items, { marks = [], cut, unit }) {
+  const ol = el('ol', { class: 'seq', id: `${id}-grid` });
+  const marked = marks.map((m, i) => (m ? i : -1)).filter((i) => i >= 0);
+  const lo = marked.length ? Math.max(0, marked[0] - 2) : 0;
+  const hi = marked.length ? Math.min(items.length - 1, marked.at(-1) + 2) : Math.min(items.length, COLLAPSED) - 1;
+  items.forEach((item, i) => {
+    const mark = marks[i];
+    ol.append(el('li', {
+      class: [item.red ? 'red' : '', cut === i ? 'cut' : '', mark ?? ''].filter(Boolean).join(' ') || undefined,
+      'data-pos': i, 'data-value': item.value, 'data-mark': mark, hidden: i < lo || i > hi,
+      title: `${item.label}${mark === 'mismatch' ? ' – weicht ab' : mark === 'match' ? ' – stimmt' : ''}`,
+    }, el('span', { class: 'pos' }, item.short ?? String(i + 1)), item.text));
+  });
+  const nodes = [ol];
+  if (lo > 0 || hi < items.length - 1) {
+    const shownCount = hi - lo + 1;
+    const toggle = el('button', { type: 'button', class: 'secondary small', id: `${id}-show-all`, 'aria-controls': `${id}-grid`, 'aria-expanded': 'false' }, `Alle ${plural(items.length, unit[0], unit[1])} zeigen`);
+    toggle.addEventListener('click', () => {
+      const all = toggle.getAttribute('aria-expanded') !== 'true';
+      [...ol.children].forEach((li, i) => (li.hidden = !all && (i < lo || i > hi)));
+      toggle.setAttribute('aria-expanded', String(all));
+      toggle.textContent = all ? `Nur ${plural(shownCount, unit[0], unit[1])} zeigen` : `Alle ${plural(items.length, unit[0], unit[1])} zeigen`;
+    });
+    nodes.unshift(el('p', { class: 'muted small' }, `Gezeigt: Position ${formatInt(lo + 1)} bis ${formatInt(hi + 1)} von ${formatInt(items.length)} (ab 1).`));
+    nodes.push(toggle);
+  }
+  return nodes;
+}
+
+function resultNodes(game, outcome) {
+  const nodes = [commitLine(game, outcome)];
+  const rounds = outcome.checked.epochs[0].rounds;
+  const derivedText = [];
+  const add = (...n) => nodes.push(...n);
+  const r = rounds[0];
+  switch (game.id) {
+    case 'blackjack':
+    case 'tournament': {
+      if (!r.derived) break;
+      const table = game.id === 'blackjack' && outcome.values.variant === 'table';
+      const list = table ? r.derived.order : r.derived.cards;
+      const show = table ? faces.table : faces.shoe;
+      const items = list.map((c, i) => ({ value: String(c), ...show(c), label: `Karte ${i + 1} (Position ab 1)` }));
+      derivedText.push(items.map((x) => x.text).join(' '));
+      if (!table) add(el('p', {}, `${plural(list.length, 'Karte', 'Karten')}; die Cut-Card liegt nach Karte `, el('strong', { id: `${game.id}-derived-cut` }, String(r.derived.cut)), '.'));
+      else add(el('p', {}, `${plural(list.length, 'Karte', 'Karten')} (6 Decks); Schuhplatz i ist Karte i mod 52.`));
+      add(...chipList(game.id, items, { marks: marksOf(r.observed?.cards ?? r.observed?.order, r.comparison?.differences, table ? 'order' : 'cards'), cut: table ? undefined : r.derived.cut, unit: ['Karte', 'Karten'] }));
+      break;
+    }
+    case 'dice': {
+      const items = rounds.map((x) => {
+        const n = x.request?.n;
+        const face = x.derived?.face;
+        const text = x.verdict === 'skipped' ? `T${x.observed?.face ?? ''}` : face ? `${'⚀⚁⚂⚃⚄⚅'[face - 1]} ${face}` : '—';
+        return { value: String(face ?? ''), text, short: `n = ${formatInt(n)}`, label: `Würfel n = ${formatInt(n)}${x.verdict === 'skipped' ? ' (Telegram, übersprungen)' : ''}` };
+      });
+      const marks = rounds.map((x) => (x.verdict === 'match' ? 'match' : x.verdict === 'mismatch' ? 'mismatch' : x.verdict === 'skipped' ? 'skipped' : undefined));
+      derivedText.push(rounds.map((x) => x.derived?.face ?? '?').join(' '));
+      add(el('p', {}, `Würfe n = ${formatInt(rounds[0].request.n)} bis ${formatInt(rounds.at(-1).request.n)}.`));
+      add(...chipList(game.id, items, { marks, unit: ['Wurf', 'Würfe'] }));
+      break;
+    }
+    case 'numbers': {
+      if (!r.derived) break;
+      const dl = el('dl', { class: 'kv', id: 'numbers-out' });
+      for (const [k, v] of Object.entries(r.derived)) {
+        if (k === 'order') continue;
+        dl.append(el('dt', {}, fieldName(k)), el('dd', { 'data-key': k, id: `numbers-out-${k}` }, typeof v === 'number' ? String(v).replace('.', ',') : String(v)));
+        derivedText.push(String(v));
+      }
+      add(dl);
+      if (r.derived.order) {
+        const items = r.derived.order.map((x, i) => ({ value: String(x), text: String(x), label: `Stelle ${i + 1}` }));
+        derivedText.push(r.derived.order.join(' '));
+        add(...chipList(game.id, items, { marks: marksOf(r.observed?.order, r.comparison?.differences, 'order'), unit: ['Stelle', 'Stellen'] }));
+      }
+      break;
+    }
+    case 'poker':
+      if (r.derived) add(handsBlock(game.id, r.derived.hole, r.derived.board, CURSOR, r));
+      if (r.derived) derivedText.push([...r.derived.hole.map((h) => showCards(h, faces.cursor)), showCards(r.derived.board, faces.cursor)].join(' | '));
+      break;
+    case 'pokerni': {
+      if (!r.derived) break;
+      const { hole, board } = selfpokerDeal(r.derived.deck, outcome.built.players);
+      add(handsBlock(game.id, hole, board, NUMPY, null));
+      const items = r.derived.deck.map((c, i) => ({ value: String(c), ...faces.numpy(c), label: `Stapelposition ${i + 1}` }));
+      derivedText.push(items.map((x) => x.text).join(' '));
+      add(el('p', { class: 'muted small' }, 'Der ganze Stapel (Hände, dann Board, dann die nicht ausgeteilten Karten):'));
+      add(...chipList(game.id, items, { marks: marksOf(r.observed?.deck, r.comparison?.differences, 'deck'), unit: ['Karte', 'Karten'] }));
+      break;
+    }
+    case 'dond': {
+      if (!r.derived) break;
+      const show = ladderShow(outcome.built.ladder);
+      const items = r.derived.order.map((x, k) => ({ value: String(x), text: show(x), short: `Koffer ${k + 1}`, label: `Koffer ${k + 1}` }));
+      derivedText.push(items.map((x) => `${x.short}: ${x.text}`).join('\n'));
+      add(...chipList(game.id, items, { marks: marksOf(r.observed?.order, r.comparison?.differences, 'order'), unit: ['Koffer', 'Koffer'] }));
+      break;
+    }
+    default:
+      break;
+  }
+  if (derivedText.length) add(el('div', { class: 'actions' }, copyButton('Berechnetes Ergebnis', derivedText.join('\n'), { id: `${game.id}-copy-result` }, 'Berechnetes Ergebnis kopieren')));
+  return nodes;
+}
+
+const CATEGORY_NAMES = {
+  high_card: 'Höchste Karte', paar: 'Paar', zwei_paare: 'Zwei Paare', drilling: 'Drilling', strasse: 'Straße',
+  flush: 'Flush', full_house: 'Full House', vierling: 'Vierling', straight_flush: 'Straight Flush',
+};
+
+function cardSpans(cards, show, marks = []) {
+  return cards.map((c, i) => {
+    const f = show(c);
+    return el('span', { class: ['card-text', f.red ? 'red-suit' : '', marks[i] ?? ''].filter(Boolean).join(' '), 'data-mark': marks[i] }, f.text);
+  });
+}
+
+/** Board and hands; each hand rated with poker.evaluate (cursor numbering). */
+function handsBlock(id, hole, board, numbering, round) {
+  const show = numbering === CURSOR ? faces.cursor : faces.numpy;
+  const diffs = round?.comparison?.differences ?? [];
+  const boardMarks = round ? marksOf(round.observed?.board, diffs, 'board') : [];
+  const box = el('div', { class: 'hands', id: `${id}-hands` });
+  box.append(el('div', { class: 'hand' }, el('strong', {}, 'Board'), el('span', {}, ...cardSpans(board, show, boardMarks))));
+  const seenHole = round?.observed?.hole ?? [];
+  hole.forEach((cards, i) => {
+    const seen = seenHole[i];
+    const marks = Array.isArray(seen) ? seen.map((c, j) => (c === null ? undefined : diffs.some((d) => d.field === 'hole' && d.path[0] === i && d.path[1] === j) ? 'mismatch' : 'match')) : [];
+    const rated = rate([...cards, ...board].map((c) => convertCard(numbering, CURSOR, c)));
+    box.append(el('div', { class: 'hand', 'data-seat': i + 1 }, el('strong', {}, `Platz ${i + 1}`), el('span', {}, ...cardSpans(cards, show, marks)), el('span', { class: 'muted' }, rated)));
+  });
+  return box;
+}
+
+/** The category of the best five of 5–7 cursor cards, in German. */
+function rate(cards) {
+  // poker.evaluate is synchronous at heart; the engine answers it without crypto.
+  const r = evaluateSync(cards);
+  return r ? `${CATEGORY_NAMES[r.category]} (${r.ranks.filter((x) => x > 0).map(rankText).join(' ')})` : '';
+}
+
+function evaluateSync(cards) {
+  if (cards.length < 5 || cards.length > 7 || new Set(cards).size !== cards.length) return null;
+  return pokerEvaluate(cards);
+}
+
+// ---------------------------------------------------------------------------
+// The link to this check
+
+/** The fragment for the panel's current inputs (docs/links.md). */
+export function panelFragment(game) {
+  const { values } = readValues(game);
+  const pairs = [];
+  if (game.id === 'blackjack') pairs.push(['game', values.variant === 'table' ? 'blackjack-table' : 'blackjack']);
+  for (const f of allFields(game)) {
+    if (!fieldShown(f, values) || f.name === 'op') continue;
+    if (f.name === 'seats') {
+      for (const line of values.seats.split('\n').map((l) => l.trim()).filter(Boolean)) {
+        const m = /^(?:spieler|platz|player)?\s*(\d+)\s*[:=\t]\s?(.*)$/iu.exec(line);
+        pairs.push(['seat', m ? `${m[1]}:${m[2].trim()}` : line]);
+      }
+      continue;
+    }
+    pairs.push([f.name, values[f.name]]);
+  }
+  return roundFragment(game.opFor(values), pairs);
+}
+
+function showLink(state) {
+  const hash = panelFragment(state.game);
+  history.replaceState(null, '', hash);
+  const url = location.href;
+  const box = $(`${state.game.id}-link-box`);
+  const input = el('input', { type: 'text', readonly: true, class: 'mono', id: `${state.game.id}-link-url`, value: url, 'aria-label': 'Link zu dieser Prüfung' });
+  box.replaceChildren(input, copyButton('Link', url, { id: `${state.game.id}-link-copy` }));
+  box.hidden = false;
+}

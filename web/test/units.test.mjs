@@ -1,0 +1,184 @@
+// The page's own modules in node, without a browser: the German (amounts,
+// messages), the URL fragment, the self-test's vector check. The page
+// imports reference/js as ./js/ (the server maps /js/ there); a resolve hook
+// does the same mapping here.
+
+import assert from 'node:assert/strict';
+import { register } from 'node:module';
+import { describe, test } from 'node:test';
+import { checkProof } from '../../reference/js/proof.mjs';
+import { execute } from '../../reference/js/provably.mjs';
+import { stringifyJson } from '../../reference/js/json.mjs';
+
+register(`data:text/javascript,${encodeURIComponent(`
+export async function resolve(specifier, context, next) {
+  if (specifier.startsWith('./js/') && context.parentURL && /\\/web\\/[^/]+\\.mjs$/.test(context.parentURL)) {
+    return next(new URL('../reference/js/' + specifier.slice(5), context.parentURL).href, context);
+  }
+  return next(specifier, context);
+}`)}`);
+
+const german = await import('../german.mjs');
+const fragment = await import('../fragment.mjs');
+const selftest = await import('../selftest.mjs');
+
+const ENGLISH = /\b(must|got|above|below|limit|missing|field|minimum|maximum|strictly|between|invalid|error|exhausted|cannot|the|is not|answer|round|epoch)\b/i;
+const FALLBACK = /ungültige Angabe\.$/;
+
+describe('german.mjs', () => {
+  test('amounts are read the German way', () => {
+    const cases = [
+      ['0,01 €', 0.01], ['1.000.000', 1000000], ['1 000 000', 1000000], ['1\u202f000 €', 1000], ['€ 5', 5], ['1.000,50', 1000.5],
+      ['0.5', 0.5], ['750', 750], ['1,5 EUR', 1.5], ['abc', null], ['1 2', null], ['1.00.0', null],
+    ];
+    for (const [text, want] of cases) assert.equal(german.parseAmount(text), want, text);
+  });
+
+  test('a list of amounts splits at lines, ";", currency signs, ", " or spaces, never inside "0,01" or "1 000 000"', () => {
+    assert.deepEqual(german.splitAmounts('0,01 €\n1 000 000 €\n5'), ['0,01 €', '1 000 000 €', '5']);
+    assert.deepEqual(german.splitAmounts('0,01 €; 1 €; 1.000.000 €'), ['0,01 €', '1 €', '1.000.000 €']);
+    assert.deepEqual(german.splitAmounts('0,01 € 1 € 1 000 000 €'), ['0,01 €', '1 €', '1 000 000 €']);
+    assert.deepEqual(german.splitAmounts('€ 0,01 € 1 € 1.000'), ['€ 0,01', '€ 1', '€ 1.000']);
+    assert.deepEqual(german.splitAmounts('0,01, 1, 5, 1.000'), ['0,01', '1', '5', '1.000']);
+    assert.deepEqual(german.splitAmounts('1 5 10'), ['1', '5', '10']);
+    assert.deepEqual(german.splitAmounts('  '), []);
+  });
+
+  test('numbers, amounts and plurals', () => {
+    assert.equal(german.formatInt(9007199254740991n), '9.007.199.254.740.991');
+    assert.equal(german.formatInt(-1234), '-1.234');
+    assert.equal(german.formatAmount(0.01), '0,01');
+    assert.equal(german.formatAmount(1000000), '1.000.000');
+    assert.equal(german.formatAmount(2.5), '2,50');
+    assert.equal(german.plural(1, 'Karte', 'Karten'), '1 Karte');
+    assert.equal(german.plural(1000, 'Karte', 'Karten'), '1.000 Karten');
+  });
+
+  test('every error the engine gives for a bad request reads in German, naming the field in German', async () => {
+    const bad = [
+      { op: 'shoe.deal', serverSeed: 's', clientSeed: 'c', nonce: 1, decks: 9, penetration: 0.5 },
+      { op: 'shoe.deal', serverSeed: 's', clientSeed: 'c', nonce: 1, decks: 6, penetration: 1.5 },
+      { op: 'shoe.deal', serverSeed: 's', clientSeed: 'c', nonce: -1, decks: 6, penetration: 0.5 },
+      { op: 'shoe.deal', serverSeed: 's', clientSeed: 'c', nonce: 'x', decks: 6, penetration: 0.5 },
+      { op: 'shoe.deal', serverSeed: 's', clientSeed: 'c', nonce: 9007199254740992n, decks: 6, penetration: 0.5 },
+      { op: 'shoe.deal', serverSeed: 's', clientSeed: 'c', nonce: 1, decks: 6, penetration: 'x' },
+      { op: 'shoe.deal', serverSeed: 1, clientSeed: 'c', nonce: 1, decks: 6, penetration: 0.5 },
+      { op: 'shoe.deal', serverSeed: '\ud800', clientSeed: 'c', nonce: 1, decks: 6, penetration: 0.5 },
+      { op: 'shoe.deal', clientSeed: 'c', nonce: 1, decks: 6, penetration: 0.5 },
+      { op: 'shoe.deal', serverSeed: 's', clientSeed: 'c', nonce: 1, decks: 6, penetration: 0.5, extra: 1 },
+      { op: 'selfpoker.deck', seed: '-5' },
+      { op: 'selfpoker.deck', seed: '9223372036854775808' },
+      { op: 'selfpoker.deck', seed: 5 },
+      { op: 'poker.deal', serverSeed: 's', clientSeed: 'c', nonce: 1, players: 30 },
+      { op: 'poker.evaluate', cards: [1, 2, 3] },
+      { op: 'poker.evaluate', cards: [1, 2, 3, 4, 4] },
+      { op: 'poker.evaluate', cards: 'x' },
+      { op: 'ladder.shuffle', serverSeed: 's', clientSeed: 'c', size: 0 },
+      { op: 'nope' },
+      {},
+    ];
+    for (const request of bad) {
+      const r = await execute(request);
+      assert.ok(r.error, stringifyJson(request));
+      const text = german.germanError(r.error.message);
+      assert.doesNotMatch(text, FALLBACK, `${r.error.message} -> ${text}`);
+      assert.doesNotMatch(text, ENGLISH, `${r.error.message} -> ${text}`);
+    }
+  });
+
+  test('every invalid finding of the proof checker reads in German', async () => {
+    const round = '{"op":"dice.roll","clientSeed":"c","n":0}';
+    const docs = [
+      '{"proof":2,"epochs":[]}',
+      '{"proof":1}',
+      '{"proof":1,"epochs":{}}',
+      '{"proof":1,"title":5,"epochs":[],"x":1}',
+      '{"proof":1,"epochs":[[1]]}',
+      '{"proof":1,"epochs":[{"serverSeed":"s","seed":"1","commit":"abc","rounds":[]}]}',
+      '{"proof":1,"epochs":[{"commit":"' + 'a'.repeat(64) + '","rounds":[]}]}',
+      '{"proof":1,"epochs":[{"serverSeed":"s","rounds":{}}]}',
+      '{"proof":1,"epochs":[{"serverSeed":"s"}]}',
+      '{"proof":1,"epochs":[{"serverSeed":"s","serverSeed":"t","rounds":[]}]}',
+      `{"proof":1,"epochs":[{"serverSeed":"s","rounds":[[1], {"op":"cursor.hash"}, {"op":"x.y"}, {"op":3}, {}, {"op":"dice.roll","id":1}]}]}`,
+      `{"proof":1,"epochs":[{"serverSeed":"s","rounds":[{"op":"dice.roll","clientSeed":"c","n":0,"serverSeed":"s"}, {"op":"selfpoker.deck"}]}]}`,
+      `{"proof":1,"epochs":[{"rounds":[${round}]}]}`,
+      `{"proof":1,"epochs":[{"seed":"1","rounds":[${round}]}]}`,
+      `{"proof":1,"epochs":[{"serverSeed":"s","rounds":[{"op":"poker.evaluate","cards":[1,2,3,4,5],"seats":[]}, {"op":"dice.roll","n":0,"seats":{}}, {"op":"dice.roll","n":0,"seats":[1]}, {"op":"dice.roll","n":0,"seats":[{"player":1,"seed":"a","x":1}]}, {"op":"dice.roll","n":0,"seats":[{"seed":"a"}]}, {"op":"dice.roll","n":0,"seats":[{"player":1}]}, {"op":"dice.roll","n":0,"seats":[{"player":1.5,"seed":"a"}]}, {"op":"dice.roll","n":0,"seats":[{"player":1,"seed":2}]}, {"op":"dice.roll","n":0,"seats":[{"player":1,"seed":"a"},{"player":1,"seed":"b"}]}, {"op":"dice.roll","n":0,"clientSeed":"c","seats":[]}]}]}`,
+      `{"proof":1,"epochs":[{"serverSeed":"s","rounds":[{"op":"dice.roll","clientSeed":"c","n":0,"external":""}, {"op":"dice.roll","clientSeed":"c","n":0,"external":1}, {"op":"dice.roll","clientSeed":"c","n":0,"observed":[]}, {"op":"dice.roll","clientSeed":"c","n":0,"observed":{"x":1}}, {"op":"dice.roll","clientSeed":"c","n":0,"observed":{"face":null}}, {"op":"dice.roll","clientSeed":"c","n":0,"observed":{"face":"x"}}, {"op":"shoe.deal","clientSeed":"c","nonce":0,"decks":1,"penetration":0.5,"observed":{"cards":["1X"]}}, {"op":"poker.evaluate","cards":[1,2,3,4,5],"observed":{"category":"x"}}, {"op":"cursor.float","clientSeed":"c","nonce":0,"cursor":0,"observed":{"float":2}}, {"op":"cursor.int","clientSeed":"c","nonce":0,"cursor":0,"range":2,"observed":{"cursorNext":0}}, {"op":"dice.roll","clientSeed":"c","n":0,"n":1}]}]}`,
+      '{"proof": 1, "epochs": [',
+      '{"a":1}\n[1]\n{"serverSeed":"s","rounds":[],"proof":1}',
+    ];
+    let n = 0;
+    for (const text of docs) {
+      const { report } = await checkProof(text);
+      for (const f of report.findings.filter((x) => x.kind === 'invalid')) {
+        n++;
+        const g = german.germanReason(f.field, f.reason);
+        assert.doesNotMatch(g, FALLBACK, `${f.field}: ${f.reason} -> ${g}`);
+        assert.doesNotMatch(g, ENGLISH, `${f.field}: ${f.reason} -> ${g}`);
+      }
+    }
+    assert.ok(n >= 40, `${n} invalid findings translated`);
+  });
+});
+
+describe('fragment.mjs', () => {
+  test('#proof= carries any UTF-8 text, padded or not, base64url or base64', () => {
+    for (const text of ['{"proof":1}', 'Ölkanne 😀 ~?>', '']) {
+      const hash = fragment.proofFragment(text);
+      assert.match(hash, /^#proof=[A-Za-z0-9_-]*$/);
+      assert.deepEqual(fragment.parseFragment(hash), { kind: 'proof', text });
+    }
+    const b64 = Buffer.from('Ölkanne?>', 'utf8').toString('base64');
+    assert.equal(fragment.parseFragment(`proof=${b64}`).text, 'Ölkanne?>');
+    assert.deepEqual(fragment.parseFragment('#proof=!!!'), { kind: 'proof', error: 'bad-base64' });
+    assert.deepEqual(fragment.parseFragment(`#proof=${Buffer.from([0xff, 0xfe]).toString('base64url')}`), { kind: 'proof', error: 'bad-base64' });
+  });
+
+  test('a round fragment keeps every value exactly: "+" is a plus, keys repeat, bad escapes are dropped', () => {
+    const hash = fragment.roundFragment('shoe.deal', [['serverSeed', 'a+b c&d=e'], ['nonce', '3'], ['empty', ''], ['seat', '7:x'], ['seat', '2:y']]);
+    assert.equal(hash, '#shoe.deal&serverSeed=a%2Bb%20c%26d%3De&nonce=3&seat=7%3Ax&seat=2%3Ay');
+    const f = fragment.parseFragment(hash);
+    assert.equal(f.op, 'shoe.deal');
+    assert.deepEqual(f.params.get('serverSeed'), ['a+b c&d=e']);
+    assert.deepEqual(f.params.get('seat'), ['7:x', '2:y']);
+    assert.equal(fragment.parseFragment('#shoe.deal&serverSeed=a+b').params.get('serverSeed')[0], 'a+b');
+    assert.equal(fragment.parseFragment('#shoe.deal&x=%E0%A4%A').params.has('x'), false);
+    assert.equal(fragment.parseFragment('#something'), null);
+    assert.equal(fragment.parseFragment(''), null);
+  });
+
+  test('a proof or a page link pasted into a field is recognised; a seed is not', () => {
+    assert.equal(fragment.recognisePasted(' {"proof": 1, "epochs": []}').kind, 'proof');
+    assert.equal(fragment.recognisePasted('{"commit": null, "serverSeed": "s", "rounds": []}').kind, 'proof');
+    assert.equal(fragment.recognisePasted('https://example.org/pruefen#proof=e30').kind, 'link');
+    assert.equal(fragment.recognisePasted('#dice.roll&n=1').kind, 'link');
+    for (const seed of ['a3f1c9d4e5b6', '{not json', 'correct horse battery staple', 'https://example.org/#top']) {
+      assert.equal(fragment.recognisePasted(seed), null, seed);
+    }
+  });
+});
+
+describe('selftest.mjs', () => {
+  test('valid vectors pass when reproduced; invalid lines pass only when refused as invalid', async () => {
+    const input = { op: 'dice.roll', serverSeed: 's', clientSeed: 'c', n: 0 };
+    const face = (await execute(input)).ok.face;
+    assert.equal(await selftest.checkVector({ input, expected: { face } }, execute), null);
+    assert.notEqual(await selftest.checkVector({ input, expected: { face: (face % 6) + 1 } }, execute), null);
+    for (const line of ['{"op":"dice.roll","serverSeed":"s","clientSeed":"c","n":0,"n":1}', '{"op":"dice.roll","serverSeed":"s","clientSeed":"c","n":1.0}', '[]', 'nope', '{"op":"dice.roll"}']) {
+      assert.equal(await selftest.checkVector({ result: 'invalid', line }, execute), null, line);
+    }
+    const wrong = await selftest.checkVector({ result: 'invalid', line: JSON.stringify(input) }, execute);
+    assert.match(wrong.diff, /Ergebnis statt Ablehnung/);
+  });
+
+  test('runVectors counts all and names the first failure in file order, however they finish', async () => {
+    const input = { op: 'dice.roll', serverSeed: 's', clientSeed: 'c', n: 0 };
+    const face = (await execute(input)).ok.face;
+    const good = { input, expected: { face } };
+    const bad = (tcId) => ({ tcId, input, expected: { face: (face % 6) + 1 } });
+    const tests = [good, good, bad(3), good, bad(5), ...Array(40).fill(good)];
+    const r = await selftest.runVectors(tests, execute, { concurrency: 7 });
+    assert.deepEqual([r.passed, r.failed, r.first.t.tcId], [tests.length - 2, 2, 3]);
+  });
+});

@@ -1,0 +1,146 @@
+// The page's interactive part: the tab list of games, their panels, the
+// proof card and the URL fragment. app.mjs builds it right after starting
+// the self-test, while the self-test waits for its first WebCrypto answers.
+
+import { $, el } from './dom.mjs';
+import { parseFragment } from './fragment.mjs';
+import { GAMES } from './games.mjs';
+import { buildGamePanel, check } from './panel.mjs';
+import { loadText, setupProofCard } from './proofview.mjs';
+
+const FIRST_TAB = 'blackjack';
+const panels = new Map();
+
+// ---------------------------------------------------------------------------
+// Tabs: one per game, arrow keys move between them (WAI-ARIA tabs pattern)
+
+/** The panel of game `id`, built on first use (a hidden placeholder until then). */
+function ensurePanel(id) {
+  if (!panels.has(id)) {
+    const game = GAMES.find((g) => g.id === id);
+    panels.set(id, buildGamePanel(game, $(`panel-${id}`), hooks, false));
+  }
+  return panels.get(id);
+}
+
+function selectTab(id, { focus = false } = {}) {
+  ensurePanel(id);
+  for (const game of GAMES) {
+    const on = game.id === id;
+    const tab = $(`tab-${game.id}`);
+    tab.setAttribute('aria-selected', on ? 'true' : 'false');
+    tab.tabIndex = on ? 0 : -1;
+    $(`panel-${game.id}`).hidden = !on;
+    if (on && focus) tab.focus();
+  }
+}
+
+function onTabKey(e) {
+  const ids = GAMES.map((g) => g.id);
+  const at = ids.indexOf(e.currentTarget.dataset.game);
+  const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: ids.length - 1 }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  selectTab(ids[(to + ids.length) % ids.length], { focus: true });
+}
+
+const hooks = { onProof: (text) => loadText(text), onFragment: (hash) => openFragment(hash) };
+
+/**
+ * Builds the tabs, the first game's panel and the proof card (still locked:
+ * the workbench is disabled). The other panels are hidden placeholders,
+ * built when their tab is first chosen or once the page is idle.
+ */
+export function buildPage() {
+  const tabs = $('tabs');
+  const bench = $('workbench');
+  for (const game of GAMES) {
+    const shown = game.id === FIRST_TAB;
+    const tab = el('button', {
+      type: 'button', role: 'tab', id: `tab-${game.id}`, 'data-game': game.id,
+      'aria-controls': `panel-${game.id}`, 'aria-selected': shown ? 'true' : 'false', tabindex: shown ? '0' : '-1',
+    }, game.tab);
+    tab.addEventListener('click', () => selectTab(game.id));
+    tab.addEventListener('keydown', onTabKey);
+    tabs.append(tab);
+    const placeholder = el('section', { class: 'card panel', id: `panel-${game.id}`, role: 'tabpanel', 'aria-labelledby': `tab-${game.id}`, hidden: true });
+    bench.append(placeholder);
+    if (shown) panels.set(game.id, buildGamePanel(game, placeholder, hooks, true));
+  }
+  setupProofCard();
+}
+
+/** Builds the panels not built yet, one per idle moment. */
+export function buildRest() {
+  const rest = GAMES.filter((g) => !panels.has(g.id));
+  const next = () => {
+    const game = rest.shift();
+    if (!game) return;
+    ensurePanel(game.id);
+    setTimeout(next, 0);
+  };
+  setTimeout(next, 0);
+}
+
+// ---------------------------------------------------------------------------
+// Fragments (docs/links.md)
+
+const GAME_OF_OP = {
+  'shoe.deal': 'blackjack', 'shoe.tournament': 'tournament', 'dice.roll': 'dice', 'cursor.int': 'numbers', 'cursor.float': 'numbers',
+  'cursor.raw': 'numbers', 'cursor.shuffle': 'numbers', 'cursor.hash': 'numbers', 'poker.deal': 'poker', 'selfpoker.deck': 'pokerni', 'ladder.shuffle': 'dond',
+};
+/** Keys a link may use for a form field of another name. */
+const ALIASES = { dice: { n: 'from' }, pokerni: {}, blackjack: {}, numbers: {} };
+
+function linkProblem(text) {
+  const box = $('proof-verdict');
+  box.dataset.state = 'done';
+  box.dataset.verdict = 'invalid';
+  box.replaceChildren(el('p', { class: 'verdict-head' }, '✗ Der Link ist nicht lesbar'), el('p', { class: 'verdict-detail' }, text));
+  $('proof-card').scrollIntoView({ block: 'start' });
+}
+
+/** Opens a fragment: a proof into the proof card, a round into its game's form (then checks it). */
+export function openFragment(hash) {
+  const f = parseFragment(hash);
+  if (!f) return false;
+  if (f.kind === 'proof') {
+    if (f.error) linkProblem('Der Teil nach „#proof=“ ist kein gültiges base64url eines UTF-8-Textes.');
+    else loadText(f.text);
+    return true;
+  }
+  const gameParam = f.params.get('game')?.[0];
+  const gameId = gameParam === 'blackjack-table' ? 'blackjack' : gameParam && GAMES.some((g) => g.id === gameParam) ? gameParam : GAME_OF_OP[f.op];
+  const state = gameId && ensurePanel(gameId);
+  if (!state) {
+    linkProblem(`Die Rechnung „${f.op}“ im Link kennt diese Seite nicht.`);
+    return true;
+  }
+  const { game } = state;
+  const set = (name, value) => {
+    const input = $(`${game.id}-${name}`);
+    if (input) input.value = value;
+  };
+  if (game.variants) set('variant', gameParam === 'blackjack-table' || (f.op === 'cursor.shuffle' && gameId === 'blackjack') ? 'table' : 'shoe');
+  if (game.id === 'numbers') set('op', f.op);
+  const alias = ALIASES[game.id] ?? {};
+  for (const fld of [...game.fields, ...game.observe]) {
+    if (fld.kind === 'select' && fld.name === 'op') continue;
+    const key = [...f.params.keys()].find((k) => k === fld.name || alias[k] === fld.name);
+    if (fld.name === 'seats') set('seats', (f.params.get('seat') ?? []).map((s) => s.replace(/^(\d+):/, '$1: ')).join('\n'));
+    else if (key !== undefined) set(fld.name, f.params.get(key)[0]);
+    else if (fld.name !== 'variant') set(fld.name, fld.value ?? '');
+  }
+  if (game.id === 'dice' && f.params.has('n') && !f.params.has('rolls')) set('rolls', '1');
+  selectTab(game.id);
+  $(`panel-${game.id}`).scrollIntoView({ block: 'start' });
+  check(state);
+  return true;
+}
+
+/** After the self-test passed: open the link the page was opened with, and any later one. */
+export function followFragments() {
+  buildRest();
+  if (location.hash) openFragment(location.hash);
+  window.addEventListener('hashchange', () => openFragment(location.hash));
+}
