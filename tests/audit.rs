@@ -268,22 +268,104 @@ fn a_report_in_a_missing_directory_is_exit_2_and_writes_nothing() {
     assert!(!root().join("no").exists());
 }
 
+/// Runs the binary with its stdout a pipe whose reader is already gone, so
+/// that its first write fails with EPIPE; returns (exit code, stderr).
+fn with_closed_stdout(args: &[&str], stdin: &str) -> (Option<i32>, String) {
+    let (reader, writer) = nix::unistd::pipe().unwrap();
+    drop(reader);
+    let mut child = std::process::Command::new(bin())
+        .args(args)
+        .current_dir(root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::from(writer))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    // The child may exit before it reads everything: a failed write here is fine.
+    let _ = std::io::Write::write_all(&mut input, stdin.as_bytes());
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
 #[test]
-fn a_closed_stdout_ends_the_listing_without_a_panic_and_keeps_the_exit_status() {
+fn a_closed_stdout_ends_the_text_of_audit_proof_and_verify_but_not_their_work_or_exit_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("r.json");
+    let report_arg = report.to_str().unwrap();
+    // 3,000 rounds, every other one with a wrong face: a long listing and exit 1.
     let lines: String = (0..3000)
-        .map(|n| format!("{{\"commit\":null,\"serverSeed\":\"s\",\"rounds\":[{{\"op\":\"dice.roll\",\"clientSeed\":\"c\",\"n\":{n}}}]}}\n"))
+        .map(|n| {
+            let face = provably::dice::roll("s", "c", n).unwrap();
+            let face = if n % 2 == 0 { face % 6 + 1 } else { face };
+            format!("{{\"commit\":null,\"serverSeed\":\"s\",\"rounds\":[{{\"op\":\"dice.roll\",\"clientSeed\":\"c\",\"n\":{n},\"observed\":{{\"face\":{face}}}}}]}}\n")
+        })
         .collect();
+    let (code, err) = with_closed_stdout(&["audit", "-", "--report", report_arg], &lines);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.is_empty(), "{err}");
+    assert_eq!(load(report_arg)["rounds"], 3000, "the report is still written");
+
+    let proof_args = ["proof", "--requests", "-"];
+    let good = r#"{"op":"dice.roll","serverSeed":"s","clientSeed":"c","n":1}"#;
+    assert_eq!(
+        with_closed_stdout(&proof_args, &format!("{good}\n")),
+        (Some(0), String::new())
+    );
+    let (code, err) = with_closed_stdout(&proof_args, &format!("{good}\n{{\"op\":\"dice.roll\"}}\n"));
+    assert_eq!(
+        code,
+        Some(2),
+        "a bad round after a closed stdout is still bad input: {err}"
+    );
+    assert!(err.contains("line 2: serverSeed"), "{err}");
+
+    let commit = provably::cursor::hash("s");
+    let face = provably::dice::roll("s", "c", 0).unwrap();
+    for (observed, want) in [(face, 0), (face % 6 + 1, 1)] {
+        let observed = observed.to_string();
+        let args = [
+            "verify",
+            "dice",
+            "--server-seed",
+            "s",
+            "--commit",
+            &commit,
+            "--client-seed",
+            "c",
+            "--observed",
+            &observed,
+        ];
+        assert_eq!(
+            with_closed_stdout(&args, ""),
+            (Some(want), String::new()),
+            "face {observed}"
+        );
+    }
+}
+
+#[test]
+fn audit_piped_into_head_c1_prints_one_byte_and_keeps_its_exit_status() {
+    let mut doc = load("examples/proofs/tournament.json");
+    doc["epochs"][0]["commit"] = Value::from(provably::cursor::hash("another seed"));
     let out = duct::cmd(bin(), ["audit", "-"])
-        .stdin_bytes(lines)
-        .pipe(duct::cmd!("head", "-n", "2"))
+        .dir(root())
+        .stdin_bytes(doc.to_string())
+        .pipe(duct::cmd!("head", "-c1"))
         .stderr_capture()
         .stdout_capture()
         .unchecked()
         .run()
         .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
+    assert_eq!(out.stdout.len(), 1);
+    // duct reports the left side's status when `head` succeeds (pipefail).
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the commitment mismatch still decides the exit status"
+    );
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 #[test]

@@ -17,6 +17,8 @@ use provably::proof::report::{self, Source, Spool};
 use provably::proof::run::Counting;
 use provably::proof::{self, Counts, Event, Place, ProofError};
 
+use crate::out::Out;
+
 #[derive(Args, Debug)]
 pub struct AuditArgs {
     /// Proof documents or JSON-lines archives (one epoch per line); `-` reads stdin.
@@ -52,12 +54,8 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<ExitCode> {
             counts,
         });
     }
-    match print(&sources, &mut spool, args.quiet) {
-        // A closed stdout (`| head`) ends the listing, not the audit: the
-        // report files are still written and the exit status still says it.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
-        other => other.context("writing to stdout")?,
-    }
+    // A closed stdout (`| head`) ends the listing, not the audit (Out).
+    print(&sources, &mut spool, args.quiet).context("writing to stdout")?;
     if let Some(path) = &args.report {
         provably::fsutil::write_atomic_with(path, |w| report::write_report(w, &sources, &mut spool))
             .with_context(|| format!("writing {}", path.display()))?;
@@ -136,7 +134,7 @@ fn audit_one(i: usize, name: &str, options: &proof::Options, spool: &mut Spool, 
 
 /// The table, every finding (unless quiet), and the verdict.
 fn print(sources: &[Source], spool: &mut Spool, quiet: bool) -> io::Result<()> {
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = io::BufWriter::new(Out::default());
     out.write_all(report::table(sources).as_bytes())?;
     if !quiet && !spool.is_empty() {
         writeln!(out, "\nfindings ({}):", spool.len())?;

@@ -1,7 +1,7 @@
 //! `provably diff`: the harness's command line.
 
 use std::collections::BTreeMap;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -14,6 +14,8 @@ use provably::harness::run::{run_target, Options, TargetReport, MAX_CASES};
 use provably::harness::summary::{details, table};
 use provably::harness::{junit, manifest, open};
 use serde_json::{json, Value};
+
+use crate::out::Out;
 
 #[derive(Args, Debug)]
 pub struct DiffArgs {
@@ -70,28 +72,6 @@ fn parse_cases_for(s: &str) -> Result<(String, u64), String> {
     Ok((op.to_string(), n))
 }
 
-/// Standard output that stops writing, quietly, once it is closed (`| head`):
-/// the run goes on and its report files are still written.
-struct Out {
-    closed: bool,
-}
-
-impl Out {
-    fn print(&mut self, text: &str) -> anyhow::Result<()> {
-        if self.closed {
-            return Ok(());
-        }
-        let mut stdout = io::stdout().lock();
-        match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
-                self.closed = true;
-                Ok(())
-            }
-            other => other.context("writing to stdout"),
-        }
-    }
-}
-
 fn bar(quiet: bool, target: &str) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(
         Some(0),
@@ -129,7 +109,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         jobs,
         ..Options::default()
     };
-    let mut out = Out { closed: false };
+    let mut out = Out::default();
     let (mut reports, mut entries, mut changes) = (Vec::new(), Vec::new(), Vec::new());
     for m in targets {
         let required = m.ops.clone();

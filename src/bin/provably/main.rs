@@ -12,6 +12,7 @@ mod audit;
 mod derive;
 mod diff;
 mod house_edge;
+mod out;
 mod proof;
 mod report;
 mod verify;

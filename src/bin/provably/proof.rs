@@ -14,6 +14,7 @@ use provably::op;
 use provably::proof::make::{self, MakeOptions, Maker, Observe};
 
 use crate::derive::FieldFlags;
+use crate::out::Out;
 
 #[derive(Args)]
 pub struct ProofArgs {
@@ -129,7 +130,9 @@ pub fn run(args: &ProofArgs) -> anyhow::Result<()> {
             written.with_context(|| format!("writing {}", path.display()))
         }
         None => {
-            let mut out = io::BufWriter::new(io::stdout().lock());
+            // A closed stdout discards the rest of the document; every round
+            // is still read, so a bad one is still exit 2 (Out).
+            let mut out = io::BufWriter::new(Out::default());
             args.write(&mut out)?;
             out.flush()?;
             Ok(())

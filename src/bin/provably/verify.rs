@@ -8,6 +8,8 @@ use serde_json::{json, Value};
 
 use provably::op::Request;
 
+use crate::out::Out;
+
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
     #[command(subcommand)]
@@ -236,7 +238,8 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn print(v: &provably::verify::Verdict, item: &str, shoe: bool, cut: Option<u64>) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
+    // A closed stdout ends the text, not the exit status (Out).
+    let mut out = Out::default();
     if v.commit_matches {
         writeln!(
             out,
