@@ -628,3 +628,23 @@ fn a_round_that_is_not_json_inside_a_document_is_that_rounds_finding_and_the_res
     assert_eq!((last.epoch, last.field.as_deref(), last.line), (Some(1), None, Some(4)));
     assert!(last.reason.as_deref().unwrap().starts_with("not JSON"), "{last:?}");
 }
+
+#[test]
+fn a_round_its_op_refuses_is_invalid_at_the_field_the_op_names_even_when_external() {
+    // blackjack.strategy's own rules tie fields together: A and 2 are no pair to split.
+    let round = r#"{"op":"blackjack.strategy","cards":[0,1],"dealer":10,"canDouble":true,"canSplit":true}"#;
+    let external = round.replace('}', r#","external":"telegram"}"#);
+    for r in [round.to_string(), external] {
+        let text = format!(r#"{{"proof":1,"epochs":[{{"commit":null,"rounds":[{r}]}}]}}"#);
+        let (counts, findings) = audit_text(&text, &Options::default());
+        assert_eq!((counts.invalid, counts.skipped), (1, 0), "{r}");
+        assert_eq!(
+            (findings[0].kind, findings[0].field.as_deref()),
+            (proof::FindingKind::Invalid, Some("canSplit")),
+            "{r}"
+        );
+        let (code, out, _) = run(&["audit", "-"], &text);
+        assert_eq!(code, 2);
+        assert!(out.contains("epoch 0, round 0: INVALID: canSplit"), "{out}");
+    }
+}

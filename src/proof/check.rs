@@ -610,9 +610,33 @@ pub struct Judgement {
     pub compared: u64,
 }
 
+/// A round whose request the op refuses (a rule that ties fields together,
+/// such as blackjack.strategy's canSplit without a pair: the field the op
+/// names) or cannot answer (dice `exhausted`: no field).
+fn underivable(round: &Round, at: Place, e: &OpError) -> Judgement {
+    let mut f = Finding::new(FindingKind::Invalid, at);
+    f.reason = Some(match e {
+        OpError::Invalid(i) => {
+            f.field = Some(i.field.clone());
+            format!("{} refuses the round: {}", round.request.op(), i.reason)
+        }
+        other => format!("{} cannot be derived: {other}", round.request.op()),
+    });
+    Judgement {
+        verdict: RoundVerdict::Invalid,
+        findings: vec![f],
+        derived: None,
+        compared: 0,
+    }
+}
+
 /// Derives a read round and compares it with what was observed.
 pub fn judge(round: &Round, at: Place) -> Judgement {
     if let Some(reason) = &round.external {
+        // Validated like any round, the op's own rules included; nothing compared.
+        if let Err(e @ OpError::Invalid(_)) = round.request.run() {
+            return underivable(round, at, &e);
+        }
         let mut f = Finding::new(FindingKind::Skipped, at);
         f.field = Some(EXTERNAL.into());
         f.reason = Some(reason.clone());
@@ -626,16 +650,7 @@ pub fn judge(round: &Round, at: Place) -> Judgement {
     }
     let derived = match round.request.run_value() {
         Ok(d) => d,
-        Err(e) => {
-            let mut f = Finding::new(FindingKind::Invalid, at);
-            f.reason = Some(format!("{} cannot be derived: {e}", round.request.op()));
-            return Judgement {
-                verdict: RoundVerdict::Invalid,
-                findings: vec![f],
-                derived: None,
-                compared: 0,
-            };
-        }
+        Err(e) => return underivable(round, at, &e),
     };
     let empty = Map::new();
     let observed = round.observed.as_ref().unwrap_or(&empty);

@@ -269,6 +269,32 @@ fn valid_more(out: &mut Vec<Vector>) {
         verdict: Verdict::Match,
         wants: vec![],
     });
+    let stream = observed(
+        ss(&s),
+        json!({"op": "shoe.stream", "clientSeed": "table-7", "nonce": 12, "count": 40}),
+        |_| {},
+    );
+    out.push(Vector {
+        comment: "the newer ops: a shoe.stream round (40 bytes across two blocks) and blackjack.strategy rounds, which take no seed, in a shoe epoch and in an epoch without a secret",
+        class: "valid",
+        text: doc(&[
+            epoch(
+                commit_of(&s),
+                ss(&s),
+                vec![stream, blackjack(&[9, 22], 10, true, false, |_| {})],
+            ),
+            epoch(
+                Value::Null,
+                None,
+                vec![
+                    blackjack(&[0, 13], 6, true, true, |_| {}),
+                    blackjack(&[1, 2, 3, 4], 10, false, false, |_| {}),
+                ],
+            ),
+        ]),
+        verdict: Verdict::Match,
+        wants: vec![],
+    });
     let empty = json!({"op": "ladder.shuffle", "clientSeed": "x", "size": 5, "observed": {"order": [null, null]}});
     out.push(Vector {
         comment: "nothing to compare: no commitment, one round without observed, one with {}, one with only nulls",
@@ -313,6 +339,21 @@ fn valid_more(out: &mut Vec<Vector>) {
         verdict: Verdict::Match,
         wants: vec![],
     });
+}
+
+/// A blackjack.strategy round (no seed) with its derived action as observed, changed by `edit`.
+fn blackjack(
+    cards: &[u64],
+    dealer: u64,
+    can_double: bool,
+    can_split: bool,
+    edit: impl FnOnce(&mut Map<String, Value>),
+) -> Value {
+    observed(
+        None,
+        json!({"op": "blackjack.strategy", "cards": cards, "dealer": dealer, "canDouble": can_double, "canSplit": can_split}),
+        edit,
+    )
 }
 
 fn tampered(out: &mut Vec<Vector>) {
@@ -406,6 +447,29 @@ fn tampered_order(out: &mut Vec<Vector>) {
         )]),
         verdict: Verdict::Mismatch,
         wants: vec![at(Mismatch, 0, 0, "deck", Idx::Is(52))],
+    });
+    let stream = observed(
+        ss(&s),
+        json!({"op": "shoe.stream", "clientSeed": "table-7", "nonce": 12, "count": 40}),
+        |ok| {
+            // Byte 33 (block 1) one higher: the text differs at one hex pair.
+            let hex = ok["bytes"].as_str().expect("bytes").to_string();
+            let byte = u8::from_str_radix(&hex[66..68], 16).expect("hex");
+            ok["bytes"] = Value::from(format!("{}{:02x}{}", &hex[..66], byte.wrapping_add(1), &hex[68..]));
+        },
+    );
+    let action = blackjack(&[9, 22], 10, true, false, |ok| {
+        ok["action"] = Value::from(if ok["action"] == "ziehen" { "stehen" } else { "ziehen" });
+    });
+    out.push(Vector {
+        comment: "tampered: one byte of a shoe.stream changed, and a blackjack.strategy action that is not the published strategy's",
+        class: "tampered",
+        text: doc(&[epoch(commit_of(&s), ss(&s), vec![stream, action])]),
+        verdict: Verdict::Mismatch,
+        wants: vec![
+            at(Mismatch, 0, 0, "bytes", Idx::Null),
+            at(Mismatch, 0, 1, "action", Idx::Null),
+        ],
     });
     let d = seed("dice");
     let good = |n: u64| {
