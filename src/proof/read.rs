@@ -268,7 +268,14 @@ fn invalid_event(at: Place, field: &str, reason: impl Into<String>) -> Event {
 fn small<R: BufRead>(sc: &mut Scanner<R>) -> Result<Value, ScanError> {
     let mut raw = Vec::new();
     sc.value(&mut raw)?;
-    serde_json::from_slice(&raw).map_err(|e| sc.syntax(format!("{e}")))
+    serde_json::from_slice(&raw).map_err(|e| {
+        // serde's own position is within the value; the scanner's line is the one that counts.
+        let text = String::from_utf8_lossy(&raw);
+        let excerpt: String = text.chars().take(40).collect();
+        let what = e.to_string();
+        let what = what.rsplit_once(" at line ").map_or(what.as_str(), |(w, _)| w);
+        sc.syntax(format!("{excerpt:?} is not a JSON value ({what})"))
+    })
 }
 
 /// Consumes a value that has the wrong type and names its type; a list or
