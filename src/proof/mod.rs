@@ -48,11 +48,12 @@
 //!   the text (an epoch's commitment finding at its `commit` key, a round's
 //!   at the round).
 //!
-//! Reading streams: a document's epochs and rounds are read with serde's
-//! streaming visitors ([`read`]), each round kept as raw JSON text and
-//! handed on in batches; JSON lines are split at newlines. Batches go to
-//! one worker per core and come back in document order through a bounded
-//! window ([`run`]), so memory does not grow with the input.
+//! Reading streams: a document is walked by a structural scanner
+//! (`scan`, [`read`]) that cuts each round out as raw JSON text without
+//! parsing it and hands rounds on in batches; JSON lines are split at
+//! newlines. Batches go to one worker per core, which parse and check them,
+//! and come back in document order through a bounded window ([`run`]), so
+//! memory does not grow with the input.
 
 pub mod check;
 pub mod make;
