@@ -83,9 +83,9 @@ memory() {
 }
 
 case "${1:-all}" in
-  inputs) cargo build --release --locked; inputs ;;
+  inputs) cargo build --release --locked --features wild; inputs ;;
   speed) speed ;;
   memory) memory ;;
-  all) cargo build --release --locked; inputs; check; speed; memory ;;
+  all) cargo build --release --locked --features wild; inputs; check; speed; memory ;;
   *) echo "usage: $0 [inputs|speed|memory]" >&2; exit 2 ;;
 esac
