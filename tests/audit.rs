@@ -648,3 +648,33 @@ fn a_round_its_op_refuses_is_invalid_at_the_field_the_op_names_even_when_externa
         assert!(out.contains("epoch 0, round 0: INVALID: canSplit"), "{out}");
     }
 }
+
+#[test]
+fn a_round_that_is_not_utf8_in_its_fields_or_its_observation_is_invalid_and_the_rest_is_checked() {
+    let face = provably::dice::roll("s", "c", 1).unwrap();
+    let good = format!(r#"{{"op":"dice.roll","clientSeed":"c","n":1,"observed":{{"face":{face}}}}}"#);
+    for bad in [
+        b"{\"op\":\"dice.roll\",\"clientSeed\":\"\xff\",\"n\":1}".to_vec(),
+        b"{\"op\":\"dice.roll\",\"clientSeed\":\"c\",\"n\":1,\"observed\":{\"face\":\"\xff\"}}".to_vec(),
+    ] {
+        let mut text =
+            format!(r#"{{"proof":1,"epochs":[{{"commit":null,"serverSeed":"s","rounds":[{good},"#).into_bytes();
+        text.extend_from_slice(&bad);
+        text.extend_from_slice(format!(",{good}]}}]}}").as_bytes());
+        let mut findings = Vec::new();
+        let counts = proof::audit(&text[..], &Options::default(), &mut |e| {
+            findings.extend_from_slice(e.findings());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!((counts.matched, counts.invalid), (2, 1));
+        assert_eq!(
+            (findings[0].round, findings[0].field.as_deref()),
+            (Some(1), Some("round"))
+        );
+        assert!(
+            findings[0].reason.as_deref().unwrap().contains("not UTF-8"),
+            "{findings:?}"
+        );
+    }
+}

@@ -683,14 +683,14 @@ pub fn check_round(head: &EpochHead, round: u64, raw: &[u8]) -> Event {
         verdict: RoundVerdict::Invalid,
         findings: vec![e.at(at).finding()],
     };
-    let raw = match std::str::from_utf8(raw) {
-        Ok(text) => text,
-        Err(e) => return invalid(FieldError::new("round", format!("not UTF-8: {e}"))),
-    };
     let secret = head.secret.as_ref().map(|(f, v)| (*f, v));
     if let Some(event) = verbatim(head, round, raw, secret) {
         return event;
     }
+    let raw = match std::str::from_utf8(raw) {
+        Ok(text) => text,
+        Err(e) => return invalid(FieldError::new("round", format!("not UTF-8: {e}"))),
+    };
     // Parsed whole, observation included, so that the first key given twice
     // in the text is the round's first error.
     let map = match parse_round(raw, false) {
@@ -717,12 +717,14 @@ pub fn check_round(head: &EpochHead, round: u64, raw: &[u8]) -> Event {
 /// derived object exactly, so the round is that object plus this
 /// observation; any other text (a key inside a string, another order, white
 /// space) fails one of the two and takes the full path. `None`: full path.
-fn verbatim(head: &EpochHead, round: u64, raw: &str, secret: Option<(&str, &Value)>) -> Option<Event> {
-    const KEY: &str = ",\"observed\":";
-    let body = raw.strip_suffix('}')?;
+/// Only the members are checked for UTF-8: an observation equal to the
+/// derived bytes is UTF-8.
+fn verbatim(head: &EpochHead, round: u64, raw: &[u8], secret: Option<(&str, &Value)>) -> Option<Event> {
+    const KEY: &[u8] = b",\"observed\":";
+    let body = raw.strip_suffix(b"}")?;
     // The first occurrence: the members before it are short, the observation long.
-    let at = memchr::memmem::find(body.as_bytes(), KEY.as_bytes())?;
-    let members = format!("{}}}", &raw[..at]);
+    let at = memchr::memmem::find(body, KEY)?;
+    let members = format!("{}}}", std::str::from_utf8(&raw[..at]).ok()?);
     let (map, observed) = parse_round(&members, true).ok()?;
     if observed.is_some() {
         return None;
@@ -740,13 +742,13 @@ fn verbatim(head: &EpochHead, round: u64, raw: &str, secret: Option<(&str, &Valu
 /// (compact, fields in the op's order, as `provably proof` writes it) is
 /// that object: then it is valid and matches, and nothing needs parsing.
 /// Any other text takes the full path.
-fn same_text(request: &Request, observed: &str) -> bool {
+fn same_text(request: &Request, observed: &[u8]) -> bool {
     let Ok(outcome) = request.run() else {
         return false;
     };
     let mut derived = Vec::with_capacity(observed.len());
     outcome.write_json(&mut derived);
-    derived == observed.as_bytes() && has_leaf(&derived)
+    derived == observed && has_leaf(&derived)
 }
 
 /// Whether compact JSON holds a scalar (a string, number, boolean or null)
