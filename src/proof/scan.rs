@@ -5,8 +5,9 @@
 //!
 //! Why not serde all the way: serde's reader over an `io::Read` takes the
 //! input a byte at a time, and a document's reader would do all of that
-//! alone while the workers wait. Here strings, which are most of a round,
-//! are skipped with `memchr`, and nothing is built but the round's bytes.
+//! alone while the workers wait. Here a round is cut out by counting its
+//! brackets outside strings, eight bytes at a time ([`Walk`]), and nothing
+//! is built but the round's bytes.
 //!
 //! What is checked where: the scanner holds the structure it walks to JSON
 //! (braces, brackets, colons, commas, strings closed, nothing after the
