@@ -118,6 +118,53 @@ impl Job {
     }
 }
 
+/// Round and line buffers handed back by the workers, for the reader to
+/// fill again: in steady state the reader allocates no round's text, and
+/// no thread frees memory another thread allocated (glibc's arenas then
+/// lock each other out). Bounded in bytes; a buffer grown past 1 MiB (a
+/// huge round or line) is let go.
+#[derive(Debug, Default)]
+pub(crate) struct Spare {
+    buffers: Vec<Vec<u8>>,
+    bytes: usize,
+}
+
+impl Spare {
+    const MAX_BYTES: usize = 8 << 20;
+    const MAX_BUFFER: usize = 1 << 20;
+
+    fn keep(&mut self, mut b: Vec<u8>) {
+        if b.capacity() <= Self::MAX_BUFFER && self.bytes + b.capacity() <= Self::MAX_BYTES {
+            b.clear();
+            self.bytes += b.capacity();
+            self.buffers.push(b);
+        }
+    }
+
+    /// An empty buffer, reused if one is spare.
+    pub(crate) fn take(&mut self) -> Vec<u8> {
+        self.buffers.pop().map_or_else(Vec::new, |b| {
+            self.bytes -= b.capacity();
+            b
+        })
+    }
+}
+
+impl Job {
+    /// A done job's buffers go back to `spare`; the rest is dropped here.
+    pub(crate) fn recycle(self, spare: &mut Spare) {
+        match self {
+            Job::Rounds { raws, .. } => raws.into_iter().for_each(|b| spare.keep(b)),
+            Job::Lines(lines) => lines
+                .into_iter()
+                .filter_map(|(_, _, t)| t.ok())
+                .for_each(|b| spare.keep(b)),
+            Job::Batch(jobs) => jobs.into_iter().for_each(|j| j.recycle(spare)),
+            Job::Events(_) | Job::Commit { .. } => {}
+        }
+    }
+}
+
 /// The run stopped: nobody takes jobs any more.
 #[derive(Debug)]
 pub(crate) struct Stop;
@@ -125,6 +172,10 @@ pub(crate) struct Stop;
 /// Where jobs go: the worker pool, or straight into a list (one JSON line).
 pub(crate) trait Sink {
     fn job(&mut self, job: Job) -> Result<(), Stop>;
+    /// An empty buffer for a round's or a line's text.
+    fn buffer(&mut self) -> Vec<u8> {
+        Vec::new()
+    }
     /// Where a round of an epoch read in place (one JSON line) is checked
     /// at once; `None` for a sink that hands rounds on.
     fn now(&mut self) -> Option<&mut Vec<Event>> {
@@ -140,7 +191,7 @@ struct Inline<'a> {
 
 impl Sink for Inline<'_> {
     fn job(&mut self, job: Job) -> Result<(), Stop> {
-        run_job(job, self.options, self.out);
+        run_job(&job, self.options, self.out);
         Ok(())
     }
     fn now(&mut self) -> Option<&mut Vec<Event>> {
@@ -149,20 +200,21 @@ impl Sink for Inline<'_> {
 }
 
 /// Does a job, appending its events.
-pub(crate) fn run_job(job: Job, options: &Options, out: &mut Vec<Event>) {
+pub(crate) fn run_job(job: &Job, options: &Options, out: &mut Vec<Event>) {
     match job {
-        Job::Events(events) => out.extend(events),
-        Job::Commit { head, commit } => out.push(check::check_commit(&head, commit.as_ref())),
+        Job::Events(events) => out.extend(events.iter().cloned()),
+        Job::Commit { head, commit } => out.push(check::check_commit(head, commit.as_ref())),
         Job::Rounds { head, first, raws } => {
             out.extend(
                 raws.iter()
-                    .zip(first..)
-                    .map(|(raw, i)| check::check_round(&head, i, raw)),
+                    .zip(*first..)
+                    .map(|(raw, i)| check::check_round(head, i, raw)),
             );
         }
         Job::Lines(lines) => {
             for (line, epoch, text) in lines {
-                read_line_epoch(line, epoch, text, options, out);
+                let text = text.as_ref().map(Vec::as_slice).map_err(|n| *n);
+                read_line_epoch(*line, *epoch, text, options, out);
             }
         }
         Job::Batch(jobs) => {
@@ -174,7 +226,7 @@ pub(crate) fn run_job(job: Job, options: &Options, out: &mut Vec<Event>) {
 }
 
 /// Reads and checks one JSON-lines epoch.
-fn read_line_epoch(line: u64, epoch: u64, text: Result<Vec<u8>, usize>, options: &Options, out: &mut Vec<Event>) {
+fn read_line_epoch(line: u64, epoch: u64, text: Result<&[u8], usize>, options: &Options, out: &mut Vec<Event>) {
     let at = Place::epoch(epoch, Some(line));
     let text = match text {
         Ok(t) => t,
@@ -194,7 +246,7 @@ fn read_line_epoch(line: u64, epoch: u64, text: Result<Vec<u8>, usize>, options:
             out: &mut *out,
             options,
         };
-        let mut sc = Scanner::new(&text[..]);
+        let mut sc = Scanner::new(text);
         read_epoch(&mut sc, epoch, Some(line), &mut sink, &ctx, options).and_then(|()| Ok(sc.end()?))
     };
     if let Err(ReadStop::Scan(e)) = result {
@@ -470,7 +522,7 @@ fn read_rounds<R: BufRead, S: Sink>(
     let (mut first, mut next, mut bytes) = (0u64, 0u64, 0usize);
     let mut batch = Vec::new();
     // Rounds in a row are much alike: room for the last one's length saves regrowing.
-    let mut raw = Vec::new();
+    let mut raw = b.sink.buffer();
     loop {
         ctx.round.set(Some(next));
         sc.value(&mut raw)?;
@@ -484,7 +536,9 @@ fn read_rounds<R: BufRead, S: Sink>(
             None => {
                 bytes += raw.len();
                 let room = raw.len();
-                batch.push(std::mem::replace(&mut raw, Vec::with_capacity(room)));
+                let mut next = b.sink.buffer();
+                next.reserve(room);
+                batch.push(std::mem::replace(&mut raw, next));
             }
         }
         next += 1;
@@ -587,7 +641,7 @@ pub(crate) fn read_lines<R: BufRead, S: Sink>(mut input: R, sink: &mut S, option
     let (mut line, mut epoch, mut bytes) = (0u64, 0u64, 0usize);
     let mut batch = Vec::new();
     loop {
-        let mut buf = Vec::new();
+        let mut buf = sink.buffer();
         // At most one byte past the limit is read, so a runaway line never fills memory.
         let limit = u64::try_from(options.max_line).unwrap_or(u64::MAX).saturating_add(1);
         let n = (&mut input).take(limit).read_until(b'\n', &mut buf)?;

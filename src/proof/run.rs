@@ -21,7 +21,7 @@ use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-use super::read::{self, Ctx, Format, Job, ReadStop, Sink, Stop};
+use super::read::{self, Ctx, Format, Job, ReadStop, Sink, Spare, Stop};
 use super::scan::ScanError;
 use super::{Counts, Event, Place, ProofError};
 
@@ -76,6 +76,9 @@ impl<R: Read> Read for Counting<R> {
 struct Pool<'a> {
     jobs: SyncSender<(u64, Job)>,
     tickets: SyncSender<()>,
+    /// Done jobs, back from the workers to be recycled (and freed) here.
+    done: Receiver<Job>,
+    spare: Spare,
     seq: u64,
     gathered: Vec<Job>,
     weight: (usize, usize),
@@ -83,7 +86,14 @@ struct Pool<'a> {
 }
 
 impl Pool<'_> {
+    fn take_back(&mut self) {
+        while let Ok(job) = self.done.try_recv() {
+            job.recycle(&mut self.spare);
+        }
+    }
+
     fn send(&mut self, job: Job) -> Result<(), Stop> {
+        self.take_back();
         self.tickets.send(()).map_err(|_| Stop)?;
         self.jobs.send((self.seq, job)).map_err(|_| Stop)?;
         self.seq += 1;
@@ -108,6 +118,11 @@ impl Pool<'_> {
 }
 
 impl Sink for Pool<'_> {
+    fn buffer(&mut self) -> Vec<u8> {
+        self.take_back();
+        self.spare.take()
+    }
+
     fn job(&mut self, job: Job) -> Result<(), Stop> {
         let (rounds, bytes) = job.weight();
         self.gathered.push(job);
@@ -134,10 +149,14 @@ pub fn audit<R: Read + Send>(
     let job_rx = Arc::new(Mutex::new(job_rx));
     let (result_tx, result_rx) = mpsc::channel::<(u64, Vec<Event>)>();
     let (ticket_tx, ticket_rx) = mpsc::sync_channel::<()>(window);
+    // Room for every job in flight: a worker never waits to hand one back.
+    let (done_tx, done_rx) = mpsc::sync_channel::<Job>(window);
     thread::scope(|s| {
         let pool = Pool {
             jobs: job_tx,
             tickets: ticket_tx,
+            done: done_rx,
+            spare: Spare::default(),
             seq: 0,
             gathered: Vec::new(),
             weight: (0, 0),
@@ -145,13 +164,14 @@ pub fn audit<R: Read + Send>(
         };
         s.spawn(move || reader(input, pool, options));
         for _ in 0..jobs {
-            let (rx, tx) = (Arc::clone(&job_rx), result_tx.clone());
-            s.spawn(move || worker(&rx, &tx, options));
+            let (rx, tx, done) = (Arc::clone(&job_rx), result_tx.clone(), done_tx.clone());
+            s.spawn(move || worker(&rx, &tx, &done, options));
         }
         // The workers own the job queue and the result senders now: when
         // the collector stops early, every send fails and every thread ends.
         drop(job_rx);
         drop(result_tx);
+        drop(done_tx);
         collect(result_rx, &ticket_rx, on_event)
     })
 }
@@ -197,7 +217,12 @@ fn read_all<R: Read>(input: R, pool: &mut Pool, options: &Options) {
     }
 }
 
-fn worker(jobs: &Mutex<Receiver<(u64, Job)>>, results: &Sender<(u64, Vec<Event>)>, options: &Options) {
+fn worker(
+    jobs: &Mutex<Receiver<(u64, Job)>>,
+    results: &Sender<(u64, Vec<Event>)>,
+    done: &SyncSender<Job>,
+    options: &Options,
+) {
     loop {
         // The lock is held only while waiting for the next job.
         let next = jobs.lock().map_err(|_| ()).and_then(|rx| rx.recv().map_err(|_| ()));
@@ -205,7 +230,9 @@ fn worker(jobs: &Mutex<Receiver<(u64, Job)>>, results: &Sender<(u64, Vec<Event>)
             return;
         };
         let mut out = Vec::new();
-        read::run_job(job, options, &mut out);
+        read::run_job(&job, options, &mut out);
+        // Handed back for the reader to reuse; dropped here only when the reader is gone.
+        let _ = done.try_send(job);
         if results.send((seq, out)).is_err() {
             return;
         }
