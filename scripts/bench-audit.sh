@@ -3,6 +3,7 @@
 #
 #   scripts/bench-audit.sh          # build, inputs, check, hyperfine (audit vs serve), peak RSS
 #   scripts/bench-audit.sh inputs   # only (re)generate the inputs
+#   scripts/bench-audit.sh check    # only check the inputs (audit clean, serve agrees)
 #   scripts/bench-audit.sh speed    # only the hyperfine comparison
 #   scripts/bench-audit.sh memory   # only the peak-RSS runs
 #
@@ -84,8 +85,9 @@ memory() {
 
 case "${1:-all}" in
   inputs) cargo build --release --locked --features wild; inputs ;;
+  check) check ;;
   speed) speed ;;
   memory) memory ;;
   all) cargo build --release --locked --features wild; inputs; check; speed; memory ;;
-  *) echo "usage: $0 [inputs|speed|memory]" >&2; exit 2 ;;
+  *) echo "usage: $0 [inputs|check|speed|memory]" >&2; exit 2 ;;
 esac
