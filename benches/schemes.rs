@@ -341,6 +341,11 @@ fn limit_cases() -> Vec<(&'static str, serde_json::Value, u64)> {
             shoe_blocks,
         ),
         (
+            "shoe.stream_1000",
+            with("shoe.stream", json!({ "count": 1000 })),
+            1000u64.div_ceil(32),
+        ),
+        (
             "dice.roll",
             json!({ "op": "dice.roll", "serverSeed": SEED, "clientSeed": CLIENT, "n": 3 }),
             die,

@@ -6,6 +6,7 @@
 #   scripts/bench.sh inputs       # only (re)generate and check the inputs in target/bench/
 #   scripts/bench.sh startup      # only the start-up comparison (e), then all ratios
 #   scripts/bench.sh criterion    # cargo bench --bench schemes, then a median table
+#   scripts/bench.sh limit        # every op as a multiple of its HMAC limit (2 compressions per HMAC)
 #   BEFORE=/path/to/older/provably scripts/bench.sh before-after
 #                                 # (f) an older build's `serve` and this one's side by side
 #
@@ -246,6 +247,27 @@ criterion_table() {
   done | tee "$OUT/criterion_medians.tsv"
 }
 
+# Every op against the physical limit: `cargo bench --bench schemes -- limit`
+# times one SHA-256 compression (sha2::compress256) and each op through the
+# op table with its key state cached; an op's limit is 2 compressions per
+# HMAC it needs (the name carries the count). OpenSSL's rate is printed
+# beside it as the outside yardstick.
+limit_table() {
+  openssl speed -evp sha256 -seconds 3 -bytes 8192 2>/dev/null | tail -1 | tee "$OUT/openssl_sha256.txt"
+  cargo bench --locked --bench schemes -- limit
+  local c
+  c=$(jq '.median.point_estimate' target/criterion/limit/sha256_compress/new/estimates.json)
+  printf 'op\tmedian_ns\thmacs\tlimit_ns\tratio\n' | tee "$OUT/limit.tsv"
+  for d in target/criterion/limit/*_hmacs; do
+    local name=${d##*/} m h
+    h=${name%_hmacs}; h=${h##*/}; h=${h##*_}
+    m=$(jq '.median.point_estimate' "$d/new/estimates.json")
+    awk -v n="${name%_*_hmacs}" -v m="$m" -v h="$h" -v c="$c" \
+      'BEGIN { printf "%s\t%.1f\t%d\t%.1f\t%.2f\n", n, m, h, 2*h*c, m/(2*h*c) }'
+  done | tee -a "$OUT/limit.tsv"
+  echo "one compression (sha2::compress256): $c ns"
+}
+
 case "${1:-all}" in
   inputs)
     cargo build --release
@@ -254,6 +276,9 @@ case "${1:-all}" in
     ;;
   criterion)
     criterion_table
+    ;;
+  limit)
+    limit_table
     ;;
   before-after)
     cargo build --release
@@ -274,7 +299,7 @@ case "${1:-all}" in
     whole_process
     ;;
   *)
-    echo "usage: $0 [all|inputs|startup|criterion|before-after]" >&2
+    echo "usage: $0 [all|inputs|startup|criterion|limit|before-after]" >&2
     exit 2
     ;;
 esac

@@ -11,6 +11,7 @@
 
 use serde_json::json;
 
+use crate::negative::Invalid;
 use crate::poker::card_from_text;
 use crate::vectors::VectorSet;
 
@@ -171,6 +172,50 @@ pub fn add(v: &mut VectorSet) {
     v.variants(
         json!({ "op": "blackjack.strategy", "cards": [0, 13], "dealer": 5, "canDouble": true, "canSplit": true }),
     );
+    illegal(v);
+}
+
+/// Situations whose every field is within its limits but which the op
+/// refuses by its own rules (`strategy::validate`). The field variants
+/// above cannot make them: they mutate one field against its declaration,
+/// and these are legal field by field. The published function answers
+/// each of them (a bust hand `stehen`); a target that does too diverges.
+fn illegal(v: &mut VectorSet) {
+    let cases: &[(&str, &str, u8, Allow)] = &[
+        ("a bust hand, hard 22: one past 21", "Tc 5d 7h", 6, NOTHING),
+        ("a bust hand, hard 30", "Tc Jd Qh", 2, NOTHING),
+        ("a bust hand with an ace counted 1, hard 22", "Ac Kd 5h 6s", 6, NOTHING),
+        (
+            "canDouble with three cards (hard 9 against 3, a double cell)",
+            "2c 3d 4h",
+            3,
+            DOUBLE,
+        ),
+        ("canSplit with three cards (4,4 and a 2)", "4c 4d 2h", 5, ALL),
+        ("canSplit with two cards of other count values (2,3)", "2c 3d", 5, ALL),
+        (
+            "canSplit with an ace and a ten: count values 11 and 10",
+            "Ac Kd",
+            5,
+            ALL,
+        ),
+    ];
+    for &(comment, cards, dealer, allow) in cases {
+        let line = json!({
+            "op": "blackjack.strategy",
+            "cards": hand(cards),
+            "dealer": dealer,
+            "canDouble": allow.double,
+            "canSplit": allow.split,
+            "doubleAfterSplit": allow.das,
+        });
+        v.add_invalid(Invalid {
+            comment: comment.into(),
+            flags: vec!["IllegalSituation"],
+            op: crate::op::find("blackjack.strategy").expect("the op is declared"),
+            line: line.to_string(),
+        });
+    }
 }
 
 /// A cell that doubles, asked with doubling not allowed: "Dh" cells hit,

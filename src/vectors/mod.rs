@@ -111,6 +111,7 @@ pub const NOTES: &[(&str, &str)] = &[
     ("DuplicateCard", "The same card twice. The request is invalid."),
     ("NotDecimal", "A selfpoker seed that is not plain decimal digits (a leading zero, a sign, a space, an exponent, hex, an underscore, non-ASCII digits). The request is invalid; Python's int() and JavaScript's BigInt() accept several of these."),
     ("LoneSurrogate", "A string with a lone surrogate escape (\"\\ud800\"): not a Unicode scalar value, so not text. The request is invalid; a UTF-8 encoder would turn it into U+FFFD or throw."),
+    ("IllegalSituation", "Every field within its limits, but a situation the op refuses by its own rules: a bust hand (hard total over 21), `canDouble` with more than two cards, `canSplit` without a two-card pair. The published function answers these (a bust hand `stehen`); an implementation that does too answers ok."),
     ("Pair", "`canSplit` with a two-card pair: the pair chart is read first, before the soft and hard charts."),
     ("TenPair", "Two ten-valued cards of different rank (K,10) with splitting allowed: a pair by count value (`istPaar`), not by rank, so the pair chart is read."),
     ("AcePair", "A,A: a pair and soft 12 at once; played as a pair when splitting is allowed, the order the published comment insists on."),

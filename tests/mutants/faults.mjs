@@ -59,6 +59,15 @@ class WideMask extends PCG64 {
   }
 }
 
+/** A blackjack.strategy run over the kit's copy with hooks `h`. */
+const bj = (h) => ({ ops: { 'blackjack.strategy': { run: async (_, f) => ({ action: k.blackjackStrategy(f, h) }) } } });
+
+/**
+ * The textbook pair rows without double after split: the DAS splits of
+ * 2,2, 3,3 (against 2, 3), 4,4 (against 5, 6) and 6,6 (against 2) dropped.
+ */
+const NO_DAS = { 2: '--PPPP----', 3: '--PPPP----', 4: '----------', 6: '-PPPP-----' };
+
 export const FAULTS = {
   // ------------------------------------------------------------ cursor.hash
   'hash-trim': { ops: { 'cursor.hash': { run: sanitise(['serverSeed'], (s) => s.trim()) } } },
@@ -596,5 +605,50 @@ export const FAULTS = {
   'ladder-key-cut-64': { provider: () => k.provider('key cut to 64 bytes', { key: (s) => k.utf8(s).subarray(0, 64) }) },
   'ladder-strip-invisible': {
     ops: { 'ladder.shuffle': { run: sanitise(['serverSeed', 'clientSeed'], (s) => s.replace(/[\u200b\ufeff]/g, '')) } },
+  },
+
+  // ------------------------------------------------------------ shoe.stream
+  'stream-blocks-from-1': { ops: { 'shoe.stream': { run: (p, f) => k.shoeStream(p, f, { first: 1 }) } } },
+  'stream-31-per-block': { ops: { 'shoe.stream': { run: (p, f) => k.shoeStream(p, f, { perBlock: 31 }) } } },
+  'stream-block0-bare': {
+    ops: {
+      'shoe.stream': {
+        run: (p, f) =>
+          k.shoeStream(p, f, {
+            message: (g, b) => (b === 0 ? `${g.clientSeed}:${g.nonce}` : `${g.clientSeed}:${g.nonce}:${b}`),
+          }),
+      },
+    },
+  },
+  'stream-nonce-int32': {
+    ops: {
+      'shoe.stream': { run: (p, f) => k.shoeStream(p, f, { message: (g, b) => `${g.clientSeed}:${g.nonce | 0}:${b}` }) },
+    },
+  },
+  'stream-key-cut-64': { provider: () => k.provider('key cut to 64 bytes', { key: (s) => k.utf8(s).subarray(0, 64) }) },
+  'stream-count-uint16': { ops: { 'shoe.stream': { fields: { count: int(0, 65535) } } } },
+  'stream-count-over-ok': { ops: { 'shoe.stream': { fields: { count: int(0, 100001) } } } },
+
+  // ----------------------------------------------------- blackjack.strategy
+  'bj-soft12-hits': bj({ softRow: (t) => (t === 12 ? 'HHHHHHHHHH' : k.SOFT[t]) }),
+  'bj-das-honoured': bj({ pairRow: (v, f) => (f.doubleAfterSplit ? k.PAIRS : { ...k.PAIRS, ...NO_DAS })[v] }),
+  'bj-44-never-split': bj({ pairRow: (v) => (v === 4 ? '----------' : k.PAIRS[v]) }),
+  'bj-soft-double-else-hit': bj({
+    // "Ds" read as "Dh": soft 18 against 2 … 6 hits when it may not double.
+    cell: (letter, f) => (letter === 'X' && !f.canDouble ? 'ziehen' : k.chartCell(letter, f)),
+  }),
+  'bj-can-double-ignored': bj({ cell: (letter, f) => k.chartCell(letter, { ...f, canDouble: true }) }),
+  'bj-pair-by-rank': bj({ samePair: (a, b) => a % 13 === b % 13 }),
+  'bj-face-count-uncapped': bj({ countValue: (c) => (c % 13 === 0 ? 11 : (c % 13) + 1) }),
+  'bj-soft-21-hard': bj({ soft: (pips, cards) => cards.some((c) => c % 13 === 0) && pips + 10 < 21 }),
+  'bj-double-three-cards': bj({ doubleAnyCount: true }),
+  'bj-bust-stands': bj({ bustOk: true }),
+  'bj-dealer-ace-1': {
+    ops: {
+      'blackjack.strategy': {
+        fields: { dealer: int(1, 10) },
+        run: async (_, f) => ({ action: k.blackjackStrategy(f, { column: (d) => (d === 1 ? 9 : d - 2) }) }),
+      },
+    },
   },
 };

@@ -394,3 +394,96 @@ export const rawHex = async (p, serverSeed, message) => ({
 
 /** b[i0]/256 + b[i1]/256² + … for the byte indices `at`. */
 export const floatOf = (b, at = [0, 1, 2, 3]) => at.reduce((x, i, n) => x + b[i] / 256 ** (n + 1), 0);
+
+// ---------------------------------------------------------- shoe stream
+
+/**
+ * shoe.stream with hooks: first (the first block number), perBlock (bytes
+ * taken from each 32-byte block), message(f, b) (the MAC message of block b).
+ */
+export async function shoeStream(p, f, h = {}) {
+  const message = h.message ?? ((g, b) => `${g.clientSeed}:${g.nonce}:${b}`);
+  const perBlock = h.perBlock ?? 32;
+  const out = [];
+  for (let b = h.first ?? 0; out.length < f.count; b++) {
+    const mac = await p.hmac(f.serverSeed, message(f, b));
+    out.push(...mac.subarray(0, Math.min(perBlock, f.count - out.length)));
+  }
+  return { bytes: Buffer.from(out).toString('hex') };
+}
+
+// ------------------------------------------------------------ blackjack
+
+// The published table (seed 003) as in reference/js/blackjack.mjs, one
+// letter per up-card 2 … 10, A: P split, - no split; H hit, S stand,
+// D double else hit, X double else stand.
+export const PAIRS = {
+  2: 'PPPPPP----',
+  3: 'PPPPPP----',
+  4: '---PP-----',
+  5: '----------',
+  6: 'PPPPP-----',
+  7: 'PPPPPP----',
+  8: 'PPPPPPPPPP',
+  9: 'PPPPP-PP--',
+  10: '----------',
+  11: 'PPPPPPPPPP',
+};
+export const SOFT = {
+  13: 'HHHDDHHHHH',
+  14: 'HHHDDHHHHH',
+  15: 'HHDDDHHHHH',
+  16: 'HHDDDHHHHH',
+  17: 'HDDDDHHHHH',
+  18: 'XXXXXSSHHH',
+  19: 'SSSSXSSSSS',
+  20: 'SSSSSSSSSS',
+  21: 'SSSSSSSSSS',
+};
+const HARD = {
+  9: 'HDDDDHHHHH',
+  10: 'DDDDDDDDHH',
+  11: 'DDDDDDDDDD',
+  12: 'HHSSSHHHHH',
+  13: 'SSSSSHHHHH',
+  14: 'SSSSSHHHHH',
+  15: 'SSSSSHHHHH',
+  16: 'SSSSSHHHHH',
+};
+const hardRow = (t) => (t <= 8 ? 'HHHHHHHHHH' : t >= 17 ? 'SSSSSSSSSS' : HARD[t]);
+const ACTION = { P: 'teilen', H: 'ziehen', S: 'stehen' };
+
+/** A chart letter as the action for a situation f (whether it may double). */
+export function chartCell(letter, f) {
+  if (letter === 'D') return f.canDouble ? 'verdoppeln' : 'ziehen';
+  if (letter === 'X') return f.canDouble ? 'verdoppeln' : 'stehen';
+  return ACTION[letter];
+}
+
+/**
+ * blackjack.strategy's action with hooks: pip(card) (ace 1, faces 10),
+ * countValue(card) (ace 11), samePair(a, b) (what canSplit needs),
+ * bustOk and doubleAnyCount (checks left out), column(dealer) (0 … 9),
+ * pairRow(value, f) (the pair chart's row), soft(pips, cards) (is the
+ * hand soft), softRow(total) (undefined: play the hard row), cell(letter,
+ * f) (a chart letter as an action).
+ */
+export function blackjackStrategy(f, h = {}) {
+  const bad = (message) => {
+    throw new ProvablyError('invalid', message);
+  };
+  const pip = h.pip ?? ((c) => Math.min((c % 13) + 1, 10));
+  const countValue = h.countValue ?? ((c) => (pip(c) === 1 ? 11 : pip(c)));
+  const samePair = h.samePair ?? ((a, b) => countValue(a) === countValue(b));
+  const { cards } = f;
+  const pips = cards.reduce((sum, c) => sum + pip(c), 0);
+  if (pips > 21 && !h.bustOk) bad(`cards: the hand is bust (hard total ${pips})`);
+  if (f.canDouble && cards.length !== 2 && !h.doubleAnyCount) bad(`canDouble: true with ${cards.length} cards`);
+  if (f.canSplit && (cards.length !== 2 || !samePair(cards[0], cards[1]))) bad('canSplit: the cards are no pair');
+  const col = (h.column ?? ((d) => d - 2))(f.dealer);
+  if (f.canSplit && (h.pairRow ?? ((v) => PAIRS[v]))(countValue(cards[0]), f)[col] === 'P') return ACTION.P;
+  const soft = (h.soft ?? ((n, hand) => hand.some((c) => pip(c) === 1) && n + 10 <= 21))(pips, cards);
+  const total = soft ? pips + 10 : pips;
+  const row = (soft && (h.softRow ?? ((t) => (t >= 13 ? SOFT[t] : undefined)))(total)) || hardRow(total);
+  return (h.cell ?? chartCell)(row[col], f);
+}

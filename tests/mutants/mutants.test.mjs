@@ -41,6 +41,7 @@ export const CATEGORIES = [
   'block-boundary',
   'message',
   'evaluator',
+  'chart',
   'numpy-port',
   'hmac-key',
   'utf8',
@@ -146,6 +147,8 @@ const COPIES = {
   'dice.roll': k.diceRoll,
   'selfpoker.deck': async (_, f) => k.numpyDeck(f),
   'ladder.shuffle': k.ladderShuffle,
+  'shoe.stream': k.shoeStream,
+  'blackjack.strategy': async (_, f) => ({ action: k.blackjackStrategy(f) }),
 };
 
 /** Every vector with an expected answer, by op, from vectors/*.json. */
