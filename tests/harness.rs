@@ -124,7 +124,7 @@ fn nonzero_exit_at_end_of_input_is_a_fault() {
 fn manifest_ops_missing_from_hello_is_a_fault() {
     let required = vec!["cursor.int".to_string(), "dice.roll".to_string()];
     let r = run_target(
-        &|| Box::new(ProcessTarget::new(faux("correct", 3000))),
+        &|| Box::new(ProcessTarget::new(faux("correct", 30_000))),
         1,
         Some(&required),
         &Options {
