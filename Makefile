@@ -23,7 +23,7 @@ ADEQUACY_SEED ?= 1
 
 export PROVABLY_PYTHON := $(PYTHON)
 
-.PHONY: help test diff diff-python diff-numpy diff-node diff-wild test-wild conformance adequacy vectors examples web fuzz bench bench-audit deps venv node chromium clean
+.PHONY: help test diff diff-python diff-numpy diff-node diff-wild test-wild conformance adequacy vectors web fuzz bench deps venv node chromium clean
 
 help:
 	@echo "make diff         run the harness against every target (CASES=$(CASES), SEED=$(SEED))"
@@ -144,6 +144,8 @@ fuzz:
 bench:
 	$(CARGO) bench --locked --bench schemes
 	$(CARGO) bench --locked --bench blackjack
+
+.PHONY: bench-audit examples
 
 # Whole proofs (BENCHMARKS.md): hyperfine of audit against serve, and peak RSS.
 bench-audit:
