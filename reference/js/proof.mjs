@@ -644,6 +644,15 @@ function mismatches(at, observed, derived, differences) {
   });
 }
 
+/** A round its op refuses (the field it names) or cannot answer (no field), as `provably audit` reports it. */
+function underivable(at, op, error) {
+  if (error.kind === 'invalid') {
+    const { field, reason } = splitMessage(error.message, null);
+    return finding('invalid', at, { field, reason: `${op} refuses the round: ${reason}` });
+  }
+  return finding('invalid', at, { reason: `${op} cannot be derived: ${error.message}` });
+}
+
 async function checkRound(engine, table, at, text, secret) {
   let r;
   try {
@@ -653,14 +662,15 @@ async function checkRound(engine, table, at, text, secret) {
     return { verdict: 'invalid', findings: [invalidAt(at, e.field, e.reason, e.index)] };
   }
   const base = { op: r.request.op, request: r.request, observed: r.observed, external: r.external, seats: r.seats };
+  // Rule 10: the op's own rules that tie fields together hold for every
+  // round, an external one too; the op names the field first in its message.
+  const result = await engine.execute(r.request);
+  if (result.error && (r.external === undefined || result.error.kind === 'invalid')) {
+    return { ...base, verdict: 'invalid', findings: [underivable(at, r.request.op, result.error)], error: result.error };
+  }
   if (r.external !== undefined) {
     const f = finding('skipped', at, { field: 'external', reason: r.external, observed: r.observed ?? null });
     return { ...base, verdict: 'skipped', findings: [f] };
-  }
-  const result = await engine.execute(r.request);
-  if (result.error) {
-    const f = finding('invalid', at, { reason: `${r.request.op} cannot be derived: ${result.error.message}` });
-    return { ...base, verdict: 'invalid', findings: [f], error: result.error };
   }
   const derived = result.ok;
   const c = compareObserved(r.request.op, r.observed, derived);

@@ -672,6 +672,21 @@ fn invalid(out: &mut Vec<Vector>) {
     }
 }
 
+/// Rule 10: a round whose op refuses it, by a rule that ties its fields
+/// together, is invalid at the field the op names, an `external` one too.
+fn invalid_refused(out: &mut Vec<Vector>) {
+    let round = json!({"op": "blackjack.strategy", "cards": [0, 1], "dealer": 5, "canDouble": true, "canSplit": true});
+    let mut external = round.clone();
+    external["external"] = Value::from("dealt by hand");
+    out.push(Vector {
+        comment: "invalid: blackjack.strategy with canSplit on A,2 (no pair), observed and external: both invalid at canSplit",
+        class: "invalid",
+        text: doc(&[epoch(Value::Null, None, vec![round, external])]),
+        verdict: Verdict::Invalid,
+        wants: vec![invalid_round(0, 0, "canSplit"), invalid_round(0, 1, "canSplit")],
+    });
+}
+
 fn invalid_lines(out: &mut Vec<Vector>) {
     use FindingKind::Invalid;
     let s = seed("shoe");
@@ -715,6 +730,7 @@ pub fn file() -> Value {
     tampered(&mut all);
     tampered_order(&mut all);
     invalid(&mut all);
+    invalid_refused(&mut all);
     invalid_lines(&mut all);
     let options = Options::default();
     let tests: Vec<Value> = all
