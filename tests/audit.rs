@@ -126,8 +126,16 @@ fn valid_and_tampered_vectors_match_the_proof_schema_and_schema_checkable_invali
         }
     };
     // What the schema cannot see: a key given twice, a player seated twice,
-    // which secret an op takes, a commitment without a secret to check.
-    let beyond = ["twice", "same player", "selfpoker epoch", "shoe epoch", "cursor.hash"];
+    // which secret an op takes, a commitment without a secret to check, an
+    // op's rules that tie fields together (canSplit without a pair).
+    let beyond = [
+        "twice",
+        "same player",
+        "selfpoker epoch",
+        "shoe epoch",
+        "cursor.hash",
+        "no pair",
+    ];
     for t in vectors() {
         let text = t["text"].as_str().unwrap();
         let comment = t["comment"].as_str().unwrap();
