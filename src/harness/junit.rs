@@ -7,7 +7,7 @@ use super::run::TargetReport;
 /// carry most control characters or U+FFFE and U+FFFF, not even as
 /// character references: those are written as `\u{…}` (the text came
 /// through [`super::escape::escape`] already, which does the same).
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

@@ -269,24 +269,9 @@ pub fn write_report(out: &mut dyn Write, sources: &[Source], spool: &mut Spool) 
     out.write_all(b"\n]}\n")
 }
 
-fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // XML 1.0 cannot carry most control characters, even escaped.
-            c if u32::from(c) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => {
-                out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
+// XML 1.0 text: the harness's JUnit escaping, which also keeps out
+// U+FFFE and U+FFFF (not even a character reference may carry them).
+use crate::harness::junit::esc;
 
 /// Writes JUnit XML: one test suite per file, one test case per epoch or
 /// round with findings (a failure for a mismatch, an error for invalid
