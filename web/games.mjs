@@ -76,20 +76,21 @@ function clientOrSeats(values) {
 // ---------------------------------------------------------------------------
 // Cards as players type them
 
-const cardReader = (numbering, { numbers }) => (t) => {
+const cardReader = (numbering, { numbers, field = 'observed' }) => (t) => {
   if (UNKNOWN.has(t)) return null;
   if (numbers && /^\d+$/.test(t)) {
     const n = Number(t);
-    if (n > 51) refuse(`„${t}“ ist keine Kartennummer (0 bis 51).`, 'observed');
+    if (n > 51) refuse(`„${t}“ ist keine Kartennummer (0 bis 51).`, field);
     return n;
   }
   const c = parseCard(numbering, t);
-  if (c === null) refuse(`„${t}“ ist keine Karte. Schreibweise z. B. „AS“, „TD“, „10♦“ oder „A♠“; „?“ für eine Karte, die du nicht gesehen hast.`, 'observed');
+  if (c === null) refuse(`„${t}“ ist keine Karte. Schreibweise z. B. „AS“, „TD“, „10♦“ oder „A♠“; „?“ für eine Karte, die du nicht gesehen hast.`, field);
   return c;
 };
 const shoeCard = cardReader(SHOE, { numbers: false });
 const cursorCard = cardReader(CURSOR, { numbers: true });
 const numpyCard = cardReader(NUMPY, { numbers: true });
+const handCard = cardReader(CURSOR, { numbers: true, field: 'cards' });
 
 /** Observed cards of a shoe from position `start` (ab 1): nulls before it. */
 function fromStart(values, read) {
@@ -383,6 +384,40 @@ export const GAMES = [
       return { epoch: { commit: v.commit, serverSeed: v.serverSeed, rounds: [{ ...round, ...(observed ? { observed } : {}) }] }, ladder };
     },
   },
+  {
+    id: 'strategy',
+    tab: 'Basisstrategie',
+    unit: ['Entscheidung', 'Entscheidungen'],
+    opFor: () => 'blackjack.strategy',
+    title: 'Basisstrategie (Blackjack)',
+    intro: 'Nachschlagen, was die veröffentlichte Basisstrategie der Blackjack-Tische in einer Lage spielt: deine Karten gegen die offene Karte des Dealers. Gegen diese Tabelle ist der ausgewiesene Hausvorteil gemessen. Hier gibt es keinen Seed und kein Zufall: dieselbe Lage ergibt immer dieselbe Entscheidung.',
+    legends: ['Die Lage am Tisch', 'Gespielte oder geratene Aktion (zum Vergleichen)'],
+    fields: [
+      { name: 'cards', label: 'Meine Karten', kind: 'text', hint: 'Wo: deine Hand am Tisch. Mindestens zwei Karten, z. B. „A♠ 7♥“ oder „AS 7H“; Zahlen sind Kartennummern 0 bis 51 (Rang = Nummer mod 13, 0 = Ass).' },
+      { name: 'dealer', label: 'Dealerkarte (offen)', kind: 'text', hint: 'Wo: die offene Karte des Dealers. Eine Karte wie „6“, „K“, „A“ oder „K♠“, oder ihr Zählwert 2 bis 11 (Ass = 11).' },
+      { name: 'canDouble', label: 'Verdoppeln erlaubt', kind: 'check', value: 'true', hint: 'Nur auf die ersten zwei Karten.' },
+      { name: 'canSplit', label: 'Teilen erlaubt', kind: 'check', value: 'false', hint: 'Nur bei einem Paar: zwei Karten gleichen Zählwerts, auch K und 10.' },
+      { name: 'doubleAfterSplit', label: 'Verdoppeln nach Teilen', kind: 'check', value: 'true', hint: 'Die Tischregel (DAS); ändert in dieser Tabelle keine Entscheidung.' },
+    ],
+    observe: [
+      { name: 'observed', label: 'Aktion', kind: 'text', hint: 'Optional, zum Vergleichen: „teilen“, „verdoppeln“, „stehen“ oder „ziehen“ (auch „Split“, „Double“, „Stand“, „Hit“), z. B. was ein Hinweis am Tisch oder eine Strategiekarte für diese Lage sagt.' },
+    ],
+    formula: [
+      'Die Entscheidung ist die der Funktion `basisstrategie`, die der Betreiber auf seiner Transparenzseite veröffentlicht: die Basisstrategie für die Regeln der Blackjack-Tische – 6 Decks, der Dealer zieht auf Soft 17 (H17), Verdoppeln nach Teilen erlaubt (DAS), keine Aufgabe (kein Surrender), Blackjack zahlt 6:5. Die 6:5-Auszahlung ändert keine Entscheidung, nur die Höhe des Blackjack-Gewinns.',
+      'Gelesen wird wie am Tisch: erst die Paare (nur wenn Teilen erlaubt ist), dann weiche Hände (ein Ass zählt 11), dann harte. Ass 1 oder 11, Zehn und Bilder 10; zwei Karten gleichen Zählwerts sind ein Paar, auch K und 10. Die Dealerkarte zählt mit ihrem Zählwert 2 bis 11 (Ass = 11).',
+      'So rechnet die veröffentlichte Funktion, und so rechnet diese Seite: A,A ohne Teilen (weiche 12) wird wie eine harte 12 gespielt (Stehen gegen 4 bis 6), und „Verdoppeln nach Teilen“ ändert keine Antwort.',
+      'Karte c: Rang = c mod 13 (0 = Ass, 9 = Zehn, 10 bis 12 = B D K), Farbe = c div 13 (♣ ♦ ♥ ♠), wie bei Casino-Poker.',
+    ],
+    mismatchHead: '✗ Die Aktion ist nicht die der veröffentlichten Tabelle',
+    unobservedHint: 'Trag unten eine Aktion ein, die du vergleichen willst (z. B. was ein Hinweis am Tisch sagt): dann sagt die Seite, ob sie zur Tabelle passt.',
+    async build(v) {
+      const { cards, numbered } = readHand(v.cards);
+      const round = { op: 'blackjack.strategy', cards, dealer: readDealer(v.dealer), canDouble: v.canDouble === 'true', canSplit: v.canSplit === 'true', doubleAfterSplit: v.doubleAfterSplit === 'true' };
+      const action = readAction(v.observed);
+      // The op takes no secret: the epoch holds the round alone (docs/proofs.md).
+      return { epoch: { commit: null, rounds: [{ ...round, ...(action ? { observed: { action } } : {}) }] }, numbered };
+    },
+  },
 ];
 
 function readDie(t) {
@@ -393,6 +428,65 @@ function readDie(t) {
   const m = /^(?:t|tg|telegram)([1-6])?$/iu.exec(t);
   if (m) return { telegram: true, face: m[1] ? Number(m[1]) : undefined };
   return refuse(`„${t}“ ist keine Augenzahl (1 bis 6, „?“ für unbekannt, „T“ für einen Telegram-Wurf).`, 'observed');
+}
+
+// ---------------------------------------------------------------------------
+// The basic strategy's situation as a player types it
+
+/** Rank letters and words (German and English), each as the letter a card is written with. */
+const RANK_WORDS = new Map([
+  ...['a', 'ass', 'ace'].map((w) => [w, 'A']),
+  ...['k', 'könig', 'koenig', 'king'].map((w) => [w, 'K']),
+  ...['d', 'dame', 'q', 'queen'].map((w) => [w, 'Q']),
+  ...['b', 'bube', 'j', 'jack'].map((w) => [w, 'J']),
+  ...['t', 'zehn', 'ten'].map((w) => [w, 'T']),
+]);
+const countValue = (card) => (card % 13 === 0 ? 11 : Math.min((card % 13) + 1, 10));
+
+/** The hand: cards in CURSOR numbering, and the tokens that were card numbers (a "7" is 8♣). */
+function readHand(text) {
+  const seen = tokens(text);
+  if (!seen.length) refuse('Bitte deine Karten eintragen, z. B. „A♠ 7♥“ oder „AS 7H“.', 'cards');
+  const numbered = [];
+  const cards = seen.map((t) => {
+    if (UNKNOWN.has(t)) refuse(`„${t}“: Für die Entscheidung zählt jede Karte der Hand; bitte alle eintragen.`, 'cards');
+    const letter = RANK_WORDS.get(t.toLowerCase());
+    // A suit never changes the decision, but a card without one is no card of the shoe.
+    if (letter) refuse(`„${t}“: bitte mit Farbe schreiben, z. B. „${letter}♠“ oder „${letter}S“. Eine Zahl allein ist eine Kartennummer (0 bis 51).`, 'cards');
+    if (/^\d+$/.test(t)) numbered.push(t);
+    return handCard(t);
+  });
+  if (cards.length === 1) refuse('„Meine Karten“: eine Hand hat mindestens zwei Karten, eingetragen ist eine.', 'cards');
+  return { cards, numbered };
+}
+
+/** The up-card's count value 2 … 11 from a card ("K♠"), a rank ("K", "Dame", "A") or a count value ("10", "11"; "1" is the ace). */
+function readDealer(text) {
+  const t = (text ?? '').trim();
+  if (t === '') refuse('Bitte die offene Karte des Dealers eintragen, z. B. „6“, „K“ oder „A“.', 'dealer');
+  const card = parseCard(CURSOR, t);
+  if (card !== null) return countValue(card);
+  const letter = RANK_WORDS.get(t.toLowerCase());
+  if (letter) return letter === 'A' ? 11 : 10;
+  if (/^\d+$/.test(t) && Number(t) >= 1 && Number(t) <= 11) return Number(t) === 1 ? 11 : Number(t);
+  return refuse(`„${t}“ ist keine Dealerkarte: eine Karte wie „6“, „K“, „A“ oder „K♠“, oder ihr Zählwert 2 bis 11 (Ass = 11).`, 'dealer');
+}
+
+/** German and English names of the four actions, as players write them. */
+const ACTION_WORDS = new Map([
+  ...['teilen', 'split', 'splitten', 'spalten'].map((w) => [w, 'teilen']),
+  ...['verdoppeln', 'double', 'doppeln', 'doubeln', 'verdoppelt'].map((w) => [w, 'verdoppeln']),
+  ...['stehen', 'stand', 'steht', 'halten', 'stehenbleiben', 'stehen bleiben', 'keine karte'].map((w) => [w, 'stehen']),
+  ...['ziehen', 'hit', 'zieht', 'karte', 'noch eine karte'].map((w) => [w, 'ziehen']),
+]);
+
+/** The observed action in the op's words, or undefined when nothing was typed. */
+function readAction(text) {
+  const t = (text ?? '').trim().toLowerCase().replace(/\s+/g, ' ');
+  if (t === '' || UNKNOWN.has(t)) return undefined;
+  const action = ACTION_WORDS.get(t);
+  if (!action) refuse(`„${text.trim()}“ ist keine Aktion: „teilen“, „verdoppeln“, „stehen“ oder „ziehen“ (auch „Split“, „Double“, „Stand“, „Hit“).`, 'observed');
+  return action;
 }
 
 async function buildTable(v, ctx) {

@@ -45,6 +45,11 @@ export const FIELD_NAMES = Object.freeze({
   ranks: 'Ränge',
   observed: 'beobachtet',
   protocol: 'Protokoll',
+  dealer: 'Dealerkarte',
+  canDouble: 'Verdoppeln erlaubt',
+  canSplit: 'Teilen erlaubt',
+  doubleAfterSplit: 'Verdoppeln nach Teilen',
+  action: 'Aktion',
 });
 
 /** „Server-Seed“; `observed.cards` is „beobachtet: Karten“. */
@@ -73,8 +78,10 @@ const QUOTE = (s) => `„${s}“`;
 
 // The engine's messages (validate.mjs, the schemes) and the proof checker's
 // reasons (proof.mjs), each with its German form. The first that fits wins;
-// `f` is the field's German name.
+// `f` is the field's German name, `field` the field itself.
 const RULES = [
+  // A round its op refuses (proofs.md rule 10): the op's own message, for the field it names.
+  [/^\S+ refuses the round: (.*)$/s, (m, f, field) => germanReason(field, m[1])],
   [/^missing field ([^\s:]+)(?::.*)?$/s, (m) => `${QUOTE(fieldName(m[1]))} fehlt.`],
   [/^is missing$/, (m, f) => `${QUOTE(f)} fehlt.`],
   [/^unknown field "([^"]+)".*$/s, (m) => `${QUOTE(m[1])} ist hier kein Feld.`],
@@ -97,6 +104,12 @@ const RULES = [
   [/^"(.*)…?" is not plain decimal digits.*$/s, (m, f) => `${QUOTE(f)}: „${m[1]}“ ist keine reine Dezimalzahl (ohne Vorzeichen, ohne führende Nullen, ohne Leerzeichen).`],
   [/^must hold (\d+) to (\d+) cards, got (\d+)$/, (m, f) => `${QUOTE(f)}: ${m[1]} bis ${m[2]} Karten nötig, eingetragen sind ${m[3]}.`],
   [/^card (\d+) appears twice$/, (m, f) => `${QUOTE(f)}: Karte ${m[1]} kommt doppelt vor.`],
+  [/^card (\d+) appears more than (\d+) times$/, (m, f) => `${QUOTE(f)}: Kartennummer ${m[1]} kommt öfter als ${m[2]}-mal vor; ein Schuh aus ${m[2]} Decks hat jede Karte nur ${m[2]}-mal.`],
+  [/^(-?\d+) is not a card \(0 to 51\)$/, (m, f) => `${QUOTE(f)}: ${m[1]} ist keine Kartennummer (0 bis 51).`],
+  [/^the hand is bust \(hard total (\d+)\); there is no decision to make$/, (m) => `Die Hand hat mehr als 21 (hart ${m[1]}): da gibt es nichts mehr zu entscheiden.`],
+  [/^true with (\d+) cards; doubling is only allowed on the first two cards$/, (m, f) => `${QUOTE(f)} ist gesetzt, die Hand hat aber ${m[1]} Karten: verdoppeln darf man nur auf die ersten zwei Karten.`],
+  [/^true with (\d+) cards; only a two-card pair can be split$/, (m, f) => `${QUOTE(f)} ist gesetzt, die Hand hat aber ${m[1]} Karten: teilen lässt sich nur ein Paar aus zwei Karten.`],
+  [/^true but the cards are not a pair \(count values (\d+) and (\d+)\)$/, (m, f) => `${QUOTE(f)} ist gesetzt, die Karten sind aber kein Paar (Zählwerte ${m[1]} und ${m[2]}); teilen lässt sich nur ein Paar.`],
   [/^this target speaks version (\d+), not (.+)$/, (m, f) => `${QUOTE(f)}: nur Version ${m[1]} wird verstanden, nicht ${m[2]}.`],
   [/^appears twice$/, (m, f) => `${QUOTE(f)} steht zweimal da.`],
   [/^a round is a request without id$/, () => 'Eine Runde trägt keine „id“.'],
@@ -167,7 +180,7 @@ export function germanReason(field, reason) {
   const f = fieldName(field);
   for (const [re, make] of RULES) {
     const m = re.exec(reason);
-    if (m) return make(m, f);
+    if (m) return make(m, f, field);
   }
   return `${QUOTE(f)}: ungültige Angabe.`;
 }

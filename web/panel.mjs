@@ -7,6 +7,7 @@
 // thrown away. So the page never shows a verdict for inputs it no longer
 // holds.
 
+import { handValue, strategy } from './js/blackjack.mjs';
 import { CURSOR, NUMPY, convertCard, rankText } from './js/cards.mjs';
 import { stringifyJson } from './js/json.mjs';
 import { evaluate as pokerEvaluate } from './js/poker.mjs';
@@ -24,14 +25,27 @@ const COLLAPSED = 20;
 /** The fields of a game (inputs, then what was seen), each with its kind. */
 const allFields = (game) => [...game.fields, ...game.observe];
 
+/** A game without a commitment field has no secret (the basic strategy): nothing to commit to, nothing to say about it. */
+const secretless = (game) => !game.fields.some((f) => f.commit);
+
 function fieldShown(f, values) {
   if (f.variants && !f.variants.includes(values.variant)) return false;
   if (f.ops && !f.ops.includes(values.op)) return false;
   return true;
 }
 
+/** A checkbox with its label beside it; its value is "true" or "false", as a link writes it. */
+function buildCheck(id, f) {
+  const input = el('input', { id, name: f.name, type: 'checkbox', checked: f.value === 'true', 'aria-describedby': f.hint ? `${id}-hint` : undefined });
+  return el('div', { class: 'field check', id: `${id}-field`, 'data-field': f.name },
+    el('div', { class: 'check-line' }, input, el('label', { for: id }, f.label)),
+    f.hint ? el('span', { class: 'hint', id: `${id}-hint` }, f.hint) : null,
+    el('div', { class: 'field-note', id: `${id}-note`, hidden: true }));
+}
+
 function buildField(gameId, f) {
   const id = `${gameId}-${f.name}`;
+  if (f.kind === 'check') return buildCheck(id, f);
   let input;
   if (f.kind === 'select') {
     input = el('select', { id, name: f.name }, ...f.options.map(([value, label]) => el('option', { value }, label)));
@@ -67,9 +81,10 @@ export function buildGamePanel(game, placeholder, hooks, shown) {
       el('label', { for: `${id}-variant` }, 'Tisch'),
       el('select', { id: `${id}-variant`, name: 'variant' }, ...game.variants.map((v) => el('option', { value: v.id }, v.label))))));
   }
+  const [given, seen] = game.legends ?? ['Werte vom Betreiber', 'Was du gesehen hast (zum Vergleichen)'];
   form.append(
-    el('fieldset', { class: 'group' }, el('legend', {}, 'Werte vom Betreiber'), el('div', { class: 'grid' }, ...game.fields.map((f) => buildField(id, f)))),
-    el('fieldset', { class: 'group compare' }, el('legend', {}, 'Was du gesehen hast (zum Vergleichen)'), el('div', { class: 'grid' }, ...game.observe.map((f) => buildField(id, f)))),
+    el('fieldset', { class: 'group' }, el('legend', {}, given), el('div', { class: 'grid' }, ...game.fields.map((f) => buildField(id, f)))),
+    el('fieldset', { class: 'group compare' }, el('legend', {}, seen), el('div', { class: 'grid' }, ...game.observe.map((f) => buildField(id, f)))),
     el('div', { class: 'actions' },
       el('button', { type: 'submit', class: 'primary', id: `${id}-run` }, 'Prüfen'),
       el('button', { type: 'button', class: 'secondary', id: `${id}-link` }, 'Link zu dieser Prüfung')),
@@ -124,7 +139,10 @@ function setBusy(state) {
 
 function rawValues(game) {
   const v = {};
-  for (const f of allFields(game)) v[f.name] = $(`${game.id}-${f.name}`).value;
+  for (const f of allFields(game)) {
+    const input = $(`${game.id}-${f.name}`);
+    v[f.name] = f.kind === 'check' ? String(input.checked) : input.value;
+  }
   if (game.variants) v.variant = $(`${game.id}-variant`).value;
   return v;
 }
@@ -278,24 +296,25 @@ function judge(game, outcome) {
     firstMismatch = d.index;
     const more = mismatches.reduce((n, f) => n + (f.differences ?? 1), 0) - 1;
     lines.push(`Erste Abweichung: ${d.where}: gesehen ${d.observed}, berechnet ${d.derived}.${more > 0 ? ` Dazu ${plural(more, 'weitere Abweichung', 'weitere Abweichungen')}.` : ''}`);
+    if (d.hint) lines.push(d.hint);
     if (d.first) {
       lines.push('Schon das erste verglichene Element weicht ab. Das spricht eher für eine falsch übertragene Eingabe als für Betrug: prüfe Nonce, Decks und Client-Seed (und ob der Server-Seed vollständig kopiert ist), bevor du etwas anderes annimmst.');
     }
   }
   let head;
   let verdict = report.verdict;
-  if (verdict === 'mismatch') head = commit === 'mismatch' && !mismatches.length ? '✗ Commitment passt nicht' : commit === 'mismatch' ? '✗ Commitment und Ergebnis passen nicht' : '✗ Das Ergebnis passt nicht zu den Seeds';
+  if (verdict === 'mismatch') head = commit === 'mismatch' && !mismatches.length ? '✗ Commitment passt nicht' : commit === 'mismatch' ? '✗ Commitment und Ergebnis passen nicht' : game.mismatchHead ?? '✗ Das Ergebnis passt nicht zu den Seeds';
   else if (verdict === 'match') {
     const unit = game.unit ?? ['Angabe', 'Angaben'];
     const all = compared === 1 ? `die eine ${unit[0]} stimmt` : `alle ${plural(compared, unit[0], unit[1])} stimmen überein`;
     const seen = compared ? `${all}${cutSeen ? ', die Cut-Card auch' : ''}` : cutSeen ? 'die Cut-Card stimmt' : 'nichts Gesehenes eingetragen';
     head = commit === 'ok' ? `✓ Stimmt: Commitment passt, ${seen}` : `✓ Stimmt: ${seen}`;
-    if (commit === 'absent') lines.push('Ohne Commitment ist nur geprüft, dass das Gesehene aus diesem Seed folgt – nicht, dass der Seed vor dem Spiel festgelegt war.');
+    if (commit === 'absent' && !secretless(game)) lines.push('Ohne Commitment ist nur geprüft, dass das Gesehene aus diesem Seed folgt – nicht, dass der Seed vor dem Spiel festgelegt war.');
     if (!compared && !cutSeen) lines.push('Trage unten ein, was du gesehen hast, dann vergleicht die Seite Stück für Stück.');
   } else {
     verdict = 'unobserved';
     head = 'Berechnet – noch nichts verglichen';
-    lines.push('Trage das Commitment und, was du gesehen hast, ein: dann sagt die Seite, ob beides passt.');
+    lines.push(game.unobservedHint ?? 'Trage das Commitment und, was du gesehen hast, ein: dann sagt die Seite, ob beides passt.');
   }
   const skipped = rounds.filter((r) => r.verdict === 'skipped').length;
   if (skipped) lines.push(`${plural(skipped, 'Wurf', 'Würfe')} aus Telegram übersprungen: die kommen nicht aus dem Seed und lassen sich nicht nachrechnen.`);
@@ -338,6 +357,11 @@ function describeMismatch(game, outcome, f) {
       const where = f.index < 2 * n ? `Platz ${Math.floor(f.index / 2) + 1}, Karte ${(f.index % 2) + 1}` : `Board-Karte ${f.index - 2 * n + 1}`;
       return { where: `${where} (Stapelposition ${f.index + 1})`, observed: cardText(faces.numpy(f.observed)), derived: f.derived === null ? 'keine' : cardText(faces.numpy(f.derived)), index: f.index, first: f.index === firstSeen(round.observed.deck) };
     }
+    case 'strategy':
+      return {
+        where: 'Aktion', observed: ACTION_NAMES[f.observed] ?? String(f.observed), derived: ACTION_NAMES[f.derived] ?? String(f.derived), first: false,
+        hint: 'Die veröffentlichte Tabelle spielt diese Lage anders. Prüfe zuerst die Karten, die Dealerkarte und die Häkchen: ob Verdoppeln und Teilen erlaubt sind, ändert die Antwort.',
+      };
     case 'dond': {
       const show = ladderShow(outcome.built.ladder);
       return { where: `Koffer ${formatInt(f.index + 1)}`, observed: show(f.observed), derived: f.derived === null ? 'keiner' : show(f.derived), index: f.index, first: f.index === firstSeen(round.observed.order) };
@@ -405,7 +429,7 @@ function chipList(id, items, { marks = [], cut, unit }) {
 }
 
 function resultNodes(game, outcome) {
-  const nodes = [commitLine(game, outcome)];
+  const nodes = secretless(game) ? [] : [commitLine(game, outcome)];
   const rounds = outcome.checked.epochs[0].rounds;
   const derivedText = [];
   const add = (...n) => nodes.push(...n);
@@ -467,6 +491,11 @@ function resultNodes(game, outcome) {
       add(...chipList(game.id, items, { marks: marksOf(r.observed?.deck, r.comparison?.differences, 'deck'), unit: ['Karte', 'Karten'] }));
       break;
     }
+    case 'strategy':
+      if (!r.derived) break;
+      add(...strategyNodes(r, outcome.built));
+      derivedText.push(`${showCards(r.request.cards, faces.cursor)} gegen ${upCard(r.request.dealer)}: ${ACTION_NAMES[r.derived.action]}`);
+      break;
     case 'dond': {
       if (!r.derived) break;
       const show = ladderShow(outcome.built.ladder);
@@ -479,6 +508,63 @@ function resultNodes(game, outcome) {
       break;
   }
   if (derivedText.length) add(el('div', { class: 'actions' }, copyButton('Berechnetes Ergebnis', derivedText.join('\n'), { id: `${game.id}-copy-result` }, 'Berechnetes Ergebnis kopieren')));
+  return nodes;
+}
+
+// ---------------------------------------------------------------------------
+// The basic strategy: the decision, and the cell of the table it came from
+
+/** The op's action words as a player reads them. */
+const ACTION_NAMES = { teilen: 'Teilen', verdoppeln: 'Verdoppeln', stehen: 'Stehen', ziehen: 'Ziehen' };
+const ACTION_MEANING = { teilen: 'die zwei Karten zu zwei Händen teilen', verdoppeln: 'den Einsatz verdoppeln, genau eine Karte dazu', stehen: 'keine Karte mehr', ziehen: 'noch eine Karte' };
+
+const upCard = (dealer) => (dealer === 11 ? 'A (11)' : String(dealer));
+const cardCount = (card) => (card % 13 === 0 ? 11 : Math.min((card % 13) + 1, 10));
+
+/**
+ * The chart, row and column that decided, read the way the op reads them
+ * (pairs, then soft 13 and up, then hard): which chart it was follows from
+ * the answer, so nothing of the tables is restated here.
+ */
+function strategyCell(request, action) {
+  const { cards, dealer, canSplit } = request;
+  const column = `Dealer ${upCard(dealer)}`;
+  const pair = cardCount(cards[0]);
+  const pairRow = pair === 11 ? 'A,A' : `${pair},${pair}`;
+  if (canSplit && action === 'teilen') return `Paare, Zeile ${pairRow}, Spalte ${column}`;
+  const { total, soft } = handValue(cards);
+  const row = soft && total >= 13 ? `Weiche Hände, Zeile Soft ${total}` : `Harte Hände, Zeile Hart ${total}${soft ? ' (weiche 12 wird wie harte 12 gespielt)' : ''}`;
+  return `${canSplit ? `Paare: ${pairRow} nicht teilen; dann ` : ''}${row}, Spalte ${column}`;
+}
+
+/** "Verdoppeln, sonst Ziehen" when the cell doubles (two cards only), else null. */
+function doubleCell(request) {
+  if (request.cards.length !== 2) return null;
+  const withDouble = strategy({ ...request, canDouble: true });
+  const without = strategy({ ...request, canDouble: false });
+  return withDouble === without ? null : `${ACTION_NAMES[withDouble]}, sonst ${ACTION_NAMES[without]}`;
+}
+
+function strategyNodes(r, built) {
+  const req = r.request;
+  const action = r.derived.action;
+  const { total, soft } = handValue(req.cards);
+  const isPair = req.cards.length === 2 && cardCount(req.cards[0]) === cardCount(req.cards[1]);
+  const cell = doubleCell(req);
+  const dl = el('dl', { class: 'kv words', id: 'strategy-out' },
+    el('dt', {}, 'Hand'), el('dd', { id: 'strategy-hand' }, ...cardSpans(req.cards, faces.cursor), `${soft ? 'weich' : 'hart'} ${total}${isPair ? ', ein Paar' : ''}`),
+    el('dt', {}, 'Dealer zeigt'), el('dd', { id: 'strategy-dealer' }, upCard(req.dealer)),
+    el('dt', {}, 'Tabellenfeld'), el('dd', { id: 'strategy-cell' }, strategyCell(req, action)),
+    cell ? el('dt', {}, 'Im Feld steht') : null, cell ? el('dd', { id: 'strategy-double' }, `${cell}${req.canDouble ? '' : ' – Verdoppeln ist hier nicht erlaubt'}`) : null);
+  const nodes = [
+    el('p', { class: 'strategy-action' }, 'Die Tabelle sagt: ', el('strong', { id: 'strategy-action', 'data-action': action }, ACTION_NAMES[action]), ` – ${ACTION_MEANING[action]}.`),
+    dl,
+  ];
+  if (isPair && !req.canSplit) nodes.push(notice('info', 'Die Karten sind ein Paar, „Teilen erlaubt“ ist aber nicht angekreuzt: das ist die Entscheidung ohne Teilen.', { id: 'strategy-pair-note' }));
+  if (built.numbered?.length) {
+    const read = built.numbered.map((t) => `${t} = ${faces.cursor(Number(t)).text}`).join(', ');
+    nodes.push(notice('info', `Als Kartennummern gelesen: ${read}. Meinst du den Rang, schreib die Karte mit Farbe, z. B. „7♠“.`, { id: 'strategy-numbers-note' }));
+  }
   return nodes;
 }
 

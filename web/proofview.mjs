@@ -25,6 +25,7 @@ export const OP_NAMES = Object.freeze({
   'poker.evaluate': 'Handbewertung',
   'selfpoker.deck': 'Pokerni-Hand',
   'ladder.shuffle': 'Deal or No Deal',
+  'blackjack.strategy': 'Basisstrategie',
 });
 
 /** What one item of a list field is called. */
@@ -218,7 +219,7 @@ const COMMIT_TEXT = { ok: '✓ Commitment passt', mismatch: '✗ Commitment pass
 function roundItem(r) {
   const req = r.request ?? {};
   const facts = [
-    ['nonce', 'Nonce'], ['hand', 'Hand'], ['n', 'n ='], ['tournamentId', 'Turnier'], ['players', 'Spieler'], ['size', 'Koffer'], ['count', 'Anzahl'], ['cursor', 'Cursor'], ['range', 'Spanne'],
+    ['nonce', 'Nonce'], ['hand', 'Hand'], ['n', 'n ='], ['tournamentId', 'Turnier'], ['players', 'Spieler'], ['size', 'Koffer'], ['count', 'Anzahl'], ['cursor', 'Cursor'], ['range', 'Spanne'], ['dealer', 'Dealer'],
   ].filter(([k]) => req[k] !== undefined).map(([k, label]) => `${label} ${typeof req[k] === 'number' || typeof req[k] === 'bigint' ? formatInt(req[k]) : req[k]}`);
   if (r.seats) facts.push(plural(r.seats.length, 'Platz', 'Plätze'));
   const li = el('li', { 'data-round': r.round, 'data-verdict': r.verdict, class: `round ${r.verdict}` },

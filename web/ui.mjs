@@ -88,9 +88,12 @@ export function buildRest() {
 const GAME_OF_OP = {
   'shoe.deal': 'blackjack', 'shoe.tournament': 'tournament', 'dice.roll': 'dice', 'cursor.int': 'numbers', 'cursor.float': 'numbers',
   'cursor.raw': 'numbers', 'cursor.shuffle': 'numbers', 'cursor.hash': 'numbers', 'poker.deal': 'poker', 'selfpoker.deck': 'pokerni', 'ladder.shuffle': 'dond',
+  'blackjack.strategy': 'strategy',
 };
-/** Keys a link may use for a form field of another name. */
-const ALIASES = { dice: { n: 'from' }, pokerni: {}, blackjack: {}, numbers: {} };
+/** Keys a link may use for a form field of another name (`action`: the op's answer field). */
+const ALIASES = { dice: { n: 'from' }, pokerni: {}, blackjack: {}, numbers: {}, strategy: { action: 'observed' } };
+/** How a link writes a checkbox that is ticked. */
+const TICKED = /^(true|1|ja|yes|on)$/i;
 
 function linkProblem(text) {
   const box = $('proof-verdict');
@@ -119,7 +122,8 @@ export function openFragment(hash) {
   const { game } = state;
   const set = (name, value) => {
     const input = $(`${game.id}-${name}`);
-    if (input) input.value = value;
+    if (input?.type === 'checkbox') input.checked = TICKED.test(value.trim());
+    else if (input) input.value = value;
   };
   if (game.variants) set('variant', gameParam === 'blackjack-table' || (f.op === 'cursor.shuffle' && gameId === 'blackjack') ? 'table' : 'shoe');
   if (game.id === 'numbers') set('op', f.op);

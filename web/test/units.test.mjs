@@ -4,8 +4,10 @@
 // does the same mapping here.
 
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
 import { describe, test } from 'node:test';
+import { CURSOR, cardFace } from '../../reference/js/cards.mjs';
 import { checkProof } from '../../reference/js/proof.mjs';
 import { execute } from '../../reference/js/provably.mjs';
 import { stringifyJson } from '../../reference/js/json.mjs';
@@ -21,6 +23,7 @@ export async function resolve(specifier, context, next) {
 const german = await import('../german.mjs');
 const fragment = await import('../fragment.mjs');
 const selftest = await import('../selftest.mjs');
+const games = await import('../games.mjs');
 
 const ENGLISH = /\b(must|got|above|below|limit|missing|field|minimum|maximum|strictly|between|invalid|error|exhausted|cannot|the|is not|answer|round|epoch)\b/i;
 const FALLBACK = /ungültige Angabe\.$/;
@@ -74,6 +77,11 @@ describe('german.mjs', () => {
       { op: 'poker.evaluate', cards: [1, 2, 3, 4, 4] },
       { op: 'poker.evaluate', cards: 'x' },
       { op: 'ladder.shuffle', serverSeed: 's', clientSeed: 'c', size: 0 },
+      ...[
+        { dealer: 12 }, { dealer: 1 }, { cards: [0] }, { cards: Array(22).fill(1) }, { cards: [52, 1] }, { canDouble: null },
+        { cards: [0, 0, 0, 0, 0, 0, 0], canDouble: false }, { cards: [9, 17, 32], canDouble: false }, { cards: [1, 15, 29], canSplit: false },
+        { cards: [3, 16, 27], canDouble: false, canSplit: true }, { cards: [1, 15], canSplit: true }, { surrender: false },
+      ].map((x) => ({ op: 'blackjack.strategy', cards: [0, 13], dealer: 5, canDouble: true, canSplit: false, ...x })),
       { op: 'nope' },
       {},
     ];
@@ -105,6 +113,13 @@ describe('german.mjs', () => {
       `{"proof":1,"epochs":[{"seed":"1","rounds":[${round}]}]}`,
       `{"proof":1,"epochs":[{"serverSeed":"s","rounds":[{"op":"poker.evaluate","cards":[1,2,3,4,5],"seats":[]}, {"op":"dice.roll","n":0,"seats":{}}, {"op":"dice.roll","n":0,"seats":[1]}, {"op":"dice.roll","n":0,"seats":[{"player":1,"seed":"a","x":1}]}, {"op":"dice.roll","n":0,"seats":[{"seed":"a"}]}, {"op":"dice.roll","n":0,"seats":[{"player":1}]}, {"op":"dice.roll","n":0,"seats":[{"player":1.5,"seed":"a"}]}, {"op":"dice.roll","n":0,"seats":[{"player":1,"seed":2}]}, {"op":"dice.roll","n":0,"seats":[{"player":1,"seed":"a"},{"player":1,"seed":"b"}]}, {"op":"dice.roll","n":0,"clientSeed":"c","seats":[]}]}]}`,
       `{"proof":1,"epochs":[{"serverSeed":"s","rounds":[{"op":"dice.roll","clientSeed":"c","n":0,"external":""}, {"op":"dice.roll","clientSeed":"c","n":0,"external":1}, {"op":"dice.roll","clientSeed":"c","n":0,"observed":[]}, {"op":"dice.roll","clientSeed":"c","n":0,"observed":{"x":1}}, {"op":"dice.roll","clientSeed":"c","n":0,"observed":{"face":null}}, {"op":"dice.roll","clientSeed":"c","n":0,"observed":{"face":"x"}}, {"op":"shoe.deal","clientSeed":"c","nonce":0,"decks":1,"penetration":0.5,"observed":{"cards":["1X"]}}, {"op":"poker.evaluate","cards":[1,2,3,4,5],"observed":{"category":"x"}}, {"op":"cursor.float","clientSeed":"c","nonce":0,"cursor":0,"observed":{"float":2}}, {"op":"cursor.int","clientSeed":"c","nonce":0,"cursor":0,"range":2,"observed":{"cursorNext":0}}, {"op":"dice.roll","clientSeed":"c","n":0,"n":1}]}]}`,
+      // Rounds blackjack.strategy refuses (its own rules, after the fields' limits), and a bad action.
+      `{"proof":1,"epochs":[{"commit":null,"rounds":[${[
+        '"cards":[9,17,32],"dealer":6,"canDouble":false,"canSplit":false', '"cards":[1,15,29],"dealer":3,"canDouble":true,"canSplit":false',
+        '"cards":[3,16,27],"dealer":5,"canDouble":false,"canSplit":true', '"cards":[1,15],"dealer":5,"canDouble":true,"canSplit":true',
+        '"cards":[0,0,0,0,0,0,0],"dealer":5,"canDouble":false,"canSplit":false', '"cards":[52,1],"dealer":5,"canDouble":false,"canSplit":false',
+        '"cards":[1,2],"dealer":12,"canDouble":false,"canSplit":false', '"cards":[1,2],"dealer":5,"canDouble":false,"canSplit":false,"observed":{"action":"fold"}',
+      ].map((r) => `{"op":"blackjack.strategy",${r}}`).join(',')}]}]}`,
       '{"proof": 1, "epochs": [',
       '{"a":1}\n[1]\n{"serverSeed":"s","rounds":[],"proof":1}',
     ];
@@ -119,6 +134,88 @@ describe('german.mjs', () => {
       }
     }
     assert.ok(n >= 40, `${n} invalid findings translated`);
+  });
+});
+
+describe('games.mjs: the basic strategy', () => {
+  // vectors/blackjack.json: the Rust op's answers, held to the published TypeScript.
+  const bundle = JSON.parse(readFileSync(new URL('../../vectors/blackjack.json', import.meta.url), 'utf8'));
+  const valid = bundle.testGroups.flatMap((g) => g.tests).filter((t) => t.result === 'valid');
+  const game = games.GAMES.find((g) => g.id === 'strategy');
+  const flags = (input) => ({ canDouble: String(input.canDouble), canSplit: String(input.canSplit), doubleAfterSplit: String(input.doubleAfterSplit ?? true) });
+  // The up-card the way players write it, in turn: a rank, a card, a count value.
+  const upCard = (d, i) => (d === 11 ? ['A', 'A♥', '11'][i % 3] : d === 10 ? ['K', 'QS', '10', 'Bube'][i % 4] : [String(d), `${d}♣`][i % 2]);
+  const buildAndCheck = async (values) => {
+    const built = await game.build(values);
+    const { report, epochs } = await checkProof(stringifyJson({ proof: 1, epochs: [built.epoch] }));
+    return { built, report, round: epochs[0].rounds[0] };
+  };
+
+  test('every valid vector typed as cards gives its expected action, and that action typed back is a match', async () => {
+    assert.ok(valid.length > 200, `${valid.length} valid vectors`);
+    for (const [i, t] of valid.entries()) {
+      const cards = t.input.cards.map((c, k) => ((i + k) % 4 === 3 ? String(c) : cardFace(CURSOR, c).text)).join(' ');
+      const values = { cards, dealer: upCard(t.input.dealer, i), ...flags(t.input), observed: '' };
+      const { report, round } = await buildAndCheck(values);
+      assert.deepEqual(round.request.cards, t.input.cards, `tcId ${t.tcId}: ${cards}`);
+      assert.equal(round.request.dealer, t.input.dealer, `tcId ${t.tcId}: ${values.dealer}`);
+      assert.equal(report.verdict, 'unobserved', `tcId ${t.tcId}`);
+      assert.equal(round.derived.action, t.expected.action, `tcId ${t.tcId} (${t.comment})`);
+      const seen = await buildAndCheck({ ...values, observed: t.expected.action.toUpperCase() });
+      assert.equal(seen.report.verdict, 'match', `tcId ${t.tcId}`);
+    }
+  });
+
+  test('another action is a mismatch; English and German words for an action are read', async () => {
+    const t = valid.find((x) => x.expected.action === 'stehen');
+    const values = { cards: t.input.cards.join(' '), dealer: String(t.input.dealer), ...flags(t.input) };
+    assert.equal((await buildAndCheck({ ...values, observed: 'Hit' })).report.verdict, 'mismatch');
+    for (const word of ['Stand', 'stehen bleiben', ' STEHEN ']) assert.equal((await buildAndCheck({ ...values, observed: word })).report.verdict, 'match', word);
+  });
+
+  test('bad input is an InputError naming the field, in German', async () => {
+    const ok = { cards: 'AS 7H', dealer: '6', canDouble: 'true', canSplit: 'false', doubleAfterSplit: 'true', observed: '' };
+    const cases = [
+      [{ cards: '' }, 'cards', /Bitte deine Karten eintragen/],
+      [{ cards: 'AS' }, 'cards', /mindestens zwei Karten/],
+      [{ cards: 'A 7' }, 'cards', /„A“: bitte mit Farbe schreiben, z\. B\. „A♠“/],
+      [{ cards: 'Dame 7H' }, 'cards', /„Q♠“ oder „QS“/],
+      [{ cards: 'AS ?' }, 'cards', /jede Karte der Hand/],
+      [{ cards: 'AS 1X' }, 'cards', /„1X“ ist keine Karte/],
+      [{ cards: 'AS 52' }, 'cards', /„52“ ist keine Kartennummer/],
+      [{ dealer: '' }, 'dealer', /offene Karte des Dealers/],
+      [{ dealer: '12' }, 'dealer', /„12“ ist keine Dealerkarte/],
+      [{ dealer: 'X' }, 'dealer', /keine Dealerkarte/],
+      [{ observed: 'fold' }, 'observed', /„fold“ ist keine Aktion/],
+    ];
+    for (const [change, field, want] of cases) {
+      await assert.rejects(game.build({ ...ok, ...change }), (e) => {
+        assert.ok(e instanceof games.InputError, `${JSON.stringify(change)}: ${e}`);
+        assert.equal(e.field, field, JSON.stringify(change));
+        assert.match(e.message, want);
+        assert.doesNotMatch(e.message, ENGLISH);
+        return true;
+      });
+    }
+  });
+
+  test('a situation the op refuses is invalid at the form field it names, in German', async () => {
+    const ok = { cards: '9S 7H', dealer: '6', canDouble: 'false', canSplit: 'false', doubleAfterSplit: 'true', observed: '' };
+    const cases = [
+      [{ cards: '9S 7H 8D' }, 'cards', /mehr als 21 \(hart 24\)/],
+      [{ cards: '2S 3H 4D', canDouble: 'true' }, 'canDouble', /„Verdoppeln erlaubt“ ist gesetzt, die Hand hat aber 3 Karten/],
+      [{ cards: '2S 3H', canSplit: 'true' }, 'canSplit', /kein Paar \(Zählwerte 2 und 3\)/],
+    ];
+    const fields = new Set([...game.fields, ...game.observe].map((f) => f.name));
+    for (const [change, field, want] of cases) {
+      const { report } = await buildAndCheck({ ...ok, ...change });
+      const f = report.findings.find((x) => x.kind === 'invalid');
+      assert.equal(f?.field, field, JSON.stringify(change));
+      assert.ok(fields.has(f.field), `the form has a field ${f.field}`);
+      const text = german.germanReason(f.field, f.reason);
+      assert.match(text, want);
+      assert.doesNotMatch(text, ENGLISH);
+    }
   });
 });
 
