@@ -391,7 +391,7 @@ export const GAMES = [
     opFor: () => 'blackjack.strategy',
     title: 'Basisstrategie (Blackjack)',
     intro: 'Nachschlagen, was die veröffentlichte Basisstrategie der Blackjack-Tische in einer Lage spielt: deine Karten gegen die offene Karte des Dealers. Gegen diese Tabelle ist der ausgewiesene Hausvorteil gemessen. Hier gibt es keinen Seed und kein Zufall: dieselbe Lage ergibt immer dieselbe Entscheidung.',
-    legends: ['Die Lage am Tisch', 'Gespielte oder geratene Aktion (zum Vergleichen)'],
+    legends: ['Die Lage am Tisch', 'Gespielte oder empfohlene Aktion (zum Vergleichen)'],
     fields: [
       { name: 'cards', label: 'Meine Karten', kind: 'text', hint: 'Wo: deine Hand am Tisch. Mindestens zwei Karten, z. B. „A♠ 7♥“ oder „AS 7H“; Zahlen sind Kartennummern 0 bis 51 (Rang = Nummer mod 13, 0 = Ass).' },
       { name: 'dealer', label: 'Dealerkarte (offen)', kind: 'text', hint: 'Wo: die offene Karte des Dealers. Eine Karte wie „6“, „K“, „A“ oder „K♠“, oder ihr Zählwert 2 bis 11 (Ass = 11).' },

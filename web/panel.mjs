@@ -526,7 +526,7 @@ const cardCount = (card) => (card % 13 === 0 ? 11 : Math.min((card % 13) + 1, 10
  * (pairs, then soft 13 and up, then hard): which chart it was follows from
  * the answer, so nothing of the tables is restated here.
  */
-function strategyCell(request, action) {
+export function strategyCell(request, action) {
   const { cards, dealer, canSplit } = request;
   const column = `Dealer ${upCard(dealer)}`;
   const pair = cardCount(cards[0]);
@@ -552,7 +552,7 @@ function strategyNodes(r, built) {
   const isPair = req.cards.length === 2 && cardCount(req.cards[0]) === cardCount(req.cards[1]);
   const cell = doubleCell(req);
   const dl = el('dl', { class: 'kv words', id: 'strategy-out' },
-    el('dt', {}, 'Hand'), el('dd', { id: 'strategy-hand' }, ...cardSpans(req.cards, faces.cursor), `${soft ? 'weich' : 'hart'} ${total}${isPair ? ', ein Paar' : ''}`),
+    el('dt', {}, 'Hand'), el('dd', { id: 'strategy-hand' }, ...cardSpans(req.cards, faces.cursor), `– ${soft ? 'weich' : 'hart'} ${total}${isPair ? ', ein Paar' : ''}`),
     el('dt', {}, 'Dealer zeigt'), el('dd', { id: 'strategy-dealer' }, upCard(req.dealer)),
     el('dt', {}, 'Tabellenfeld'), el('dd', { id: 'strategy-cell' }, strategyCell(req, action)),
     cell ? el('dt', {}, 'Im Feld steht') : null, cell ? el('dd', { id: 'strategy-double' }, `${cell}${req.canDouble ? '' : ' – Verdoppeln ist hier nicht erlaubt'}`) : null);

@@ -94,6 +94,15 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
   };
   const selftestText = readFileSync(join(ROOT, 'vectors/selftest.json'), 'utf8');
   const selftest = JSON.parse(selftestText);
+  // The basic strategy's situations and the actions the Rust op gives them
+  // (held to the published TypeScript), spread over pairs, soft and hard hands.
+  const strategyVectors = JSON.parse(readFileSync(join(ROOT, 'vectors/blackjack.json'), 'utf8'))
+    .testGroups.flatMap((g) => g.tests).filter((t) => t.result === 'valid');
+  const strategyFew = (n) => Array.from({ length: n }, (_, i) => strategyVectors[Math.floor((i * strategyVectors.length) / n)]);
+  /** A strategy vector's situation as form values: the cards as card numbers, the up-card as its count value. */
+  const strategyForm = (input) => ({
+    cards: input.cards.join(' '), dealer: String(input.dealer), canDouble: input.canDouble, canSplit: input.canSplit, doubleAfterSplit: input.doubleAfterSplit ?? true, observed: '',
+  });
   // Should anything escape the hooks below (a crash, Ctrl-C, a CI runner's
   // SIGTERM), the server still dies with us. Playwright does the same for
   // chromium.
@@ -157,12 +166,14 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
     return opened;
   }
 
-  /** Fills a game's fields (a select by value) without checking. */
+  /** Fills a game's fields (a select by value, a checkbox by true/false) without checking. */
   async function fill(page, id, values) {
     await page.click(`#tab-${id}`);
     for (const [name, value] of Object.entries(values)) {
       const sel = `#${id}-${name}`;
-      if ((await page.$eval(sel, (e) => e.tagName)) === 'SELECT') await page.selectOption(sel, String(value));
+      const kind = await page.$eval(sel, (e) => (e.type === 'checkbox' ? 'check' : e.tagName));
+      if (kind === 'SELECT') await page.selectOption(sel, String(value));
+      else if (kind === 'check') await page.setChecked(sel, value === true || value === 'true');
       else await page.fill(sel, String(value));
     }
   }
@@ -402,6 +413,11 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
         assert.equal(await page.textContent('#numbers-out-value'), String(expected.value), `cursor.int tcId ${tcId}`);
         assert.equal(v.verdict, 'match');
       }
+      for (const { tcId, input, expected } of strategyFew(4)) {
+        const v = await run(page, 'strategy', strategyForm(input));
+        assert.equal(v.verdict, 'unobserved', `blackjack.strategy tcId ${tcId}: ${v.text}`);
+        assert.equal(await page.getAttribute('#strategy-action', 'data-action'), expected.action, `blackjack.strategy tcId ${tcId}`);
+      }
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
@@ -425,6 +441,76 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
         assert.equal(t.verdict, 'match', t.text);
         assert.deepEqual((await grid(page, 'blackjack')).map(Number), shuffle.expected.order);
       }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the basic strategy: a hand typed as cards gives its vector\'s action and table cell; the action typed back matches, another does not; its link round-trips', { timeout: TEST_TIMEOUT * 2 }, async () => {
+    // Cards as players write them (rank letter, suit letter; CURSOR numbering), the up-card as a rank.
+    const typed = (c) => 'A23456789TJQK'[c % 13] + 'CDHS'[Math.floor(c / 13)];
+    const up = (d) => (d === 11 ? 'A' : d === 10 ? 'K' : String(d));
+    // The chart that decides, as the vectors' flags name it (derived from the deciding cell by the Rust side;
+    // SoftTwelve: a soft 12 that is played by the hard 12 row).
+    const chart = (t) => (t.flags.includes('SoftTwelve') || t.flags.includes('Hard') ? 'Harte Hände' : t.flags.includes('Soft') ? 'Weiche Hände' : 'Paare');
+    const has = (flag, more = () => true) => strategyVectors.find((t) => t.flags.includes(flag) && more(t));
+    const picks = [
+      has('Pair', (t) => t.expected.action === 'teilen'), has('Soft', (t) => t.expected.action === 'verdoppeln'), has('DoubleRefused'),
+      has('SoftTwelve'), has('MultiCard'), has('Hard', (t) => t.expected.action === 'stehen'),
+    ].filter(Boolean);
+    assert.ok(picks.length >= 5, 'the vectors hold pairs, soft and hard hands');
+    const { page, context, problems } = await ready({ permissions: ['clipboard-read', 'clipboard-write'] });
+    try {
+      for (const t of picks) {
+        const form = { ...strategyForm(t.input), cards: t.input.cards.map(typed).join(' '), dealer: up(t.input.dealer) };
+        const v = await run(page, 'strategy', form);
+        assert.equal(v.verdict, 'unobserved', `tcId ${t.tcId}: ${v.text}`);
+        assert.equal(await page.getAttribute('#strategy-action', 'data-action'), t.expected.action, `tcId ${t.tcId} (${t.comment})`);
+        assert.ok((await page.textContent('#strategy-cell')).includes(chart(t)), `tcId ${t.tcId}: ${await page.textContent('#strategy-cell')} is not in ${chart(t)}`);
+        assert.doesNotMatch(v.text, /Commitment|Seed/, 'nothing to commit to: no seed, no commitment');
+        assert.equal(await page.locator('#strategy-commit-actual').count(), 0);
+        const m = await run(page, 'strategy', { observed: t.expected.action });
+        assert.equal(m.verdict, 'match', `tcId ${t.tcId}: ${m.text}`);
+        const other = ['teilen', 'verdoppeln', 'stehen', 'ziehen'].find((a) => a !== t.expected.action);
+        const w = await run(page, 'strategy', { observed: other });
+        assert.equal(w.verdict, 'mismatch', `tcId ${t.tcId}`);
+        assert.match(w.text, /nicht die der veröffentlichten Tabelle/);
+        assert.doesNotMatch(w.text, ENGLISH);
+      }
+      // Card numbers are read as card numbers, and the page says which cards they are.
+      const numbered = await run(page, 'strategy', { cards: '7 0', dealer: '6', canDouble: true, canSplit: false, observed: '' });
+      assert.notEqual(numbered.verdict, 'invalid', numbered.text);
+      assert.match(await page.textContent('#strategy-numbers-note'), /7 = 8♣, 0 = A♣/);
+      // A refused situation: the message stands at the checkbox it names.
+      const refused = await run(page, 'strategy', { cards: '2S 3H 4D', canDouble: true });
+      assert.equal(refused.verdict, 'invalid');
+      assert.equal(await page.isVisible('#strategy-canDouble-note'), true);
+      assert.equal(await page.locator('#strategy-action').count(), 0);
+
+      // The panel's own link keeps the checkboxes; opened again it checks the same situation.
+      const t = picks[0];
+      await run(page, 'strategy', { ...strategyForm(t.input), cards: t.input.cards.map(typed).join(' '), observed: t.expected.action });
+      await page.click('#strategy-link');
+      const url = await page.inputValue('#strategy-link-url');
+      assert.ok(url.startsWith(`${server.url}#blackjack.strategy&`), url);
+      const again = await ready({ hash: new URL(url).hash });
+      try {
+        const a = await settled(again.page, 'strategy');
+        assert.equal(a.verdict, 'match', a.text);
+        assert.equal(await again.page.getAttribute('#tab-strategy', 'aria-selected'), 'true');
+        assert.equal(await again.page.isChecked('#strategy-canSplit'), t.input.canSplit);
+        assert.equal(await again.page.isChecked('#strategy-canDouble'), t.input.canDouble);
+      } finally {
+        await again.context.close();
+      }
+      // A link written by hand: card numbers, the up-card as a rank, the op's answer field `action`.
+      const s = picks[1];
+      const hash = `#blackjack.strategy&cards=${s.input.cards.join('%20')}&dealer=${up(s.input.dealer)}&canDouble=${s.input.canDouble}&canSplit=${s.input.canSplit}&action=${s.expected.action}`;
+      const runs = Number(await page.getAttribute('#strategy-verdict', 'data-run'));
+      await page.evaluate((x) => (location.hash = x), hash);
+      const h = await settled(page, 'strategy', runs);
+      assert.equal(h.verdict, 'match', h.text);
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
@@ -605,6 +691,12 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
         ['poker', { serverSeed: 's', clientSeed: 'c', seats: '', players: 30 }, /„Spieler“: 30 liegt über dem größten erlaubten Wert 22/],
         ['dice', { serverSeed: 's', clientSeed: 'c', from: 0, rolls: 0 }, /„Anzahl Würfe“: 0 liegt nicht zwischen 1 und 1\.000/],
         ['blackjack', { ...shoeForm(input), nonce: input.nonce, observed: 'AS 1X' }, /„1X“ ist keine Karte/],
+        ['strategy', { cards: 'A 7', dealer: '6', canDouble: true, canSplit: false, observed: '' }, /„A“: bitte mit Farbe schreiben/],
+        ['strategy', { cards: 'AS 7H', dealer: 'Joker' }, /„Joker“ ist keine Dealerkarte/],
+        ['strategy', { cards: '2S 3H 4D', dealer: '6' }, /„Verdoppeln erlaubt“ ist gesetzt, die Hand hat aber 3 Karten/],
+        ['strategy', { cards: '2S 3H', canDouble: false, canSplit: true }, /„Teilen erlaubt“ ist gesetzt, die Karten sind aber kein Paar/],
+        ['strategy', { cards: '9S 7H 8D', canSplit: false }, /mehr als 21 \(hart 24\)/],
+        ['strategy', { cards: 'AS 7H', observed: 'fold' }, /„fold“ ist keine Aktion/],
       ];
       for (const [id, values, want] of cases) {
         const v = await run(page, id, values);
@@ -829,7 +921,7 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
     const { page, context } = await ready();
     try {
       const names = await page.$$eval('#tabs [role="tab"]', (t) => t.map((x) => x.textContent));
-      assert.deepEqual(names, ['Blackjack', 'Turnier', 'Würfel', 'Casino-Zahlen', 'Casino-Poker', 'Pokerni', 'Deal or No Deal']);
+      assert.deepEqual(names, ['Blackjack', 'Turnier', 'Würfel', 'Casino-Zahlen', 'Casino-Poker', 'Pokerni', 'Deal or No Deal', 'Basisstrategie']);
       await page.focus('#tab-blackjack');
       await page.keyboard.press('ArrowRight');
       assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-tournament');
@@ -837,14 +929,14 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
       assert.equal(await page.isVisible('#panel-tournament'), true);
       assert.equal(await page.isVisible('#panel-blackjack'), false);
       await page.keyboard.press('End');
-      assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-dond');
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-strategy');
       await page.keyboard.press('ArrowRight');
       assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-blackjack');
       await page.keyboard.press('ArrowLeft');
-      assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-dond');
-      assert.deepEqual(await page.$$eval('#tabs [role="tab"]', (t) => t.map((x) => x.tabIndex)), [-1, -1, -1, -1, -1, -1, 0]);
-      // Each panel says where the operator shows its values, and folds its formulas away.
-      for (const id of ['blackjack', 'tournament', 'dice', 'numbers', 'poker', 'pokerni', 'dond']) {
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-strategy');
+      assert.deepEqual(await page.$$eval('#tabs [role="tab"]', (t) => t.map((x) => x.tabIndex)), [-1, -1, -1, -1, -1, -1, -1, 0]);
+      // Each panel says where the values are shown, and folds its formulas away.
+      for (const id of ['blackjack', 'tournament', 'dice', 'numbers', 'poker', 'pokerni', 'dond', 'strategy']) {
         assert.ok((await page.locator(`#panel-${id} .hint`, { hasText: 'Wo:' }).count()) >= 2, id);
         assert.equal(await page.$eval(`#panel-${id} details.formula`, (d) => d.open), false);
       }
@@ -863,7 +955,7 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
       await page.click('#blackjack-copy-result');
       assert.match(await page.evaluate(() => navigator.clipboard.readText()), /^[AKQJ2-9]|^10/);
       const live = await page.$$eval('[aria-live]', (l) => l.map((x) => x.id));
-      assert.deepEqual(live.sort(), ['blackjack-verdict', 'dice-verdict', 'dond-verdict', 'numbers-verdict', 'poker-verdict', 'pokerni-verdict', 'proof-verdict', 'tournament-verdict'].sort());
+      assert.deepEqual(live.sort(), ['blackjack-verdict', 'dice-verdict', 'dond-verdict', 'numbers-verdict', 'poker-verdict', 'pokerni-verdict', 'proof-verdict', 'strategy-verdict', 'tournament-verdict'].sort());
       await page.fill('#blackjack-nonce', String(input.nonce + 1));
       assert.match(await page.textContent('#blackjack-verdict'), /Rechnet/);
       assert.equal(await page.getAttribute('#blackjack-verdict', 'data-state'), 'busy');
@@ -892,6 +984,14 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
         await run(page, 'pokerni', { seed: vectorsOf('selfpoker.deck')[0].input.seed, players: 2, mySeat: 1, myCards: '2♣ 3♣' });
         await run(page, 'dond', { serverSeed: 's', clientSeed: 'c', size: 25, observed: '1 2' });
         assert.deepEqual(await axe(page), []);
+        // The basic strategy: a decision with its table cell and notes, then a refused situation.
+        const s = strategyVectors.find((x) => x.input.canSplit === false && x.input.cards.length === 2 && x.input.cards[0] % 13 === x.input.cards[1] % 13) ?? strategyVectors[0];
+        const other = ['teilen', 'verdoppeln', 'stehen', 'ziehen'].find((a) => a !== s.expected.action);
+        const sv = await run(page, 'strategy', { ...strategyForm(s.input), observed: other });
+        assert.equal(sv.verdict, 'mismatch', sv.text);
+        assert.deepEqual(await axe(page), []);
+        assert.equal((await run(page, 'strategy', { cards: '9S 7H 8D', canDouble: false, canSplit: false })).verdict, 'invalid');
+        assert.deepEqual(await axe(page), []);
         // The check itself can fail: an input without a label is reported.
         await page.evaluate(() => document.querySelector('#main').append(Object.assign(document.createElement('input'), { id: 'unlabelled' })));
         assert.ok((await axe(page)).some((v) => v.startsWith('label ')));
@@ -906,7 +1006,7 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
     try {
       await page.waitForSelector('#proof-verdict[data-state="done"]');
       await run(page, 'blackjack', shoeForm(vectorsOf('shoe.deal')[0].input));
-      for (const id of ['tournament', 'dice', 'numbers', 'poker', 'pokerni', 'dond']) await page.click(`#tab-${id}`);
+      for (const id of ['tournament', 'dice', 'numbers', 'poker', 'pokerni', 'dond', 'strategy']) await page.click(`#tab-${id}`);
       const header = response.headers()['content-security-policy'];
       const meta = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
       for (const csp of [header, meta]) {

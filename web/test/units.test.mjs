@@ -24,6 +24,7 @@ const german = await import('../german.mjs');
 const fragment = await import('../fragment.mjs');
 const selftest = await import('../selftest.mjs');
 const games = await import('../games.mjs');
+const panel = await import('../panel.mjs');
 
 const ENGLISH = /\b(must|got|above|below|limit|missing|field|minimum|maximum|strictly|between|invalid|error|exhausted|cannot|the|is not|answer|round|epoch)\b/i;
 const FALLBACK = /ungültige Angabe\.$/;
@@ -163,6 +164,18 @@ describe('games.mjs: the basic strategy', () => {
       assert.equal(round.derived.action, t.expected.action, `tcId ${t.tcId} (${t.comment})`);
       const seen = await buildAndCheck({ ...values, observed: t.expected.action.toUpperCase() });
       assert.equal(seen.report.verdict, 'match', `tcId ${t.tcId}`);
+    }
+  });
+
+  test('the table cell shown is in the chart the vector says decides', () => {
+    // Flags from the Rust side: Soft or Hard for the chart that decides, Pair alone for a split;
+    // SoftTwelve is a soft 12 played by the hard 12 row.
+    const chart = (t) => (t.flags.includes('SoftTwelve') || t.flags.includes('Hard') ? 'Harte Hände' : t.flags.includes('Soft') ? 'Weiche Hände' : 'Paare');
+    for (const t of valid) {
+      const cell = panel.strategyCell(t.input, t.expected.action);
+      const decided = cell.split('; dann ').at(-1);
+      assert.ok(decided.startsWith(chart(t)), `tcId ${t.tcId} (${t.comment}, ${t.flags}): ${cell}`);
+      assert.ok(cell.endsWith(`Spalte Dealer ${t.input.dealer === 11 ? 'A (11)' : t.input.dealer}`), `tcId ${t.tcId}: ${cell}`);
     }
   });
 
