@@ -552,18 +552,18 @@ function strategyNodes(r, built) {
   const isPair = req.cards.length === 2 && cardCount(req.cards[0]) === cardCount(req.cards[1]);
   const cell = doubleCell(req);
   const dl = el('dl', { class: 'kv words', id: 'strategy-out' },
-    el('dt', {}, 'Hand'), el('dd', { id: 'strategy-hand' }, ...cardSpans(req.cards, faces.cursor), `– ${soft ? 'weich' : 'hart'} ${total}${isPair ? ', ein Paar' : ''}`),
-    el('dt', {}, 'Dealer zeigt'), el('dd', { id: 'strategy-dealer' }, upCard(req.dealer)),
-    el('dt', {}, 'Tabellenfeld'), el('dd', { id: 'strategy-cell' }, strategyCell(req, action)),
-    cell ? el('dt', {}, 'Im Feld steht') : null, cell ? el('dd', { id: 'strategy-double' }, `${cell}${req.canDouble ? '' : ' – Verdoppeln ist hier nicht erlaubt'}`) : null);
+    el('dt', {}, 'Hand'), el('dd', { id: 'strategy-out-hand' }, ...cardSpans(req.cards, faces.cursor), `– ${soft ? 'weich' : 'hart'} ${total}${isPair ? ', ein Paar' : ''}`),
+    el('dt', {}, 'Dealer zeigt'), el('dd', { id: 'strategy-out-dealer' }, upCard(req.dealer)),
+    el('dt', {}, 'Tabellenfeld'), el('dd', { id: 'strategy-out-cell' }, strategyCell(req, action)),
+    cell ? el('dt', {}, 'Im Feld steht') : null, cell ? el('dd', { id: 'strategy-out-double' }, `${cell}${req.canDouble ? '' : ' – Verdoppeln ist hier nicht erlaubt'}`) : null);
   const nodes = [
-    el('p', { class: 'strategy-action' }, 'Die Tabelle sagt: ', el('strong', { id: 'strategy-action', 'data-action': action }, ACTION_NAMES[action]), ` – ${ACTION_MEANING[action]}.`),
+    el('p', { class: 'strategy-action' }, 'Die Tabelle sagt: ', el('strong', { id: 'strategy-out-action', 'data-action': action }, ACTION_NAMES[action]), ` – ${ACTION_MEANING[action]}.`),
     dl,
   ];
-  if (isPair && !req.canSplit) nodes.push(notice('info', 'Die Karten sind ein Paar, „Teilen erlaubt“ ist aber nicht angekreuzt: das ist die Entscheidung ohne Teilen.', { id: 'strategy-pair-note' }));
+  if (isPair && !req.canSplit) nodes.push(notice('info', 'Die Karten sind ein Paar, „Teilen erlaubt“ ist aber nicht angekreuzt: das ist die Entscheidung ohne Teilen.', { id: 'strategy-note-pair' }));
   if (built.numbered?.length) {
     const read = built.numbered.map((t) => `${t} = ${faces.cursor(Number(t)).text}`).join(', ');
-    nodes.push(notice('info', `Als Kartennummern gelesen: ${read}. Meinst du den Rang, schreib die Karte mit Farbe, z. B. „7♠“.`, { id: 'strategy-numbers-note' }));
+    nodes.push(notice('info', `Als Kartennummern gelesen: ${read}. Meinst du den Rang, schreib die Karte mit Farbe, z. B. „7♠“.`, { id: 'strategy-note-numbers' }));
   }
   return nodes;
 }

@@ -416,7 +416,7 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
       for (const { tcId, input, expected } of strategyFew(4)) {
         const v = await run(page, 'strategy', strategyForm(input));
         assert.equal(v.verdict, 'unobserved', `blackjack.strategy tcId ${tcId}: ${v.text}`);
-        assert.equal(await page.getAttribute('#strategy-action', 'data-action'), expected.action, `blackjack.strategy tcId ${tcId}`);
+        assert.equal(await page.getAttribute('#strategy-out-action', 'data-action'), expected.action, `blackjack.strategy tcId ${tcId}`);
       }
       assert.deepEqual(problems, []);
     } finally {
@@ -458,6 +458,8 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
     const picks = [
       has('Pair', (t) => t.expected.action === 'teilen'), has('Soft', (t) => t.expected.action === 'verdoppeln'), has('DoubleRefused'),
       has('SoftTwelve'), has('MultiCard'), has('Hard', (t) => t.expected.action === 'stehen'),
+      // Up-cards typed as "K" and "A": the situations where a ten or an ace decides.
+      has('Hard', (t) => t.input.dealer === 10 && t.input.cards.length === 2), has('DealerAce', (t) => t.expected.action !== 'teilen'),
     ].filter(Boolean);
     assert.ok(picks.length >= 5, 'the vectors hold pairs, soft and hard hands');
     const { page, context, problems } = await ready({ permissions: ['clipboard-read', 'clipboard-write'] });
@@ -466,8 +468,9 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
         const form = { ...strategyForm(t.input), cards: t.input.cards.map(typed).join(' '), dealer: up(t.input.dealer) };
         const v = await run(page, 'strategy', form);
         assert.equal(v.verdict, 'unobserved', `tcId ${t.tcId}: ${v.text}`);
-        assert.equal(await page.getAttribute('#strategy-action', 'data-action'), t.expected.action, `tcId ${t.tcId} (${t.comment})`);
-        assert.ok((await page.textContent('#strategy-cell')).includes(chart(t)), `tcId ${t.tcId}: ${await page.textContent('#strategy-cell')} is not in ${chart(t)}`);
+        assert.equal(await page.getAttribute('#strategy-out-action', 'data-action'), t.expected.action, `tcId ${t.tcId} (${t.comment})`);
+        assert.equal(await page.textContent('#strategy-out-dealer'), t.input.dealer === 11 ? 'A (11)' : String(t.input.dealer), `tcId ${t.tcId}: ${form.dealer}`);
+        assert.ok((await page.textContent('#strategy-out-cell')).includes(chart(t)), `tcId ${t.tcId}: ${await page.textContent('#strategy-out-cell')} is not in ${chart(t)}`);
         assert.doesNotMatch(v.text, /Commitment|Seed/, 'nothing to commit to: no seed, no commitment');
         assert.equal(await page.locator('#strategy-commit-actual').count(), 0);
         const m = await run(page, 'strategy', { observed: t.expected.action });
@@ -481,12 +484,12 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
       // Card numbers are read as card numbers, and the page says which cards they are.
       const numbered = await run(page, 'strategy', { cards: '7 0', dealer: '6', canDouble: true, canSplit: false, observed: '' });
       assert.notEqual(numbered.verdict, 'invalid', numbered.text);
-      assert.match(await page.textContent('#strategy-numbers-note'), /7 = 8♣, 0 = A♣/);
+      assert.match(await page.textContent('#strategy-note-numbers'), /7 = 8♣, 0 = A♣/);
       // A refused situation: the message stands at the checkbox it names.
       const refused = await run(page, 'strategy', { cards: '2S 3H 4D', canDouble: true });
       assert.equal(refused.verdict, 'invalid');
       assert.equal(await page.isVisible('#strategy-canDouble-note'), true);
-      assert.equal(await page.locator('#strategy-action').count(), 0);
+      assert.equal(await page.locator('#strategy-out-action').count(), 0);
 
       // The panel's own link keeps the checkboxes; opened again it checks the same situation.
       const t = picks[0];
@@ -990,6 +993,9 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
         const sv = await run(page, 'strategy', { ...strategyForm(s.input), observed: other });
         assert.equal(sv.verdict, 'mismatch', sv.text);
         assert.deepEqual(await axe(page), []);
+        // An outcome's ids never collide with a form's (#strategy-dealer is the input).
+        const twice = await page.evaluate(() => [...document.querySelectorAll('[id]')].map((e) => e.id).filter((id, i, all) => all.indexOf(id) !== i));
+        assert.deepEqual(twice, []);
         assert.equal((await run(page, 'strategy', { cards: '9S 7H 8D', canDouble: false, canSplit: false })).verdict, 'invalid');
         assert.deepEqual(await axe(page), []);
         // The check itself can fail: an input without a label is reported.
