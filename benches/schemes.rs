@@ -281,6 +281,7 @@ fn bench_limit(c: &mut Criterion) {
         ];
         b.iter(|| sha2::compress256(black_box(&mut state), std::slice::from_ref(black_box((&block).into()))))
     });
+    let hmacs_of: std::collections::HashMap<&str, u64> = limit_cases().iter().map(|(n, _, h)| (*n, *h)).collect();
     for (name, input, hmacs) in limit_cases() {
         let request = Request::parse(&input).unwrap();
         // The name carries the HMAC count, for the ratio.
@@ -288,6 +289,46 @@ fn bench_limit(c: &mut Criterion) {
             b.iter(|| black_box(&request).run().unwrap())
         });
     }
+    // The same ops as library calls: the typed result, key state cached,
+    // without the `ok` object a protocol answer is built from.
+    let h = |name: &str| hmacs_of[name];
+    let one = one_draw_cursor(&Round::new(SEED, CLIENT, NONCE), 6);
+    let mut compute = |name: &str, f: &mut dyn FnMut()| {
+        g.bench_function(format!("compute.{name}/{}_hmacs", h(name)), |b| b.iter(&mut *f));
+    };
+    let round = || Round::new(black_box(SEED), black_box(CLIENT), black_box(NONCE));
+    compute("cursor.raw", &mut || {
+        black_box(round().raw(black_box(7)));
+    });
+    compute("cursor.float", &mut || {
+        black_box(round().float(black_box(7)));
+    });
+    compute("cursor.int", &mut || {
+        black_box(round().int(6, black_box(one)));
+    });
+    compute("cursor.shuffle_52", &mut || {
+        black_box(round().shuffle(black_box(52), 0));
+    });
+    compute("cursor.shuffle_312", &mut || {
+        black_box(round().shuffle(black_box(312), 0));
+    });
+    compute("poker.deal_6", &mut || {
+        black_box(poker::deal(black_box(SEED), CLIENT, NONCE, 6));
+    });
+    compute("shoe.deal_6_decks", &mut || {
+        black_box(shoe::deal(black_box(SEED), CLIENT, NONCE, 6, 0.75));
+    });
+    compute("shoe.stream_1000", &mut || {
+        let mut bytes = Vec::with_capacity(1000);
+        shoe::ByteStream::new(black_box(SEED), CLIENT, NONCE).read_into(1000, &mut bytes);
+        black_box(bytes);
+    });
+    compute("dice.roll", &mut || {
+        black_box(dice::roll(black_box(SEED), CLIENT, 3).unwrap());
+    });
+    compute("ladder.shuffle_25", &mut || {
+        black_box(ladder::shuffle(black_box(SEED), CLIENT, 25));
+    });
     g.finish();
 }
 

@@ -30,6 +30,16 @@ const IV: [u32; 8] = [
     0x5be0_cd19,
 ];
 
+/// The outer block of every HMAC-SHA256 but its first 32 bytes (the inner
+/// hash): the padding of a 96-byte message.
+const OUTER_PADDING: [u8; 64] = {
+    let mut b = [0u8; 64];
+    b[32] = 0x80;
+    // 96 bytes = 768 bits, big-endian in the last eight bytes.
+    b[62] = 0x03;
+    b
+};
+
 /// Compresses whole 64-byte blocks into `state`.
 fn compress(state: &mut [u32; 8], blocks: &[u8]) {
     debug_assert_eq!(blocks.len() % 64, 0);
@@ -184,10 +194,22 @@ impl Counter {
     }
 
     /// Returns the MAC of the prefix followed by the decimal digits of `n`,
-    /// formatted without allocating.
+    /// written straight into the message block.
     pub fn mac(&self, n: u64) -> [u8; 32] {
-        let mut buf = [0u8; 20];
-        self.finish(decimal(n, &mut buf))
+        let tail_len = usize::from(self.tail_len);
+        let digits = digit_count(n);
+        let len = tail_len + digits;
+        if len + 9 > 64 {
+            let mut buf = [0u8; 20];
+            return self.finish_long(decimal(n, &mut buf));
+        }
+        let mut block = self.tail;
+        let mut rest = n;
+        for at in (tail_len..len).rev() {
+            block[at] = b'0' + u8::try_from(rest % 10).expect("a digit");
+            rest /= 10;
+        }
+        self.finish_block(block, len)
     }
 
     /// Returns the MAC of the prefix followed by `rest`.
@@ -197,21 +219,23 @@ impl Counter {
         if len + 9 > 64 {
             return self.finish_long(rest);
         }
-        // The usual message fits one block with its padding: build it in
-        // place (the tail is zero past its length), then the outer block
-        // straight from the inner state's words.
         let mut block = self.tail;
         block[tail_len..len].copy_from_slice(rest);
+        self.finish_block(block, len)
+    }
+
+    /// The MAC of a message that fits one block with its padding: `block`
+    /// holds its last `len` bytes (zero after them), the outer block is
+    /// built straight from the inner state's words.
+    fn finish_block(&self, mut block: [u8; 64], len: usize) -> [u8; 32] {
         block[len] = 0x80;
         block[56..].copy_from_slice(&((self.done + len as u64) * 8).to_be_bytes());
         let mut inner = self.state;
         compress(&mut inner, &block);
-        let mut outer_block = [0u8; 64];
+        let mut outer_block = OUTER_PADDING;
         for (chunk, word) in outer_block[..32].chunks_exact_mut(4).zip(&inner) {
             chunk.copy_from_slice(&word.to_be_bytes());
         }
-        outer_block[32] = 0x80;
-        outer_block[56..].copy_from_slice(&(96u64 * 8).to_be_bytes());
         let mut outer = self.outer;
         compress(&mut outer, &outer_block);
         state_bytes(&outer)
@@ -241,6 +265,11 @@ impl Counter {
     }
 }
 
+/// How many decimal digits `n` has (1 for 0).
+fn digit_count(n: u64) -> usize {
+    n.checked_ilog10().map_or(1, |l| l as usize + 1)
+}
+
 /// Writes `n` in plain decimal into `buf` and returns the digits.
 pub fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
     let mut i = buf.len();
@@ -261,13 +290,28 @@ pub fn sha256_hex(text: &str) -> String {
 
 /// Lowercase hex, the only byte encoding the protocol uses.
 pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        s.push(char::from(DIGITS[usize::from(b >> 4)]));
-        s.push(char::from(DIGITS[usize::from(b & 15)]));
+    let mut s = Vec::with_capacity(bytes.len() * 2);
+    hex_into(bytes, &mut s);
+    String::from_utf8(s).expect("hex digits are ASCII")
+}
+
+/// Appends the lowercase hex of `bytes` to `out`, two digits per byte from
+/// one table lookup (a `String::push` per digit costs more than a stream's MACs).
+pub fn hex_into(bytes: &[u8], out: &mut Vec<u8>) {
+    static PAIRS: [[u8; 2]; 256] = {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut t = [[0u8; 2]; 256];
+        let mut b = 0;
+        while b < 256 {
+            t[b] = [DIGITS[b >> 4], DIGITS[b & 15]];
+            b += 1;
+        }
+        t
+    };
+    out.reserve(bytes.len() * 2);
+    for &b in bytes {
+        out.extend_from_slice(&PAIRS[usize::from(b)]);
     }
-    s
 }
 
 #[cfg(test)]
@@ -280,6 +324,21 @@ mod tests {
         let mut m = Hmac::<Sha256>::new_from_slice(key).unwrap();
         m.update(message);
         m.finalize().into_bytes().into()
+    }
+
+    #[test]
+    fn digits_written_into_the_block_equal_the_formatted_message_at_every_length() {
+        // Each digit count, and prefixes that leave the digits just inside
+        // or just past one block with its padding.
+        for prefix_len in [0, 1, 34, 35, 44, 45, 54, 55, 63, 64, 65] {
+            let prefix = vec![b'p'; prefix_len];
+            let c = Keyed::uncached("k").counter(&prefix);
+            for n in [0, 9, 10, 99, 100, 12_345, u64::from(u32::MAX), u64::MAX] {
+                let mut message = prefix.clone();
+                message.extend_from_slice(n.to_string().as_bytes());
+                assert_eq!(c.mac(n), oracle(b"k", &message), "prefix {prefix_len}, n {n}");
+            }
+        }
     }
 
     #[test]

@@ -127,13 +127,16 @@ impl Out<'_> {
         self.take.is_none_or(|k| k == self.seen)
     }
 
-    fn push(&mut self, flag: &'static str, comment: String, line: &Line) {
+    /// Counts a variant, and writes it out if wanted: the line is built
+    /// only then (a walk that only counts must not copy the request dozens
+    /// of times).
+    fn push(&mut self, flag: &'static str, comment: impl FnOnce() -> String, line: impl FnOnce() -> Line) {
         if self.wanted() {
             self.found.push(Invalid {
-                comment,
+                comment: comment(),
                 flags: vec![flag],
                 op: self.op,
-                line: line.text(),
+                line: line().text(),
             });
         }
         self.seen += 1;
@@ -145,8 +148,8 @@ impl Out<'_> {
             self.seen += 1;
             return;
         }
-        let line = self.line.with(field, raw);
-        self.push(flag, format!("{field} {raw}: {why}"), &line);
+        let line = self.line;
+        self.push(flag, || format!("{field} {raw}: {why}"), || line.with(field, raw));
     }
 }
 
@@ -154,24 +157,44 @@ impl Out<'_> {
 /// by a conforming implementation. The same request always gives the same
 /// list, in the same order.
 pub fn variants(r: &Request) -> Vec<Invalid> {
-    walk(r, None).0
+    walk(r, &Line::of(r), None).0
 }
 
 /// Variant number `pick` modulo their count of [`variants`]`(r)`, without
 /// writing out the others.
 pub fn variant(r: &Request, pick: u64) -> Invalid {
-    let (_, count) = walk(r, Some(usize::MAX));
+    let line = Line::of(r);
+    let count = count(r, &line);
     let i = usize::try_from(pick % count as u64).expect("below the count");
-    walk(r, Some(i)).0.pop().expect("variant i exists")
+    walk(r, &line, Some(i)).0.pop().expect("variant i exists")
+}
+
+/// How many variants `r` has. Only the cards of a card field change the
+/// count (its limits depend on how many there are); for every other op it
+/// is the op's own, counted once per thread: a generated negative case
+/// would otherwise walk its variants twice.
+fn count(r: &Request, line: &Line) -> usize {
+    thread_local! {
+        static COUNTS: std::cell::RefCell<std::collections::HashMap<&'static str, usize>> = Default::default();
+    }
+    let op = r.spec();
+    if op.fields.iter().any(|f| matches!(f.kind, Kind::Cards { .. })) {
+        return walk(r, line, Some(usize::MAX)).1;
+    }
+    COUNTS.with(|counts| {
+        *counts
+            .borrow_mut()
+            .entry(op.name)
+            .or_insert_with(|| walk(r, line, Some(usize::MAX)).1)
+    })
 }
 
 /// The variants written out (see [`Out::take`]) and how many there are.
-fn walk(r: &Request, take: Option<usize>) -> (Vec<Invalid>, usize) {
+fn walk(r: &Request, line: &Line, take: Option<usize>) -> (Vec<Invalid>, usize) {
     let op = r.spec();
-    let line = Line::of(r);
     let mut out = Out {
         op,
-        line: &line,
+        line,
         found: Vec::new(),
         take,
         seen: 0,
@@ -188,37 +211,46 @@ fn walk(r: &Request, take: Option<usize>) -> (Vec<Invalid>, usize) {
 /// Faults of the object as a whole: a member missing, one too many, a key twice, the op mistyped.
 fn structure(out: &mut Out, r: &Request) {
     let op = r.spec();
-    let line = out.line.clone();
-    out.push("MissingField", "op missing".into(), &line.without("op"));
+    let line = out.line;
+    out.push("MissingField", || "op missing".into(), || line.without("op"));
     for f in op.fields.iter().filter(|f| f.default.is_none()) {
-        out.push("MissingField", format!("{} missing", f.name), &line.without(f.name));
-    }
-    out.push(
-        "ExtraField",
-        "a field the op does not take".into(),
-        &line.plus("extra", "1"),
-    );
-    if let Some(first) = op.fields.first() {
-        let mut typo = first.name.to_string();
-        typo[..1].make_ascii_uppercase();
-        let value = line.0.iter().find(|(k, _)| k == first.name).map(|(_, v)| v.clone());
         out.push(
-            "ExtraField",
-            format!("{typo} next to {}: field names are case-sensitive", first.name),
-            &line.plus(&typo, &value.expect("the field is on the line")),
+            "MissingField",
+            || format!("{} missing", f.name),
+            || line.without(f.name),
         );
     }
     out.push(
         "ExtraField",
-        "a key named __proto__: an object built with {} and assignment loses it".into(),
-        &line.plus("__proto__", "{}"),
+        || "a field the op does not take".into(),
+        || line.plus("extra", "1"),
     );
-    out.push("WrongType", "op as a number".into(), &line.with("op", "1"));
+    if let Some(first) = op.fields.first() {
+        let typo = || {
+            let mut typo = first.name.to_string();
+            typo[..1].make_ascii_uppercase();
+            typo
+        };
+        out.push(
+            "ExtraField",
+            || format!("{} next to {}: field names are case-sensitive", typo(), first.name),
+            || {
+                let value = line.0.iter().find(|(k, _)| k == first.name).map(|(_, v)| v.as_str());
+                line.plus(&typo(), value.expect("the field is on the line"))
+            },
+        );
+    }
+    out.push(
+        "ExtraField",
+        || "a key named __proto__: an object built with {} and assignment loses it".into(),
+        || line.plus("__proto__", "{}"),
+    );
+    out.push("WrongType", || "op as a number".into(), || line.with("op", "1"));
     for (key, value) in &line.0 {
         out.push(
             "DuplicateKey",
-            format!("{key} given twice with the same value: a reader that keeps the last one sees a valid request"),
-            &line.plus(key, value),
+            || format!("{key} given twice with the same value: a reader that keeps the last one sees a valid request"),
+            || line.plus(key, value),
         );
     }
 }

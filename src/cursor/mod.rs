@@ -80,22 +80,31 @@ impl Round {
     /// # Panics
     /// When `range` is 0 (the protocol's `range` field is at least 1).
     pub fn int(&self, range: u64, cursor: u64) -> (u64, u64) {
-        self.int_traced(range, cursor, &mut |_| {})
+        self.int_with(range, cursor, &mut |_| {})
     }
 
     /// Like [`Round::int`], reporting every attempt to `trace`.
-    pub fn int_traced(&self, range: u64, mut cursor: u64, trace: &mut dyn FnMut(Attempt)) -> (u64, u64) {
+    pub fn int_traced(&self, range: u64, cursor: u64, trace: &mut dyn FnMut(Attempt)) -> (u64, u64) {
+        self.int_with(range, cursor, trace)
+    }
+
+    /// [`Round::int_traced`] with the trace as a type parameter: the
+    /// untraced callers (a shuffle makes hundreds of draws) pay nothing for it.
+    fn int_with<F: FnMut(Attempt) + ?Sized>(&self, range: u64, mut cursor: u64, trace: &mut F) -> (u64, u64) {
         assert!(range >= 1, "int(0) has no value to return");
         // Range 1 has one answer; the published code still moves the cursor
         // (and computes no MAC), so a verifier must too.
         if range == 1 {
             return (0, cursor + 1);
         }
+        if let Some((m, inv)) = u32::try_from(range)
+            .ok()
+            .and_then(|m| crate::modulo::reciprocal(m).map(|inv| (m, inv)))
+        {
+            return self.small_int(m, inv, cursor, trace);
+        }
         let k = bytes_needed(range) as usize;
         let limit = limit(range);
-        if let (Some(inv), true) = (u32::try_from(range).ok().and_then(crate::modulo::reciprocal), k <= 2) {
-            return self.small_int(range, k, limit, inv, cursor, trace);
-        }
         loop {
             let raw = self.raw(cursor);
             let v = raw[..k].iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
@@ -113,26 +122,18 @@ impl Round {
     }
 
     /// [`Round::int_traced`] for a range of at most [`crate::modulo::SMALL`]:
-    /// one or two bytes, the remainder by a multiplication.
-    fn small_int(
-        &self,
-        range: u64,
-        k: usize,
-        limit: u128,
-        inv: u64,
-        mut cursor: u64,
-        trace: &mut dyn FnMut(Attempt),
-    ) -> (u64, u64) {
-        let (m, limit) = (
-            u32::try_from(range).expect("small"),
-            u32::try_from(limit).expect("two bytes"),
-        );
+    /// one or two bytes, and every remainder (the limit's too) by a
+    /// multiplication: a division per draw would cost a tenth of its MAC.
+    fn small_int<F: FnMut(Attempt) + ?Sized>(&self, m: u32, inv: u64, mut cursor: u64, trace: &mut F) -> (u64, u64) {
+        let two = m > 256;
+        let pot: u32 = if two { 1 << 16 } else { 1 << 8 };
+        let limit = pot - crate::modulo::rem(pot, m, inv);
         loop {
             let raw = self.raw(cursor);
-            let v = if k == 1 {
-                u32::from(raw[0])
-            } else {
+            let v = if two {
                 u32::from(raw[0]) << 8 | u32::from(raw[1])
+            } else {
+                u32::from(raw[0])
             };
             let accepted = v < limit;
             trace(Attempt {
@@ -150,19 +151,23 @@ impl Round {
     /// Fisher–Yates from the back over `0..count`, j = int(i + 1). Returns the
     /// order and the cursor after the last draw.
     pub fn shuffle(&self, count: usize, cursor: u64) -> (Vec<u32>, u64) {
-        self.shuffle_traced(count, cursor, &mut |_, _| {})
+        self.shuffle_with(count, cursor, &mut |_, _| {})
     }
 
     /// Like [`Round::shuffle`], reporting each draw (position i, attempts) to `trace`.
-    pub fn shuffle_traced(
+    pub fn shuffle_traced(&self, count: usize, cursor: u64, trace: &mut dyn FnMut(usize, Attempt)) -> (Vec<u32>, u64) {
+        self.shuffle_with(count, cursor, trace)
+    }
+
+    fn shuffle_with<F: FnMut(usize, Attempt) + ?Sized>(
         &self,
         count: usize,
         mut cursor: u64,
-        trace: &mut dyn FnMut(usize, Attempt),
+        trace: &mut F,
     ) -> (Vec<u32>, u64) {
         let mut deck: Vec<u32> = (0..u32::try_from(count).expect("a count fits 32 bits")).collect();
         for i in (1..count).rev() {
-            let (j, next) = self.int_traced(i as u64 + 1, cursor, &mut |a| trace(i, a));
+            let (j, next) = self.int_with(i as u64 + 1, cursor, &mut |a| trace(i, a));
             cursor = next;
             deck.swap(i, usize::try_from(j).expect("j <= i"));
         }

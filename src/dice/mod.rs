@@ -4,7 +4,7 @@
 //! every byte of each MAC for the first one below 252. The code is the
 //! specification, so this scans too.
 
-use crate::crypto::Counter;
+use crate::crypto::Keyed;
 use crate::error::OpError;
 
 pub(crate) mod ops;
@@ -34,7 +34,9 @@ pub fn roll(server_seed: &str, client_seed: &str, n: u64) -> Result<u8, OpError>
 
 /// Like [`roll`], also saying which round and byte gave the face.
 pub fn roll_traced(server_seed: &str, client_seed: &str, n: u64) -> Result<Found, OpError> {
-    let macs = Counter::new(server_seed, format!("{client_seed}:{n}:").as_bytes());
+    let mut digits = [0u8; 20];
+    let n_digits = crate::crypto::decimal(n, &mut digits);
+    let macs = Keyed::new(server_seed).counter_of(&[client_seed.as_bytes(), b":", n_digits, b":"]);
     let mut skipped_limit = false;
     for round in 0..ROUNDS {
         let mac = macs.mac(round);

@@ -7,10 +7,12 @@
 //! from a report) without replaying the others, and the same seed asks the
 //! same questions whatever the number of target copies sharing the work.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-use proptest::strategy::{Strategy, ValueTree};
+use proptest::prelude::Rng;
+use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use sha2::{Digest, Sha256};
 
@@ -124,10 +126,39 @@ pub fn vectors_for(op: &str) -> &'static [Case] {
     vector_index().get(op).map_or(&[], Vec::as_slice)
 }
 
-/// The RNG of case `index` of `op` in the run with seed `seed`.
-fn rng(seed: u64, op: &str, index: u64) -> TestRng {
-    let digest = Sha256::digest(format!("provably-diff:{seed}:{op}:{index}"));
-    TestRng::from_seed(RngAlgorithm::ChaCha, &digest)
+/// The key of `op`'s cases in the run with seed `seed`, hashed once per
+/// thread: SHA-256 of `provably-diff:<seed>:<op>`.
+fn op_key(seed: u64, op: &'static str) -> [u8; 32] {
+    thread_local! {
+        static KEYS: RefCell<HashMap<(u64, &'static str), [u8; 32]>> = RefCell::new(HashMap::new());
+    }
+    KEYS.with(|keys| {
+        *keys
+            .borrow_mut()
+            .entry((seed, op))
+            .or_insert_with(|| Sha256::digest(format!("provably-diff:{seed}:{op}")).into())
+    })
+}
+
+/// The RNG of case `index` of `op` in the run with seed `seed`: ChaCha20
+/// keyed with the op's key, the index in its last eight bytes. ChaCha is a
+/// PRF, so keys that differ there give independent streams, and a case
+/// costs no hash.
+fn rng(seed: u64, op: &'static str, index: u64) -> TestRng {
+    let mut key = op_key(seed, op);
+    for (k, i) in key[24..].iter_mut().zip(index.to_le_bytes()) {
+        *k ^= i;
+    }
+    TestRng::from_seed(RngAlgorithm::ChaCha, &key)
+}
+
+/// The op's generator, built once per thread: a strategy is a tree of
+/// boxed parts, and building one costs as much as drawing a case from it.
+fn strategy(op: &'static OpSpec) -> BoxedStrategy<Request> {
+    thread_local! {
+        static BUILT: RefCell<HashMap<&'static str, BoxedStrategy<Request>>> = RefCell::new(HashMap::new());
+    }
+    BUILT.with(|built| built.borrow_mut().entry(op.name).or_insert_with(op.generate).clone())
 }
 
 /// The value tree of one generated case: its current value is the case,
@@ -135,7 +166,7 @@ fn rng(seed: u64, op: &str, index: u64) -> TestRng {
 pub fn tree(seed: u64, op: &'static OpSpec, index: u64) -> Box<dyn ValueTree<Value = Request>> {
     let mut runner = TestRunner::new_with_rng(Config::default(), rng(seed, op.name, index));
     Box::new(
-        (op.generate)()
+        strategy(op)
             .new_tree(&mut runner)
             .expect("strategies always produce a value"),
     )
@@ -150,8 +181,14 @@ const NEGATIVE_EVERY: u64 = 8;
 pub fn generated(seed: u64, op: &'static OpSpec, index: u64) -> Case {
     let request = tree(seed, op, index).current();
     let ask = if index % NEGATIVE_EVERY == NEGATIVE_EVERY - 1 {
-        let digest = Sha256::digest(format!("provably-diff:{seed}:{}:{index}:invalid", op.name));
-        let pick = u64::from_be_bytes(digest[..8].try_into().expect("eight bytes"));
+        // The fault is picked by a stream of its own (the key's first byte
+        // flipped), so it does not move when a generator draws more or less.
+        let mut key = op_key(seed, op.name);
+        key[0] ^= 0xff;
+        for (k, i) in key[24..].iter_mut().zip(index.to_le_bytes()) {
+            *k ^= i;
+        }
+        let pick = TestRng::from_seed(RngAlgorithm::ChaCha, &key).next_u64();
         Ask::Invalid(Arc::new(crate::negative::variant(&request, pick)))
     } else {
         Ask::Request(request)

@@ -281,17 +281,18 @@ impl Want {
 
     /// Whether `got` is byte for byte the line `provably serve` prints: the
     /// fast path, taken without parsing anything.
-    fn is_line(&self, id: i64, got: &Got) -> bool {
+    /// `line` is scratch space, kept by the caller across answers.
+    fn is_line(&self, id: i64, got: &Got, line: &mut Vec<u8>) -> bool {
         let (Want::Answer(Ok(outcome)), Got::Line(bytes)) = (self, got) else {
             return false;
         };
-        let mut line = Vec::with_capacity(bytes.len());
+        line.clear();
         line.extend_from_slice(b"{\"id\":");
-        line.extend_from_slice(id.to_string().as_bytes());
+        line.extend_from_slice(itoa::Buffer::new().format(id).as_bytes());
         line.extend_from_slice(b",\"ok\":");
-        outcome.write_json(&mut line);
+        outcome.write_json(line);
         line.push(b'}');
-        *bytes == line
+        bytes == line
     }
 
     fn reply(&self) -> Reply {
@@ -315,6 +316,8 @@ struct Worker<'a> {
     in_flight: VecDeque<Batch>,
     resend: VecDeque<Batch>,
     progress: &'a (dyn Fn(Progress) + Sync),
+    /// The expected line of the answer being compared.
+    scratch: Vec<u8>,
 }
 
 impl Worker<'_> {
@@ -373,12 +376,13 @@ impl Worker<'_> {
         let highest = self.driver.highest();
         let mut answered = 0;
         let mut counts = Vec::with_capacity(batch.asks.len());
+        let scratch = &mut self.scratch;
         // Answers that agree byte for byte are only counted; the others keep
         // both replies until the batch is done.
         let fault = self.driver.target.receive(&mut |got| {
             let k = answered;
             let want = Want::of(&batch.asks[k]);
-            if want.is_line(batch.ids[k], &got) {
+            if want.is_line(batch.ids[k], &got, scratch) {
                 counts.push(None);
             } else {
                 match decode(got, &batch.asks[k], batch.ids[k], highest) {
@@ -684,6 +688,7 @@ pub fn run_target(
             in_flight: VecDeque::new(),
             resend: VecDeque::new(),
             progress,
+            scratch: Vec::new(),
         })
         .collect();
     std::thread::scope(|s| {

@@ -4,7 +4,7 @@
 //! eight big-endian u32 words, r = v / 2^32, and Fisher–Yates from the back
 //! takes j = ⌊r · (i + 1)⌋.
 
-use crate::crypto::Counter;
+use crate::crypto::Keyed;
 
 pub(crate) mod ops;
 pub(crate) mod vectors;
@@ -17,7 +17,7 @@ pub const DEFAULT_SIZE: u64 = 25;
 /// The first `count` words of the block stream: block b = HMAC(serverSeed,
 /// "clientSeed:b") gives eight big-endian u32.
 pub fn words(server_seed: &str, client_seed: &str, count: usize) -> Vec<u32> {
-    let macs = Counter::new(server_seed, format!("{client_seed}:").as_bytes());
+    let macs = Keyed::new(server_seed).counter_of(&[client_seed.as_bytes(), b":"]);
     (0u64..)
         .flat_map(|b| {
             let block = macs.mac(b);

@@ -234,7 +234,8 @@ pub static STREAM: OpSpec = OpSpec {
     },
     run: |r| {
         let mut stream = ByteStream::new(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
-        let bytes: Vec<u8> = (0..r.int(COUNT)).map(|_| stream.next_byte()).collect();
+        let mut bytes = Vec::new();
+        stream.read_into(r.int(COUNT), &mut bytes);
         Ok(Outcome::new(StreamOk {
             bytes: crate::crypto::hex(&bytes),
         }))
