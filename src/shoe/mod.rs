@@ -149,7 +149,51 @@ impl ByteStream {
             self.rejections[k] += 1;
         }
     }
+
+    /// [`ByteStream::small_index`] with the byte width a constant (one
+    /// byte for m ≤ 256, two above), for the shuffle's loop: the draw
+    /// reads straight from the block while it lasts.
+    #[inline(always)]
+    fn draw<const TWO: bool>(&mut self, m: u32) -> u32 {
+        let inv = modulo::reciprocal(m).expect("a shoe's m has a reciprocal");
+        let (k, pot): (usize, u32) = if TWO { (2, 1 << 16) } else { (1, 1 << 8) };
+        let limit = SHUFFLE_LIMITS[m as usize];
+        loop {
+            let v = if self.pos + k <= 32 {
+                let at = self.pos;
+                self.pos += k;
+                if TWO {
+                    u32::from(self.block[at]) << 8 | u32::from(self.block[at + 1])
+                } else {
+                    u32::from(self.block[at])
+                }
+            } else if TWO {
+                u32::from(self.next_byte()) << 8 | u32::from(self.next_byte())
+            } else {
+                u32::from(self.next_byte())
+            };
+            if v < limit {
+                self.below_limit[k] += u64::from(v + 1 == limit && limit < pot);
+                return modulo::rem(v, m, inv);
+            }
+            self.at_limit[k] += u64::from(v == limit);
+            self.rejections[k] += 1;
+        }
+    }
 }
+
+/// The rejection limit of a shuffle's draw of m = 2 … 416: 256^k − (256^k
+/// mod m), k = 1 up to 256 and 2 above, computed once at compile time.
+static SHUFFLE_LIMITS: [u32; MAX_CARDS + 1] = {
+    let mut t = [0u32; MAX_CARDS + 1];
+    let mut m = 1;
+    while m as usize <= MAX_CARDS {
+        let pot = if m > 256 { 1 << 16 } else { 1 << 8 };
+        t[m as usize] = pot - pot % m;
+        m += 1;
+    }
+    t
+};
 
 /// The 52 labels of one deck in shoe order: spades, hearts, diamonds, clubs,
 /// each ace to king.
@@ -249,15 +293,25 @@ fn deal_with<F: FnMut(Draw) + ?Sized>(
         *slot = u16::try_from(p).expect("at most 416 cards");
     }
     let mut stream = ByteStream::new(server_seed, client_seed, nonce);
-    for i in (1..len).rev() {
-        let start = stream.consumed();
-        let j = stream.index(u32::try_from(i + 1).expect("at most 416 cards")) as usize;
+    // Draws of m = i + 1 > 256 read two bytes, the rest one: two loops,
+    // each with its width fixed.
+    let mut step = |i: usize, j: usize, start: u64, stream: &ByteStream| {
         on_draw(Draw {
             i,
             j,
             bytes: start..stream.consumed(),
         });
         order.swap(i, j);
+    };
+    for i in (256..len).rev() {
+        let start = stream.consumed();
+        let j = stream.draw::<true>(u32::try_from(i + 1).expect("at most 416 cards")) as usize;
+        step(i, j, start, &stream);
+    }
+    for i in (1..len.min(256)).rev() {
+        let start = stream.consumed();
+        let j = stream.draw::<false>(u32::try_from(i + 1).expect("at most 256")) as usize;
+        step(i, j, start, &stream);
     }
     let cards: Vec<&'static str> = order[..len].iter().map(|&p| DECK[usize::from(p) % 52]).collect();
     let count = u32::try_from(cards.len()).expect("at most 416 cards");
@@ -306,6 +360,15 @@ pub fn tournament(server_seed: &str, tournament_id: &str, hand: u64, decks: usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shuffle_limit_table_equals_the_formula_for_every_m_of_a_shoe() {
+        // The cursor scheme's limit is the same rule, 256^k − (256^k mod m)
+        // with k the bytes m needs, computed per call.
+        for (m, &limit) in SHUFFLE_LIMITS.iter().enumerate().skip(2) {
+            assert_eq!(u128::from(limit), crate::cursor::limit(m as u64), "m = {m}");
+        }
+    }
 
     #[test]
     fn js_round_sends_halves_up_and_rust_round_does_not() {
