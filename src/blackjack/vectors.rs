@@ -55,18 +55,20 @@ const NOTHING: Allow = Allow {
     das: true,
 };
 
+/// The request of one situation, every field written out.
+fn request(cards: &str, dealer: u8, allow: Allow) -> serde_json::Value {
+    json!({
+        "op": "blackjack.strategy",
+        "cards": hand(cards),
+        "dealer": dealer,
+        "canDouble": allow.double,
+        "canSplit": allow.split,
+        "doubleAfterSplit": allow.das,
+    })
+}
+
 fn add_case(v: &mut VectorSet, comment: String, cards: &str, dealer: u8, allow: Allow) {
-    v.add(
-        comment,
-        json!({
-            "op": "blackjack.strategy",
-            "cards": hand(cards),
-            "dealer": dealer,
-            "canDouble": allow.double,
-            "canSplit": allow.split,
-            "doubleAfterSplit": allow.das,
-        }),
-    );
+    v.add(comment, request(cards, dealer, allow));
 }
 
 /// Every pair by count value, with K,10 (a pair by count value, not by
@@ -201,14 +203,7 @@ fn illegal(v: &mut VectorSet) {
         ),
     ];
     for &(comment, cards, dealer, allow) in cases {
-        let line = json!({
-            "op": "blackjack.strategy",
-            "cards": hand(cards),
-            "dealer": dealer,
-            "canDouble": allow.double,
-            "canSplit": allow.split,
-            "doubleAfterSplit": allow.das,
-        });
+        let line = request(cards, dealer, allow);
         v.add_invalid(Invalid {
             comment: comment.into(),
             flags: vec!["IllegalSituation"],

@@ -143,9 +143,11 @@ fn op_key(seed: u64, op: &'static str) -> [u8; 32] {
 /// The RNG of case `index` of `op` in the run with seed `seed`: ChaCha20
 /// keyed with the op's key, the index in its last eight bytes. ChaCha is a
 /// PRF, so keys that differ there give independent streams, and a case
-/// costs no hash.
-fn rng(seed: u64, op: &'static str, index: u64) -> TestRng {
+/// costs no hash. `stream` flips the key's first byte for a second stream
+/// of the same case (0: the case itself).
+fn rng(seed: u64, op: &'static str, index: u64, stream: u8) -> TestRng {
     let mut key = op_key(seed, op);
+    key[0] ^= stream;
     for (k, i) in key[24..].iter_mut().zip(index.to_le_bytes()) {
         *k ^= i;
     }
@@ -164,7 +166,7 @@ fn strategy(op: &'static OpSpec) -> BoxedStrategy<Request> {
 /// The value tree of one generated case: its current value is the case,
 /// and it can be simplified (shrunk) step by step.
 pub fn tree(seed: u64, op: &'static OpSpec, index: u64) -> Box<dyn ValueTree<Value = Request>> {
-    let mut runner = TestRunner::new_with_rng(Config::default(), rng(seed, op.name, index));
+    let mut runner = TestRunner::new_with_rng(Config::default(), rng(seed, op.name, index, 0));
     Box::new(
         strategy(op)
             .new_tree(&mut runner)
@@ -181,14 +183,9 @@ const NEGATIVE_EVERY: u64 = 8;
 pub fn generated(seed: u64, op: &'static OpSpec, index: u64) -> Case {
     let request = tree(seed, op, index).current();
     let ask = if index % NEGATIVE_EVERY == NEGATIVE_EVERY - 1 {
-        // The fault is picked by a stream of its own (the key's first byte
-        // flipped), so it does not move when a generator draws more or less.
-        let mut key = op_key(seed, op.name);
-        key[0] ^= 0xff;
-        for (k, i) in key[24..].iter_mut().zip(index.to_le_bytes()) {
-            *k ^= i;
-        }
-        let pick = TestRng::from_seed(RngAlgorithm::ChaCha, &key).next_u64();
+        // The fault is picked by a stream of its own, so it does not move
+        // when a generator draws more or less.
+        let pick = rng(seed, op.name, index, 0xff).next_u64();
         Ask::Invalid(Arc::new(crate::negative::variant(&request, pick)))
     } else {
         Ask::Request(request)

@@ -105,8 +105,8 @@ impl ByteStream {
     /// big-endian; values at or above 256^k − (256^k mod m) are thrown away
     /// and k fresh bytes read.
     pub fn index(&mut self, m: u32) -> u32 {
-        if let Some(inv) = modulo::reciprocal(m) {
-            return self.small_index(m, inv);
+        if m <= modulo::SMALL {
+            return self.small_index(m);
         }
         let mut k = 1;
         while 256u64.pow(k) < u64::from(m) {
@@ -129,35 +129,22 @@ impl ByteStream {
     /// [`modulo::SMALL`]), one or two bytes, with the remainders taken by a
     /// multiplication instead of a division: the draws of a shuffle cost
     /// little more than their MACs.
-    fn small_index(&mut self, m: u32, inv: u64) -> u32 {
-        let two = m > 256;
-        let pot: u32 = if two { 1 << 16 } else { 1 << 8 };
-        let limit = pot - modulo::rem(pot, m, inv);
-        loop {
-            let mut v = u32::from(self.next_byte());
-            if two {
-                v = v << 8 | u32::from(self.next_byte());
-            }
-            let k = 1 + usize::from(two);
-            // The limit itself is rejected and limit − 1 kept: each count
-            // is kept on its own side of the test.
-            if v < limit {
-                self.below_limit[k] += u64::from(v + 1 == limit && limit < pot);
-                return modulo::rem(v, m, inv);
-            }
-            self.at_limit[k] += u64::from(v == limit);
-            self.rejections[k] += 1;
+    fn small_index(&mut self, m: u32) -> u32 {
+        if m > 256 {
+            self.draw::<true>(m)
+        } else {
+            self.draw::<false>(m)
         }
     }
 
-    /// [`ByteStream::small_index`] with the byte width a constant (one
-    /// byte for m ≤ 256, two above), for the shuffle's loop: the draw
-    /// reads straight from the block while it lasts.
+    /// A draw of m ≤ [`modulo::SMALL`] with the byte width a constant (one
+    /// byte for m ≤ 256, two above), so that the shuffle's two loops each
+    /// read straight from the block while it lasts.
     #[inline(always)]
     fn draw<const TWO: bool>(&mut self, m: u32) -> u32 {
-        let inv = modulo::reciprocal(m).expect("a shoe's m has a reciprocal");
+        let inv = modulo::reciprocal(m).expect("every m up to SMALL has a reciprocal");
         let (k, pot): (usize, u32) = if TWO { (2, 1 << 16) } else { (1, 1 << 8) };
-        let limit = SHUFFLE_LIMITS[m as usize];
+        let limit = SMALL_LIMITS[m as usize];
         loop {
             let v = if self.pos + k <= 32 {
                 let at = self.pos;
@@ -182,12 +169,12 @@ impl ByteStream {
     }
 }
 
-/// The rejection limit of a shuffle's draw of m = 2 … 416: 256^k − (256^k
-/// mod m), k = 1 up to 256 and 2 above, computed once at compile time.
-static SHUFFLE_LIMITS: [u32; MAX_CARDS + 1] = {
-    let mut t = [0u32; MAX_CARDS + 1];
+/// The rejection limit of a draw of m = 1 … [`modulo::SMALL`]: 256^k −
+/// (256^k mod m), k = 1 up to 256 and 2 above, computed at compile time.
+static SMALL_LIMITS: [u32; modulo::SMALL as usize + 1] = {
+    let mut t = [0u32; modulo::SMALL as usize + 1];
     let mut m = 1;
-    while m as usize <= MAX_CARDS {
+    while m <= modulo::SMALL {
         let pot = if m > 256 { 1 << 16 } else { 1 << 8 };
         t[m as usize] = pot - pot % m;
         m += 1;
@@ -362,10 +349,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn shuffle_limit_table_equals_the_formula_for_every_m_of_a_shoe() {
+    fn small_limit_table_equals_the_formula_for_every_small_m() {
         // The cursor scheme's limit is the same rule, 256^k − (256^k mod m)
         // with k the bytes m needs, computed per call.
-        for (m, &limit) in SHUFFLE_LIMITS.iter().enumerate().skip(2) {
+        for (m, &limit) in SMALL_LIMITS.iter().enumerate().skip(2) {
             assert_eq!(u128::from(limit), crate::cursor::limit(m as u64), "m = {m}");
         }
     }
