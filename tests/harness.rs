@@ -204,6 +204,34 @@ fn divergence_shrinks_to_the_smallest_count_that_shows_it() {
 }
 
 #[test]
+fn shrink_budget_zero_reports_the_case_as_found_without_asking_again() {
+    let (code, out, _) = run(
+        &[
+            "diff",
+            "--target-cmd",
+            &format!("{} tests/faux/faux.py subtle-shuffle", python()),
+            "--cases",
+            "200",
+            "--shrink-budget",
+            "0",
+            "--quiet",
+        ],
+        "",
+    );
+    assert_eq!(code, 1, "{out}");
+    let line = |prefix: &str| {
+        out.lines()
+            .find_map(|l| l.trim_start().strip_prefix(prefix))
+            .map(|rest| rest.split(" (").next().unwrap().to_string())
+            .unwrap_or_else(|| panic!("no {prefix} line in {out}"))
+    };
+    assert_eq!(line("minimal: "), line("found:   "), "{out}");
+    assert!(out.contains("(0 shrink steps)"), "{out}");
+    // Not asked again, so nothing may be claimed about a repeat.
+    assert!(!out.contains("asked again alone"), "{out}");
+}
+
+#[test]
 fn a_fault_in_one_target_leaves_the_others_unaffected() {
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("report.json");

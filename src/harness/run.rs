@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::time::Instant;
 
 use serde::Serialize;
+use serde_json::Value;
 
 use super::cases::{Ask, Case, Origin, Plan};
 use super::compare::{pretty, same_reply};
@@ -521,6 +522,40 @@ fn shrink(driver: &mut Driver, found: &Request, budget: usize) -> Option<(Reques
     };
     let best_group = group(&best_want, &best_got, &best);
     let (mut steps, mut calls) = (0, 0);
+    // Sizes first, by bisection: `lo` is a value not known to diverge the
+    // same way, `hi` one that does. Not every op is monotone in its size,
+    // so the result is the smallest size found, which still diverges for the
+    // same cause.
+    for (name, min) in super::shrink::sizes(&best) {
+        let Some(hi) = best.to_value().get(name).and_then(Value::as_u64) else {
+            continue;
+        };
+        // Below `min` by one, so that `min` itself is tried.
+        let (mut lo, mut hi) = (i128::from(min) - 1, i128::from(hi));
+        while hi - lo > 1 && calls < budget {
+            let mid = lo + (hi - lo) / 2;
+            let value = Value::from(u64::try_from(mid).expect("between min and a u64"));
+            let Some(candidate) = best.with(name, &value) else {
+                lo = mid;
+                continue;
+            };
+            let want = want_of(&candidate);
+            if !matches!(want, Reply::Ok(_)) {
+                lo = mid;
+                continue;
+            }
+            calls += 1;
+            match driver.ask_one(&candidate) {
+                Some(got) if !same_reply(&want, &got) && group(&want, &got, &candidate) == best_group => {
+                    (best, best_want, best_got) = (candidate, want, got);
+                    steps += 1;
+                    hi = mid;
+                }
+                Some(_) => lo = mid,
+                None => return Some((best, best_want, best_got, steps)),
+            }
+        }
+    }
     'outer: loop {
         for candidate in super::shrink::candidates(&best) {
             // A call budget, not a deadline: a clock would make the minimal
@@ -570,11 +605,13 @@ fn finding(
         Ask::Invalid(i) => escape_str(&i.line),
     };
     let found = text(&p.case.ask);
-    let shrunk = match (&p.case.ask, driver) {
-        (Ask::Request(r), Some(d)) if d.alive => shrink(d, r, opts.shrink_budget),
-        _ => None,
+    // Asked again only with a live target and a budget; a case that was
+    // not asked again is shown as found, with nothing claimed about a repeat.
+    let (shrunk, asked) = match (&p.case.ask, driver) {
+        (Ask::Request(r), Some(d)) if d.alive && opts.shrink_budget > 0 => (shrink(d, r, opts.shrink_budget), true),
+        _ => (None, false),
     };
-    let repeats = shrunk.is_some() || !matches!(p.case.ask, Ask::Request(_));
+    let repeats = shrunk.is_some() || !asked;
     let (request, want, got, steps) = match shrunk {
         Some((best, w, g, steps)) => (json(&best.to_value(), false), w, g, steps),
         None => (found.clone(), p.want.clone(), p.got.clone(), 0),

@@ -18,7 +18,7 @@
 //        vectors only; exit 1 if any mutant survives (CI); writes nothing
 //
 // Mutants run in batches (one `provably diff` with a --target-cmd per
-// mutant, --jobs 1), P batches side by side: a mutant claims one or two ops,
+// mutant, --jobs 1, --shrink-budget 0), P batches side by side: a mutant claims one or two ops,
 // so one copy of it is enough, and P = 2 uses both cores.
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -85,7 +85,10 @@ function diffBatch(targets, args, dir, index) {
   const report = join(dir, `batch-${index}.json`);
   const cmds = targets.flatMap((t) => ['--target-cmd', t.cmd]);
   return new Promise((done, fail) => {
-    const child = spawn(BIN, ['diff', ...cmds, ...args, '--jobs', '1', '--quiet', '--report', report], {
+    // The table needs verdicts, not minimal requests: no shrinking (a
+    // mutant that diverges on a 100,000-card shuffle would spend minutes on it).
+    const flags = ['--jobs', '1', '--shrink-budget', '0', '--quiet', '--report', report];
+    const child = spawn(BIN, ['diff', ...cmds, ...args, ...flags], {
       cwd: REPO,
       stdio: ['ignore', 'ignore', 'pipe'],
     });

@@ -37,6 +37,9 @@ pub struct DiffArgs {
     /// Seed of the generated cases; the same seed asks the same cases, whatever --jobs is.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Most target calls spent shrinking one group's example to a minimal request; 0 reports the case as found.
+    #[arg(long, value_name = "CALLS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(0..=100_000))]
+    pub shrink_budget: u64,
     /// Copies of each target run side by side (default: one per core).
     #[arg(long, short, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub jobs: Option<u64>,
@@ -106,6 +109,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         cases_for: args.cases_for.iter().cloned().collect::<BTreeMap<_, _>>(),
         seed: args.seed,
         vectors_only: args.vectors_only,
+        shrink_budget: usize::try_from(args.shrink_budget).expect("at most 100,000"),
         jobs,
         ..Options::default()
     };
