@@ -37,6 +37,9 @@ pub enum Progress {
 /// The most generated cases one op may ask for.
 pub const MAX_CASES: u64 = 1_000_000_000;
 
+/// Target calls spent shrinking one example unless told otherwise.
+pub const SHRINK_BUDGET: u64 = 300;
+
 /// How much to ask.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -48,7 +51,7 @@ pub struct Options {
     pub seed: u64,
     pub vectors_only: bool,
     /// Most target calls spent shrinking one example.
-    pub shrink_budget: usize,
+    pub shrink_budget: u64,
     /// Copies of the target run side by side (1 for a single-instance target).
     pub jobs: usize,
 }
@@ -60,7 +63,7 @@ impl Default for Options {
             cases_for: BTreeMap::new(),
             seed: 0,
             vectors_only: false,
-            shrink_budget: 300,
+            shrink_budget: SHRINK_BUDGET,
             jobs: 1,
         }
     }
@@ -511,7 +514,7 @@ impl Worker<'_> {
 /// `None` when the target, asked the request again, no longer diverges (or
 /// faults): its answers depend on more than the request, and the finding
 /// keeps what the run saw.
-fn shrink(driver: &mut Driver, found: &Request, budget: usize) -> Option<(Request, Reply, Reply, usize)> {
+fn shrink(driver: &mut Driver, found: &Request, budget: u64) -> Option<(Request, Reply, Reply, usize)> {
     let want_of = |r: &Request| Reply::from_result(r.run_value());
     let mut best = found.clone();
     let mut best_want = want_of(&best);
@@ -521,7 +524,7 @@ fn shrink(driver: &mut Driver, found: &Request, budget: usize) -> Option<(Reques
         None => explain::parted(r, w, g).group,
     };
     let best_group = group(&best_want, &best_got, &best);
-    let (mut steps, mut calls) = (0, 0);
+    let (mut steps, mut calls) = (0, 0_u64);
     // Sizes first, by bisection: `lo` is a value not known to diverge the
     // same way, `hi` one that does. Not every op is monotone in its size,
     // so the result is the smallest size found, which still diverges for the

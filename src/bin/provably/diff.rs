@@ -10,7 +10,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use provably::harness::expect::{self, Change, Expectations};
-use provably::harness::run::{run_target, Options, TargetReport, MAX_CASES};
+use provably::harness::run::{run_target, Options, TargetReport, MAX_CASES, SHRINK_BUDGET};
 use provably::harness::summary::{details, table};
 use provably::harness::{junit, manifest, open};
 use serde_json::{json, Value};
@@ -38,7 +38,7 @@ pub struct DiffArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Most target calls spent shrinking one group's example to a minimal request; 0 reports the case as found.
-    #[arg(long, value_name = "CALLS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(0..=100_000))]
+    #[arg(long, value_name = "CALLS", default_value_t = SHRINK_BUDGET, value_parser = clap::value_parser!(u64).range(0..=100_000))]
     pub shrink_budget: u64,
     /// Copies of each target run side by side (default: one per core).
     #[arg(long, short, value_parser = clap::value_parser!(u64).range(1..=256))]
@@ -109,9 +109,8 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         cases_for: args.cases_for.iter().cloned().collect::<BTreeMap<_, _>>(),
         seed: args.seed,
         vectors_only: args.vectors_only,
-        shrink_budget: usize::try_from(args.shrink_budget).expect("at most 100,000"),
+        shrink_budget: args.shrink_budget,
         jobs,
-        ..Options::default()
     };
     let mut out = Out::default();
     let (mut reports, mut entries, mut changes) = (Vec::new(), Vec::new(), Vec::new());
