@@ -312,9 +312,25 @@ fn a_subtly_wrong_outside_program_exits_1() {
         assert_ne!(patched, t, "the template's rejection test moved; update this test");
         patched
     });
-    let (code, out, _) = diff_cmd(&format!("{} {}", python(), path.display()), "100");
+    // A small shrink budget: each of its eleven groups would otherwise spend
+    // up to 300 calls, some on 66,000-card shuffles in Python.
+    let cmd = format!("{} {}", python(), path.display());
+    let (code, out, _) = run(
+        &[
+            "diff",
+            "--target-cmd",
+            &cmd,
+            "--cases",
+            "100",
+            "--shrink-budget",
+            "40",
+            "--quiet",
+        ],
+        "",
+    );
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("DIVERGENCE in") && out.contains("minimal:"), "{out}");
+    assert!(out.contains("kept a draw provably rejects"), "{out}");
 }
 
 #[test]
