@@ -155,19 +155,17 @@ fn a_program_that_does_not_exist_is_a_spawn_fault_not_a_hang() {
     assert_eq!(kinds(&r), vec![FaultKind::Spawn, FaultKind::Spawn]);
 }
 
+/// `provably diff --quiet` against a mode of tests/faux/faux.py, `cases` per op.
+fn faux_diff(mode: &str, cases: &str, extra: &[&str]) -> (i32, String, String) {
+    let cmd = format!("{} tests/faux/faux.py {mode}", python());
+    let mut args = vec!["diff", "--target-cmd", &cmd, "--cases", cases, "--quiet"];
+    args.extend_from_slice(extra);
+    run(&args, "")
+}
+
 #[test]
 fn subtle_off_by_one_exits_1_with_a_minimal_case_and_where_the_sides_part() {
-    let (code, out, err) = run(
-        &[
-            "diff",
-            "--target-cmd",
-            &format!("{} tests/faux/faux.py subtle", python()),
-            "--cases",
-            "400",
-            "--quiet",
-        ],
-        "",
-    );
+    let (code, out, err) = faux_diff("subtle", "400", &[]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("DIVERGENCE in") && out.contains("cursor.int"), "{out}");
     assert!(
@@ -179,17 +177,7 @@ fn subtle_off_by_one_exits_1_with_a_minimal_case_and_where_the_sides_part() {
 
 #[test]
 fn divergence_shrinks_to_the_smallest_count_that_shows_it() {
-    let (code, out, _) = run(
-        &[
-            "diff",
-            "--target-cmd",
-            &format!("{} tests/faux/faux.py subtle-shuffle", python()),
-            "--cases",
-            "200",
-            "--quiet",
-        ],
-        "",
-    );
+    let (code, out, _) = faux_diff("subtle-shuffle", "200", &[]);
     assert_eq!(code, 1);
     assert!(
         out.contains(
@@ -205,19 +193,7 @@ fn divergence_shrinks_to_the_smallest_count_that_shows_it() {
 
 #[test]
 fn shrink_budget_zero_reports_the_case_as_found_without_asking_again() {
-    let (code, out, _) = run(
-        &[
-            "diff",
-            "--target-cmd",
-            &format!("{} tests/faux/faux.py subtle-shuffle", python()),
-            "--cases",
-            "200",
-            "--shrink-budget",
-            "0",
-            "--quiet",
-        ],
-        "",
-    );
+    let (code, out, _) = faux_diff("subtle-shuffle", "200", &["--shrink-budget", "0"]);
     assert_eq!(code, 1, "{out}");
     let line = |prefix: &str| {
         out.lines()

@@ -515,15 +515,10 @@ impl Worker<'_> {
 /// faults): its answers depend on more than the request, and the finding
 /// keeps what the run saw.
 fn shrink(driver: &mut Driver, found: &Request, budget: u64) -> Option<(Request, Reply, Reply, usize)> {
-    let want_of = |r: &Request| Reply::from_result(r.run_value());
     let mut best = found.clone();
     let mut best_want = want_of(&best);
     let mut best_got = driver.ask_one(&best).filter(|got| !same_reply(&best_want, got))?;
-    let group = |w: &Reply, g: &Reply, r: &Request| match refusal_group(&Ask::Request(r.clone()), w, g) {
-        Some(g) => g,
-        None => explain::parted(r, w, g).group,
-    };
-    let best_group = group(&best_want, &best_got, &best);
+    let cause = cause_of(&best_want, &best_got, &best);
     let (mut steps, mut calls) = (0, 0_u64);
     // Sizes first, by bisection: `lo` is a value not known to diverge the
     // same way, `hi` one that does. Not every op is monotone in its size,
@@ -538,24 +533,15 @@ fn shrink(driver: &mut Driver, found: &Request, budget: u64) -> Option<(Request,
         while hi - lo > 1 && calls < budget {
             let mid = lo + (hi - lo) / 2;
             let value = Value::from(u64::try_from(mid).expect("between min and a u64"));
-            let Some(candidate) = best.with(name, &value) else {
-                lo = mid;
-                continue;
-            };
-            let want = want_of(&candidate);
-            if !matches!(want, Reply::Ok(_)) {
-                lo = mid;
-                continue;
-            }
-            calls += 1;
-            match driver.ask_one(&candidate) {
-                Some(got) if !same_reply(&want, &got) && group(&want, &got, &candidate) == best_group => {
-                    (best, best_want, best_got) = (candidate, want, got);
+            let candidate = best.with(name, &value);
+            match candidate.map(|c| (attempt(driver, &mut calls, &c, &cause), c)) {
+                Some((Attempt::Keeps(want, got), c)) => {
+                    (best, best_want, best_got) = (c, want, got);
                     steps += 1;
                     hi = mid;
                 }
-                Some(_) => lo = mid,
-                None => return Some((best, best_want, best_got, steps)),
+                Some((Attempt::Dead, _)) => return Some((best, best_want, best_got, steps)),
+                _ => lo = mid,
             }
         }
     }
@@ -567,28 +553,58 @@ fn shrink(driver: &mut Driver, found: &Request, budget: u64) -> Option<(Request,
             if calls >= budget {
                 break 'outer;
             }
-            let want = want_of(&candidate);
-            // Only requests provably answers count: shrinking must not
-            // wander into inputs that are invalid.
-            if !matches!(want, Reply::Ok(_)) {
-                continue;
-            }
-            calls += 1;
-            match driver.ask_one(&candidate) {
-                // It must still diverge for the same cause, or the shrink
-                // slips onto another bug.
-                Some(got) if !same_reply(&want, &got) && group(&want, &got, &candidate) == best_group => {
+            match attempt(driver, &mut calls, &candidate, &cause) {
+                Attempt::Keeps(want, got) => {
                     (best, best_want, best_got) = (candidate, want, got);
                     steps += 1;
                     continue 'outer;
                 }
-                Some(_) => {}
-                None => break 'outer,
+                Attempt::Skipped | Attempt::Misses => {}
+                Attempt::Dead => break 'outer,
             }
         }
         break;
     }
     Some((best, best_want, best_got, steps))
+}
+
+fn want_of(r: &Request) -> Reply {
+    Reply::from_result(r.run_value())
+}
+
+/// The cause a divergence is grouped by.
+fn cause_of(want: &Reply, got: &Reply, r: &Request) -> String {
+    match refusal_group(&Ask::Request(r.clone()), want, got) {
+        Some(g) => g,
+        None => explain::parted(r, want, got).group,
+    }
+}
+
+/// What asking one shrink candidate showed.
+enum Attempt {
+    /// provably refuses it: not asked (shrinking must not wander into
+    /// inputs that are invalid).
+    Skipped,
+    /// It still diverges for the same cause: provably's answer, the target's.
+    Keeps(Reply, Reply),
+    /// It agrees, or diverges for another cause (the shrink would slip onto
+    /// another bug).
+    Misses,
+    /// The target did not answer.
+    Dead,
+}
+
+fn attempt(driver: &mut Driver, calls: &mut u64, candidate: &Request, cause: &str) -> Attempt {
+    let want = want_of(candidate);
+    if !matches!(want, Reply::Ok(_)) {
+        return Attempt::Skipped;
+    }
+    *calls += 1;
+    match driver.ask_one(candidate) {
+        Some(got) if !same_reply(&want, &got) && cause_of(&want, &got, candidate) == cause => Attempt::Keeps(want, got),
+        Some(_) => Attempt::Misses,
+        None => Attempt::Dead,
+    }
 }
 
 /// One group's finding: its example shrunk (a generated case) or as it is.
