@@ -156,6 +156,19 @@ fn bench_protocol(c: &mut Criterion) {
     g.bench_function("to_line_only/cursor.shuffle_52", |b| {
         b.iter(|| black_box(&response).to_line())
     });
+    // What the harness adds to a case before any target sees it: drawing
+    // it from its op's generator (every eighth a negative variant), one
+    // case of every op per iteration.
+    let ops: Vec<_> = provably::op::ops().collect();
+    let mut index = 0u64;
+    g.bench_function(format!("generate/one_case_of_each_of_{}_ops", ops.len()), |b| {
+        b.iter(|| {
+            index += 1;
+            for op in &ops {
+                black_box(provably::harness::cases::generated(1, op, index));
+            }
+        })
+    });
     g.finish();
 }
 

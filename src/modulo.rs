@@ -5,12 +5,17 @@
 /// cards), every cut draw and a poker deck.
 pub const SMALL: u32 = 1024;
 
-/// ⌈2^32 / m⌉ for m = 1 … [`SMALL`] (entry 0 unused).
+/// ⌈2^32 / m⌉, the reciprocal [`rem`] multiplies by (m ≥ 1).
+pub const fn reciprocal_of(m: u32) -> u64 {
+    (1u64 << 32).div_ceil(m as u64)
+}
+
+/// [`reciprocal_of`] m for m = 1 … [`SMALL`] (entry 0 unused).
 static RECIPROCALS: [u64; SMALL as usize + 1] = {
     let mut t = [0u64; SMALL as usize + 1];
     let mut m = 1;
-    while m <= SMALL as usize {
-        t[m] = (1u64 << 32).div_ceil(m as u64);
+    while m <= SMALL {
+        t[m as usize] = reciprocal_of(m);
         m += 1;
     }
     t

@@ -79,9 +79,7 @@ impl ByteStream {
         let mut left = count;
         while left > 0 {
             if self.pos == 32 {
-                self.block = self.macs.mac(self.next_block);
-                self.next_block += 1;
-                self.pos = 0;
+                self.refill();
             }
             let take = (32 - self.pos).min(usize::try_from(left).unwrap_or(usize::MAX));
             out.extend_from_slice(&self.block[self.pos..self.pos + take]);
@@ -90,11 +88,16 @@ impl ByteStream {
         }
     }
 
+    /// Moves to the next block.
+    fn refill(&mut self) {
+        self.block = self.macs.mac(self.next_block);
+        self.next_block += 1;
+        self.pos = 0;
+    }
+
     pub fn next_byte(&mut self) -> u8 {
         if self.pos == 32 {
-            self.block = self.macs.mac(self.next_block);
-            self.next_block += 1;
-            self.pos = 0;
+            self.refill();
         }
         let b = self.block[self.pos];
         self.pos += 1;
@@ -142,9 +145,8 @@ impl ByteStream {
     /// read straight from the block while it lasts.
     #[inline(always)]
     fn draw<const TWO: bool>(&mut self, m: u32) -> u32 {
-        let inv = modulo::reciprocal(m).expect("every m up to SMALL has a reciprocal");
+        let Small { limit, inv } = SMALL_DRAWS[m as usize];
         let (k, pot): (usize, u32) = if TWO { (2, 1 << 16) } else { (1, 1 << 8) };
-        let limit = SMALL_LIMITS[m as usize];
         loop {
             let v = if self.pos + k <= 32 {
                 let at = self.pos;
@@ -167,16 +169,107 @@ impl ByteStream {
             self.rejections[k] += 1;
         }
     }
+
+    /// The draws of a shuffle for i from `top` down to `bottom` (m = i + 1,
+    /// one byte each up to m = 256 and two above, as `TWO` says), each kept
+    /// j swapped into place: what [`ByteStream::draw`] does, with the
+    /// position in the block and the counts in registers rather than in
+    /// `self` (a store and a load per byte otherwise). While m is above
+    /// 128 a byte is kept or not without a branch: there up to half the
+    /// bytes are thrown away (three in four of a shoe's rejections), a coin
+    /// toss the branch predictor loses at the cost of several draws. For
+    /// 128 < m ≤ 256 the limit is m itself and a kept byte is its own
+    /// remainder, so nothing on the path from one byte to the next waits
+    /// for memory.
+    fn shuffle<const TWO: bool, const COUNTS: bool>(
+        &mut self,
+        order: &mut [u16; MAX_CARDS],
+        top: usize,
+        bottom: usize,
+    ) {
+        const { assert!(MAX_CARDS > 255) };
+        debug_assert!(bottom >= 1 && (TWO || top <= 255));
+        let (k, pot): (usize, u32) = if TWO { (2, 1 << 16) } else { (1, 1 << 8) };
+        let mut i = top;
+        let (mut block, mut pos) = (self.block, self.pos);
+        let (mut rejected, mut at_limit, mut below_limit) = (0u64, 0u64, 0u64);
+        while i >= bottom {
+            let v = if pos + k <= 32 {
+                let at = pos;
+                pos += k;
+                if TWO {
+                    u32::from(block[at]) << 8 | u32::from(block[at + 1])
+                } else {
+                    u32::from(block[at])
+                }
+            } else {
+                // The block is spent, or a pair straddles it and the next.
+                self.pos = pos;
+                let v = if TWO {
+                    u32::from(self.next_byte()) << 8 | u32::from(self.next_byte())
+                } else {
+                    u32::from(self.next_byte())
+                };
+                (block, pos) = (self.block, self.pos);
+                v
+            };
+            if !TWO && i >= 128 {
+                // limit = m = i + 1: 256 − (256 mod m) for 128 < m ≤ 256.
+                let v = v as usize;
+                let keep = v <= i;
+                // A rejected byte swaps position i with itself.
+                let j = if keep { v } else { i };
+                order.swap(i & 255, j & 255);
+                if COUNTS {
+                    rejected += u64::from(!keep);
+                    at_limit += u64::from(v == i + 1);
+                    below_limit += u64::from(v == i && i < 255);
+                }
+                i -= usize::from(keep);
+                continue;
+            }
+            let Small { limit, inv } = SMALL_DRAWS[i + 1];
+            if v < limit {
+                let m = u32::try_from(i + 1).expect("at most 416 cards");
+                let j = modulo::rem(v, m, inv) as usize;
+                order.swap(i, j);
+                if COUNTS {
+                    below_limit += u64::from(v + 1 == limit && limit < pot);
+                }
+                i -= 1;
+            } else if COUNTS {
+                at_limit += u64::from(v == limit);
+                rejected += 1;
+            }
+        }
+        self.pos = pos;
+        self.rejections[k] += rejected;
+        self.at_limit[k] += at_limit;
+        self.below_limit[k] += below_limit;
+    }
 }
 
-/// The rejection limit of a draw of m = 1 … [`modulo::SMALL`]: 256^k −
-/// (256^k mod m), k = 1 up to 256 and 2 above, computed at compile time.
-static SMALL_LIMITS: [u32; modulo::SMALL as usize + 1] = {
-    let mut t = [0u32; modulo::SMALL as usize + 1];
+/// The rejection limit of a draw of m and the reciprocal its remainder is
+/// taken with, side by side: one load per draw.
+#[derive(Clone, Copy)]
+struct Small {
+    /// 256^k − (256^k mod m), k = 1 up to m = 256 and 2 above.
+    limit: u32,
+    /// [`modulo::reciprocal_of`] m.
+    inv: u64,
+}
+
+/// [`Small`] for m = 1 … [`modulo::SMALL`] (entry 0 unused), computed at
+/// compile time.
+static SMALL_DRAWS: [Small; modulo::SMALL as usize + 1] = {
+    let mut t = [Small { limit: 0, inv: 0 }; modulo::SMALL as usize + 1];
     let mut m = 1;
     while m <= modulo::SMALL {
         let pot = if m > 256 { 1 << 16 } else { 1 << 8 };
-        t[m as usize] = pot - pot % m;
+        t[m as usize] = Small {
+            limit: pot - pot % m,
+            inv: modulo::reciprocal_of(m),
+        };
         m += 1;
     }
     t
@@ -190,6 +283,18 @@ pub const DECK: [&str; 52] = [
     "AD", "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD", //
     "AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC",
 ];
+
+/// The label of every position of the largest ordered shoe: position p
+/// holds `DECK[p mod 52]`, looked up without the division.
+static LABELS: [&str; MAX_CARDS] = {
+    let mut t = [""; MAX_CARDS];
+    let mut p = 0;
+    while p < MAX_CARDS {
+        t[p] = DECK[p % 52];
+        p += 1;
+    }
+    t
+};
 
 /// Returns the ordered shoe: deck after deck. Labels are static, so a
 /// shuffle moves pointers and an 8-deck shoe allocates once.
@@ -236,12 +341,12 @@ const _: () = assert!(MAX_CARDS as u64 == 52 * MAX_DECKS);
 /// # Panics
 /// When `decks` is 0 (an empty shoe has no cut card).
 pub fn deal(server_seed: &str, client_seed: &str, nonce: u64, decks: usize, penetration: f64) -> Shoe {
-    deal_traced(server_seed, client_seed, nonce, decks, penetration).0
+    deal_with::<false>(server_seed, client_seed, nonce, decks, penetration, None).0
 }
 
 /// Like [`deal`], also returning how the cut was placed.
 pub fn deal_traced(server_seed: &str, client_seed: &str, nonce: u64, decks: usize, penetration: f64) -> (Shoe, Cut) {
-    deal_with(server_seed, client_seed, nonce, decks, penetration, &mut |_| {})
+    deal_with::<true>(server_seed, client_seed, nonce, decks, penetration, None)
 }
 
 /// One draw of the shuffle: position i, the j it drew, and the stream
@@ -256,19 +361,21 @@ pub struct Draw {
 /// Every draw of the shuffle, in draw order (i from the back).
 pub fn draws(server_seed: &str, client_seed: &str, nonce: u64, decks: usize) -> Vec<Draw> {
     let mut out = Vec::new();
-    deal_with(server_seed, client_seed, nonce, decks, 0.5, &mut |d| out.push(d));
+    deal_with::<true>(server_seed, client_seed, nonce, decks, 0.5, Some(&mut |d| out.push(d)));
     out
 }
 
-/// The deal, with the draw callback a type parameter so that [`deal`]'s
-/// empty one costs nothing: a shoe makes 300-odd draws to its 14 MACs.
-fn deal_with<F: FnMut(Draw) + ?Sized>(
+/// The deal. Without a callback, the draws take the loops of
+/// [`ByteStream::shuffle`]; with one, every draw is reported as it is
+/// made. Both give the same shoe and counts (tested). Without `COUNTS`
+/// the shuffle's draws are not counted in the [`Cut`] ([`deal`] drops it).
+fn deal_with<const COUNTS: bool>(
     server_seed: &str,
     client_seed: &str,
     nonce: u64,
     decks: usize,
     penetration: f64,
-    on_draw: &mut F,
+    mut on_draw: Option<&mut dyn FnMut(Draw)>,
 ) -> (Shoe, Cut) {
     assert!(decks >= 1, "a shoe has at least one deck");
     // The shuffle moves positions in the ordered shoe (two bytes each, on
@@ -280,27 +387,38 @@ fn deal_with<F: FnMut(Draw) + ?Sized>(
         *slot = u16::try_from(p).expect("at most 416 cards");
     }
     let mut stream = ByteStream::new(server_seed, client_seed, nonce);
+    let branch_free = on_draw.is_none();
     // Draws of m = i + 1 > 256 read two bytes, the rest one: two loops,
     // each with its width fixed.
-    let mut step = |i: usize, j: usize, start: u64, stream: &ByteStream| {
-        on_draw(Draw {
-            i,
-            j,
-            bytes: start..stream.consumed(),
-        });
-        order.swap(i, j);
+    let mut report = |i: usize, j: usize, start: u64, stream: &ByteStream| {
+        if let Some(report) = on_draw.as_mut() {
+            report(Draw {
+                i,
+                j,
+                bytes: start..stream.consumed(),
+            });
+        }
     };
-    for i in (256..len).rev() {
-        let start = stream.consumed();
-        let j = stream.draw::<true>(u32::try_from(i + 1).expect("at most 416 cards")) as usize;
-        step(i, j, start, &stream);
+    if branch_free {
+        if len > 256 {
+            stream.shuffle::<true, COUNTS>(&mut order, len - 1, 256);
+        }
+        stream.shuffle::<false, COUNTS>(&mut order, (len - 1).min(255), 1);
+    } else {
+        for i in (256..len).rev() {
+            let start = stream.consumed();
+            let j = stream.draw::<true>(u32::try_from(i + 1).expect("at most 416 cards")) as usize;
+            report(i, j, start, &stream);
+            order.swap(i, j);
+        }
+        for i in (1..len.min(256)).rev() {
+            let start = stream.consumed();
+            let j = stream.draw::<false>(u32::try_from(i + 1).expect("at most 256")) as usize;
+            report(i, j, start, &stream);
+            order.swap(i, j);
+        }
     }
-    for i in (1..len.min(256)).rev() {
-        let start = stream.consumed();
-        let j = stream.draw::<false>(u32::try_from(i + 1).expect("at most 256")) as usize;
-        step(i, j, start, &stream);
-    }
-    let cards: Vec<&'static str> = order[..len].iter().map(|&p| DECK[usize::from(p) % 52]).collect();
+    let cards: Vec<&'static str> = order[..len].iter().map(|&p| LABELS[usize::from(p)]).collect();
     let count = u32::try_from(cards.len()).expect("at most 416 cards");
     let total = f64::from(count);
     let base = js_round(total * penetration);
@@ -352,9 +470,29 @@ mod tests {
     fn small_limit_table_equals_the_formula_for_every_small_m() {
         // The cursor scheme's limit is the same rule, 256^k − (256^k mod m)
         // with k the bytes m needs, computed per call.
-        for (m, &limit) in SMALL_LIMITS.iter().enumerate().skip(2) {
-            assert_eq!(u128::from(limit), crate::cursor::limit(m as u64), "m = {m}");
+        for (m, small) in SMALL_DRAWS.iter().enumerate().skip(2) {
+            assert_eq!(u128::from(small.limit), crate::cursor::limit(m as u64), "m = {m}");
         }
+    }
+
+    #[test]
+    fn branch_free_one_byte_draws_deal_the_shoe_and_counts_of_the_reported_draws() {
+        // Every shoe size, and enough deals that rejections, draws at the
+        // limit and one below it all occur (the counts are compared too).
+        let mut seen = [0u64; 3];
+        for decks in 1..=8 {
+            for nonce in 0..60 {
+                let fast = deal_with::<true>("s", "c", nonce, decks, 0.75, None);
+                let reported = deal_with::<true>("s", "c", nonce, decks, 0.75, Some(&mut |_| {}));
+                assert_eq!(fast, reported, "{decks} decks, nonce {nonce}");
+                let uncounted = deal_with::<false>("s", "c", nonce, decks, 0.75, None);
+                assert_eq!(fast.0, uncounted.0, "{decks} decks, nonce {nonce}");
+                seen[0] += fast.1.rejections[1];
+                seen[1] += fast.1.at_limit[1];
+                seen[2] += fast.1.below_limit[1];
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
     }
 
     #[test]

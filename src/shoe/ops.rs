@@ -217,12 +217,6 @@ fn explain(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
     ))
 }
 
-/// `shoe.stream`: the first `count` bytes of the stream a shoe is drawn from.
-#[derive(Debug, serde::Serialize)]
-struct StreamOk {
-    bytes: String,
-}
-
 pub static STREAM: OpSpec = OpSpec {
     name: "shoe.stream",
     fields: &[SERVER_SEED, CLIENT_SEED, NONCE, COUNT],
@@ -236,9 +230,7 @@ pub static STREAM: OpSpec = OpSpec {
         let mut stream = ByteStream::new(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
         let mut bytes = Vec::new();
         stream.read_into(r.int(COUNT), &mut bytes);
-        Ok(Outcome::new(StreamOk {
-            bytes: crate::crypto::hex(&bytes),
-        }))
+        Ok(Outcome::hex_field("bytes", bytes))
     },
     generate: || {
         // Block edges (32·b − 1, 32·b, 32·b + 1) most, any short length,
