@@ -19,7 +19,7 @@ for CASES in "${@:-10000 100000}"; do
   for N in $CASES; do
     C=$OUT/captured-$N.jsonl
     "$B" diff --target-cmd "tee $PWD/$C | $B serve" --cases "$N" --seed 1 --jobs 1 --quiet > /dev/null
-    RUNS=$([ "$N" -ge 100000 ] && echo 2 || echo 5)
+    RUNS=$([ "$N" -ge 100000 ] && echo 2 || echo 10)
     hyperfine -w 1 -r "$RUNS" --export-markdown "$OUT/harness-$N.md" \
       -n "serve alone ($N)" "$B serve < $C > /dev/null" \
       -n "diff --jobs 1 ($N)" "$B diff --target-cmd '$B serve' --cases $N --seed 1 --jobs 1 --quiet > /dev/null" \

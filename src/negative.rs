@@ -201,6 +201,11 @@ fn walk(r: &Request, line: &Line, take: Option<usize>) -> (Vec<Invalid>, usize) 
     };
     structure(&mut out, r);
     for f in op.fields {
+        if out.take.is_some_and(|k| k < out.seen) {
+            // The one variant asked for is written out: the rest of the
+            // walk would only count.
+            break;
+        }
         let arg = r.get(f.name).expect("a request holds every field");
         wrong_types(&mut out, f.name, f.kind, arg);
         limits(&mut out, f.name, f.kind, arg);
@@ -257,7 +262,6 @@ fn structure(out: &mut Out, r: &Request) {
 
 /// The field given as each JSON type it is not.
 fn wrong_types(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
-    let value = arg.to_value().to_string();
     let common = [("null", "null"), ("true", "a boolean"), ("{}", "an object")];
     for (raw, what) in common {
         if !(kind == Kind::Bool && raw == "true") {
@@ -286,6 +290,7 @@ fn wrong_types(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
             );
         }
         (Kind::Fraction, Arg::Number(_)) => {
+            let value = arg.to_value().to_string();
             out.value("NumericString", name, &format!("\"{value}\""), "a number in a string");
             out.value("WrongType", name, &format!("[{value}]"), "a list, not a number");
         }

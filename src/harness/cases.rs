@@ -9,7 +9,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, LazyLock, OnceLock};
 
 use proptest::prelude::Rng;
 use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
@@ -166,7 +166,14 @@ fn strategy(op: &'static OpSpec) -> BoxedStrategy<Request> {
 /// The value tree of one generated case: its current value is the case,
 /// and it can be simplified (shrunk) step by step.
 pub fn tree(seed: u64, op: &'static OpSpec, index: u64) -> Box<dyn ValueTree<Value = Request>> {
-    let mut runner = TestRunner::new_with_rng(Config::default(), rng(seed, op.name, index, 0));
+    // Without failure persistence: the default config boxes a file
+    // persister, and a union of strategies clones the config (and the box)
+    // for every alternative it does not pick, case after case.
+    static CONFIG: LazyLock<Config> = LazyLock::new(|| Config {
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let mut runner = TestRunner::new_with_rng(CONFIG.clone(), rng(seed, op.name, index, 0));
     Box::new(
         strategy(op)
             .new_tree(&mut runner)

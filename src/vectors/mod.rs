@@ -374,19 +374,29 @@ impl Vectors {
 /// are found by searching (the first cursor with a rejection, …).
 pub fn schemes() -> &'static [Vectors] {
     static ALL: std::sync::OnceLock<Vec<Vectors>> = std::sync::OnceLock::new();
+    // Each scheme's set on a thread of its own: some search for their
+    // cases (a cursor whose value sits at its limit, a shoe that rejects
+    // at a block edge), and every run of the harness waits for all of them.
     ALL.get_or_init(|| {
-        crate::op::schemes()
-            .iter()
-            .map(|&scheme| {
-                let mut set = VectorSet::default();
-                (scheme.vectors)(&mut set);
-                Vectors {
-                    scheme,
-                    cases: set.cases,
-                    invalid: set.invalid,
-                }
-            })
-            .collect()
+        std::thread::scope(|scope| {
+            let sets: Vec<_> = crate::op::schemes()
+                .iter()
+                .map(|&scheme| {
+                    scope.spawn(move || {
+                        let mut set = VectorSet::default();
+                        (scheme.vectors)(&mut set);
+                        Vectors {
+                            scheme,
+                            cases: set.cases,
+                            invalid: set.invalid,
+                        }
+                    })
+                })
+                .collect();
+            sets.into_iter()
+                .map(|set| set.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+                .collect()
+        })
     })
 }
 
