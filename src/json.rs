@@ -4,14 +4,29 @@
 //! `{"range": 6, "range": 0}` would pass as range 0. The JavaScript and
 //! Python targets refuse such a line; so does `provably`.
 
+use std::cell::RefCell;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-struct Strict;
+/// The strict reader: serde_json's `Value` visitor, but a key given twice
+/// is an error. With a [`KeyPath`] it also keeps the path of object keys to
+/// where it reads, so that the error can name the repeated key by its path
+/// (`observed.cut`); without one (a protocol line) it copies no keys.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Strict<'a> {
+    pub(crate) path: Option<&'a KeyPath>,
+}
 
-impl<'de> Visitor<'de> for Strict {
+/// Where a [`Strict`] reader is, and the path of the key it found twice.
+#[derive(Default)]
+pub(crate) struct KeyPath {
+    pub(crate) keys: RefCell<Vec<String>>,
+    pub(crate) twice: RefCell<Option<String>>,
+}
+
+impl<'de> Visitor<'de> for Strict<'_> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -42,7 +57,7 @@ impl<'de> Visitor<'de> for Strict {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::new();
-        while let Some(v) = seq.next_element_seed(Strict)? {
+        while let Some(v) = seq.next_element_seed(self)? {
             items.push(v);
         }
         Ok(Value::Array(items))
@@ -50,17 +65,26 @@ impl<'de> Visitor<'de> for Strict {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut out = Map::new();
         while let Some(key) = map.next_key::<String>()? {
+            if let Some(path) = self.path {
+                path.keys.borrow_mut().push(key.clone());
+            }
             if out.contains_key(&key) {
+                if let Some(path) = self.path {
+                    *path.twice.borrow_mut() = Some(path.keys.borrow().join("."));
+                }
                 return Err(de::Error::custom(format_args!("key {key:?} appears twice")));
             }
-            let value = map.next_value_seed(Strict)?;
+            let value = map.next_value_seed(self)?;
+            if let Some(path) = self.path {
+                path.keys.borrow_mut().pop();
+            }
             out.insert(key, value);
         }
         Ok(Value::Object(out))
     }
 }
 
-impl<'de> DeserializeSeed<'de> for Strict {
+impl<'de> DeserializeSeed<'de> for Strict<'_> {
     type Value = Value;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
         d.deserialize_any(self)
@@ -70,7 +94,7 @@ impl<'de> DeserializeSeed<'de> for Strict {
 /// Parses one JSON text, refusing repeated keys and trailing characters.
 pub fn parse(text: &str) -> Result<Value, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = Strict.deserialize(&mut de)?;
+    let value = Strict::default().deserialize(&mut de)?;
     de.end()?;
     Ok(value)
 }

@@ -11,27 +11,7 @@ fn shoe_cards() -> Vec<String> {
 }
 
 fn verify_shoe(commit: &str, observed: &str) -> (i32, String, String) {
-    run(
-        &[
-            "verify",
-            "shoe",
-            "--server-seed",
-            SEED,
-            "--commit",
-            commit,
-            "--client-seed",
-            "table-7",
-            "--nonce",
-            "12",
-            "--decks",
-            "6",
-            "--penetration",
-            "0.75",
-            "--observed",
-            observed,
-        ],
-        "",
-    )
+    verify_shoe_with(commit, observed, &[])
 }
 
 #[test]

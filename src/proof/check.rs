@@ -15,11 +15,12 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::OnceLock;
 
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Number, Value};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
+use serde_json::{Map, Value};
 
 use super::{CommitVerdict, Event, FieldError, Finding, FindingKind, Place, RoundVerdict};
 use crate::error::OpError;
+use crate::json::{KeyPath, Strict};
 use crate::op::{self, fields::CLIENT_SEED, short, type_name, OpSpec, Request};
 
 /// The round keys that are not request fields.
@@ -786,15 +787,13 @@ fn parse_round(raw: &str, raw_observed: bool) -> Result<(Map<String, Value>, Opt
             format!("must be a JSON object, not {}", type_name(&v)),
         ));
     }
-    let strict = Strict {
-        path: &RefCell::new(Vec::new()),
-        twice: &RefCell::new(None),
-    };
+    let path = KeyPath::default();
+    let strict = Strict { path: Some(&path) };
     let mut de = serde_json::Deserializer::from_str(raw);
     let result = de
         .deserialize_map(RoundVisitor { strict, raw_observed })
         .and_then(|parts| de.end().map(|()| parts));
-    result.map_err(|e| match strict.twice.borrow_mut().take() {
+    result.map_err(|e| match path.twice.borrow_mut().take() {
         Some(path) => FieldError::new(path, "appears twice"),
         None => FieldError::new("round", format!("not JSON: {e}")),
     })
@@ -816,17 +815,18 @@ impl<'de> Visitor<'de> for RoundVisitor<'_> {
         let mut out = Map::new();
         let mut observed: Option<&'de serde_json::value::RawValue> = None;
         while let Some(key) = map.next_key::<String>()? {
+            let path = self.strict.path.expect("a round is read with its key path");
             if out.contains_key(&key) || (key == OBSERVED && observed.is_some()) {
-                *self.strict.twice.borrow_mut() = Some(key.clone());
+                *path.twice.borrow_mut() = Some(key.clone());
                 return Err(de::Error::custom(format_args!("key {key:?} appears twice")));
             }
             if key == OBSERVED && self.raw_observed {
                 observed = Some(map.next_value()?);
                 continue;
             }
-            self.strict.path.borrow_mut().push(key.clone());
+            path.keys.borrow_mut().push(key.clone());
             let value = map.next_value_seed(self.strict)?;
-            self.strict.path.borrow_mut().pop();
+            path.keys.borrow_mut().pop();
             out.insert(key, value);
         }
         Ok((out, observed.map(serde_json::value::RawValue::get)))
@@ -841,87 +841,38 @@ pub fn parse_strict(raw: &str) -> Result<Value, FieldError> {
 
 /// [`parse_strict`] for a value found under the key `base`.
 fn parse_strict_at(raw: &str, base: Option<&str>) -> Result<Value, FieldError> {
-    let strict = Strict {
-        path: &RefCell::new(base.map(str::to_string).into_iter().collect()),
-        twice: &RefCell::new(None),
+    let path = KeyPath {
+        keys: RefCell::new(base.map(str::to_string).into_iter().collect()),
+        twice: RefCell::new(None),
     };
+    let strict = Strict { path: Some(&path) };
     let mut de = serde_json::Deserializer::from_str(raw);
     let result = strict.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
-    result.map_err(|e| match strict.twice.borrow_mut().take() {
+    result.map_err(|e| match path.twice.borrow_mut().take() {
         Some(path) => FieldError::new(path, "appears twice"),
         None => FieldError::new("round", format!("not JSON: {e}")),
     })
-}
-
-#[derive(Clone, Copy)]
-struct Strict<'a> {
-    path: &'a RefCell<Vec<String>>,
-    twice: &'a RefCell<Option<String>>,
-}
-
-impl<'de> DeserializeSeed<'de> for Strict<'_> {
-    type Value = Value;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Strict<'_> {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
-        Number::from_f64(v)
-            .map(Value::Number)
-            .ok_or_else(|| E::custom("a number that is not finite"))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::new();
-        while let Some(v) = seq.next_element_seed(self)? {
-            items.push(v);
-        }
-        Ok(Value::Array(items))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut out = Map::new();
-        while let Some(key) = map.next_key::<String>()? {
-            self.path.borrow_mut().push(key.clone());
-            if out.contains_key(&key) {
-                *self.twice.borrow_mut() = Some(self.path.borrow().join("."));
-                return Err(de::Error::custom(format_args!("key {key:?} appears twice")));
-            }
-            let value = map.next_value_seed(self)?;
-            self.path.borrow_mut().pop();
-            out.insert(key, value);
-        }
-        Ok(Value::Object(out))
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_key_given_twice_is_named_by_its_path_at_any_depth() {
+        let twice = |raw: &str| parse_strict(raw).unwrap_err().field;
+        assert_eq!(twice(r#"{"nonce": 1, "nonce": 2}"#), "nonce");
+        assert_eq!(twice(r#"{"observed": {"cut": 1, "cut": 2}}"#), "observed.cut");
+        assert_eq!(twice(r#"{"a": [{"b": {"c": 1, "c": 1}}]}"#), "a.b.c");
+        let round = r#"{"nonce": 1, "observed": {"seats": {"player": 1, "player": 1}}}"#;
+        assert_eq!(parse_round(round, false).unwrap_err().field, "observed.seats.player");
+        assert_eq!(
+            parse_round(r#"{"nonce": 1, "nonce": 1}"#, true).unwrap_err().field,
+            "nonce"
+        );
+        assert!(parse_strict(r#"{"observed": {"cut": 1}, "cut": 2}"#).is_ok());
+    }
 
     #[test]
     fn every_secret_field_has_exactly_one_commit_op() {
