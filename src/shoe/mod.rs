@@ -183,7 +183,7 @@ impl ByteStream {
     /// for memory.
     fn shuffle<const TWO: bool, const COUNTS: bool>(
         &mut self,
-        order: &mut [u16; MAX_CARDS],
+        order: &mut [u16; MAX_CARDS + 1],
         top: usize,
         bottom: usize,
     ) {
@@ -217,9 +217,14 @@ impl ByteStream {
                 // limit = m = i + 1: 256 − (256 mod m) for 128 < m ≤ 256.
                 let v = v as usize;
                 let keep = v <= i;
-                // A rejected byte swaps position i with itself.
-                let j = if keep { v } else { i };
-                order.swap(i & 255, j & 255);
+                // Both positions are read whatever the byte, and a rejected
+                // byte writes them to a spare slot past the shoe: the next
+                // byte, drawn again for i, reads order[i] without waiting
+                // for a store to it.
+                let (a, b) = (order[i & 255], order[v & 255]);
+                let (to_i, to_j) = if keep { (i & 255, v & 255) } else { (SPARE, SPARE) };
+                order[to_j] = a;
+                order[to_i] = b;
                 if COUNTS {
                     rejected += u64::from(!keep);
                     at_limit += u64::from(v == i + 1);
@@ -283,6 +288,10 @@ pub const DECK: [&str; 52] = [
     "AD", "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD", //
     "AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC",
 ];
+
+/// The slot of a shoe's positions past its last card, which the
+/// branch-free draws write a rejected byte's swap to.
+const SPARE: usize = MAX_CARDS;
 
 /// The label of every position of the largest ordered shoe: position p
 /// holds `DECK[p mod 52]`, looked up without the division.
@@ -382,7 +391,7 @@ fn deal_with<const COUNTS: bool>(
     // the stack), and the labels are looked up once at the end: position
     // p of the ordered shoe is DECK[p mod 52].
     let len = 52 * decks;
-    let mut order = [0u16; MAX_CARDS];
+    let mut order = [0u16; MAX_CARDS + 1];
     for (p, slot) in order.iter_mut().enumerate().take(len) {
         *slot = u16::try_from(p).expect("at most 416 cards");
     }
