@@ -44,12 +44,20 @@ impl Invalid {
 
     /// The request line as sent: `{"id":<id>,` and then the line's members.
     pub fn line_with_id(&self, id: i64) -> String {
+        let mut out = Vec::new();
+        self.write_line_with_id(id, &mut out);
+        String::from_utf8(out).expect("the line is text")
+    }
+
+    /// Appends [`Invalid::line_with_id`] to `out`.
+    pub fn write_line_with_id(&self, id: i64, out: &mut Vec<u8>) {
         let rest = self.line.strip_prefix('{').expect("an invalid line is an object text");
-        if rest.trim_start().starts_with('}') {
-            format!("{{\"id\":{id}{rest}")
-        } else {
-            format!("{{\"id\":{id},{rest}")
+        out.extend_from_slice(b"{\"id\":");
+        out.extend_from_slice(itoa::Buffer::new().format(id).as_bytes());
+        if !rest.trim_start().starts_with('}') {
+            out.push(b',');
         }
+        out.extend_from_slice(rest.as_bytes());
     }
 
     /// Checks that `provably` itself answers the line `invalid`.

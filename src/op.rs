@@ -410,7 +410,14 @@ impl Request {
 
     /// The request line with its id, as the harness sends it: `id` first.
     pub fn line(&self, id: i64) -> String {
-        serde_json::to_string(&WithId(id, self)).expect("requests serialize")
+        let mut out = Vec::new();
+        self.write_line(id, &mut out);
+        String::from_utf8(out).expect("JSON is UTF-8")
+    }
+
+    /// Appends [`Request::line`] to `out`.
+    pub fn write_line(&self, id: i64, out: &mut Vec<u8>) {
+        serde_json::to_writer(out, &WithId(id, self)).expect("requests serialize");
     }
 
     fn serialize_fields<M: SerializeMap>(&self, m: &mut M) -> Result<(), M::Error> {

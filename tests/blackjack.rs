@@ -155,7 +155,7 @@ fn harness_holds_the_published_typescript_to_the_op_on_every_numbered_situation(
             let Got::Line(bytes) = got else {
                 panic!("a process target answers lines")
             };
-            let got = decode_line(&bytes, ids[i], highest, false)?;
+            let got = decode_line(&bytes, ids[i], highest, || false)?;
             let want = Reply::from_result(requests[i].run_value());
             if !same_reply(&want, &got) {
                 let story = match (&want, &got) {

@@ -45,6 +45,14 @@ impl Ask {
         }
     }
 
+    /// Appends [`Ask::line`] to `out`.
+    pub fn write_line(&self, id: i64, out: &mut Vec<u8>) {
+        match self {
+            Ask::Request(r) => r.write_line(id, out),
+            Ask::Invalid(i) => i.write_line_with_id(id, out),
+        }
+    }
+
     /// The request text without id, as a report shows it.
     pub fn text(&self) -> String {
         match self {

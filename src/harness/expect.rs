@@ -324,7 +324,7 @@ fn ask_all(manifest: &Manifest, requests: &[Request]) -> Result<Vec<Reply>, Faul
         let id = ids[replies.len()];
         replies.push(match got {
             Got::Reply(r) => r,
-            Got::Line(bytes) => super::process::decode_line(&bytes, id, highest, false)?,
+            Got::Line(bytes) => super::process::decode_line(&bytes, id, highest, || false)?,
         });
         Ok(())
     }) {

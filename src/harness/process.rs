@@ -87,7 +87,7 @@ struct StderrState {
 
 struct Running {
     child: Child,
-    stdin: Option<Sender<Vec<u8>>>,
+    stdin: Option<Sender<Arc<Vec<u8>>>>,
     stdout: Receiver<OutEvent>,
     budget: Arc<Budget>,
     stderr: Arc<Mutex<StderrState>>,
@@ -217,8 +217,8 @@ fn spawn_stderr(mut stderr: impl Read + Send + 'static, state: Arc<Mutex<StderrS
     });
 }
 
-fn spawn_writer(mut stdin: impl Write + Send + 'static) -> Sender<Vec<u8>> {
-    let (tx, rx) = mpsc::channel::<Vec<u8>>();
+fn spawn_writer(mut stdin: impl Write + Send + 'static) -> Sender<Arc<Vec<u8>>> {
+    let (tx, rx) = mpsc::channel::<Arc<Vec<u8>>>();
     std::thread::spawn(move || {
         while let Ok(batch) = rx.recv() {
             if stdin.write_all(&batch).is_err() || stdin.flush().is_err() {
@@ -237,8 +237,10 @@ pub struct ProcessTarget {
     next_id: i64,
     /// The ids of each batch sent and not yet received, oldest first.
     in_flight: VecDeque<Vec<i64>>,
-    /// The line of the request in turn, for fault evidence.
-    last_lines: VecDeque<String>,
+    /// The lines of the requests in flight, for fault evidence: each is a
+    /// range of the batch text it went out in (shared with the writer, so
+    /// that a request costs no copy of its own).
+    last_lines: VecDeque<(Arc<Vec<u8>>, std::ops::Range<usize>)>,
 }
 
 /// The start of a line, escaped, for a report.
@@ -304,7 +306,9 @@ impl ProcessTarget {
     }
 
     fn request_in_turn(&self) -> Option<String> {
-        self.last_lines.front().map(|l| l.chars().take(300).collect())
+        self.last_lines
+            .front()
+            .map(|(text, line)| String::from_utf8_lossy(&text[line.clone()]).chars().take(300).collect())
     }
 
     /// Reads one line, classifying anything that is not a line as a fault.
@@ -357,7 +361,7 @@ impl ProcessTarget {
         })
     }
 
-    fn write(&mut self, text: Vec<u8>) {
+    fn write(&mut self, text: Arc<Vec<u8>>) {
         if let Some(tx) = self.running.as_ref().and_then(|r| r.stdin.as_ref()) {
             let _ = tx.send(text);
         }
@@ -366,9 +370,11 @@ impl ProcessTarget {
 
 /// Reads an answer line as a protocol v1 response to request `expected`,
 /// with `highest` the highest id sent so far; anything else is a fault.
-/// `null_ok`: the request was a line no strict JSON reader can hold (a key
-/// given twice, a lone surrogate), so an answer with id null is its answer.
-pub fn decode_line(bytes: &[u8], expected: i64, highest: i64, null_ok: bool) -> Result<Reply, Fault> {
+/// `null_ok` says whether the request was a line no strict JSON reader can
+/// hold (a key given twice, a lone surrogate), so that an answer with id
+/// null is its answer; it is asked only of such an answer (finding out
+/// reads the request line again).
+pub fn decode_line(bytes: &[u8], expected: i64, highest: i64, null_ok: impl FnOnce() -> bool) -> Result<Reply, Fault> {
     let classified = match std::str::from_utf8(bytes) {
         Err(e) => Err(Fault::new(FaultKind::NotUtf8, format!("answer line is not UTF-8: {e}"))),
         Ok(text) => match Response::parse(text.trim_end_matches('\r')) {
@@ -378,7 +384,7 @@ pub fn decode_line(bytes: &[u8], expected: i64, highest: i64, null_ok: bool) -> 
             )),
             Ok(resp) => match resp.id {
                 Some(id) if id == expected => return Ok(resp.reply),
-                None if null_ok => return Ok(resp.reply),
+                None if null_ok() => return Ok(resp.reply),
                 Some(id) if id > expected && id <= highest && id % 2 == 0 => Err(Fault::new(
                     FaultKind::MissingAnswer,
                     format!("expected the answer to id {expected}, got the answer to the later request {id}"),
@@ -434,7 +440,7 @@ impl Target for ProcessTarget {
         self.spawn()?;
         self.next_id = 2;
         let line = crate::protocol::hello_line(0);
-        self.write(format!("{line}\n").into_bytes());
+        self.write(Arc::new(format!("{line}\n").into_bytes()));
         let with_line = |mut f: Fault| {
             f.request = Some(line.clone());
             f
@@ -442,7 +448,7 @@ impl Target for ProcessTarget {
         let bytes = self
             .read_event(0, self.manifest.startup_timeout)
             .map_err(|f| self.abort(with_line(f)))?;
-        let reply = decode_line(&bytes, 0, 0, false).map_err(|f| self.abort(with_line(f)))?;
+        let reply = decode_line(&bytes, 0, 0, || false).map_err(|f| self.abort(with_line(f)))?;
         parse_hello(&reply).map_err(|why| self.abort(with_line(Fault::new(FaultKind::Handshake, why))))
     }
 
@@ -454,12 +460,16 @@ impl Target for ProcessTarget {
         // answer: a target that answers it is caught by the ids that follow.
         let mut text = Vec::with_capacity(asks.len() * 128);
         text.extend_from_slice(b" \t\n");
+        let mut lines = Vec::with_capacity(asks.len());
         for (ask, &id) in asks.iter().zip(ids) {
-            let line = ask.line(id);
-            text.extend_from_slice(line.as_bytes());
+            let start = text.len();
+            ask.write_line(id, &mut text);
+            lines.push(start..text.len());
             text.push(b'\n');
-            self.last_lines.push_back(line);
         }
+        let text = Arc::new(text);
+        self.last_lines
+            .extend(lines.into_iter().map(|line| (Arc::clone(&text), line)));
         self.next_id = self.next_id.max(ids.last().map_or(0, |id| id + 2));
         self.in_flight.push_back(ids.to_vec());
         self.write(text);

@@ -221,10 +221,12 @@ impl Driver {
 fn decode(got: Got, ask: &Ask, id: i64, highest: i64) -> Result<Reply, Fault> {
     match got {
         Got::Reply(r) => Ok(r),
-        Got::Line(bytes) => {
-            let null_ok = matches!(ask, Ask::Invalid(i) if i.input().is_none());
-            super::process::decode_line(&bytes, id, highest, null_ok)
-        }
+        Got::Line(bytes) => super::process::decode_line(
+            &bytes,
+            id,
+            highest,
+            || matches!(ask, Ask::Invalid(i) if i.input().is_none()),
+        ),
     }
 }
 
