@@ -55,15 +55,7 @@ pub static RAW: OpSpec = OpSpec {
     name: "cursor.raw",
     fields: &[SERVER_SEED, CLIENT_SEED, NONCE, CURSOR],
     ok: || vec![("raw", schema::hex64())],
-    run: |r| {
-        #[derive(Serialize, Debug)]
-        struct RawOk {
-            raw: String,
-        }
-        Ok(Outcome::new(RawOk {
-            raw: crate::crypto::hex(&round(r).raw(r.int(CURSOR))),
-        }))
-    },
+    run: |r| Ok(Outcome::hex_field("raw", round(r).raw(r.int(CURSOR)).to_vec())),
     generate: || raw_like(&RAW),
     flags: no_flags,
     explain: no_story,
