@@ -39,10 +39,9 @@ impl Ask {
 
     /// The protocol line with `id` put in front of the other members.
     pub fn line(&self, id: i64) -> String {
-        match self {
-            Ask::Request(r) => r.line(id),
-            Ask::Invalid(i) => i.line_with_id(id),
-        }
+        let mut out = Vec::new();
+        self.write_line(id, &mut out);
+        String::from_utf8(out).expect("request lines are text")
     }
 
     /// Appends [`Ask::line`] to `out`.
