@@ -307,41 +307,57 @@ fn bench_limit(c: &mut Criterion) {
     // without the `ok` object a protocol answer is built from.
     let h = |name: &str| hmacs_of[name];
     let one = one_draw_cursor(&Round::new(SEED, CLIENT, NONCE), 6);
-    let mut compute = |name: &str, f: &mut dyn FnMut()| {
-        g.bench_function(format!("compute.{name}/{}_hmacs", h(name)), |b| b.iter(&mut *f));
+    let mut compute = |kind: &str, name: &str, f: &mut dyn FnMut()| {
+        g.bench_function(format!("{kind}.{name}/{}_hmacs", h(name)), |b| b.iter(&mut *f));
     };
     let round = || Round::new(black_box(SEED), black_box(CLIENT), black_box(NONCE));
-    compute("cursor.raw", &mut || {
+    compute("compute", "cursor.raw", &mut || {
         black_box(round().raw(black_box(7)));
     });
-    compute("cursor.float", &mut || {
+    compute("compute", "cursor.float", &mut || {
         black_box(round().float(black_box(7)));
     });
-    compute("cursor.int", &mut || {
+    compute("compute", "cursor.int", &mut || {
         black_box(round().int(6, black_box(one)));
     });
-    compute("cursor.shuffle_52", &mut || {
+    compute("compute", "cursor.shuffle_52", &mut || {
         black_box(round().shuffle(black_box(52), 0));
     });
-    compute("cursor.shuffle_312", &mut || {
+    compute("compute", "cursor.shuffle_312", &mut || {
         black_box(round().shuffle(black_box(312), 0));
     });
-    compute("poker.deal_6", &mut || {
+    compute("compute", "poker.deal_6", &mut || {
         black_box(poker::deal(black_box(SEED), CLIENT, NONCE, 6));
     });
-    compute("shoe.deal_6_decks", &mut || {
+    compute("compute", "shoe.deal_6_decks", &mut || {
         black_box(shoe::deal(black_box(SEED), CLIENT, NONCE, 6, 0.75));
     });
-    compute("shoe.stream_1000", &mut || {
+    compute("compute", "shoe.stream_1000", &mut || {
         let mut bytes = Vec::with_capacity(1000);
         shoe::ByteStream::new(black_box(SEED), CLIENT, NONCE).read_into(1000, &mut bytes);
         black_box(bytes);
     });
-    compute("dice.roll", &mut || {
+    compute("compute", "dice.roll", &mut || {
         black_box(dice::roll(black_box(SEED), CLIENT, 3).unwrap());
     });
-    compute("ladder.shuffle_25", &mut || {
+    compute("compute", "ladder.shuffle_25", &mut || {
         black_box(ladder::shuffle(black_box(SEED), CLIENT, 25));
+    });
+    // The single-MAC ops with the key in hand (`Round::with_key`): what an
+    // audit of one seed's rounds pays per round.
+    let key = provably::crypto::Keyed::new(SEED);
+    let keyed = || Round::with_key(black_box(&key), black_box(CLIENT), black_box(NONCE));
+    compute("keyed", "cursor.raw", &mut || {
+        black_box(keyed().raw(black_box(7)));
+    });
+    compute("keyed", "cursor.float", &mut || {
+        black_box(keyed().float(black_box(7)));
+    });
+    compute("keyed", "cursor.int", &mut || {
+        black_box(keyed().int(6, black_box(one)));
+    });
+    compute("keyed", "dice.roll", &mut || {
+        black_box(dice::roll_with_key(black_box(&key), CLIENT, 3).unwrap());
     });
     g.finish();
 }

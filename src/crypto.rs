@@ -56,6 +56,16 @@ fn state_bytes(state: &[u32; 8]) -> [u8; 32] {
     out
 }
 
+/// The outer block of an HMAC whose inner hash ended in `inner`, built
+/// straight from the state's words.
+fn outer_block(inner: &[u32; 8]) -> [u8; 64] {
+    let mut block = OUTER_PADDING;
+    for (chunk, word) in block[..32].chunks_exact_mut(4).zip(inner) {
+        chunk.copy_from_slice(&word.to_be_bytes());
+    }
+    block
+}
+
 /// Finishes a SHA-256 whose state has absorbed `done` bytes in whole
 /// blocks, with `tail` (under 64 bytes) still to come: padding and length.
 fn finish(mut state: [u32; 8], done: u64, tail: &[u8]) -> [u8; 32] {
@@ -85,27 +95,69 @@ pub struct Keyed {
 /// How many recent keys each thread keeps.
 const CACHED_KEYS: usize = 16;
 
+/// A recently keyed seed, its text inline: a lookup compares bytes in
+/// place, with no pointer to follow and no call to `memcmp` (14 ns a
+/// lookup with boxed texts, 5 ns so).
+#[derive(Clone, Copy)]
+struct Cached {
+    /// The text's length; [`EMPTY`] for a slot not yet used.
+    len: u8,
+    /// The text, zero after its length.
+    text: [u8; 64],
+    keyed: Keyed,
+}
+
+const EMPTY: u8 = u8::MAX;
+
+struct Cache {
+    slots: [Cached; CACHED_KEYS],
+    /// The slot the next new key replaces (round robin).
+    next: usize,
+    /// The slot of the last hit, looked at first.
+    last: usize,
+}
+
 thread_local! {
-    /// Recently keyed seeds, most recent first.
-    static KEYS: RefCell<Vec<(Box<str>, Keyed)>> = const { RefCell::new(Vec::new()) };
+    static KEYS: RefCell<Cache> = const {
+        RefCell::new(Cache {
+            slots: [Cached { len: EMPTY, text: [0; 64], keyed: Keyed { inner: IV, outer: IV } }; CACHED_KEYS],
+            next: 0,
+            last: 0,
+        })
+    };
 }
 
 impl Keyed {
     /// Keys the HMAC with the UTF-8 text of `server_seed`.
+    ///
+    /// Seeds of up to 64 bytes (every seed the schemes publish is 64 hex
+    /// digits) are kept in a per-thread cache of the last
+    /// [`CACHED_KEYS`]; a longer seed is keyed on every call, so that a
+    /// slot stays a fixed size.
     pub fn new(server_seed: &str) -> Self {
+        let bytes = server_seed.as_bytes();
+        if bytes.len() > 64 {
+            return Keyed::uncached(server_seed);
+        }
+        let len = u8::try_from(bytes.len()).expect("at most 64");
+        let holds =
+            |slot: &Cached| slot.len == len && slot.text.iter().zip(bytes).fold(0, |a, (x, y)| a | (x ^ y)) == 0;
         KEYS.with(|cell| {
-            let mut keys = cell.borrow_mut();
-            if let Some(i) = keys.iter().position(|(k, _)| &**k == server_seed) {
-                let keyed = keys[i].1;
-                if i > 0 {
-                    let hit = keys.remove(i);
-                    keys.insert(0, hit);
-                }
-                return keyed;
+            let mut cache = cell.borrow_mut();
+            if holds(&cache.slots[cache.last]) {
+                return cache.slots[cache.last].keyed;
+            }
+            if let Some(i) = cache.slots.iter().position(holds) {
+                cache.last = i;
+                return cache.slots[i].keyed;
             }
             let keyed = Keyed::uncached(server_seed);
-            keys.truncate(CACHED_KEYS - 1);
-            keys.insert(0, (server_seed.into(), keyed));
+            let mut text = [0u8; 64];
+            text[..bytes.len()].copy_from_slice(bytes);
+            let i = cache.next;
+            cache.slots[i] = Cached { len, text, keyed };
+            cache.next = (i + 1) % CACHED_KEYS;
+            cache.last = i;
             keyed
         })
     }
@@ -196,20 +248,61 @@ impl Counter {
     /// Returns the MAC of the prefix followed by the decimal digits of `n`,
     /// written straight into the message block.
     pub fn mac(&self, n: u64) -> [u8; 32] {
-        let tail_len = usize::from(self.tail_len);
-        let digits = digit_count(n);
-        let len = tail_len + digits;
-        if len + 9 > 64 {
-            let mut buf = [0u8; 20];
-            return self.finish_long(decimal(n, &mut buf));
+        let mut block = [0u8; 64];
+        if self.block_into(n, &mut block) {
+            self.finish_block(&block)
+        } else {
+            self.finish_long(decimal(n, &mut [0u8; 20]))
         }
-        let mut block = self.tail;
+    }
+
+    /// Returns the MACs of the prefix followed by `first`, `first + 1`, …
+    /// (N counters, wrapping past `u64::MAX`).
+    ///
+    /// One MAC is a chain of two compressions, each waiting for the last;
+    /// independent chains side by side keep the SHA unit busy while the
+    /// others wait (26 ns a compression against 40 ns on the machine of
+    /// BENCHMARKS.md, with two chains or more). Streams and shuffles, whose
+    /// next MACs are known before their bytes are used, make them in runs.
+    pub fn macs<const N: usize>(&self, first: u64) -> [[u8; 32]; N] {
+        let mut blocks = [[0u8; 64]; N];
+        let mut n = first;
+        for block in &mut blocks {
+            if !self.block_into(n, block) {
+                return std::array::from_fn(|k| self.mac(first.wrapping_add(k as u64)));
+            }
+            n = n.wrapping_add(1);
+        }
+        let mut inner = [self.state; N];
+        for (state, block) in inner.iter_mut().zip(&blocks) {
+            compress(state, block);
+        }
+        let mut outer = [self.outer; N];
+        for (state, inner) in outer.iter_mut().zip(&inner) {
+            compress(state, &outer_block(inner));
+        }
+        outer.map(|state| state_bytes(&state))
+    }
+
+    /// Writes the last inner block of the MAC of the prefix and `n`,
+    /// padded, into `block`, when the digits and the padding fit one block
+    /// (every message a scheme makes from a prefix under 35 bytes); returns
+    /// false when they do not.
+    fn block_into(&self, n: u64, block: &mut [u8; 64]) -> bool {
+        let tail_len = usize::from(self.tail_len);
+        let len = tail_len + digit_count(n);
+        if len + 9 > 64 {
+            return false;
+        }
+        *block = self.tail;
         let mut rest = n;
         for at in (tail_len..len).rev() {
             block[at] = b'0' + u8::try_from(rest % 10).expect("a digit");
             rest /= 10;
         }
-        self.finish_block(block, len)
+        block[len] = 0x80;
+        block[56..].copy_from_slice(&((self.done + len as u64) * 8).to_be_bytes());
+        true
     }
 
     /// Returns the MAC of the prefix followed by `rest`.
@@ -221,23 +314,17 @@ impl Counter {
         }
         let mut block = self.tail;
         block[tail_len..len].copy_from_slice(rest);
-        self.finish_block(block, len)
-    }
-
-    /// The MAC of a message that fits one block with its padding: `block`
-    /// holds its last `len` bytes (zero after them), the outer block is
-    /// built straight from the inner state's words.
-    fn finish_block(&self, mut block: [u8; 64], len: usize) -> [u8; 32] {
         block[len] = 0x80;
         block[56..].copy_from_slice(&((self.done + len as u64) * 8).to_be_bytes());
+        self.finish_block(&block)
+    }
+
+    /// The MAC whose last inner block, padded, is `block`.
+    fn finish_block(&self, block: &[u8; 64]) -> [u8; 32] {
         let mut inner = self.state;
-        compress(&mut inner, &block);
-        let mut outer_block = OUTER_PADDING;
-        for (chunk, word) in outer_block[..32].chunks_exact_mut(4).zip(&inner) {
-            chunk.copy_from_slice(&word.to_be_bytes());
-        }
+        compress(&mut inner, block);
         let mut outer = self.outer;
-        compress(&mut outer, &outer_block);
+        compress(&mut outer, &outer_block(&inner));
         state_bytes(&outer)
     }
 
@@ -342,6 +429,29 @@ mod tests {
     }
 
     #[test]
+    fn runs_of_macs_equal_single_macs_across_digit_counts_and_block_spills() {
+        // Runs whose messages differ in length (9 and 10), runs where one
+        // fits a block and the next spills (prefix 45, 54), and the wrap.
+        for prefix_len in [0, 1, 34, 35, 44, 45, 53, 54, 55, 64, 65] {
+            let c = Keyed::uncached("k").counter(&vec![b'p'; prefix_len]);
+            for first in [0, 8, 9, 97, 98, 99, 12_345, u64::MAX - 1, u64::MAX, 9_999_999_998] {
+                let single = |k: u64| c.mac(first.wrapping_add(k));
+                assert_eq!(c.macs::<1>(first), [single(0)], "prefix {prefix_len}, from {first}");
+                assert_eq!(
+                    c.macs::<2>(first),
+                    [single(0), single(1)],
+                    "prefix {prefix_len}, from {first}"
+                );
+                assert_eq!(
+                    c.macs::<3>(first),
+                    [single(0), single(1), single(2)],
+                    "prefix {prefix_len}, from {first}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn decimal_formats_edges() {
         let mut b = [0u8; 20];
         assert_eq!(decimal(0, &mut b), b"0");
@@ -381,10 +491,28 @@ mod tests {
     #[test]
     fn cached_keys_give_the_mac_of_their_own_seed() {
         // More seeds than the cache holds, twice round: every hit and every
-        // eviction must still key with the seed asked for.
-        let seeds: Vec<String> = (0..CACHED_KEYS + 3).map(|i| "s".repeat(i * 7)).collect();
+        // eviction must still key with the seed asked for. Lengths 0 to 126
+        // (past a block: not cached), seeds that are prefixes of each
+        // other or differ only in a trailing NUL (zero like a slot's
+        // padding), or only in their last byte.
+        let mut seeds: Vec<String> = (0..CACHED_KEYS + 3).map(|i| "s".repeat(i * 7)).collect();
+        seeds.extend(
+            [
+                "a",
+                "a\0",
+                "a\0\0",
+                "",
+                "\0",
+                &"x".repeat(63),
+                &format!("{}y", "x".repeat(63)),
+                &"x".repeat(64),
+                &"x".repeat(65),
+            ]
+            .map(String::from),
+        );
+        seeds.extend((0..CACHED_KEYS).map(|i| format!("{}{i:x}", "0".repeat(63))));
         for _ in 0..2 {
-            for s in &seeds {
+            for s in seeds.iter().chain(seeds.iter().rev()) {
                 assert_eq!(Keyed::new(s).mac(b"m"), oracle(s.as_bytes(), b"m"), "{} bytes", s.len());
             }
         }
@@ -400,6 +528,8 @@ mod tests {
             message.extend_from_slice(n.to_string().as_bytes());
             prop_assert_eq!(Keyed::uncached(&key).counter(&prefix).mac(n), oracle(key.as_bytes(), &message));
             prop_assert_eq!(Keyed::new(&key).mac(&message), oracle(key.as_bytes(), &message));
+            let c = Keyed::uncached(&key).counter(&prefix);
+            prop_assert_eq!(c.macs::<2>(n), [c.mac(n), c.mac(n.wrapping_add(1))]);
         }
     }
 }

@@ -54,10 +54,16 @@ pub fn limit(range: u64) -> u128 {
 
 impl Round {
     pub fn new(server_seed: &str, client_seed: &str, nonce: u64) -> Self {
+        Round::with_key(&Keyed::new(server_seed), client_seed, nonce)
+    }
+
+    /// [`Round::new`] with the server seed keyed already: an audit of one
+    /// seed's rounds keys it once and skips even the cache's lookup.
+    pub fn with_key(server_seed: &Keyed, client_seed: &str, nonce: u64) -> Self {
         let mut digits = [0u8; 20];
         let nonce = crate::crypto::decimal(nonce, &mut digits);
         Round {
-            macs: Keyed::new(server_seed).counter_of(&[client_seed.as_bytes(), b":", nonce, b":"]),
+            macs: server_seed.counter_of(&[client_seed.as_bytes(), b":", nonce, b":"]),
         }
     }
 
@@ -80,17 +86,24 @@ impl Round {
     /// # Panics
     /// When `range` is 0 (the protocol's `range` field is at least 1).
     pub fn int(&self, range: u64, cursor: u64) -> (u64, u64) {
-        self.int_with(range, cursor, &mut |_| {})
+        self.int_with(range, cursor, &mut |c| self.raw(c), &mut |_| {})
     }
 
     /// Like [`Round::int`], reporting every attempt to `trace`.
     pub fn int_traced(&self, range: u64, cursor: u64, trace: &mut dyn FnMut(Attempt)) -> (u64, u64) {
-        self.int_with(range, cursor, trace)
+        self.int_with(range, cursor, &mut |c| self.raw(c), trace)
     }
 
     /// [`Round::int_traced`] with the trace as a type parameter: the
-    /// untraced callers (a shuffle makes hundreds of draws) pay nothing for it.
-    fn int_with<F: FnMut(Attempt) + ?Sized>(&self, range: u64, mut cursor: u64, trace: &mut F) -> (u64, u64) {
+    /// untraced callers (a shuffle makes hundreds of draws) pay nothing for
+    /// it. `raw` gives the MAC at a cursor: a shuffle's come in pairs.
+    fn int_with<R: FnMut(u64) -> [u8; 32], F: FnMut(Attempt) + ?Sized>(
+        &self,
+        range: u64,
+        mut cursor: u64,
+        raw: &mut R,
+        trace: &mut F,
+    ) -> (u64, u64) {
         assert!(range >= 1, "int(0) has no value to return");
         // Range 1 has one answer; the published code still moves the cursor
         // (and computes no MAC), so a verifier must too.
@@ -101,12 +114,12 @@ impl Round {
             .ok()
             .and_then(|m| crate::modulo::reciprocal(m).map(|inv| (m, inv)))
         {
-            return self.small_int(m, inv, cursor, trace);
+            return small_int(m, inv, cursor, raw, trace);
         }
         let k = bytes_needed(range) as usize;
         let limit = limit(range);
         loop {
-            let raw = self.raw(cursor);
+            let raw = raw(cursor);
             let v = raw[..k].iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
             let accepted = u128::from(v) < limit;
             trace(Attempt {
@@ -117,33 +130,6 @@ impl Round {
             cursor += 1;
             if accepted {
                 return (v % range, cursor);
-            }
-        }
-    }
-
-    /// [`Round::int_traced`] for a range of at most [`crate::modulo::SMALL`]:
-    /// one or two bytes, and every remainder (the limit's too) by a
-    /// multiplication: a division per draw would cost a tenth of its MAC.
-    fn small_int<F: FnMut(Attempt) + ?Sized>(&self, m: u32, inv: u64, mut cursor: u64, trace: &mut F) -> (u64, u64) {
-        let two = m > 256;
-        let pot: u32 = if two { 1 << 16 } else { 1 << 8 };
-        let limit = pot - crate::modulo::rem(pot, m, inv);
-        loop {
-            let raw = self.raw(cursor);
-            let v = if two {
-                u32::from(raw[0]) << 8 | u32::from(raw[1])
-            } else {
-                u32::from(raw[0])
-            };
-            let accepted = v < limit;
-            trace(Attempt {
-                cursor,
-                raw_value: u64::from(v),
-                accepted,
-            });
-            cursor += 1;
-            if accepted {
-                return (u64::from(crate::modulo::rem(v, m, inv)), cursor);
             }
         }
     }
@@ -166,12 +152,77 @@ impl Round {
         trace: &mut F,
     ) -> (Vec<u32>, u64) {
         let mut deck: Vec<u32> = (0..u32::try_from(count).expect("a count fits 32 bits")).collect();
+        // Every attempt reads the next cursor, kept or not: the MACs are
+        // known ahead of the draws and made two at a time.
+        let mut paired = Paired {
+            macs: &self.macs,
+            second: None,
+        };
+        let mut raw = |c| paired.raw(c);
         for i in (1..count).rev() {
-            let (j, next) = self.int_with(i as u64 + 1, cursor, &mut |a| trace(i, a));
+            let (j, next) = self.int_with(i as u64 + 1, cursor, &mut raw, &mut |a| trace(i, a));
             cursor = next;
             deck.swap(i, usize::try_from(j).expect("j <= i"));
         }
         (deck, cursor)
+    }
+}
+
+/// [`Round::int_traced`] for a range of at most [`crate::modulo::SMALL`]:
+/// one or two bytes, and every remainder (the limit's too) by a
+/// multiplication: a division per draw would cost a tenth of its MAC.
+fn small_int<R: FnMut(u64) -> [u8; 32], F: FnMut(Attempt) + ?Sized>(
+    m: u32,
+    inv: u64,
+    mut cursor: u64,
+    raw: &mut R,
+    trace: &mut F,
+) -> (u64, u64) {
+    let two = m > 256;
+    let pot: u32 = if two { 1 << 16 } else { 1 << 8 };
+    let limit = pot - crate::modulo::rem(pot, m, inv);
+    loop {
+        let raw = raw(cursor);
+        let v = if two {
+            u32::from(raw[0]) << 8 | u32::from(raw[1])
+        } else {
+            u32::from(raw[0])
+        };
+        let accepted = v < limit;
+        trace(Attempt {
+            cursor,
+            raw_value: u64::from(v),
+            accepted,
+        });
+        cursor += 1;
+        if accepted {
+            return (u64::from(crate::modulo::rem(v, m, inv)), cursor);
+        }
+    }
+}
+
+/// The MACs at consecutive cursors, made in pairs ([`Counter::macs`]):
+/// the second of a pair waits for the next attempt.
+struct Paired<'a> {
+    macs: &'a Counter,
+    second: Option<(u64, [u8; 32])>,
+}
+
+impl Paired<'_> {
+    fn raw(&mut self, cursor: u64) -> [u8; 32] {
+        if let Some((at, mac)) = self.second.take() {
+            if at == cursor {
+                return mac;
+            }
+        }
+        match cursor.checked_add(1) {
+            Some(next) => {
+                let [mac, second] = self.macs.macs::<2>(cursor);
+                self.second = Some((next, second));
+                mac
+            }
+            None => self.macs.mac(cursor),
+        }
     }
 }
 

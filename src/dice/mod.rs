@@ -34,9 +34,15 @@ pub fn roll(server_seed: &str, client_seed: &str, n: u64) -> Result<u8, OpError>
 
 /// Like [`roll`], also saying which round and byte gave the face.
 pub fn roll_traced(server_seed: &str, client_seed: &str, n: u64) -> Result<Found, OpError> {
+    roll_with_key(&Keyed::new(server_seed), client_seed, n)
+}
+
+/// [`roll_traced`] with the server seed keyed already: an audit of one
+/// seed's dice keys it once and skips even the cache's lookup.
+pub fn roll_with_key(server_seed: &Keyed, client_seed: &str, n: u64) -> Result<Found, OpError> {
     let mut digits = [0u8; 20];
     let n_digits = crate::crypto::decimal(n, &mut digits);
-    let macs = Keyed::new(server_seed).counter_of(&[client_seed.as_bytes(), b":", n_digits, b":"]);
+    let macs = server_seed.counter_of(&[client_seed.as_bytes(), b":", n_digits, b":"]);
     let mut skipped_limit = false;
     for round in 0..ROUNDS {
         let mac = macs.mac(round);

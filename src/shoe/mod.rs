@@ -33,10 +33,14 @@ pub fn js_round(x: f64) -> i64 {
     }
 }
 
+/// Bytes the stream holds: two MAC blocks.
+const BUFFER: usize = 64;
+
 /// The byte generator Stake publishes: MAC blocks concatenated, consumed in order.
 pub struct ByteStream {
     macs: Counter,
-    block: [u8; 32],
+    /// The next two blocks: MACs are made in pairs ([`Counter::macs`]).
+    block: [u8; BUFFER],
     next_block: u64,
     pos: usize,
     /// Rejected draws by byte width (index 1 = one byte, 2 = two bytes, …).
@@ -57,9 +61,9 @@ impl ByteStream {
                 crate::crypto::decimal(nonce, &mut [0u8; 20]),
                 b":",
             ]),
-            block: [0; 32],
+            block: [0; BUFFER],
             next_block: 0,
-            pos: 32,
+            pos: BUFFER,
             rejections: [0; 4],
             at_limit: [0; 4],
             below_limit: [0; 4],
@@ -68,35 +72,49 @@ impl ByteStream {
 
     /// How many bytes have been read so far.
     pub fn consumed(&self) -> u64 {
-        // Blocks made so far, less what is left of the last (`pos` starts
-        // at 32 with no block made). Derived, not counted: a counter bumped
-        // per byte costs a shuffle a tenth of its time.
-        self.next_block * 32 + self.pos as u64 - 32
+        // Blocks made so far, less what is left in the buffer (`pos` starts
+        // at its end with no block made). Derived, not counted: a counter
+        // bumped per byte costs a shuffle a tenth of its time.
+        self.next_block * 32 + self.pos as u64 - BUFFER as u64
     }
 
     /// Appends the next `count` bytes to `out`, a block at a time.
     pub fn read_into(&mut self, count: u64, out: &mut Vec<u8>) {
         let mut left = count;
         while left > 0 {
-            if self.pos == 32 {
-                self.refill();
+            if self.pos == BUFFER {
+                // A last block alone: a pair would make a MAC nobody reads.
+                if left <= 32 {
+                    self.refill_one();
+                } else {
+                    self.refill();
+                }
             }
-            let take = (32 - self.pos).min(usize::try_from(left).unwrap_or(usize::MAX));
+            let take = (BUFFER - self.pos).min(usize::try_from(left).unwrap_or(usize::MAX));
             out.extend_from_slice(&self.block[self.pos..self.pos + take]);
             self.pos += take;
             left -= take as u64;
         }
     }
 
-    /// Moves to the next block.
+    /// Moves to the next two blocks.
     fn refill(&mut self) {
-        self.block = self.macs.mac(self.next_block);
-        self.next_block += 1;
+        let [a, b] = self.macs.macs::<2>(self.next_block);
+        self.block[..32].copy_from_slice(&a);
+        self.block[32..].copy_from_slice(&b);
+        self.next_block += 2;
         self.pos = 0;
     }
 
+    /// Moves to the next block, which fills the buffer's second half.
+    fn refill_one(&mut self) {
+        self.block[32..].copy_from_slice(&self.macs.mac(self.next_block));
+        self.next_block += 1;
+        self.pos = 32;
+    }
+
     pub fn next_byte(&mut self) -> u8 {
-        if self.pos == 32 {
+        if self.pos == BUFFER {
             self.refill();
         }
         let b = self.block[self.pos];
@@ -148,7 +166,7 @@ impl ByteStream {
         let Small { limit, inv } = SMALL_DRAWS[m as usize];
         let (k, pot): (usize, u32) = if TWO { (2, 1 << 16) } else { (1, 1 << 8) };
         loop {
-            let v = if self.pos + k <= 32 {
+            let v = if self.pos + k <= BUFFER {
                 let at = self.pos;
                 self.pos += k;
                 if TWO {
@@ -194,7 +212,7 @@ impl ByteStream {
         let (mut block, mut pos) = (self.block, self.pos);
         let (mut rejected, mut at_limit, mut below_limit) = (0u64, 0u64, 0u64);
         while i >= bottom {
-            let v = if pos + k <= 32 {
+            let v = if pos + k <= BUFFER {
                 let at = pos;
                 pos += k;
                 if TWO {
