@@ -35,7 +35,7 @@ pub fn read_line<R: BufRead>(input: &mut R, max: usize) -> io::Result<Line> {
             return Ok(if saw_any { Line::Text(buf) } else { Line::Eof });
         }
         saw_any = true;
-        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+        let (part, done) = match memchr::memchr(b'\n', chunk) {
             Some(i) => (&chunk[..i], Some(i + 1)),
             None => (chunk, None),
         };
@@ -64,7 +64,7 @@ pub fn skip_line<R: BufRead>(input: &mut R) -> io::Result<usize> {
         if chunk.is_empty() {
             return Ok(skipped);
         }
-        match chunk.iter().position(|&b| b == b'\n') {
+        match memchr::memchr(b'\n', chunk) {
             Some(i) => {
                 input.consume(i + 1);
                 return Ok(skipped + i);

@@ -72,6 +72,12 @@ impl Round {
         self.macs.mac(cursor)
     }
 
+    /// [`Round::raw`] at N cursors from `first` on, made side by side
+    /// ([`Counter::macs`]).
+    pub(crate) fn raws<const N: usize>(&self, first: u64) -> [[u8; 32]; N] {
+        self.macs.macs::<N>(first)
+    }
+
     /// Returns b0/256 + b1/256² + b2/256³ + b3/256⁴ of `raw(cursor)`.
     ///
     /// The sum of the four terms is exact in binary64, so it equals the
