@@ -492,6 +492,36 @@ pub fn tournament(server_seed: &str, tournament_id: &str, hand: u64, decks: usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hmac::{Hmac, Mac};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Blocks are made in pairs, or one alone when a read needs no
+        /// more: read in any pieces, mixed with single bytes and draws'
+        /// bytes, the stream is HMAC(serverSeed, "client:nonce:b") for
+        /// b = 0, 1, … (the `hmac` crate), and `consumed` counts it.
+        #[test]
+        fn a_stream_read_in_any_pieces_is_the_macs_of_its_blocks_in_order(pieces in prop::collection::vec(0u64..100, 0..12)) {
+            let mut stream = ByteStream::new("server", "client", 7);
+            let mut got = Vec::new();
+            for (k, &n) in pieces.iter().enumerate() {
+                if k % 3 == 2 {
+                    got.push(stream.next_byte());
+                } else {
+                    stream.read_into(n, &mut got);
+                }
+                prop_assert_eq!(stream.consumed(), got.len() as u64);
+            }
+            let mut want = Vec::new();
+            for b in 0..got.len().div_ceil(32) {
+                let mut mac = Hmac::<sha2::Sha256>::new_from_slice(b"server").unwrap();
+                mac.update(format!("client:7:{b}").as_bytes());
+                want.extend_from_slice(&mac.finalize().into_bytes());
+            }
+            want.truncate(got.len());
+            prop_assert_eq!(got, want);
+        }
+    }
 
     #[test]
     fn small_limit_table_equals_the_formula_for_every_small_m() {
