@@ -347,7 +347,9 @@ impl Request {
             .op
             .fields
             .iter()
-            .position(|f| f.name == field.name)
+            // The ops name their fields with the same constants they read
+            // them with: the address decides, the text only if it differs.
+            .position(|f| std::ptr::eq(f.name, field.name) || f.name == field.name)
             .unwrap_or_else(|| panic!("{} has no field {}", self.op.name, field.name));
         &self.args[i]
     }
