@@ -79,20 +79,35 @@ impl Invalid {
 struct Line(Vec<(String, String)>);
 
 impl Line {
+    /// The members `op` and then the op's fields, as the request's line
+    /// has them (each value serialized alone, not through a `Value` tree).
     fn of(r: &Request) -> Line {
-        let Value::Object(map) = r.to_value() else {
-            unreachable!("a request is an object")
-        };
-        Line(map.into_iter().map(|(k, v)| (k, v.to_string())).collect())
+        fn json<T: serde::Serialize + ?Sized>(v: &T) -> String {
+            serde_json::to_string(v).expect("requests serialize")
+        }
+        let op = r.spec();
+        let mut members = Vec::with_capacity(op.fields.len() + 1);
+        members.push(("op".to_string(), json(op.name)));
+        for f in op.fields {
+            let arg = r.get(f.name).expect("a request holds every field");
+            members.push((f.name.to_string(), json(arg)));
+        }
+        Line(members)
     }
 
     fn text(&self) -> String {
-        let members: Vec<String> = self
-            .0
-            .iter()
-            .map(|(k, v)| format!("{}:{v}", Value::from(k.as_str())))
-            .collect();
-        format!("{{{}}}", members.join(","))
+        let mut out = String::with_capacity(self.0.iter().map(|(k, v)| k.len() + v.len() + 4).sum::<usize>() + 2);
+        out.push('{');
+        for (i, (k, v)) in self.0.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&serde_json::to_string(k.as_str()).expect("a key serializes"));
+            out.push(':');
+            out.push_str(v);
+        }
+        out.push('}');
+        out
     }
 
     fn without(&self, key: &str) -> Line {
@@ -150,15 +165,30 @@ impl Out<'_> {
         self.seen += 1;
     }
 
-    /// `field` replaced by `raw`.
+    /// `field` replaced by `raw` (through [`value!`], which counts a
+    /// variant not written out without building its texts).
     fn value(&mut self, flag: &'static str, field: &str, raw: &str, why: &str) {
-        if !self.wanted() {
-            self.seen += 1;
-            return;
-        }
         let line = self.line;
         self.push(flag, || format!("{field} {raw}: {why}"), || line.with(field, raw));
     }
+
+    /// Counts a variant that is not written out.
+    fn skip(&mut self) {
+        self.seen += 1;
+    }
+}
+
+/// [`Out::value`] with `raw` and `why` evaluated only for the variant that
+/// is written out: a walk to one variant passes dozens, and their texts
+/// were most of a negative case's cost.
+macro_rules! value {
+    ($out:ident, $flag:expr, $name:expr, $raw:expr, $why:expr $(,)?) => {
+        if $out.wanted() {
+            $out.value($flag, $name, $raw, $why)
+        } else {
+            $out.skip()
+        }
+    };
 }
 
 /// Every single-fault mutation of a valid request, each answered `invalid`
@@ -273,24 +303,26 @@ fn wrong_types(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
     let common = [("null", "null"), ("true", "a boolean"), ("{}", "an object")];
     for (raw, what) in common {
         if !(kind == Kind::Bool && raw == "true") {
-            out.value("WrongType", name, raw, &format!("{what}, not {}", what_kind(kind)));
+            value!(out, "WrongType", name, raw, &format!("{what}, not {}", what_kind(kind)));
         }
     }
     match (kind, arg) {
         (Kind::Text, Arg::Text(_)) => {
-            out.value("WrongType", name, "123", "a number, not a string");
-            out.value("WrongType", name, "[]", "a list, not a string");
+            value!(out, "WrongType", name, "123", "a number, not a string");
+            value!(out, "WrongType", name, "[]", "a list, not a string");
         }
         (Kind::Int { .. }, Arg::Int(v)) => {
-            out.value("NumericString", name, &format!("\"{v}\""), "a number in a string");
-            out.value("WrongType", name, &format!("[{v}]"), "a list, not an integer");
-            out.value(
+            value!(out, "NumericString", name, &format!("\"{v}\""), "a number in a string");
+            value!(out, "WrongType", name, &format!("[{v}]"), "a list, not an integer");
+            value!(
+                out,
                 "FloatInteger",
                 name,
                 &format!("{v}.0"),
                 "a float where an integer is required",
             );
-            out.value(
+            value!(
+                out,
                 "FloatInteger",
                 name,
                 &format!("{v}e0"),
@@ -299,45 +331,60 @@ fn wrong_types(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
         }
         (Kind::Fraction, Arg::Number(_)) => {
             let value = arg.to_value().to_string();
-            out.value("NumericString", name, &format!("\"{value}\""), "a number in a string");
-            out.value("WrongType", name, &format!("[{value}]"), "a list, not a number");
+            value!(
+                out,
+                "NumericString",
+                name,
+                &format!("\"{value}\""),
+                "a number in a string"
+            );
+            value!(out, "WrongType", name, &format!("[{value}]"), "a list, not a number");
         }
         (Kind::Cards { .. }, Arg::Cards(cards)) => {
             let text: Vec<String> = cards.iter().map(u8::to_string).collect();
-            out.value(
+            value!(
+                out,
                 "WrongType",
                 name,
                 &format!("\"{}\"", text.join(" ")),
                 "a string, not a list",
             );
-            out.value("WrongType", name, &cards[0].to_string(), "a number, not a list");
+            value!(out, "WrongType", name, &cards[0].to_string(), "a number, not a list");
             let element = |raw: String| {
                 let mut items = text.clone();
                 items[0] = raw;
                 format!("[{}]", items.join(","))
             };
             let c = cards[0];
-            out.value(
+            value!(
+                out,
                 "NumericString",
                 name,
                 &element(format!("\"{c}\"")),
                 "a card as a string",
             );
-            out.value("FloatInteger", name, &element(format!("{c}.0")), "a card as a float");
-            out.value("WrongType", name, &element("null".into()), "a card that is null");
+            value!(
+                out,
+                "FloatInteger",
+                name,
+                &element(format!("{c}.0")),
+                "a card as a float"
+            );
+            value!(out, "WrongType", name, &element("null".into()), "a card that is null");
         }
         (Kind::DecimalSeed, Arg::Seed(s)) => {
-            out.value(
+            value!(
+                out,
                 "WrongType",
                 name,
                 &s.to_string(),
                 "a JSON number, not a string: a 63-bit seed does not survive a JavaScript Number",
             );
-            out.value("WrongType", name, "[]", "a list, not a string");
+            value!(out, "WrongType", name, "[]", "a list, not a string");
         }
         (Kind::Bool, Arg::Bool(_)) => {
-            out.value("WrongType", name, "1", "a number, not a boolean");
-            out.value("WrongType", name, "\"true\"", "a string, not a boolean");
+            value!(out, "WrongType", name, "1", "a number, not a boolean");
+            value!(out, "WrongType", name, "\"true\"", "a string, not a boolean");
         }
         (kind, arg) => unreachable!("{name}: {arg:?} in a field of kind {kind:?}"),
     }
@@ -373,13 +420,15 @@ const NOT_DECIMAL: &[(&str, &str)] = &[
 fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
     match (kind, arg) {
         (Kind::Text, _) => {
-            out.value(
+            value!(
+                out,
                 "LoneSurrogate",
                 name,
                 "\"\\ud800\"",
                 "a lone high surrogate is not a Unicode scalar value",
             );
-            out.value(
+            value!(
+                out,
                 "LoneSurrogate",
                 name,
                 "\"a\\udc00\"",
@@ -388,30 +437,34 @@ fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
         }
         (Kind::Int { min, max, .. }, _) => {
             if min == 0 {
-                out.value("BelowLimit", name, "-1", "below the minimum 0");
+                value!(out, "BelowLimit", name, "-1", "below the minimum 0");
             } else {
-                out.value(
+                value!(
+                    out,
                     "BelowLimit",
                     name,
                     &(min - 1).to_string(),
                     &format!("below the minimum {min}"),
                 );
             }
-            out.value(
+            value!(
+                out,
                 "AboveLimit",
                 name,
                 &(max + 1).to_string(),
                 &format!("above the maximum {max}"),
             );
             if max + 1 != MAX_SAFE_INTEGER + 1 {
-                out.value(
+                value!(
+                    out,
                     "AboveLimit",
                     name,
                     &(MAX_SAFE_INTEGER + 1).to_string(),
                     "2^53, above the maximum",
                 );
             }
-            out.value(
+            value!(
+                out,
                 "AboveLimit",
                 name,
                 "18446744073709551616",
@@ -430,7 +483,7 @@ fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
                 } else {
                     "BelowLimit"
                 };
-                out.value(flag, name, raw, why);
+                value!(out, flag, name, raw, why);
             }
         }
         (Kind::Cards { min, max, max_copies }, Arg::Cards(cards)) => {
@@ -438,15 +491,17 @@ fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
         }
         (Kind::DecimalSeed, _) => {
             for (text, why) in NOT_DECIMAL {
-                out.value("NotDecimal", name, &Value::from(*text).to_string(), why);
+                value!(out, "NotDecimal", name, &Value::from(*text).to_string(), why);
             }
-            out.value(
+            value!(
+                out,
                 "AboveLimit",
                 name,
                 "\"9223372036854775808\"",
                 "2^63, above the largest 63-bit seed",
             );
-            out.value(
+            value!(
+                out,
                 "AboveLimit",
                 name,
                 "\"18446744073709551616\"",
@@ -461,7 +516,8 @@ fn card_limits(out: &mut Out, name: &str, (min, max, max_copies): (usize, usize,
     let list = |cs: &[u8]| Value::from(cs.to_vec()).to_string();
     if min > 0 {
         let fewer = &cards[..(min - 1).min(cards.len())];
-        out.value(
+        value!(
+            out,
             "BelowLimit",
             name,
             &list(fewer),
@@ -470,7 +526,8 @@ fn card_limits(out: &mut Out, name: &str, (min, max, max_copies): (usize, usize,
     }
     let mut more = cards.to_vec();
     more.extend((0..52).filter(|c| !cards.contains(c)).take(max + 1 - cards.len()));
-    out.value(
+    value!(
+        out,
         "AboveLimit",
         name,
         &list(&more),
@@ -478,10 +535,11 @@ fn card_limits(out: &mut Out, name: &str, (min, max, max_copies): (usize, usize,
     );
     let mut high = cards.to_vec();
     high[0] = 52;
-    out.value("AboveLimit", name, &list(&high), "card 52 does not exist (0..=51)");
+    value!(out, "AboveLimit", name, &list(&high), "card 52 does not exist (0..=51)");
     let mut low = cards.iter().map(|&c| i64::from(c)).collect::<Vec<_>>();
     low[0] = -1;
-    out.value(
+    value!(
+        out,
         "BelowLimit",
         name,
         &Value::from(low).to_string(),
@@ -493,7 +551,8 @@ fn card_limits(out: &mut Out, name: &str, (min, max, max_copies): (usize, usize,
         let mut again = cards.to_vec();
         again.resize(again.len().max(max_copies + 1), cards[0]);
         again[..=max_copies].fill(cards[0]);
-        out.value(
+        value!(
+            out,
             "DuplicateCard",
             name,
             &list(&again),
