@@ -300,9 +300,15 @@ impl Counter {
             block[at] = b'0' + u8::try_from(rest % 10).expect("a digit");
             rest /= 10;
         }
+        self.pad(block, len);
+        true
+    }
+
+    /// Pads a last block whose message ends after `len` bytes (zero after
+    /// them): the end mark, and the length of all the message in bits.
+    fn pad(&self, block: &mut [u8; 64], len: usize) {
         block[len] = 0x80;
         block[56..].copy_from_slice(&((self.done + len as u64) * 8).to_be_bytes());
-        true
     }
 
     /// Returns the MAC of the prefix followed by `rest`.
@@ -314,8 +320,7 @@ impl Counter {
         }
         let mut block = self.tail;
         block[tail_len..len].copy_from_slice(rest);
-        block[len] = 0x80;
-        block[56..].copy_from_slice(&((self.done + len as u64) * 8).to_be_bytes());
+        self.pad(&mut block, len);
         self.finish_block(&block)
     }
 

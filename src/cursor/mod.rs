@@ -72,10 +72,11 @@ impl Round {
         self.macs.mac(cursor)
     }
 
-    /// [`Round::raw`] at N cursors from `first` on, made side by side
-    /// ([`Counter::macs`]).
-    pub(crate) fn raws<const N: usize>(&self, first: u64) -> [[u8; 32]; N] {
-        self.macs.macs::<N>(first)
+    /// [`Round::raw`] at every cursor from `start` on, with its cursor:
+    /// the MACs made two at a time (scans for a wanted value).
+    pub(crate) fn raws_from(&self, start: u64) -> impl Iterator<Item = (u64, [u8; 32])> + '_ {
+        let mut paired = self.paired();
+        (start..).map(move |c| (c, paired.raw(c)))
     }
 
     /// Returns b0/256 + b1/256² + b2/256³ + b3/256⁴ of `raw(cursor)`.
@@ -151,6 +152,13 @@ impl Round {
         self.shuffle_with(count, cursor, trace)
     }
 
+    fn paired(&self) -> Paired<'_> {
+        Paired {
+            macs: &self.macs,
+            second: None,
+        }
+    }
+
     fn shuffle_with<F: FnMut(usize, Attempt) + ?Sized>(
         &self,
         count: usize,
@@ -160,10 +168,7 @@ impl Round {
         let mut deck: Vec<u32> = (0..u32::try_from(count).expect("a count fits 32 bits")).collect();
         // Every attempt reads the next cursor, kept or not: the MACs are
         // known ahead of the draws and made two at a time.
-        let mut paired = Paired {
-            macs: &self.macs,
-            second: None,
-        };
+        let mut paired = self.paired();
         let mut raw = |c| paired.raw(c);
         for i in (1..count).rev() {
             let (j, next) = self.int_with(i as u64 + 1, cursor, &mut raw, &mut |a| trace(i, a));

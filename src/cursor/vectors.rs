@@ -88,13 +88,10 @@ fn cursors_at_limits(round: &Round, wanted: &[(u64, u128)]) -> Vec<u64> {
         .map(|&(range, below)| (super::bytes_needed(range) as usize, super::limit(range) - below))
         .collect();
     let mut found = vec![None; targets.len()];
-    // The MACs two at a time, side by side (`Round::raws`).
-    for pair in (0..).step_by(2) {
-        for (c, raw) in (pair..).zip(round.raws::<2>(pair)) {
-            for (slot, &(k, target)) in found.iter_mut().zip(&targets) {
-                if slot.is_none() && raw[..k].iter().fold(0u128, |acc, &b| (acc << 8) | u128::from(b)) == target {
-                    *slot = Some(c);
-                }
+    for (c, raw) in round.raws_from(0) {
+        for (slot, &(k, target)) in found.iter_mut().zip(&targets) {
+            if slot.is_none() && raw[..k].iter().fold(0u128, |acc, &b| (acc << 8) | u128::from(b)) == target {
+                *slot = Some(c);
             }
         }
         if found.iter().all(Option::is_some) {
