@@ -14,12 +14,11 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
-use provably::crypto::{decimal, Keyed};
+use provably::base::crypto::{decimal, Keyed};
 use provably::cursor::{self, Round};
-use provably::error::MAX_SAFE_INTEGER;
-use provably::numpy::{self, Pcg64};
-use provably::op::Request;
+use provably::op::error::MAX_SAFE_INTEGER;
 use provably::protocol::answer_line;
+use provably::selfpoker::numpy::{self, Pcg64};
 use provably::{dice, ladder, poker, selfpoker, shoe};
 
 /// `referenz.py`'s second seed: 64 hex characters, so a 64-byte HMAC key
@@ -148,7 +147,7 @@ fn bench_protocol(c: &mut Criterion) {
     g.bench_function("parse_only/cursor.shuffle_52", |b| {
         b.iter(|| {
             let v: serde_json::Value = serde_json::from_str(black_box(line)).unwrap();
-            Request::parse(&v).unwrap()
+            provably::registry::parse(&v).unwrap()
         })
     });
     // The serialize half alone: the finished response to one line of text.
@@ -159,7 +158,7 @@ fn bench_protocol(c: &mut Criterion) {
     // What the harness adds to a case before any target sees it: drawing
     // it from its op's generator (every eighth a negative variant), per op,
     // eight cases per iteration (so each holds one negative one).
-    for op in provably::op::ops() {
+    for op in provably::registry::ops() {
         let mut index = 0u64;
         g.bench_function(BenchmarkId::new("generate_8_cases", op.name), |b| {
             b.iter(|| {
@@ -307,7 +306,7 @@ fn bench_limit(c: &mut Criterion) {
     });
     let hmacs_of: std::collections::HashMap<&str, u64> = limit_cases().iter().map(|(n, _, h)| (*n, *h)).collect();
     for (name, input, hmacs) in limit_cases() {
-        let request = Request::parse(&input).unwrap();
+        let request = provably::registry::parse(&input).unwrap();
         // The name carries the HMAC count, for the ratio.
         g.bench_function(format!("{name}/{hmacs}_hmacs"), |b| {
             b.iter(|| black_box(&request).run().unwrap())
@@ -323,7 +322,7 @@ fn bench_limit(c: &mut Criterion) {
     // The single-MAC ops through the key cache (`compute.`) and with the
     // key in hand (`keyed.`, `Round::with_key`: what an audit of one
     // seed's rounds pays per round).
-    let key = provably::crypto::Keyed::new(SEED);
+    let key = provably::base::crypto::Keyed::new(SEED);
     let round = || Round::new(black_box(SEED), black_box(CLIENT), black_box(NONCE));
     let keyed = || Round::with_key(black_box(&key), black_box(CLIENT), black_box(NONCE));
     for (kind, round) in [("compute", &round as &dyn Fn() -> Round), ("keyed", &keyed)] {

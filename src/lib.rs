@@ -1,10 +1,16 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
-// The op table: every op declared once, read by every layer below.
+// The layers, lowest first; a module imports only from its own layer or
+// below (tests/layers.rs holds this, docs/contributing.md explains it).
+
+// Primitives: crypto, JSON, text escaping, modular arithmetic, files.
+pub mod base;
+
+// The op table: how an op is declared, its fields, errors and case strategies.
 pub mod op;
 
-// The schemes, one module each: the algorithm, its ops, its vectors.
+// The schemes, one module each: the algorithm and its ops.
 pub mod blackjack;
 pub mod cursor;
 pub mod dice;
@@ -13,33 +19,22 @@ pub mod poker;
 pub mod selfpoker;
 pub mod shoe;
 
-// Building blocks of the schemes.
-pub mod crypto;
-pub mod numpy;
+// Every scheme, listed once.
+pub mod registry;
 
-// Protocol v1 and what speaks it.
-pub mod error;
-pub mod harness;
-pub mod json;
-pub mod negative;
+// Protocol v1: request and answer lines, and the target loop (`serve`).
 pub mod protocol;
-pub mod serve;
 
-// What players and auditors run.
+// Whole proofs: documents, archives and the audit.
 pub mod proof;
+
+// The canonical vectors, negative vectors and the JSON Schemas.
 pub mod vectors;
-pub mod vektoren;
+
+// What runs on top: the harness, verify, the stacks in the wild, the page's
+// server, the blackjack house edge.
+pub mod harness;
+pub mod house_edge;
 pub mod verify;
 pub mod web;
-
-// Third-party stacks as targets: the schemes over another package's primitives.
 pub mod wild;
-
-pub mod report;
-
-pub mod fsutil;
-pub mod gen;
-pub(crate) mod lines;
-pub(crate) mod modulo;
-pub(crate) mod pyfmt;
-pub(crate) mod schema;

@@ -12,7 +12,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::error::{InvalidInput, OpError, MAX_SAFE_INTEGER};
+use crate::op::error::{InvalidInput, OpError, MAX_SAFE_INTEGER};
 use crate::op::Request;
 use crate::proof::check::{compare, is_commitment, read_observed};
 

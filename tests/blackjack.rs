@@ -19,7 +19,7 @@ const PINNED: &str = "84c61bb80784d974ec8fbc06edc59016c3c5ee0bdf2ebdecf9453a1864
 #[test]
 fn published_basisstrategie_is_byte_for_byte_as_pinned() {
     let bytes = std::fs::read(root().join(PUBLISHED)).unwrap();
-    let got = provably::crypto::hex(&Sha256::digest(&bytes));
+    let got = provably::base::crypto::hex(&Sha256::digest(&bytes));
     assert_eq!(got, PINNED, "{PUBLISHED} was edited; it must stay as published");
     assert!(
         bytes.ends_with(b"}\n") && !bytes.contains(&b'\r'),
@@ -189,13 +189,13 @@ fn harness_holds_the_published_typescript_to_the_op_on_every_numbered_situation(
 /// never a silent default.
 #[test]
 fn op_refuses_bad_input_naming_the_field() {
-    use provably::error::OpError;
+    use provably::op::error::OpError;
     let ask = |fields: serde_json::Value| {
         let mut v = serde_json::json!({"op": "blackjack.strategy", "dealer": 6, "canDouble": false, "canSplit": false});
         for (k, x) in fields.as_object().unwrap() {
             v[k] = x.clone();
         }
-        provably::op::Request::parse(&v).and_then(|r| r.run_value())
+        provably::registry::parse(&v).and_then(|r| r.run_value())
     };
     let field = |fields: serde_json::Value| match ask(fields.clone()) {
         Err(OpError::Invalid(e)) => e.field,
@@ -425,7 +425,7 @@ fn a_verifiable_round_is_the_cursor_shuffle_it_names() {
         .unwrap()
         .parse()
         .unwrap();
-    let server_seed = provably::crypto::sha256_hex("provably house-edge:4");
+    let server_seed = provably::base::crypto::sha256_hex("provably house-edge:4");
     assert!(out.contains(&server_seed), "{out}");
     let (code, derived, err) = run(
         &[
@@ -450,7 +450,7 @@ fn a_verifiable_round_is_the_cursor_shuffle_it_names() {
         .map(|v| v.as_u64().unwrap())
         .collect();
     struct Dealt(Vec<u64>, usize);
-    impl provably::blackjack::sim::CardSource for Dealt {
+    impl provably::house_edge::sim::CardSource for Dealt {
         fn draw(&mut self) -> u8 {
             self.1 += 1;
             provably::blackjack::cards::pip(u8::try_from(self.0[self.1 - 1] % 52).unwrap())
@@ -460,8 +460,8 @@ fn a_verifiable_round_is_the_cursor_shuffle_it_names() {
         blackjack_pays: provably::blackjack::rules::Payout { num: 3, den: 2 },
         ..Default::default()
     };
-    let mut t = provably::blackjack::sim::Tally::default();
-    let net = provably::blackjack::sim::play_round(&rules, 1, &mut Dealt(order, 0), &mut t);
+    let mut t = provably::house_edge::sim::Tally::default();
+    let net = provably::house_edge::sim::play_round(&rules, 1, &mut Dealt(order, 0), &mut t);
     assert!(
         (edge - -f64::from(i32::try_from(net).unwrap()) * 10.0).abs() < 1e-9,
         "edge {edge} % vs round result {net} tenths"

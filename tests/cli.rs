@@ -29,7 +29,7 @@ fn derive_from_flags_matches_the_published_vektoren_int() {
     ]);
     assert_eq!(code, 0, "{err}");
     let v: Value = serde_json::from_str(&out).unwrap();
-    let published: Value = serde_json::from_str(&provably::vektoren::text()).unwrap();
+    let published: Value = serde_json::from_str(&provably::vectors::vektoren::text()).unwrap();
     let row = published["int"]
         .as_array()
         .unwrap()

@@ -33,7 +33,7 @@ fn line() -> impl Strategy<Value = String> {
         "protocol",
     ]);
     let op = prop::sample::select(
-        provably::op::names()
+        provably::registry::names()
             .iter()
             .map(|s| s.to_string())
             .chain(["hello".into(), "".into()])

@@ -352,7 +352,7 @@ fn unknown_target_name_lists_the_known_ones_and_exits_2() {
 fn own_server_as_an_outside_target_agrees_on_every_op() {
     let (code, out, err) = run(&["diff", "--target", "provably-serve", "--cases", "50", "--quiet"], "");
     assert_eq!(code, 0, "{out}{err}");
-    let ops = provably::op::names().len();
+    let ops = provably::registry::names().len();
     assert!(out.contains(&format!("provably-serve  {ops:>3}")), "{out}");
 }
 

@@ -42,14 +42,18 @@ fn numpy_permutation_matches_the_recorded_numpy_outputs() {
         (6012398147733912337, [46, 50, 24, 11, 1, 29, 6, 3, 42, 45]),
     ];
     for (seed, first) in cases {
-        assert_eq!(&provably::numpy::permutation(seed, 52)[..10], &first, "seed {seed}");
+        assert_eq!(
+            &provably::selfpoker::numpy::permutation(seed, 52)[..10],
+            &first,
+            "seed {seed}"
+        );
     }
 }
 
 #[test]
 fn numpy_pcg64_trace_for_seed_12345_matches_the_recorded_state_and_draws() {
     assert_eq!(
-        provably::numpy::seed_sequence_state(12345),
+        provably::selfpoker::numpy::seed_sequence_state(12345),
         [
             0xb5ae6482a03d837c,
             0xbbe2996ffa1f7a2f,
@@ -57,12 +61,12 @@ fn numpy_pcg64_trace_for_seed_12345_matches_the_recorded_state_and_draws() {
             0x3ebb0f96a013fd73
         ]
     );
-    let mut rng = provably::numpy::Pcg64::from_seed(12345);
+    let mut rng = provably::selfpoker::numpy::Pcg64::from_seed(12345);
     let halves: Vec<u32> = (0..6).map(|_| rng.next_u32()).collect();
     assert_eq!(
         halves,
         [0xb2ffc19d, 0x3a32b18d, 0xc9e4c4de, 0x51171315, 0x3444efd9, 0xcc202482]
     );
-    let full = provably::numpy::permutation(12345, 52);
+    let full = provably::selfpoker::numpy::permutation(12345, 52);
     assert_eq!(&full[48..], &[21, 30, 13, 29]);
 }

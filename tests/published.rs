@@ -27,7 +27,7 @@ const PINNED: [(&str, &str); 4] = [
 fn published_files_are_byte_for_byte_as_pinned() {
     for (name, want) in PINNED {
         let bytes = std::fs::read(root().join("reference/published").join(name)).unwrap();
-        let got = provably::crypto::hex(&Sha256::digest(&bytes));
+        let got = provably::base::crypto::hex(&Sha256::digest(&bytes));
         assert_eq!(
             got, want,
             "reference/published/{name} was edited; it must stay as published"
@@ -60,11 +60,11 @@ fn vektoren_text_is_identical_to_the_published_program() {
         .read()
         .unwrap()
         + "\n";
-    let rust_text = provably::vektoren::text();
+    let rust_text = provably::vectors::vektoren::text();
     if python_text != rust_text {
         panic!(
             "provably vektoren differs from referenz.py vektoren:\n{}",
-            provably::report::unified_diff(
+            provably::base::diff::unified_diff(
                 &python_text,
                 &rust_text,
                 "python3 referenz.py vektoren",
@@ -78,5 +78,5 @@ fn vektoren_text_is_identical_to_the_published_program() {
 fn vektoren_subcommand_prints_the_same_text() {
     let (code, out, _) = crate::support::run(&["vektoren"], "");
     assert_eq!(code, 0);
-    assert_eq!(out, provably::vektoren::text());
+    assert_eq!(out, provably::vectors::vektoren::text());
 }

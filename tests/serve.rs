@@ -20,7 +20,7 @@ fn hello_lists_every_op_and_eof_exits_0() {
     assert_eq!(code, 0);
     assert_eq!(out.len(), 1);
     assert_eq!(out[0]["id"], 0);
-    assert_eq!(out[0]["ok"]["ops"], serde_json::json!(provably::op::names()));
+    assert_eq!(out[0]["ok"]["ops"], serde_json::json!(provably::registry::names()));
 }
 
 #[test]
@@ -64,7 +64,7 @@ fn unknown_op_is_unsupported_and_malformed_lines_are_invalid_and_serving_goes_on
 #[test]
 fn invalid_utf8_and_overlong_lines_are_answered_not_fatal() {
     let mut input = b"{\"id\":1,\"op\":\"cursor.hash\",\"serverSeed\":\"\xff\"}\n".to_vec();
-    input.extend(std::iter::repeat_n(b'x', provably::serve::MAX_LINE + 10));
+    input.extend(std::iter::repeat_n(b'x', provably::protocol::serve::MAX_LINE + 10));
     input.extend(b"\n{\"id\":2,\"op\":\"cursor.hash\",\"serverSeed\":\"x\"}\n");
     let out = duct::cmd(crate::support::bin(), ["serve"])
         .stdin_bytes(input)

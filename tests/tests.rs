@@ -33,3 +33,5 @@ mod web;
 mod blackjack;
 // The stacks in the wild: shared scheme logic, pinned manifests, expectations.
 mod wild;
+// The crate's layers: no module imports a module above it.
+mod layers;

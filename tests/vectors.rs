@@ -1,5 +1,6 @@
 use std::collections::BTreeSet;
 
+use provably::registry;
 use serde_json::Value;
 
 use crate::support::root;
@@ -86,7 +87,7 @@ fn schema_holds_blackjack_cards_to_six_copies_and_states_the_default() {
         (serde_json::json!([0, 0, 0, 0, 0, 0, 1]), true),
         (serde_json::json!([0, 0, 0, 0, 0, 0, 0]), false),
     ] {
-        let parsed = provably::op::Request::parse(&serde_json::json!({
+        let parsed = provably::registry::parse(&serde_json::json!({
             "op": "blackjack.strategy", "cards": cards, "dealer": 9, "canDouble": false, "canSplit": false
         }));
         assert_eq!(parsed.is_ok(), ok, "the parser agrees with the schema on {cards}");
@@ -149,74 +150,16 @@ const TEXT: &[&str] = &[
     "Int32Edge",
     "Uint32Edge",
 ];
-/// Flags each file must carry at least once: (file, text flags, other flags).
-const REQUIRED: [(&str, &[&str], &[&str]); 7] = [
-    (
-        "cursor",
-        TEXT,
-        &[
-            "Published",
-            "Rejection",
-            "MultiByte",
-            "LargeRange",
-            "RangeOne",
-            "NonzeroCursor",
-            "SmallFloat",
-            "MinValue",
-            "MaxValue",
-            "ByteWidthEdge",
-            "RejectAtLimit1",
-            "KeepBelowLimit1",
-            "RejectAtLimit2",
-            "KeepBelowLimit2",
-            "CursorAbove53",
-            "Above16Bits",
-            "Heavy",
-        ],
-    ),
-    (
-        "poker",
-        TEXT,
-        &[
-            "DealPositions",
-            "MaxPlayers",
-            "Category",
-            "Wheel",
-            "SevenCards",
-            "MinValue",
-            "MaxValue",
-            "CardEdge",
-        ],
-    ),
-    (
-        "shoe",
-        TEXT,
-        &[
-            "CutClampLow",
-            "CutClampHigh",
-            "RoundTie",
-            "TieByRounding",
-            "NearTie",
-            "FractionEdge",
-            "TwoByteDraws",
-            "Rejection1",
-            "Rejection2",
-            "RejectAtLimit1",
-            "KeepBelowLimit1",
-            "RejectAtLimit2",
-            "KeepBelowLimit2",
-            "BlockBoundary",
-            "Tournament",
-            "MinValue",
-            "MaxValue",
-        ],
-    ),
-    ("dice", TEXT, &["LateByte", "RejectAtLimit1", "KeepBelowLimit1"]),
-    (
-        "selfpoker",
-        &[],
-        &["NumpyEdge", "JsUnsafe", "MaxSafeInteger", "Uint32Edge"],
-    ),
+/// The input flags each file must carry at least once (the flags each op
+/// must reach besides are part of its declaration, `OpSpec::reach`).
+/// A scheme whose ops have text fields reaches every text class; ladder's
+/// fixed-size vectors reach the classes listed for it.
+const INPUT: [(&str, &[&str]); 7] = [
+    ("cursor", TEXT),
+    ("poker", TEXT),
+    ("shoe", TEXT),
+    ("dice", TEXT),
+    ("selfpoker", &[]),
     (
         "ladder",
         &[
@@ -230,60 +173,44 @@ const REQUIRED: [(&str, &[&str], &[&str]); 7] = [
             "Whitespace",
             "Invisible",
         ],
-        &[
-            "DefaultSize",
-            "BlockBoundary",
-            "MinValue",
-            "MaxValue",
-            "Above16Bits",
-            "Heavy",
-        ],
     ),
-    (
-        "blackjack",
-        &[],
-        &[
-            "Pair",
-            "TenPair",
-            "AcePair",
-            "Soft",
-            "Hard",
-            "SoftTwelve",
-            "SoftTotalEdge",
-            "HardTotalEdge",
-            "DoubleRefused",
-            "AceCountsOne",
-            "MultiCard",
-            "MaxCards",
-            "FourFourNoDas",
-            "WithoutDas",
-            "DealerAce",
-            "TwoCardTwentyOne",
-        ],
-    ),
+    ("blackjack", &[]),
 ];
 
-/// Flags each file must carry at least once: the branches the vectors exist to force.
+fn flags_of(tests: &[Value]) -> BTreeSet<String> {
+    tests
+        .iter()
+        .flat_map(|t| t["flags"].as_array().unwrap())
+        .map(|f| f.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Each file carries its input flags, and each op's vectors every flag its
+/// declaration says they reach: the branches the vectors exist to force.
 #[test]
 fn vectors_force_every_listed_branch() {
-    for (name, text, flags) in REQUIRED {
-        let flags: Vec<&str> = text.iter().chain(flags).copied().collect();
+    for (name, text) in INPUT {
         let doc = load(&format!("vectors/{name}.json"));
-        let seen: BTreeSet<String> = doc["testGroups"]
-            .as_array()
-            .unwrap()
+        let groups = doc["testGroups"].as_array().unwrap();
+        let all: Vec<Value> = groups
             .iter()
-            .flat_map(|g| g["tests"].as_array().unwrap())
-            .flat_map(|t| {
-                t["flags"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|f| f.as_str().unwrap().to_string())
-            })
+            .flat_map(|g| g["tests"].as_array().unwrap().clone())
             .collect();
-        for f in flags {
-            assert!(seen.contains(f), "{name}: no vector carries {f}");
+        let seen = flags_of(&all);
+        for f in text {
+            assert!(seen.contains(*f), "{name}: no vector carries {f}");
+        }
+        let scheme = registry::schemes().iter().find(|s| s.name == name).unwrap();
+        for op in scheme.ops {
+            let tests: Vec<Value> = groups
+                .iter()
+                .filter(|g| g["op"] == op.name)
+                .flat_map(|g| g["tests"].as_array().unwrap().clone())
+                .collect();
+            let seen = flags_of(&tests);
+            for f in op.reach.vectors {
+                assert!(seen.contains(f.name()), "{}: no vector carries {f}", op.name);
+            }
         }
     }
 }
@@ -368,7 +295,8 @@ fn selftest_bundle_holds_every_vector_but_the_heavy_ones() {
 /// vector file (held by `vectors --check`) holds the order itself.
 fn digest_long(v: &mut Value) {
     use sha2::{Digest, Sha256};
-    let digest = |what: &str, text: &str| format!("{what}, sha256 {}", provably::crypto::hex(&Sha256::digest(text)));
+    let digest =
+        |what: &str, text: &str| format!("{what}, sha256 {}", provably::base::crypto::hex(&Sha256::digest(text)));
     match v {
         Value::Array(items) if items.len() > 1000 => {
             *v = Value::from(digest(
@@ -436,7 +364,7 @@ fn every_invalid_vector_is_answered_invalid_and_every_valid_one_ok() {
             assert_eq!(kind, want, "{name} tcId {} ({}): {line}", t["tcId"], t["comment"]);
             if let Some(input) = t.get("input").filter(|_| t["result"] == "invalid") {
                 assert_eq!(
-                    &provably::json::parse(&line).unwrap(),
+                    &provably::base::json::parse(&line).unwrap(),
                     input,
                     "{name} tcId {}: input is the line",
                     t["tcId"]
@@ -450,7 +378,7 @@ fn every_invalid_vector_is_answered_invalid_and_every_valid_one_ok() {
 #[test]
 fn every_op_has_every_kind_of_negative_vector() {
     use provably::op::Kind;
-    for o in provably::op::ops() {
+    for o in provably::registry::ops() {
         let doc = load(&format!("vectors/{}.json", o.scheme()));
         let flags: BTreeSet<String> = tests_of(&doc)
             .iter()
@@ -491,14 +419,14 @@ fn every_op_has_every_kind_of_negative_vector() {
 /// Every text field of every op holds every edge text in some valid vector.
 #[test]
 fn every_text_field_of_every_op_holds_every_edge_text() {
-    for o in provably::op::ops() {
+    for o in provably::registry::ops() {
         let doc = load(&format!("vectors/{}.json", o.scheme()));
         let valid: Vec<Value> = tests_of(&doc)
             .into_iter()
             .filter(|t| t["op"] == o.name && t["result"] == "valid")
             .collect();
         for f in o.fields.iter().filter(|f| f.kind == provably::op::Kind::Text) {
-            for (what, text) in provably::gen::edge_texts() {
+            for (what, text) in provably::op::strategy::edge_texts() {
                 assert!(
                     valid.iter().any(|t| t["input"][f.name] == text.as_str()),
                     "{} {}: no vector with the edge text {what}",
@@ -514,7 +442,7 @@ fn every_text_field_of_every_op_holds_every_edge_text() {
 /// pair of vectors that differ only in that must answer differently.
 #[test]
 fn composed_and_decomposed_text_give_different_answers() {
-    use provably::gen::{COMPOSED, DECOMPOSED};
+    use provably::op::strategy::{COMPOSED, DECOMPOSED};
     let mut pairs = 0;
     for name in FILES {
         let tests = tests_of(&load(&format!("vectors/{name}.json")));
@@ -536,7 +464,7 @@ fn composed_and_decomposed_text_give_different_answers() {
             pairs += 1;
         }
     }
-    let text_fields: usize = provably::op::ops()
+    let text_fields: usize = provably::registry::ops()
         .map(|o| o.fields.iter().filter(|f| f.kind == provably::op::Kind::Text).count())
         .sum();
     assert_eq!(pairs, text_fields);
@@ -546,7 +474,7 @@ fn composed_and_decomposed_text_give_different_answers() {
 /// scheme hashed together, to catch drift that sampled vectors miss.
 #[test]
 fn long_stream_digest_is_pinned() {
-    use provably::{cursor::Round, dice, ladder, numpy, poker, shoe};
+    use provably::{cursor::Round, dice, ladder, poker, selfpoker::numpy, shoe};
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
     for i in 0..1000u64 {
@@ -576,5 +504,5 @@ fn long_stream_digest_is_pinned() {
             h.update(s.cut.to_be_bytes());
         }
     }
-    insta::assert_snapshot!("long_stream_digest", provably::crypto::hex(&h.finalize()));
+    insta::assert_snapshot!("long_stream_digest", provably::base::crypto::hex(&h.finalize()));
 }

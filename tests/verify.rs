@@ -287,7 +287,7 @@ fn dice_faces_outside_1_to_6_are_invalid_input() {
 
 #[test]
 fn counters_share_derives_2_pow_53_bound_including_the_last_observed_die() {
-    let max = provably::error::MAX_SAFE_INTEGER;
+    let max = provably::op::error::MAX_SAFE_INTEGER;
     let (code, _, err) = dice(&(max - 1).to_string(), "1 2 3");
     assert_eq!(code, 2);
     assert!(err.contains("first") && err.contains("2^53-1"), "{err}");

@@ -35,7 +35,7 @@ impl Primitives for RustCrypto {
 /// and the library, and requires the same `ok` objects.
 fn same_as_library(engine: &Engine, ops: &[&str], cases: u32) {
     for name in ops {
-        let op = provably::op::find(name).expect("an op of the table");
+        let op = provably::registry::find(name).expect("an op of the table");
         let mut runner = TestRunner::new(Config {
             cases,
             failure_persistence: None,
@@ -87,7 +87,7 @@ fn wild_engine_over_a_broken_hmac_is_caught() {
         }
     }
     let engine = Engine::over_primitives("broken", HexKey);
-    let r = provably::op::Request::parse(
+    let r = provably::registry::parse(
         &serde_json::json!({"op": "cursor.raw", "serverSeed": "abc", "clientSeed": "c", "nonce": 0, "cursor": 0}),
     )
     .unwrap();

@@ -31,6 +31,7 @@
 // * a number is compared by value: integers (Numbers and BigInts) exactly,
 //   anything written with a fraction or exponent as binary64.
 
+import { OK_FIELDS } from './generated/ops.mjs';
 import { JsonFloat, parseJson } from './json.mjs';
 import { NAME, OPS, commitmentOf, declarations, execute, fieldsOf } from './provably.mjs';
 import { describe, isObject } from './validate.mjs';
@@ -40,48 +41,13 @@ export const VERSION = 1;
 /** The longest `external` reason, in characters (code points). */
 export const MAX_EXTERNAL = 64;
 
-const HEX64 = { type: 'string', pattern: '^[0-9a-f]{64}$' };
-const CARD = { type: 'integer', minimum: 0, maximum: 51 };
-const SHOE_CARDS = {
-  cards: { type: 'array', items: { type: 'string', pattern: '^[A2-9TJQK][SHDC]$' }, minItems: 52, maxItems: 416 },
-  cut: { type: 'integer', minimum: 26, maximum: 401 },
-};
-
 /**
  * What each op answers: its `ok` fields in protocol order, each as the JSON
- * Schema harness/protocol.schema.json gives it (test/proof.test.mjs holds
- * the two equal). Only the item rules bind an observation: a list may be
- * shorter, longer, repeat items and hold null.
+ * Schema harness/protocol.schema.json gives it (generated from the Rust op
+ * table). Only the item rules bind an observation: a list may be shorter,
+ * longer, repeat items and hold null.
  */
-export const OK_FIELDS = Object.freeze({
-  'cursor.hash': { hash: HEX64 },
-  'cursor.raw': { raw: HEX64 },
-  'cursor.float': { float: { type: 'number', minimum: 0, exclusiveMaximum: 1 } },
-  'cursor.int': {
-    value: { type: 'integer', minimum: 0, maximum: 9007199254740991 },
-    cursorNext: { type: 'integer', minimum: 1 },
-  },
-  'cursor.shuffle': {
-    order: { type: 'array', items: { type: 'integer', minimum: 0, maximum: 100000 } },
-    cursorNext: { type: 'integer', minimum: 0 },
-  },
-  'poker.deal': {
-    hole: { type: 'array', items: { type: 'array', items: CARD, minItems: 2, maxItems: 2 }, minItems: 2, maxItems: 22 },
-    board: { type: 'array', items: CARD, minItems: 5, maxItems: 5 },
-  },
-  'poker.evaluate': {
-    category: { enum: ['high_card', 'paar', 'zwei_paare', 'drilling', 'strasse', 'flush', 'full_house', 'vierling', 'straight_flush'] },
-    ranks: { type: 'array', items: { type: 'integer', minimum: 0, maximum: 14 }, minItems: 5, maxItems: 5 },
-  },
-  'shoe.deal': SHOE_CARDS,
-  'shoe.tournament': SHOE_CARDS,
-  'shoe.stream': { bytes: { type: 'string', pattern: '^([0-9a-f]{2})*$', maxLength: 200000 } },
-  'dice.roll': { face: { type: 'integer', minimum: 1, maximum: 6 } },
-  'selfpoker.commit': { commit: HEX64 },
-  'selfpoker.deck': { deck: { type: 'array', items: CARD, minItems: 52, maxItems: 52, uniqueItems: true } },
-  'ladder.shuffle': { order: { type: 'array', items: { type: 'integer', minimum: 0, maximum: 100000 } } },
-  'blackjack.strategy': { action: { enum: ['teilen', 'verdoppeln', 'stehen', 'ziehen'] } },
-});
+export { OK_FIELDS };
 
 const DEFAULT_ENGINE = { NAME, OPS, execute, commitmentOf, fieldsOf, declarations };
 

@@ -16,18 +16,18 @@ use std::sync::OnceLock;
 
 use proptest::prelude::*;
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::cards::{count_value, hand_of_pips, pip, rank};
 use super::situations::{situation, situations, Situation, COUNT};
 use super::strategy::{decision, pair_of, Action, Chart, Decision, COPIES, MAX_CARDS};
 use crate::op::{self, Arg, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme};
+use crate::op::{Flag, OkField, Reach, Shape};
 
 pub static SCHEME: Scheme = Scheme {
     name: "blackjack",
     source: "seed 003 (basisstrategie, published TypeScript)",
     ops: &[&STRATEGY],
-    vectors: super::vectors::add,
 };
 
 /// The player's cards, numbered as in `poker_referenz.py`. Unlike
@@ -53,7 +53,7 @@ const DEALER: Field = Field::new(
 const CAN_DOUBLE: Field = Field::new("canDouble", Kind::Bool);
 const CAN_SPLIT: Field = Field::new("canSplit", Kind::Bool);
 /// The published default rules double after a split.
-const DAS: Field = Field::new("doubleAfterSplit", Kind::Bool).or(op::Default::Bool(true));
+const DAS: Field = Field::new("doubleAfterSplit", Kind::Bool).or(op::FieldDefault::Bool(true));
 
 /// The wire names of the actions, in the published union's order.
 const ACTIONS: [&str; 4] = ["teilen", "verdoppeln", "stehen", "ziehen"];
@@ -66,7 +66,7 @@ struct ActionOk {
 pub static STRATEGY: OpSpec = OpSpec {
     name: "blackjack.strategy",
     fields: &[CARDS, DEALER, CAN_DOUBLE, CAN_SPLIT, DAS],
-    ok: || vec![("action", json!({ "enum": ACTIONS }))],
+    ok: &[OkField::new("action", Shape::OneOf(&ACTIONS))],
     run: |r| {
         let d = decide(r)?;
         Ok(Outcome::new(ActionOk { action: d.action }))
@@ -74,11 +74,32 @@ pub static STRATEGY: OpSpec = OpSpec {
     generate,
     flags,
     explain,
+    reach: Reach {
+        vectors: &[
+            Flag::Pair,
+            Flag::TenPair,
+            Flag::AcePair,
+            Flag::Soft,
+            Flag::Hard,
+            Flag::SoftTwelve,
+            Flag::SoftTotalEdge,
+            Flag::HardTotalEdge,
+            Flag::DoubleRefused,
+            Flag::AceCountsOne,
+            Flag::MultiCard,
+            Flag::MaxCards,
+            Flag::FourFourNoDas,
+            Flag::WithoutDas,
+            Flag::DealerAce,
+            Flag::TwoCardTwentyOne,
+        ],
+        generated: &[],
+    },
     secret: None,
 };
 
 /// The decision for a parsed request (its fields are within their limits).
-fn decide(r: &Request) -> Result<Decision, crate::error::InvalidInput> {
+fn decide(r: &Request) -> Result<Decision, crate::op::error::InvalidInput> {
     let dealer = u8::try_from(r.int(DEALER)).expect("the parser holds dealer to 2..=11");
     decision(
         r.cards(CARDS),
@@ -137,46 +158,52 @@ fn generate() -> BoxedStrategy<Request> {
 }
 
 /// What a request is: read off the request and the cell that decides it.
-fn flags(r: &Request) -> Vec<&'static str> {
+fn flags(r: &Request) -> Vec<Flag> {
     let Ok(d) = decide(r) else {
         return Vec::new();
     };
     let cards = r.cards(CARDS);
     let pair = pair_of(cards);
     let mut flags = Vec::new();
-    let mut flag = |on: bool, name: &'static str| {
+    let mut flag = |on: bool, name: Flag| {
         if on {
             flags.push(name);
         }
     };
-    flag(pair.is_some() && r.flag(CAN_SPLIT), "Pair");
+    flag(pair.is_some() && r.flag(CAN_SPLIT), Flag::Pair);
     flag(
         pair == Some(10) && r.flag(CAN_SPLIT) && rank(cards[0]) != rank(cards[1]),
-        "TenPair",
+        Flag::TenPair,
     );
-    flag(pair == Some(11), "AcePair");
-    flag(d.chart == Chart::Soft, "Soft");
-    flag(d.chart == Chart::Hard, "Hard");
-    flag(d.chart == Chart::Soft && d.row == 12, "SoftTwelve");
-    flag(d.chart == Chart::Soft && matches!(d.row, 13 | 19 | 20), "SoftTotalEdge");
+    flag(pair == Some(11), Flag::AcePair);
+    flag(d.chart == Chart::Soft, Flag::Soft);
+    flag(d.chart == Chart::Hard, Flag::Hard);
+    flag(d.chart == Chart::Soft && d.row == 12, Flag::SoftTwelve);
+    flag(
+        d.chart == Chart::Soft && matches!(d.row, 13 | 19 | 20),
+        Flag::SoftTotalEdge,
+    );
     flag(
         d.chart == Chart::Hard && matches!(d.row, 12 | 13 | 16 | 17),
-        "HardTotalEdge",
+        Flag::HardTotalEdge,
     );
-    flag(d.double_refused, "DoubleRefused");
+    flag(d.double_refused, Flag::DoubleRefused);
     // Every ace counts 1 in a hard hand; in a soft hand all but one. (A
     // split is decided by the pair alone.)
     let aces = cards.iter().filter(|&&c| pip(c) == 1).count();
     let soft = hand_of_pips(cards.iter().map(|&c| pip(c))).value().soft;
-    flag(d.chart != Chart::Pair && aces > usize::from(soft), "AceCountsOne");
-    flag(cards.len() > 2, "MultiCard");
-    flag(cards.len() == MAX_CARDS, "MaxCards");
-    flag(pair == Some(4) && r.flag(CAN_SPLIT) && !r.flag(DAS), "FourFourNoDas");
-    flag(!r.flag(DAS), "WithoutDas");
-    flag(r.int(DEALER) == 11, "DealerAce");
+    flag(d.chart != Chart::Pair && aces > usize::from(soft), Flag::AceCountsOne);
+    flag(cards.len() > 2, Flag::MultiCard);
+    flag(cards.len() == MAX_CARDS, Flag::MaxCards);
+    flag(
+        pair == Some(4) && r.flag(CAN_SPLIT) && !r.flag(DAS),
+        Flag::FourFourNoDas,
+    );
+    flag(!r.flag(DAS), Flag::WithoutDas);
+    flag(r.int(DEALER) == 11, Flag::DealerAce);
     flag(
         cards.len() == 2 && d.row == 21 && d.chart == Chart::Soft,
-        "TwoCardTwentyOne",
+        Flag::TwoCardTwentyOne,
     );
     flags
 }
@@ -249,7 +276,7 @@ mod tests {
     use super::*;
 
     fn parse(v: &Value) -> Request {
-        Request::parse(v).unwrap()
+        Request::parse_with(v, |name| (name == STRATEGY.name).then_some(&STRATEGY)).unwrap()
     }
 
     #[test]
@@ -290,7 +317,7 @@ mod tests {
             let cards = r.cards(CARDS);
             multi += usize::from(cards.len() > 2);
             aces += usize::from(cards.iter().all(|&c| pip(c) == 1) && cards.len() == 2);
-            das_line += usize::from(flags(&r).contains(&"FourFourNoDas"));
+            das_line += usize::from(flags(&r).contains(&Flag::FourFourNoDas));
             long += usize::from(cards.len() >= 15);
             actions.insert(r.run_value().unwrap()["action"].to_string());
         }

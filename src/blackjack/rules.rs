@@ -7,7 +7,7 @@
 //! the issue quotes: dealer peeks, resplit to four hands but not aces, one
 //! card on each split ace.
 
-use crate::error::InvalidInput;
+use crate::op::error::InvalidInput;
 
 /// Who gets which card of the initial deal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -27,7 +27,7 @@
 use serde::Serialize;
 
 use super::cards::{count_value, pip, Hand, HandValue};
-use crate::error::InvalidInput;
+use crate::op::error::InvalidInput;
 
 /// A decision, with the published function's German names on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

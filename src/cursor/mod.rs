@@ -4,10 +4,9 @@
 //! take as many big-endian bytes of one MAC as the range needs and reject the
 //! top remainder; every attempt, accepted or not, moves the cursor by one.
 
-use crate::crypto::{sha256_hex, Counter, Keyed};
+use crate::base::crypto::{sha256_hex, Counter, Keyed};
 
 pub(crate) mod ops;
-pub(crate) mod vectors;
 
 pub(crate) use ops::SCHEME;
 
@@ -61,7 +60,7 @@ impl Round {
     /// seed's rounds keys it once and skips even the cache's lookup.
     pub fn with_key(server_seed: &Keyed, client_seed: &str, nonce: u64) -> Self {
         let mut digits = [0u8; 20];
-        let nonce = crate::crypto::decimal(nonce, &mut digits);
+        let nonce = crate::base::crypto::decimal(nonce, &mut digits);
         Round {
             macs: server_seed.counter_of(&[client_seed.as_bytes(), b":", nonce, b":"]),
         }
@@ -119,7 +118,7 @@ impl Round {
         }
         if let Some((m, inv)) = u32::try_from(range)
             .ok()
-            .and_then(|m| crate::modulo::reciprocal(m).map(|inv| (m, inv)))
+            .and_then(|m| crate::base::modulo::reciprocal(m).map(|inv| (m, inv)))
         {
             return small_int(m, inv, cursor, raw, trace);
         }
@@ -179,7 +178,7 @@ impl Round {
     }
 }
 
-/// [`Round::int_traced`] for a range of at most [`crate::modulo::SMALL`]:
+/// [`Round::int_traced`] for a range of at most [`crate::base::modulo::SMALL`]:
 /// one or two bytes, and every remainder (the limit's too) by a
 /// multiplication: a division per draw would cost a tenth of its MAC.
 fn small_int<R: FnMut(u64) -> [u8; 32], F: FnMut(Attempt) + ?Sized>(
@@ -191,7 +190,7 @@ fn small_int<R: FnMut(u64) -> [u8; 32], F: FnMut(Attempt) + ?Sized>(
 ) -> (u64, u64) {
     let two = m > 256;
     let pot: u32 = if two { 1 << 16 } else { 1 << 8 };
-    let limit = pot - crate::modulo::rem(pot, m, inv);
+    let limit = pot - crate::base::modulo::rem(pot, m, inv);
     loop {
         let raw = raw(cursor);
         let v = if two {
@@ -207,7 +206,7 @@ fn small_int<R: FnMut(u64) -> [u8; 32], F: FnMut(Attempt) + ?Sized>(
         });
         cursor += 1;
         if accepted {
-            return (u64::from(crate::modulo::rem(v, m, inv)), cursor);
+            return (u64::from(crate::base::modulo::rem(v, m, inv)), cursor);
         }
     }
 }
@@ -255,7 +254,7 @@ mod tests {
         ] {
             assert_eq!(bytes_needed(range), k, "range {range}");
         }
-        assert_eq!(bytes_needed(crate::error::MAX_SAFE_INTEGER), 7);
+        assert_eq!(bytes_needed(crate::op::error::MAX_SAFE_INTEGER), 7);
     }
 
     #[test]

@@ -2,22 +2,21 @@
 
 use proptest::prelude::*;
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::{bytes_needed, hash, limit, Round};
-use crate::error::MAX_SAFE_INTEGER;
-use crate::gen;
+use crate::op::error::{MAX_COUNT, MAX_SAFE_INTEGER};
 use crate::op::fields::{CLIENT_SEED, COUNT, CURSOR, NONCE, RANGE, SERVER_SEED};
+use crate::op::strategy;
 use crate::op::{
-    last_difference, no_flags, no_story, schema, target_draw, OpSpec, Outcome, Parting, Request, Scheme,
-    SERVER_SEED_SECRET,
+    last_difference, no_flags, no_story, target_draw, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET,
 };
+use crate::op::{ok, Flag, OkField, Reach, Shape};
 
 pub static SCHEME: Scheme = Scheme {
     name: "cursor",
     source: "seed 003 (referenz.py)",
     ops: &[&HASH, &RAW, &FLOAT, &INT, &SHUFFLE],
-    vectors: super::vectors::add,
 };
 
 /// The round a request names: server seed, client seed, nonce.
@@ -27,7 +26,7 @@ fn round(r: &Request) -> Round {
 
 /// Requests of a four-field cursor op from generated values.
 fn raw_like(op: &'static OpSpec) -> BoxedStrategy<Request> {
-    (gen::round(), gen::big_int())
+    (strategy::round(), strategy::big_int())
         .prop_map(move |((s, c, n), cur)| Request::of(op, vec![s.into(), c.into(), n.into(), cur.into()]))
         .boxed()
 }
@@ -35,7 +34,7 @@ fn raw_like(op: &'static OpSpec) -> BoxedStrategy<Request> {
 pub static HASH: OpSpec = OpSpec {
     name: "cursor.hash",
     fields: &[SERVER_SEED],
-    ok: || vec![("hash", schema::hex64())],
+    ok: &[OkField::new("hash", ok::HEX64)],
     run: |r| {
         #[derive(Serialize, Debug)]
         struct HashOk {
@@ -45,32 +44,39 @@ pub static HASH: OpSpec = OpSpec {
             hash: hash(r.text(SERVER_SEED)),
         }))
     },
-    generate: || gen::text().prop_map(|s| Request::of(&HASH, vec![s.into()])).boxed(),
+    generate: || {
+        strategy::text()
+            .prop_map(|s| Request::of(&HASH, vec![s.into()]))
+            .boxed()
+    },
     flags: no_flags,
     explain: no_story,
+    reach: Reach {
+        vectors: &[Flag::Published],
+        generated: &[],
+    },
     secret: Some(SERVER_SEED_SECRET),
 };
 
 pub static RAW: OpSpec = OpSpec {
     name: "cursor.raw",
     fields: &[SERVER_SEED, CLIENT_SEED, NONCE, CURSOR],
-    ok: || vec![("raw", schema::hex64())],
+    ok: &[OkField::new("raw", ok::HEX64)],
     run: |r| Ok(Outcome::hex_field("raw", round(r).raw(r.int(CURSOR)).to_vec())),
     generate: || raw_like(&RAW),
     flags: no_flags,
     explain: no_story,
+    reach: Reach {
+        vectors: &[Flag::Published],
+        generated: &[],
+    },
     secret: Some(SERVER_SEED_SECRET),
 };
 
 pub static FLOAT: OpSpec = OpSpec {
     name: "cursor.float",
     fields: &[SERVER_SEED, CLIENT_SEED, NONCE, CURSOR],
-    ok: || {
-        vec![(
-            "float",
-            json!({ "type": "number", "minimum": 0, "exclusiveMaximum": 1 }),
-        )]
-    },
+    ok: &[OkField::new("float", Shape::Number { min: 0, below: 1 })],
     run: |r| {
         #[derive(Serialize, Debug)]
         struct FloatOk {
@@ -83,24 +89,26 @@ pub static FLOAT: OpSpec = OpSpec {
     generate: || raw_like(&FLOAT),
     flags: |r| {
         if round(r).float(r.int(CURSOR)) < 1e-4 {
-            vec!["SmallFloat"]
+            vec![Flag::SmallFloat]
         } else {
             vec![]
         }
     },
     explain: no_story,
+    reach: Reach {
+        vectors: &[Flag::Published, Flag::SmallFloat],
+        generated: &[],
+    },
     secret: Some(SERVER_SEED_SECRET),
 };
 
 pub static INT: OpSpec = OpSpec {
     name: "cursor.int",
     fields: &[SERVER_SEED, CLIENT_SEED, NONCE, CURSOR, RANGE],
-    ok: || {
-        vec![
-            ("value", schema::uint(0, MAX_SAFE_INTEGER)),
-            ("cursorNext", json!({ "type": "integer", "minimum": 1 })),
-        ]
-    },
+    ok: &[
+        OkField::new("value", Shape::int(0, MAX_SAFE_INTEGER)),
+        OkField::new("cursorNext", Shape::Int { min: 1, max: None }),
+    ],
     run: |r| {
         let (value, cursor_next) = round(r).int(r.int(RANGE), r.int(CURSOR));
         Ok(Outcome::new(IntOk { value, cursor_next }))
@@ -108,6 +116,29 @@ pub static INT: OpSpec = OpSpec {
     generate: generate_int,
     flags: int_flags,
     explain: explain_int,
+    reach: Reach {
+        vectors: &[
+            Flag::Published,
+            Flag::Rejection,
+            Flag::MultiByte,
+            Flag::LargeRange,
+            Flag::RangeOne,
+            Flag::MinValue,
+            Flag::ByteWidthEdge,
+            Flag::RejectAtLimit1,
+            Flag::KeepBelowLimit1,
+            Flag::RejectAtLimit2,
+            Flag::KeepBelowLimit2,
+            Flag::CursorAbove53,
+        ],
+        generated: &[
+            Flag::ByteWidthEdge,
+            Flag::RejectAtLimit1,
+            Flag::KeepBelowLimit1,
+            Flag::Rejection,
+            Flag::LargeRange,
+        ],
+    },
     secret: Some(SERVER_SEED_SECRET),
 };
 
@@ -121,15 +152,10 @@ struct IntOk {
 pub static SHUFFLE: OpSpec = OpSpec {
     name: "cursor.shuffle",
     fields: &[SERVER_SEED, CLIENT_SEED, NONCE, CURSOR, COUNT],
-    ok: || {
-        vec![
-            (
-                "order",
-                json!({ "type": "array", "items": schema::uint(0, crate::error::MAX_COUNT) }),
-            ),
-            ("cursorNext", json!({ "type": "integer", "minimum": 0 })),
-        ]
-    },
+    ok: &[
+        OkField::new("order", Shape::list(&Shape::int(0, MAX_COUNT))),
+        OkField::new("cursorNext", Shape::Int { min: 0, max: None }),
+    ],
     run: |r| {
         #[derive(Serialize, Debug)]
         #[serde(rename_all = "camelCase")]
@@ -141,7 +167,11 @@ pub static SHUFFLE: OpSpec = OpSpec {
         Ok(Outcome::new(ShuffleOk { order, cursor_next }))
     },
     generate: || {
-        (gen::round(), gen::big_int(), gen::size(0, crate::error::MAX_COUNT))
+        (
+            strategy::round(),
+            strategy::big_int(),
+            strategy::size(0, crate::op::error::MAX_COUNT),
+        )
             .prop_map(|((s, c, n), cur, k)| {
                 Request::of(&SHUFFLE, vec![s.into(), c.into(), n.into(), cur.into(), k.into()])
             })
@@ -149,6 +179,23 @@ pub static SHUFFLE: OpSpec = OpSpec {
     },
     flags: shuffle_flags,
     explain: explain_shuffle,
+    reach: Reach {
+        vectors: &[
+            Flag::Published,
+            Flag::Rejection,
+            Flag::MultiByte,
+            Flag::NonzeroCursor,
+            Flag::MinValue,
+            Flag::MaxValue,
+            Flag::RejectAtLimit1,
+            Flag::KeepBelowLimit1,
+            Flag::KeepBelowLimit2,
+            Flag::CursorAbove53,
+            Flag::Above16Bits,
+            Flag::Heavy,
+        ],
+        generated: &[Flag::Heavy, Flag::MinValue],
+    },
     secret: Some(SERVER_SEED_SECRET),
 };
 
@@ -212,8 +259,8 @@ fn generate_int() -> BoxedStrategy<Request> {
         Request::of(&INT, vec![s.into(), c.into(), n.into(), cur.into(), range.into()])
     };
     prop_oneof![
-        3 => (gen::round(), gen::big_int(), range()).prop_map(move |((s, c, n), cur, range)| int(s, c, n, cur, range)),
-        1 => (gen::round(), gen::big_int(), boundary_range(), 0u128..=1).prop_map(move |((s, c, n), start, range, below)| {
+        3 => (strategy::round(), strategy::big_int(), range()).prop_map(move |((s, c, n), cur, range)| int(s, c, n, cur, range)),
+        1 => (strategy::round(), strategy::big_int(), boundary_range(), 0u128..=1).prop_map(move |((s, c, n), start, range, below)| {
             let cur = cursor_reading(&Round::new(&s, &c, n), start, range, below);
             int(s, c, n, cur, range)
         }),
@@ -223,16 +270,16 @@ fn generate_int() -> BoxedStrategy<Request> {
 
 /// What one attempt of a draw of `range` says about the rejection limit:
 /// read exactly at it, or one below it and kept, for one- and two-byte draws.
-fn limit_flags(range: u64, a: &super::Attempt, flags: &mut Vec<&'static str>) {
+fn limit_flags(range: u64, a: &super::Attempt, flags: &mut Vec<Flag>) {
     let k = bytes_needed(range);
     let limit = limit(range);
     let v = u128::from(a.raw_value);
     let pot = 1u128 << (8 * k);
     let hit = match (k, v == limit, v + 1 == limit && limit < pot) {
-        (1, true, _) => Some("RejectAtLimit1"),
-        (2, true, _) => Some("RejectAtLimit2"),
-        (1, _, true) => Some("KeepBelowLimit1"),
-        (2, _, true) => Some("KeepBelowLimit2"),
+        (1, true, _) => Some(Flag::RejectAtLimit1),
+        (2, true, _) => Some(Flag::RejectAtLimit2),
+        (1, _, true) => Some(Flag::KeepBelowLimit1),
+        (2, _, true) => Some(Flag::KeepBelowLimit2),
         _ => None,
     };
     if let Some(f) = hit.filter(|f| !flags.contains(f)) {
@@ -240,7 +287,7 @@ fn limit_flags(range: u64, a: &super::Attempt, flags: &mut Vec<&'static str>) {
     }
 }
 
-fn int_flags(r: &Request) -> Vec<&'static str> {
+fn int_flags(r: &Request) -> Vec<Flag> {
     let range = r.int(RANGE);
     let mut rejected = false;
     let mut limits = Vec::new();
@@ -250,28 +297,28 @@ fn int_flags(r: &Request) -> Vec<&'static str> {
     });
     let mut flags = Vec::new();
     if rejected {
-        flags.push("Rejection");
+        flags.push(Flag::Rejection);
     }
     flags.extend(limits);
     if byte_width_edges().contains(&range) {
-        flags.push("ByteWidthEdge");
+        flags.push(Flag::ByteWidthEdge);
     }
     if next > MAX_SAFE_INTEGER {
-        flags.push("CursorAbove53");
+        flags.push(Flag::CursorAbove53);
     }
     if range == 1 {
-        flags.push("RangeOne");
+        flags.push(Flag::RangeOne);
     }
     if bytes_needed(range) > 1 {
-        flags.push("MultiByte");
+        flags.push(Flag::MultiByte);
     }
     if range > 1 << 32 {
-        flags.push("LargeRange");
+        flags.push(Flag::LargeRange);
     }
     flags
 }
 
-fn shuffle_flags(r: &Request) -> Vec<&'static str> {
+fn shuffle_flags(r: &Request) -> Vec<Flag> {
     let mut rejected = false;
     let mut limits = Vec::new();
     let (_, next) = round(r).shuffle_traced(count(r), r.int(CURSOR), &mut |i, a| {
@@ -280,24 +327,24 @@ fn shuffle_flags(r: &Request) -> Vec<&'static str> {
     });
     let mut flags = Vec::new();
     if rejected {
-        flags.push("Rejection");
+        flags.push(Flag::Rejection);
     }
     flags.extend(limits);
     if next > MAX_SAFE_INTEGER {
-        flags.push("CursorAbove53");
+        flags.push(Flag::CursorAbove53);
     }
     if count(r) > 65_536 {
-        flags.push("Above16Bits");
+        flags.push(Flag::Above16Bits);
     }
     if count(r) > 10_000 {
-        flags.push("Heavy");
+        flags.push(Flag::Heavy);
     }
     // The draw for i = 256 is int(257), the first that reads two bytes.
     if count(r) > 256 {
-        flags.push("MultiByte");
+        flags.push(Flag::MultiByte);
     }
     if r.int(CURSOR) != 0 && count(r) >= 2 {
-        flags.push("NonzeroCursor");
+        flags.push(Flag::NonzeroCursor);
     }
     flags
 }

@@ -4,11 +4,10 @@
 //! every byte of each MAC for the first one below 252. The code is the
 //! specification, so this scans too.
 
-use crate::crypto::Keyed;
-use crate::error::OpError;
+use crate::base::crypto::Keyed;
+use crate::op::error::OpError;
 
 pub(crate) mod ops;
-pub(crate) mod vectors;
 
 pub(crate) use ops::SCHEME;
 
@@ -41,7 +40,7 @@ pub fn roll_traced(server_seed: &str, client_seed: &str, n: u64) -> Result<Found
 /// seed's dice keys it once and skips even the cache's lookup.
 pub fn roll_with_key(server_seed: &Keyed, client_seed: &str, n: u64) -> Result<Found, OpError> {
     let mut digits = [0u8; 20];
-    let n_digits = crate::crypto::decimal(n, &mut digits);
+    let n_digits = crate::base::crypto::decimal(n, &mut digits);
     let macs = server_seed.counter_of(&[client_seed.as_bytes(), b":", n_digits, b":"]);
     let mut skipped_limit = false;
     for round in 0..ROUNDS {

@@ -5,15 +5,15 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{roll, roll_traced};
-use crate::gen;
 use crate::op::fields::{CLIENT_SEED, SERVER_SEED};
-use crate::op::{schema, Field, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
+use crate::op::strategy;
+use crate::op::{Field, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
+use crate::op::{Flag, OkField, Reach, Shape};
 
 pub static SCHEME: Scheme = Scheme {
     name: "dice",
     source: "seed 001 (published JavaScript)",
     ops: &[&ROLL],
-    vectors: super::vectors::add,
 };
 
 /// The die's number in the game.
@@ -22,7 +22,7 @@ const N: Field = Field::counter("n");
 pub static ROLL: OpSpec = OpSpec {
     name: "dice.roll",
     fields: &[SERVER_SEED, CLIENT_SEED, N],
-    ok: || vec![("face", schema::uint(1, 6))],
+    ok: &[OkField::new("face", Shape::int(1, 6))],
     run: |r| {
         #[derive(Serialize, Debug)]
         struct FaceOk {
@@ -34,7 +34,7 @@ pub static ROLL: OpSpec = OpSpec {
     // The published dice code cannot key WebCrypto's HMAC with an empty
     // seed, and a real server seed is never empty.
     generate: || {
-        (gen::nonempty_text(), gen::text(), gen::big_int())
+        (strategy::nonempty_text(), strategy::text(), strategy::big_int())
             .prop_map(|(s, c, n)| Request::of(&ROLL, vec![s.into(), c.into(), n.into()]))
             .boxed()
     },
@@ -43,13 +43,17 @@ pub static ROLL: OpSpec = OpSpec {
             return vec![];
         };
         let checks = [
-            (found.offset > 0 || found.round > 0, "LateByte"),
-            (found.skipped_limit, "RejectAtLimit1"),
-            (found.byte == 251, "KeepBelowLimit1"),
+            (found.offset > 0 || found.round > 0, Flag::LateByte),
+            (found.skipped_limit, Flag::RejectAtLimit1),
+            (found.byte == 251, Flag::KeepBelowLimit1),
         ];
         checks.iter().filter(|(hit, _)| *hit).map(|(_, f)| *f).collect()
     },
     explain,
+    reach: Reach {
+        vectors: &[Flag::LateByte, Flag::RejectAtLimit1, Flag::KeepBelowLimit1],
+        generated: &[],
+    },
     secret: Some(SERVER_SEED_SECRET),
 };
 

@@ -16,8 +16,8 @@ use proptest::strategy::{BoxedStrategy, Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use sha2::{Digest, Sha256};
 
-use crate::negative::Invalid;
 use crate::op::{OpSpec, Request};
+use crate::vectors::negative::Invalid;
 
 /// One question for a target.
 #[derive(Debug, Clone)]
@@ -64,7 +64,7 @@ impl Ask {
     pub fn fault(&self) -> Option<&'static str> {
         match self {
             Ask::Request(_) => None,
-            Ask::Invalid(i) => Some(i.flags.first().copied().unwrap_or("Invalid")),
+            Ask::Invalid(i) => Some(i.flags.first().map_or("Invalid", |f| f.name())),
         }
     }
 }
@@ -189,7 +189,7 @@ pub fn tree(seed: u64, op: &'static OpSpec, index: u64) -> Box<dyn ValueTree<Val
 }
 
 /// Every eighth generated case is a negative one: a generated request with
-/// one fault put in ([`crate::negative::variants`]), the fault picked by the
+/// one fault put in ([`crate::vectors::negative::variants`]), the fault picked by the
 /// case's own RNG.
 const NEGATIVE_EVERY: u64 = 8;
 
@@ -200,7 +200,7 @@ pub fn generated(seed: u64, op: &'static OpSpec, index: u64) -> Case {
         // The fault is picked by a stream of its own, so it does not move
         // when a generator draws more or less.
         let pick = rng(seed, op.name, index, 0xff).next_u64();
-        Ask::Invalid(Arc::new(crate::negative::variant(&request, pick)))
+        Ask::Invalid(Arc::new(crate::vectors::negative::variant(&request, pick)))
     } else {
         Ask::Request(request)
     };

@@ -45,7 +45,7 @@ use super::compare::same_reply;
 use super::findings::refusal_group;
 use super::manifest::Manifest;
 use super::run::TargetReport;
-use super::{escape, explain, Fault, Got};
+use super::{explain, Fault, Got};
 use crate::op::Request;
 use crate::protocol::Reply;
 
@@ -180,7 +180,7 @@ fn parse(text: &str, path: &Path) -> Result<(String, TargetExpectations), Expect
 fn request_of(f: &Finding) -> Result<Request, String> {
     let value: serde_json::Value =
         serde_json::from_str(&f.request).map_err(|e| format!("request {:?} is not JSON: {e}", f.request))?;
-    Request::parse(&value).map_err(|e| format!("request {:?} is not a valid request: {e}", f.request))
+    crate::registry::parse(&value).map_err(|e| format!("request {:?} is not a valid request: {e}", f.request))
 }
 
 /// A result that differs from the expectations.
@@ -296,7 +296,10 @@ pub fn replay(manifest: &Manifest, expected: &TargetExpectations) -> Vec<Replaye
                 Ok(replies) => match group_of(r, &want, &replies[k]) {
                     None => (false, "the target agrees with provably".to_string()),
                     Some(g) if g == f.group => (true, format!("still diverges: {g}")),
-                    Some(g) => (false, format!("diverges for another cause: {}", escape::escape_str(&g))),
+                    Some(g) => (
+                        false,
+                        format!("diverges for another cause: {}", crate::base::text::escape_str(&g)),
+                    ),
                 },
             };
             Replayed {

@@ -62,7 +62,7 @@ mod tests {
     use serde_json::json;
 
     fn request(v: &Value) -> Request {
-        Request::parse(v).unwrap()
+        crate::registry::parse(v).unwrap()
     }
 
     #[test]

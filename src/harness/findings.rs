@@ -83,7 +83,7 @@ pub fn refusal_group(ask: &Ask, want: &Reply, got: &Reply) -> Option<String> {
     Some(match (want, got, ask) {
         (Reply::Ok(_), Reply::Error { kind, .. }, _) => format!("refuses a request provably answers ({kind})"),
         (Reply::Error { .. }, Reply::Ok(_), Ask::Invalid(i)) => {
-            format!("answers ok to an invalid request ({})", i.flags.join(", "))
+            format!("answers ok to an invalid request ({})", crate::op::flag::join(&i.flags))
         }
         (Reply::Error { kind: w, .. }, Reply::Error { kind: g, .. }, _) => {
             format!("answers {g} where provably answers {w}")

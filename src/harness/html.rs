@@ -308,7 +308,7 @@ fn columns(runs: &[Run]) -> Vec<String> {
             }
         }
     }
-    let order = crate::op::names();
+    let order = crate::registry::names();
     ops.sort_by_key(|op| order.iter().position(|n| n == op).unwrap_or(usize::MAX));
     ops
 }

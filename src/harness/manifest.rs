@@ -158,7 +158,7 @@ pub fn expand(word: &str) -> String {
 impl Manifest {
     /// Parses manifest text; relative paths are relative to `base` (the manifest's directory).
     pub fn parse(text: &str, base: &Path, origin: &str) -> Result<Manifest, ManifestError> {
-        let raw: Raw = toml::from_str(text).map_err(|e| ManifestError::Parse {
+        let mut raw: Raw = toml::from_str(text).map_err(|e| ManifestError::Parse {
             path: origin.into(),
             message: e.to_string(),
         })?;
@@ -168,8 +168,13 @@ impl Manifest {
                 message: "command is empty".into(),
             });
         }
+        // `ops = ["*"]`: every op of the table, so a target that implements
+        // them all needs no edit when an op is added.
+        if raw.ops.as_deref() == Some(&["*".to_string()][..]) {
+            raw.ops = Some(crate::registry::names().into_iter().map(String::from).collect());
+        }
         if let Some(ops) = &raw.ops {
-            if let Some(bad) = ops.iter().find(|op| crate::op::find(op).is_none()) {
+            if let Some(bad) = ops.iter().find(|op| crate::registry::find(op).is_none()) {
                 return Err(ManifestError::Parse {
                     path: origin.into(),
                     message: format!("ops lists {bad:?}, which is not a protocol v1 op"),

@@ -15,7 +15,6 @@
 pub mod cases;
 pub(crate) mod children;
 pub mod compare;
-pub mod escape;
 pub mod expect;
 pub(crate) mod explain;
 pub mod findings;

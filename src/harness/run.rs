@@ -21,9 +21,9 @@ use super::cases::{Ask, Case, Origin, Plan};
 use super::compare::{pretty, same_reply};
 use super::findings::{refusal_group, Finding, Groups};
 use super::{explain, Fault, FaultKind, Got, Hello, Target};
+use crate::base::diff::unified_diff;
 use crate::op::Request;
 use crate::protocol::Reply;
-use crate::report::unified_diff;
 
 /// What a run tells its caller as it goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -273,7 +273,7 @@ struct Batch {
 
 /// provably's answer to an ask.
 enum Want {
-    Answer(Result<crate::op::Outcome, crate::error::OpError>),
+    Answer(Result<crate::op::Outcome, crate::op::error::OpError>),
     Invalid,
 }
 
@@ -340,16 +340,16 @@ impl Worker<'_> {
                     format!(
                         "{} is claimed in hello but answered unsupported: {}",
                         plan.op.name,
-                        super::escape::escape_str(message)
+                        crate::base::text::escape_str(message)
                     ),
                 );
-                f.request = Some(super::escape::escape_str(&batch.asks[k].text()));
+                f.request = Some(crate::base::text::escape_str(&batch.asks[k].text()));
                 tally.unsupported.get_or_insert(f);
                 tally.faults += 1;
                 return;
             }
             if kind == "declined" {
-                let reason: String = super::escape::escape_str(message).chars().take(120).collect();
+                let reason: String = crate::base::text::escape_str(message).chars().take(120).collect();
                 *tally.declined.entry(reason).or_default() += 1;
                 tally.skipped += 1;
                 tally.valid_declined += u64::from(valid);
@@ -364,7 +364,7 @@ impl Worker<'_> {
         let group = match (refusal_group(ask, want, got), ask) {
             (Some(g), _) => g,
             (None, Ask::Request(r)) => explain::parted(r, want, got).group,
-            (None, Ask::Invalid(i)) => format!("answers an invalid request ({})", i.flags.join(", ")),
+            (None, Ask::Invalid(i)) => format!("answers an invalid request ({})", crate::op::flag::join(&i.flags)),
         };
         let case = Case {
             origin: batch.origins[k].clone(),
@@ -394,7 +394,7 @@ impl Worker<'_> {
                 match decode(got, &batch.asks[k], batch.ids[k], highest) {
                     Ok(reply) => counts.push(Some((want.reply(), reply))),
                     Err(mut f) => {
-                        let shown = super::escape::escape_str(&batch.asks[k].line(batch.ids[k]));
+                        let shown = crate::base::text::escape_str(&batch.asks[k].line(batch.ids[k]));
                         f.request = Some(shown.chars().take(300).collect());
                         return Err(f);
                     }
@@ -620,7 +620,7 @@ fn finding(
     opts: &Options,
     target: &str,
 ) -> Finding {
-    use super::escape::{escape_lines, escape_str, json};
+    use crate::base::text::{escape_lines, escape_str, json};
     let text = |ask: &Ask| match ask {
         Ask::Request(r) => json(&r.to_value(), false),
         Ask::Invalid(i) => escape_str(&i.line),
@@ -645,7 +645,7 @@ fn finding(
         ),
         Ask::Invalid(i) => format!(
             "provably answers invalid ({}: {}); the target did not",
-            i.flags.join(", "),
+            crate::op::flag::join(&i.flags),
             i.comment
         ),
     };
@@ -726,7 +726,7 @@ pub fn run_target(
             ));
         }
     }
-    let ops: Vec<&'static crate::op::OpSpec> = crate::op::ops().collect();
+    let ops: Vec<&'static crate::op::OpSpec> = crate::registry::ops().collect();
     let plans: Vec<Plan> = ops
         .iter()
         .filter(|o| claimed.iter().any(|c| c == o.name))
@@ -785,7 +785,7 @@ pub fn run_target(
         faults.append(&mut d.faults);
     }
     TargetReport {
-        target: super::escape::escape_str(&name),
+        target: crate::base::text::escape_str(&name),
         hello: hello.map(|h| h.name),
         instances,
         ops: reports,

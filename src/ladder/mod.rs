@@ -4,10 +4,9 @@
 //! eight big-endian u32 words, r = v / 2^32, and Fisher–Yates from the back
 //! takes j = ⌊r · (i + 1)⌋.
 
-use crate::crypto::{Counter, Keyed};
+use crate::base::crypto::{Counter, Keyed};
 
 pub(crate) mod ops;
-pub(crate) mod vectors;
 
 pub(crate) use ops::SCHEME;
 

@@ -2,19 +2,19 @@
 
 use proptest::prelude::*;
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::{shuffle, DEFAULT_SIZE};
-use crate::error::MAX_COUNT;
-use crate::gen;
+use crate::op::error::MAX_COUNT;
 use crate::op::fields::{CLIENT_SEED, SERVER_SEED};
-use crate::op::{schema, Field, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
+use crate::op::strategy;
+use crate::op::{Field, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
+use crate::op::{Flag, OkField, Reach, Shape};
 
 pub static SCHEME: Scheme = Scheme {
     name: "ladder",
     source: "seed 004 (Deal or No Deal)",
     ops: &[&SHUFFLE],
-    vectors: super::vectors::add,
 };
 
 const SIZE: Field = Field::size("size", 1, MAX_COUNT).cli_default(DEFAULT_SIZE);
@@ -26,7 +26,7 @@ fn size(r: &Request) -> usize {
 pub static SHUFFLE: OpSpec = OpSpec {
     name: "ladder.shuffle",
     fields: &[SERVER_SEED, CLIENT_SEED, SIZE],
-    ok: || vec![("order", json!({ "type": "array", "items": schema::uint(0, MAX_COUNT) }))],
+    ok: &[OkField::new("order", Shape::list(&Shape::int(0, MAX_COUNT)))],
     run: |r| {
         #[derive(Serialize, Debug)]
         struct OrderOk {
@@ -38,9 +38,9 @@ pub static SHUFFLE: OpSpec = OpSpec {
     },
     generate: || {
         (
-            gen::text(),
-            gen::text(),
-            prop_oneof![4 => gen::size(1, MAX_COUNT), 1 => Just(DEFAULT_SIZE)],
+            strategy::text(),
+            strategy::text(),
+            prop_oneof![4 => strategy::size(1, MAX_COUNT), 1 => Just(DEFAULT_SIZE)],
         )
             .prop_map(|(s, c, n)| Request::of(&SHUFFLE, vec![s.into(), c.into(), n.into()]))
             .boxed()
@@ -48,21 +48,32 @@ pub static SHUFFLE: OpSpec = OpSpec {
     flags: |r| {
         let mut flags = Vec::new();
         if size(r) as u64 == DEFAULT_SIZE {
-            flags.push("DefaultSize");
+            flags.push(Flag::DefaultSize);
         }
         // Eight words a block: the draws for size − 1 … 1 pass word 8 from size 10 on.
         if size(r) > 9 {
-            flags.push("BlockBoundary");
+            flags.push(Flag::BlockBoundary);
         }
         if size(r) > 65_536 {
-            flags.push("Above16Bits");
+            flags.push(Flag::Above16Bits);
         }
         if size(r) > 10_000 {
-            flags.push("Heavy");
+            flags.push(Flag::Heavy);
         }
         flags
     },
     explain,
+    reach: Reach {
+        vectors: &[
+            Flag::DefaultSize,
+            Flag::BlockBoundary,
+            Flag::MinValue,
+            Flag::MaxValue,
+            Flag::Above16Bits,
+            Flag::Heavy,
+        ],
+        generated: &[Flag::Heavy, Flag::MinValue],
+    },
     secret: Some(SERVER_SEED_SECRET),
 };
 

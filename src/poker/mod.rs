@@ -12,7 +12,6 @@ use serde::Serialize;
 use crate::cursor::Round;
 
 pub(crate) mod ops;
-pub(crate) mod vectors;
 
 pub(crate) use ops::SCHEME;
 

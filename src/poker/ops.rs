@@ -3,18 +3,17 @@
 
 use proptest::prelude::*;
 use serde::Serialize;
-use serde_json::json;
 
 use super::{deal, evaluate, CATEGORIES, PLAYERS};
-use crate::gen;
 use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
-use crate::op::{no_story, schema, Field, Kind, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
+use crate::op::strategy;
+use crate::op::{no_story, Field, Kind, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
+use crate::op::{ok, Flag, OkField, Reach, Shape};
 
 pub static SCHEME: Scheme = Scheme {
     name: "poker",
     source: "seed 003 (poker_referenz.py)",
     ops: &[&DEAL, &EVALUATE],
-    vectors: super::vectors::add,
 };
 
 const PLAYERS_FIELD: Field = Field::size("players", *PLAYERS.start(), *PLAYERS.end());
@@ -34,16 +33,10 @@ fn players(r: &Request) -> usize {
 pub static DEAL: OpSpec = OpSpec {
     name: "poker.deal",
     fields: &[SERVER_SEED, CLIENT_SEED, NONCE, PLAYERS_FIELD],
-    ok: || {
-        let card = schema::uint(0, 51);
-        vec![
-            (
-                "hole",
-                json!({ "type": "array", "items": { "type": "array", "items": card, "minItems": 2, "maxItems": 2 }, "minItems": 2, "maxItems": 22 }),
-            ),
-            ("board", schema::cards(5, 5, 5)),
-        ]
-    },
+    ok: &[
+        OkField::new("hole", Shape::sized(&Shape::sized(&ok::CARD, 2, 2), 2, 22)),
+        OkField::new("board", Shape::sized(&ok::CARD, 5, 5)),
+    ],
     run: |r| {
         Ok(Outcome::new(deal(
             r.text(SERVER_SEED),
@@ -53,18 +46,22 @@ pub static DEAL: OpSpec = OpSpec {
         )))
     },
     generate: || {
-        (gen::round(), 2u64..=22)
+        (strategy::round(), 2u64..=22)
             .prop_map(|((s, c, n), p)| Request::of(&DEAL, vec![s.into(), c.into(), n.into(), p.into()]))
             .boxed()
     },
     flags: |r| {
         if players(r) == 22 {
-            vec!["DealPositions", "MaxPlayers"]
+            vec![Flag::DealPositions, Flag::MaxPlayers]
         } else {
-            vec!["DealPositions"]
+            vec![Flag::DealPositions]
         }
     },
     explain: no_story,
+    reach: Reach {
+        vectors: &[Flag::DealPositions, Flag::MaxPlayers, Flag::MinValue, Flag::MaxValue],
+        generated: &[],
+    },
     secret: Some(SERVER_SEED_SECRET),
 };
 
@@ -77,15 +74,10 @@ struct HandOk {
 pub static EVALUATE: OpSpec = OpSpec {
     name: "poker.evaluate",
     fields: &[CARDS],
-    ok: || {
-        vec![
-            ("category", json!({ "enum": CATEGORIES })),
-            (
-                "ranks",
-                json!({ "type": "array", "items": schema::uint(0, 14), "minItems": 5, "maxItems": 5 }),
-            ),
-        ]
-    },
+    ok: &[
+        OkField::new("category", Shape::OneOf(&CATEGORIES)),
+        OkField::new("ranks", Shape::sized(&Shape::int(0, 14), 5, 5)),
+    ],
     run: |r| {
         let hand = evaluate(r.cards(CARDS));
         Ok(Outcome::new(HandOk {
@@ -100,6 +92,10 @@ pub static EVALUATE: OpSpec = OpSpec {
     },
     flags: evaluate_flags,
     explain: no_story,
+    reach: Reach {
+        vectors: &[Flag::Category, Flag::Wheel, Flag::SevenCards, Flag::CardEdge],
+        generated: &[],
+    },
     secret: None,
 };
 
@@ -131,18 +127,18 @@ fn cards() -> BoxedStrategy<Vec<u8>> {
         .boxed()
 }
 
-fn evaluate_flags(r: &Request) -> Vec<&'static str> {
+fn evaluate_flags(r: &Request) -> Vec<Flag> {
     let cards = r.cards(CARDS);
-    let mut flags = vec!["Category"];
+    let mut flags = vec![Flag::Category];
     // Ranks 0..=4 are the ace to the five: the cards hold a wheel.
     if (0..5).all(|rank| cards.iter().any(|c| c % 13 == rank)) {
-        flags.push("Wheel");
+        flags.push(Flag::Wheel);
     }
     if cards.len() == 7 {
-        flags.push("SevenCards");
+        flags.push(Flag::SevenCards);
     }
     if cards.iter().any(|&c| c == 0 || c == 51) {
-        flags.push("CardEdge");
+        flags.push(Flag::CardEdge);
     }
     flags
 }

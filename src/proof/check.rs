@@ -19,8 +19,8 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 use super::{CommitVerdict, Event, FieldError, Finding, FindingKind, Place, RoundVerdict};
-use crate::error::OpError;
-use crate::json::{KeyPath, Strict};
+use crate::base::json::{KeyPath, Strict};
+use crate::op::error::OpError;
 use crate::op::{self, fields::CLIENT_SEED, short, type_name, OpSpec, Request};
 
 /// The round keys that are not request fields.
@@ -52,7 +52,7 @@ pub fn secret_fields() -> &'static [&'static str] {
     static FIELDS: OnceLock<Vec<&'static str>> = OnceLock::new();
     FIELDS.get_or_init(|| {
         let mut out = Vec::new();
-        for s in op::ops().filter_map(|o| o.secret) {
+        for s in crate::registry::ops().filter_map(|o| o.secret) {
             if !out.contains(&s.field) {
                 out.push(s.field);
             }
@@ -64,7 +64,7 @@ pub fn secret_fields() -> &'static [&'static str] {
 /// The op that answers the commitment of the secret `field` (`cursor.hash`
 /// for `serverSeed`, `selfpoker.commit` for `seed`).
 pub fn commit_op(field: &str) -> Option<&'static OpSpec> {
-    op::ops().find(|o| o.secret.is_some_and(|s| s.field == field && s.commit_op == o.name))
+    crate::registry::ops().find(|o| o.secret.is_some_and(|s| s.field == field && s.commit_op == o.name))
 }
 
 /// The commitment (lowercase hex) of `value` as the secret `field`, held to
@@ -75,7 +75,7 @@ pub fn commitment(field: &str, value: &Value) -> Result<String, FieldError> {
     let mut m = Map::new();
     m.insert("op".into(), Value::from(spec.name));
     m.insert(field.into(), value.clone());
-    let request = Request::parse(&Value::Object(m)).map_err(|e| op_error(&e))?;
+    let request = crate::registry::parse(&Value::Object(m)).map_err(|e| op_error(&e))?;
     Ok((secret.commit)(
         request.get(field).expect("the commit op has its secret field"),
     ))
@@ -178,9 +178,8 @@ pub fn read_round(value: Value, secret: Option<(&str, &Value)>) -> Result<Round,
     let external = map.shift_remove(EXTERNAL);
     let seats = map.shift_remove(SEATS);
     let spec = match map.get("op") {
-        Some(Value::String(name)) => {
-            op::find(name).ok_or_else(|| FieldError::new("op", format!("{name:?} is not an op a round can hold")))?
-        }
+        Some(Value::String(name)) => crate::registry::find(name)
+            .ok_or_else(|| FieldError::new("op", format!("{name:?} is not an op a round can hold")))?,
         Some(other) => {
             return Err(FieldError::new(
                 "op",
@@ -194,7 +193,7 @@ pub fn read_round(value: Value, secret: Option<(&str, &Value)>) -> Result<Round,
         fill_seats(spec, &mut map, seats)?;
     }
     let external = external.map(|e| read_external(&e)).transpose()?;
-    let request = Request::parse(&Value::Object(map)).map_err(|e| op_error(&e))?;
+    let request = crate::registry::parse(&Value::Object(map)).map_err(|e| op_error(&e))?;
     let observed = observed.map(|o| read_observed(spec, o)).transpose()?;
     Ok(Round {
         request,
@@ -334,34 +333,23 @@ pub enum Shape {
 }
 
 impl Shape {
-    /// Compiles the subset of JSON Schema the `ok` schemas use.
+    /// Compiles an `ok` field's declared shape.
     ///
     /// # Panics
-    /// When an `ok` schema holds a pattern that is not a regular expression (a bug in the op table).
-    pub fn of(schema: &Value) -> Shape {
-        if let Some(Value::Array(values)) = schema.get("enum") {
-            return Shape::OneOf(values.clone());
-        }
-        match schema.get("type").and_then(Value::as_str) {
-            Some("string") => Shape::Text(
-                schema
-                    .get("pattern")
-                    .and_then(Value::as_str)
-                    .map(|p| regex::Regex::new(p).unwrap_or_else(|e| panic!("ok pattern {p}: {e}"))),
-            ),
-            Some("integer") => Shape::Int {
-                min: schema.get("minimum").and_then(Value::as_u64).unwrap_or(0),
-                max: schema.get("maximum").and_then(Value::as_u64),
+    /// When a declared pattern is not a regular expression (a bug in the op table).
+    pub fn of(shape: &crate::op::Shape) -> Shape {
+        use crate::op::Shape as Decl;
+        match *shape {
+            Decl::Text { pattern, .. } => Shape::Text(Some(
+                regex::Regex::new(pattern).unwrap_or_else(|e| panic!("ok pattern {pattern}: {e}")),
+            )),
+            Decl::Int { min, max } => Shape::Int { min, max },
+            Decl::Number { min, below } => Shape::Number {
+                min: f64::from(u32::try_from(min).expect("a small bound")),
+                below: Some(f64::from(u32::try_from(below).expect("a small bound"))),
             },
-            Some("number") => Shape::Number {
-                min: schema
-                    .get("minimum")
-                    .and_then(Value::as_f64)
-                    .unwrap_or(f64::NEG_INFINITY),
-                below: schema.get("exclusiveMaximum").and_then(Value::as_f64),
-            },
-            Some("array") => Shape::List(Box::new(schema.get("items").map_or(Shape::Any, Shape::of))),
-            _ => Shape::Any,
+            Decl::OneOf(words) => Shape::OneOf(words.iter().map(|w| Value::from(*w)).collect()),
+            Decl::List { items, .. } => Shape::List(Box::new(Shape::of(items))),
         }
     }
 
@@ -420,8 +408,8 @@ pub fn shapes(spec: &OpSpec) -> &'static [(&'static str, Shape)] {
     type OkShapes = Vec<(&'static str, Shape)>;
     static ALL: OnceLock<Vec<(&'static str, OkShapes)>> = OnceLock::new();
     let all = ALL.get_or_init(|| {
-        op::ops()
-            .map(|o| (o.name, (o.ok)().into_iter().map(|(k, s)| (k, Shape::of(&s))).collect()))
+        crate::registry::ops()
+            .map(|o| (o.name, o.ok.iter().map(|f| (f.name, Shape::of(&f.shape))).collect()))
             .collect()
     });
     all.iter()
@@ -863,13 +851,13 @@ mod tests {
     #[test]
     fn every_secret_field_has_exactly_one_commit_op() {
         for field in secret_fields() {
-            let ops: Vec<&str> = op::ops()
+            let ops: Vec<&str> = crate::registry::ops()
                 .filter(|o| o.secret.is_some_and(|s| s.field == *field && s.commit_op == o.name))
                 .map(|o| o.name)
                 .collect();
             assert_eq!(ops.len(), 1, "{field}: {ops:?}");
             // Every op keyed by the field commits through that same op.
-            for o in op::ops().filter(|o| o.secret.is_some_and(|s| s.field == *field)) {
+            for o in crate::registry::ops().filter(|o| o.secret.is_some_and(|s| s.field == *field)) {
                 assert_eq!(o.secret.unwrap().commit_op, ops[0], "{}", o.name);
             }
         }
@@ -887,8 +875,8 @@ mod tests {
 
     #[test]
     fn every_ok_pattern_compiles_and_every_ok_field_has_a_shape() {
-        for o in op::ops() {
-            assert_eq!(shapes(o).len(), (o.ok)().len(), "{}", o.name);
+        for o in crate::registry::ops() {
+            assert_eq!(shapes(o).len(), o.ok.len(), "{}", o.name);
         }
     }
 

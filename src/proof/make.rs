@@ -213,7 +213,7 @@ fn prepare(request: Value, options: &MakeOptions) -> Result<(Secret, Value), Fie
     };
     map.shift_remove("id");
     let name = map.get("op").and_then(Value::as_str).unwrap_or_default();
-    let field = crate::op::find(name).and_then(|o| o.secret).map(|s| s.field);
+    let field = crate::registry::find(name).and_then(|o| o.secret).map(|s| s.field);
     let secret = match field {
         Some(f) => Some((
             f,
@@ -288,16 +288,16 @@ pub fn from_lines<R: BufRead, W: Write>(mut input: R, out: W, options: MakeOptio
     let mut maker = Maker::new(out, options);
     let mut line = 0u64;
     loop {
-        let text = match crate::lines::read_line(&mut input, crate::lines::MAX_LINE)? {
-            crate::lines::Line::Eof => break,
-            crate::lines::Line::TooLong { read, .. } => {
+        let text = match crate::base::lines::read_line(&mut input, crate::base::lines::MAX_LINE)? {
+            crate::base::lines::Line::Eof => break,
+            crate::base::lines::Line::TooLong { read, .. } => {
                 line += 1;
                 return Err(MakeError::Invalid {
                     line: Some(line),
                     error: FieldError::new("request", format!("the line is longer than {read} bytes")),
                 });
             }
-            crate::lines::Line::Text(t) => t,
+            crate::base::lines::Line::Text(t) => t,
         };
         line += 1;
         if text.iter().all(u8::is_ascii_whitespace) {
@@ -308,7 +308,8 @@ pub fn from_lines<R: BufRead, W: Write>(mut input: R, out: W, options: MakeOptio
             error,
         };
         let text = std::str::from_utf8(&text).map_err(|e| at(FieldError::new("request", format!("not UTF-8: {e}"))))?;
-        let value = crate::json::parse(text).map_err(|e| at(FieldError::new("request", format!("not JSON: {e}"))))?;
+        let value =
+            crate::base::json::parse(text).map_err(|e| at(FieldError::new("request", format!("not JSON: {e}"))))?;
         maker.push(value).map_err(|e| match e {
             MakeError::Invalid { error, .. } => at(error),
             other => other,

@@ -61,7 +61,6 @@ pub mod read;
 pub mod report;
 pub mod run;
 pub(crate) mod scan;
-pub(crate) mod vectors;
 
 use std::fmt;
 
@@ -275,8 +274,8 @@ impl FieldError {
     }
 }
 
-impl From<crate::error::InvalidInput> for FieldError {
-    fn from(e: crate::error::InvalidInput) -> FieldError {
+impl From<crate::op::error::InvalidInput> for FieldError {
+    fn from(e: crate::op::error::InvalidInput) -> FieldError {
         FieldError::new(e.field, e.reason)
     }
 }

@@ -652,7 +652,7 @@ pub(crate) fn read_lines<R: BufRead, S: Sink>(mut input: R, sink: &mut S, option
             buf.pop();
             Ok(buf)
         } else if buf.len() > options.max_line {
-            Err(buf.len() + crate::lines::skip_line(&mut input)?)
+            Err(buf.len() + crate::base::lines::skip_line(&mut input)?)
         } else {
             Ok(buf)
         };

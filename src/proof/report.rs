@@ -271,7 +271,7 @@ pub fn write_report(out: &mut dyn Write, sources: &[Source], spool: &mut Spool) 
 
 // XML 1.0 text: the harness's JUnit escaping, which also keeps out
 // U+FFFE and U+FFFF (not even a character reference may carry them).
-use crate::harness::junit::esc;
+use crate::base::text::xml as esc;
 
 /// Writes JUnit XML: one test suite per file, one test case per epoch or
 /// round with findings (a failure for a mismatch, an error for invalid

@@ -2,16 +2,16 @@
 
 use proptest::prelude::*;
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::{commit, deck, MAX_SEED};
-use crate::op::{no_story, schema, Arg, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, Secret};
+use crate::op::{no_story, Arg, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, Secret};
+use crate::op::{ok, Flag, OkField, Reach, Shape};
 
 pub static SCHEME: Scheme = Scheme {
     name: "selfpoker",
     source: "seed 002 (numpy.random.default_rng(seed).permutation(52))",
     ops: &[&COMMIT, &DECK],
-    vectors: super::vectors::add,
 };
 
 const SEED: Field = Field::new("seed", Kind::DecimalSeed);
@@ -42,14 +42,14 @@ fn seeds(op: &'static OpSpec) -> BoxedStrategy<Request> {
     .boxed()
 }
 
-fn flags(r: &Request) -> Vec<&'static str> {
+fn flags(r: &Request) -> Vec<Flag> {
     let seed = r.int(SEED);
     let mut flags = Vec::new();
     if NUMPY_EDGES.contains(&seed) {
-        flags.push("NumpyEdge");
+        flags.push(Flag::NumpyEdge);
     }
-    if seed > crate::error::MAX_SAFE_INTEGER {
-        flags.push("JsUnsafe");
+    if seed > crate::op::error::MAX_SAFE_INTEGER {
+        flags.push(Flag::JsUnsafe);
     }
     flags
 }
@@ -57,7 +57,7 @@ fn flags(r: &Request) -> Vec<&'static str> {
 pub static COMMIT: OpSpec = OpSpec {
     name: "selfpoker.commit",
     fields: &[SEED],
-    ok: || vec![("commit", schema::hex64())],
+    ok: &[OkField::new("commit", ok::HEX64)],
     run: |r| {
         #[derive(Serialize, Debug)]
         struct CommitOk {
@@ -70,18 +70,25 @@ pub static COMMIT: OpSpec = OpSpec {
     generate: || seeds(&COMMIT),
     flags,
     explain: no_story,
+    reach: Reach {
+        vectors: &[Flag::NumpyEdge, Flag::JsUnsafe, Flag::MaxSafeInteger, Flag::Uint32Edge],
+        generated: &[Flag::NumpyEdge, Flag::JsUnsafe],
+    },
     secret: Some(SEED_SECRET),
 };
 
 pub static DECK: OpSpec = OpSpec {
     name: "selfpoker.deck",
     fields: &[SEED],
-    ok: || {
-        vec![(
-            "deck",
-            json!({ "type": "array", "items": schema::uint(0, 51), "minItems": 52, "maxItems": 52, "uniqueItems": true }),
-        )]
-    },
+    ok: &[OkField::new(
+        "deck",
+        Shape::List {
+            items: &ok::CARD,
+            min: Some(52),
+            max: Some(52),
+            unique: true,
+        },
+    )],
     run: |r| {
         #[derive(Serialize, Debug)]
         struct DeckOk {
@@ -95,7 +102,7 @@ pub static DECK: OpSpec = OpSpec {
     flags,
     explain: |r, w, g| {
         let i = crate::op::last_difference(w, g, "deck")?;
-        let draws = crate::numpy::draws(r.int(SEED), 52);
+        let draws = crate::selfpoker::numpy::draws(r.int(SEED), 52);
         let start: Vec<Value> = (0..52u32).map(Value::from).collect();
         let target_j = g["deck"]
             .get(i)
@@ -108,6 +115,10 @@ pub static DECK: OpSpec = OpSpec {
                 target_j.map_or("(not among the first i + 1)".into(), |j| j.to_string())
             ),
         ))
+    },
+    reach: Reach {
+        vectors: &[Flag::NumpyEdge, Flag::JsUnsafe, Flag::MaxSafeInteger, Flag::Uint32Edge],
+        generated: &[Flag::NumpyEdge, Flag::JsUnsafe],
     },
     secret: Some(SEED_SECRET),
 };

@@ -7,11 +7,10 @@
 
 use serde::Serialize;
 
-use crate::crypto::{Counter, Keyed};
-use crate::modulo;
+use crate::base::crypto::{Counter, Keyed};
+use crate::base::modulo;
 
 pub(crate) mod ops;
-pub(crate) mod vectors;
 
 pub(crate) use ops::SCHEME;
 
@@ -58,7 +57,7 @@ impl ByteStream {
             macs: Keyed::new(server_seed).counter_of(&[
                 client_seed.as_bytes(),
                 b":",
-                crate::crypto::decimal(nonce, &mut [0u8; 20]),
+                crate::base::crypto::decimal(nonce, &mut [0u8; 20]),
                 b":",
             ]),
             block: [0; BUFFER],

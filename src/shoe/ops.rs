@@ -3,21 +3,21 @@
 //! byte generator with no shoe of its own can be held to the scheme).
 
 use proptest::prelude::*;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::{deal, deal_traced, draws, tournament_round, ByteStream, MAX_DECKS};
-use crate::error::MAX_COUNT;
-use crate::gen;
+use crate::op::error::MAX_COUNT;
 use crate::op::fields::{CLIENT_SEED, COUNT, NONCE, SERVER_SEED};
+use crate::op::strategy;
 use crate::op::{
-    last_difference, schema, target_draw, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET,
+    last_difference, target_draw, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET,
 };
+use crate::op::{Flag, OkField, Reach, Shape};
 
 pub static SCHEME: Scheme = Scheme {
     name: "shoe",
     source: "seed 000 (Rechne uns nach)",
     ops: &[&DEAL, &TOURNAMENT, &STREAM],
-    vectors: super::vectors::add,
 };
 
 const DECKS: Field = Field::size("decks", 1, MAX_DECKS);
@@ -25,15 +25,21 @@ const PENETRATION: Field = Field::new("penetration", Kind::Fraction);
 const TOURNAMENT_ID: Field = Field::text("tournamentId");
 const HAND: Field = Field::counter("hand");
 
-fn ok() -> Vec<(&'static str, Value)> {
-    vec![
-        (
-            "cards",
-            json!({ "type": "array", "items": { "type": "string", "pattern": "^[A2-9TJQK][SHDC]$" }, "minItems": 52, "maxItems": 416 }),
+/// The answer of `shoe.deal` and `shoe.tournament`: the shoe and the cut.
+const SHOE_OK: &[OkField] = &[
+    OkField::new(
+        "cards",
+        Shape::sized(
+            &Shape::Text {
+                pattern: "^[A2-9TJQK][SHDC]$",
+                max_length: None,
+            },
+            52,
+            416,
         ),
-        ("cut", schema::uint(26, 401)),
-    ]
-}
+    ),
+    OkField::new("cut", Shape::int(26, 401)),
+];
 
 fn decks(r: &Request) -> usize {
     usize::try_from(r.int(DECKS)).expect("1 to 8 decks")
@@ -49,7 +55,7 @@ fn stream_of(r: &Request) -> (String, u64) {
     }
 }
 
-fn run(r: &Request) -> Result<Outcome, crate::error::OpError> {
+fn run(r: &Request) -> Result<Outcome, crate::op::error::OpError> {
     let (client, nonce) = stream_of(r);
     Ok(Outcome::new(deal(
         r.text(SERVER_SEED),
@@ -63,25 +69,53 @@ fn run(r: &Request) -> Result<Outcome, crate::error::OpError> {
 pub static DEAL: OpSpec = OpSpec {
     name: "shoe.deal",
     fields: &[SERVER_SEED, CLIENT_SEED, NONCE, DECKS, PENETRATION],
-    ok,
+    ok: SHOE_OK,
     run,
     generate: || {
-        (gen::round(), decks_and_penetration())
+        (strategy::round(), decks_and_penetration())
             .prop_map(|((s, c, n), (d, p))| Request::of(&DEAL, vec![s.into(), c.into(), n.into(), d.into(), p.into()]))
             .boxed()
     },
     flags,
     explain,
+    reach: Reach {
+        vectors: &[
+            Flag::CutClampLow,
+            Flag::CutClampHigh,
+            Flag::RoundTie,
+            Flag::TieByRounding,
+            Flag::NearTie,
+            Flag::FractionEdge,
+            Flag::TwoByteDraws,
+            Flag::Rejection1,
+            Flag::Rejection2,
+            Flag::RejectAtLimit1,
+            Flag::KeepBelowLimit1,
+            Flag::RejectAtLimit2,
+            Flag::KeepBelowLimit2,
+            Flag::BlockBoundary,
+            Flag::MinValue,
+            Flag::MaxValue,
+        ],
+        generated: &[
+            Flag::RoundTie,
+            Flag::TieByRounding,
+            Flag::NearTie,
+            Flag::FractionEdge,
+            Flag::CutClampLow,
+            Flag::CutClampHigh,
+        ],
+    },
     secret: Some(SERVER_SEED_SECRET),
 };
 
 pub static TOURNAMENT: OpSpec = OpSpec {
     name: "shoe.tournament",
     fields: &[SERVER_SEED, TOURNAMENT_ID, HAND, DECKS, PENETRATION],
-    ok,
+    ok: SHOE_OK,
     run,
     generate: || {
-        (gen::round(), decks_and_penetration())
+        (strategy::round(), decks_and_penetration())
             .prop_map(|((s, t, k), (d, p))| {
                 Request::of(&TOURNAMENT, vec![s.into(), t.into(), k.into(), d.into(), p.into()])
             })
@@ -89,6 +123,27 @@ pub static TOURNAMENT: OpSpec = OpSpec {
     },
     flags,
     explain,
+    reach: Reach {
+        vectors: &[
+            Flag::CutClampHigh,
+            Flag::TwoByteDraws,
+            Flag::Rejection1,
+            Flag::RejectAtLimit1,
+            Flag::KeepBelowLimit1,
+            Flag::BlockBoundary,
+            Flag::Tournament,
+            Flag::MinValue,
+            Flag::MaxValue,
+        ],
+        generated: &[
+            Flag::RoundTie,
+            Flag::TieByRounding,
+            Flag::NearTie,
+            Flag::FractionEdge,
+            Flag::CutClampLow,
+            Flag::CutClampHigh,
+        ],
+    },
     secret: Some(SERVER_SEED_SECRET),
 };
 
@@ -135,33 +190,33 @@ pub fn tie(total: u32, penetration: f64) -> (bool, bool) {
 }
 
 /// Flags a shoe reached, read off its trace.
-fn flags(r: &Request) -> Vec<&'static str> {
+fn flags(r: &Request) -> Vec<Flag> {
     let (client, nonce) = stream_of(r);
     let pen = r.number(PENETRATION);
     let (_, cut) = deal_traced(r.text(SERVER_SEED), &client, nonce, decks(r), pen);
     let mut flags = Vec::new();
     if r.op() == TOURNAMENT.name {
-        flags.push("Tournament");
+        flags.push(Flag::Tournament);
     }
     let total = 52 * r.int(DECKS);
     let (by_rounding, near) = tie(u32::try_from(total).expect("at most 416"), pen);
     let checks = [
-        (cut.unclamped < cut.low, "CutClampLow"),
-        (cut.unclamped > cut.high, "CutClampHigh"),
+        (cut.unclamped < cut.low, Flag::CutClampLow),
+        (cut.unclamped > cut.high, Flag::CutClampHigh),
         (
             (f64::from(u32::try_from(total).expect("at most 416")) * pen).fract() == 0.5,
-            "RoundTie",
+            Flag::RoundTie,
         ),
-        (total > 256, "TwoByteDraws"),
-        (cut.rejections[1] > 0, "Rejection1"),
-        (cut.rejections[2] > 0, "Rejection2"),
-        (cut.bytes > 32, "BlockBoundary"),
-        (cut.at_limit[1] > 0, "RejectAtLimit1"),
-        (cut.below_limit[1] > 0, "KeepBelowLimit1"),
-        (cut.at_limit[2] > 0, "RejectAtLimit2"),
-        (cut.below_limit[2] > 0, "KeepBelowLimit2"),
-        (by_rounding, "TieByRounding"),
-        (near, "NearTie"),
+        (total > 256, Flag::TwoByteDraws),
+        (cut.rejections[1] > 0, Flag::Rejection1),
+        (cut.rejections[2] > 0, Flag::Rejection2),
+        (cut.bytes > 32, Flag::BlockBoundary),
+        (cut.at_limit[1] > 0, Flag::RejectAtLimit1),
+        (cut.below_limit[1] > 0, Flag::KeepBelowLimit1),
+        (cut.at_limit[2] > 0, Flag::RejectAtLimit2),
+        (cut.below_limit[2] > 0, Flag::KeepBelowLimit2),
+        (by_rounding, Flag::TieByRounding),
+        (near, Flag::NearTie),
     ];
     flags.extend(checks.iter().filter(|(hit, _)| *hit).map(|(_, f)| *f));
     flags
@@ -220,12 +275,13 @@ fn explain(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
 pub static STREAM: OpSpec = OpSpec {
     name: "shoe.stream",
     fields: &[SERVER_SEED, CLIENT_SEED, NONCE, COUNT],
-    ok: || {
-        vec![(
-            "bytes",
-            json!({ "type": "string", "pattern": "^([0-9a-f]{2})*$", "maxLength": 2 * MAX_COUNT }),
-        )]
-    },
+    ok: &[OkField::new(
+        "bytes",
+        Shape::Text {
+            pattern: "^([0-9a-f]{2})*$",
+            max_length: Some(2 * MAX_COUNT),
+        },
+    )],
     run: |r| {
         let mut stream = ByteStream::new(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
         let mut bytes = Vec::new();
@@ -241,21 +297,25 @@ pub static STREAM: OpSpec = OpSpec {
             2 => 0u64..=4096,
             1 => Just(MAX_COUNT),
         ];
-        (gen::round(), count)
+        (strategy::round(), count)
             .prop_map(|((s, c, n), k)| Request::of(&STREAM, vec![s.into(), c.into(), n.into(), k.into()]))
             .boxed()
     },
     flags: |r| {
         let mut flags = Vec::new();
         if r.int(COUNT) > 32 {
-            flags.push("BlockBoundary");
+            flags.push(Flag::BlockBoundary);
         }
         if r.int(COUNT) > 10_000 {
-            flags.push("Heavy");
+            flags.push(Flag::Heavy);
         }
         flags
     },
     explain: explain_stream,
+    reach: Reach {
+        vectors: &[Flag::BlockBoundary, Flag::MinValue, Flag::MaxValue],
+        generated: &[],
+    },
     secret: Some(SERVER_SEED_SECRET),
 };
 

@@ -23,7 +23,7 @@
 
 use serde_json::{json, Value};
 
-use crate::error::OpError;
+use crate::op::error::OpError;
 use crate::op::fields::{CLIENT_SEED, COUNT, CURSOR, NONCE, RANGE, SERVER_SEED};
 use crate::op::{Field, Outcome, Request};
 
@@ -143,7 +143,7 @@ const TOURNAMENT_ID: Field = Field::text("tournamentId");
 const HAND: Field = Field::counter("hand");
 const PLAYERS: Field = Field::size("players", 2, 22);
 const N: Field = Field::counter("n");
-const SIZE: Field = Field::size("size", 1, crate::error::MAX_COUNT);
+const SIZE: Field = Field::size("size", 1, crate::op::error::MAX_COUNT);
 
 fn unsupported(r: &Request) -> OpError {
     OpError::Unsupported { op: r.op().to_string() }
@@ -157,10 +157,10 @@ fn usize_of(v: u64) -> usize {
 fn run_mac<P: Primitives + ?Sized>(p: &P, r: &Request) -> Result<Outcome, OpError> {
     let seeds = || (r.text(SERVER_SEED), r.text(CLIENT_SEED));
     let ok = match r.op() {
-        "cursor.hash" => json!({ "hash": crate::crypto::hex(&p.sha256(r.text(SERVER_SEED))) }),
+        "cursor.hash" => json!({ "hash": crate::base::crypto::hex(&p.sha256(r.text(SERVER_SEED))) }),
         "cursor.raw" => {
             let (s, c) = seeds();
-            json!({ "raw": crate::crypto::hex(&raw(p, s, c, r.int(NONCE), r.int(CURSOR))) })
+            json!({ "raw": crate::base::crypto::hex(&raw(p, s, c, r.int(NONCE), r.int(CURSOR))) })
         }
         "cursor.float" => {
             let (s, c) = seeds();
@@ -190,7 +190,7 @@ fn run_mac<P: Primitives + ?Sized>(p: &P, r: &Request) -> Result<Outcome, OpErro
         }
         "selfpoker.commit" => {
             let seed = r.int(Field::new("seed", crate::op::Kind::DecimalSeed));
-            json!({ "commit": crate::crypto::hex(&p.sha256(&format!("selfpoker:{seed}"))) })
+            json!({ "commit": crate::base::crypto::hex(&p.sha256(&format!("selfpoker:{seed}"))) })
         }
         "ladder.shuffle" => {
             let (s, c) = seeds();
@@ -207,7 +207,7 @@ fn run_stream<S: Stream>(open: &dyn Fn(&str, &str, u64) -> S, r: &Request) -> Re
         "shoe.stream" => {
             let mut s = open(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
             let bytes: Vec<u8> = (0..r.int(COUNT)).map(|_| s.next_byte()).collect();
-            json!({ "bytes": crate::crypto::hex(&bytes) })
+            json!({ "bytes": crate::base::crypto::hex(&bytes) })
         }
         "shoe.deal" => {
             let mut s = open(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));

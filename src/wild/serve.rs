@@ -11,7 +11,7 @@ use std::io::{self, Read, Write};
 use serde::Serialize;
 
 use super::Engine;
-use crate::error::{InvalidInput, OpError};
+use crate::op::error::{InvalidInput, OpError};
 use crate::op::{short, Outcome};
 use crate::protocol::{Answer, Message};
 
@@ -24,10 +24,10 @@ fn invalid(id: Option<i64>, field: &str, reason: String) -> Answer {
 
 /// The answer to one request line.
 fn answer(engine: &Engine, line: &str) -> Answer {
-    let value: serde_json::Value = match crate::json::parse(line) {
+    let value: serde_json::Value = match crate::base::json::parse(line) {
         Ok(v) => v,
         Err(e) => {
-            let id = crate::json::lenient_id(line);
+            let id = crate::base::json::lenient_id(line);
             return invalid(id, "request", format!("not JSON: {e}"));
         }
     };
@@ -60,5 +60,5 @@ fn hello(engine: &Engine) -> Outcome {
 
 /// Serves `engine` on `input` until it ends, with `provably serve`'s line loop.
 pub fn serve<R: Read, W: Write>(engine: &Engine, input: R, output: W) -> io::Result<()> {
-    crate::serve::serve_with(input, output, |line| answer(engine, line))
+    crate::protocol::serve::serve_with(input, output, |line| answer(engine, line))
 }

@@ -57,11 +57,11 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<ExitCode> {
     // A closed stdout (`| head`) ends the listing, not the audit (Out).
     print(&sources, &mut spool, args.quiet).context("writing to stdout")?;
     if let Some(path) = &args.report {
-        provably::fsutil::write_atomic_with(path, |w| report::write_report(w, &sources, &mut spool))
+        provably::base::fsutil::write_atomic_with(path, |w| report::write_report(w, &sources, &mut spool))
             .with_context(|| format!("writing {}", path.display()))?;
     }
     if let Some(path) = &args.junit {
-        provably::fsutil::write_atomic_with(path, |w| report::write_junit(w, &sources, &mut spool))
+        provably::base::fsutil::write_atomic_with(path, |w| report::write_junit(w, &sources, &mut spool))
             .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(ExitCode::from(report::totals(&sources).verdict().exit_code()))

@@ -11,14 +11,14 @@ use anyhow::Context;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 use serde_json::{Map, Value};
 
-use provably::error::{InvalidInput, OpError};
+use provably::op::error::{InvalidInput, OpError};
 use provably::op::{self, Kind};
 use provably::protocol::Message;
 
 #[derive(Args)]
 pub struct DeriveArgs {
     /// The op, for example cursor.int or shoe.deal.
-    #[arg(value_parser = clap::builder::PossibleValuesParser::new(op::names()))]
+    #[arg(value_parser = clap::builder::PossibleValuesParser::new(provably::registry::names()))]
     op: Option<String>,
     /// A whole request as JSON (`-` reads it from stdin); flags are then not allowed.
     #[arg(long, conflicts_with = "op")]
@@ -33,7 +33,7 @@ pub struct FieldFlags(Vec<(&'static str, Value)>);
 /// Every field of every op once, in table order.
 fn all_fields() -> Vec<&'static op::Field> {
     let mut out: Vec<&op::Field> = Vec::new();
-    for f in op::ops().flat_map(|o| o.fields) {
+    for f in provably::registry::ops().flat_map(|o| o.fields) {
         if !out.iter().any(|g| g.name == f.name) {
             out.push(f);
         }
@@ -134,10 +134,10 @@ impl DeriveArgs {
             } else {
                 json.clone()
             };
-            return provably::json::parse(&text).map_err(|e| {
+            return provably::base::json::parse(&text).map_err(|e| {
                 OpError::from(InvalidInput::new(
                     "request",
-                    format!("not JSON: {}", provably::json::why_not(&text, &e)),
+                    format!("not JSON: {}", provably::base::json::why_not(&text, &e)),
                 ))
                 .into()
             });
@@ -162,7 +162,7 @@ impl FieldFlags {
         for (k, v) in &self.0 {
             m.insert((*k).to_string(), v.clone());
         }
-        for f in op::find(name).map_or(&[][..], |o| o.fields) {
+        for f in provably::registry::find(name).map_or(&[][..], |o| o.fields) {
             if let (Some(d), false) = (f.cli_default, m.contains_key(f.name)) {
                 m.insert(f.name.to_string(), Value::from(d));
             }

@@ -65,7 +65,7 @@ pub const CHANGED: u8 = 3;
 
 fn parse_cases_for(s: &str) -> Result<(String, u64), String> {
     let (op, n) = s.split_once('=').ok_or_else(|| format!("{s:?} is not OP=N"))?;
-    if provably::op::find(op).is_none() {
+    if provably::registry::find(op).is_none() {
         return Err(format!("{op:?} is not a protocol v1 op"));
     }
     let n: u64 = n.parse().map_err(|e| format!("{n:?}: {e}"))?;
@@ -88,7 +88,7 @@ fn bar(quiet: bool, target: &str) -> ProgressBar {
         ProgressStyle::with_template("{prefix:.bold} {wide_bar} {pos}/{len} cases, {per_sec}, {eta}")
             .expect("the template is valid"),
     );
-    bar.set_prefix(provably::harness::escape::escape_str(target));
+    bar.set_prefix(provably::base::text::escape_str(target));
     bar
 }
 
@@ -244,5 +244,5 @@ fn peak_rss_kib() -> Option<u64> {
 }
 
 fn write_file(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
-    provably::fsutil::write_atomic(path, text.as_bytes()).with_context(|| format!("writing {}", path.display()))
+    provably::base::fsutil::write_atomic(path, text.as_bytes()).with_context(|| format!("writing {}", path.display()))
 }

@@ -6,10 +6,10 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 
-use provably::blackjack::report::exact_report;
 use provably::blackjack::rules::{DealOrder, DoubleOn, Payout, Rules};
-use provably::blackjack::sim::{self, Source, Tally, MAX_SEATS};
-use provably::error::{InvalidInput, OpError};
+use provably::house_edge::render::exact_report;
+use provably::house_edge::sim::{self, Source, Tally, MAX_SEATS};
+use provably::op::error::{InvalidInput, OpError};
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum RngKind {
@@ -185,10 +185,9 @@ impl HouseEdgeArgs {
                 } else {
                     self.seat_seed.clone()
                 };
-                let server_seed = self
-                    .server_seed
-                    .clone()
-                    .unwrap_or_else(|| provably::crypto::sha256_hex(&format!("provably house-edge:{}", self.seed)));
+                let server_seed = self.server_seed.clone().unwrap_or_else(|| {
+                    provably::base::crypto::sha256_hex(&format!("provably house-edge:{}", self.seed))
+                });
                 let client_seed = seats.concat();
                 Ok((
                     Source::Verifiable {

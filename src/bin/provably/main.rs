@@ -90,13 +90,15 @@ fn vectors(check: bool, root: &std::path::Path) -> anyhow::Result<ExitCode> {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Serve => {
-            provably::serve::serve(io::stdin().lock(), io::stdout().lock())?;
+            provably::protocol::serve::serve(io::stdin().lock(), io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Derive(args) => derive::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Vectors { check, root } => vectors(check, &root),
         Command::Vektoren => {
-            io::stdout().lock().write_all(provably::vektoren::text().as_bytes())?;
+            io::stdout()
+                .lock()
+                .write_all(provably::vectors::vektoren::text().as_bytes())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Verify(args) => verify::run(&args),

@@ -9,8 +9,7 @@ use anyhow::Context;
 use clap::Args;
 use serde_json::{json, Value};
 
-use provably::error::InvalidInput;
-use provably::op;
+use provably::op::error::InvalidInput;
 use provably::proof::make::{self, MakeOptions, Maker, Observe};
 
 use crate::derive::FieldFlags;
@@ -19,7 +18,7 @@ use crate::out::Out;
 #[derive(Args)]
 pub struct ProofArgs {
     /// The op of a single round, its fields given as flags as for `derive`.
-    #[arg(value_parser = clap::builder::PossibleValuesParser::new(op::names()), required_unless_present = "requests")]
+    #[arg(value_parser = clap::builder::PossibleValuesParser::new(provably::registry::names()), required_unless_present = "requests")]
     op: Option<String>,
     /// JSON lines of rounds, each a protocol request with its seed (`id`
     /// ignored; `seats`, `external` and `observed` kept); `-` reads stdin.
@@ -118,7 +117,7 @@ pub fn run(args: &ProofArgs) -> anyhow::Result<()> {
             let mut failure = None;
             // A failed run leaves no file: the error is carried out of the
             // writer so that the temporary file is dropped, not renamed.
-            let written = provably::fsutil::write_atomic_with(path, |w| {
+            let written = provably::base::fsutil::write_atomic_with(path, |w| {
                 args.write(w).map_err(|e| {
                     failure = Some(e);
                     io::Error::other("stopped")

@@ -33,7 +33,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     }
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let page = args.out.join("index.html");
-    provably::fsutil::write_atomic(&page, render(&runs).as_bytes())
+    provably::base::fsutil::write_atomic(&page, render(&runs).as_bytes())
         .with_context(|| format!("writing {}", page.display()))?;
     writeln!(std::io::stdout().lock(), "wrote {}", page.display())?;
     Ok(ExitCode::SUCCESS)

@@ -6,8 +6,6 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 
-use provably::op::Request;
-
 use crate::out::Out;
 
 #[derive(Args, Debug)]
@@ -208,7 +206,7 @@ impl VerifyScheme {
 /// Prints the verdict; exit 0 when nothing differs, 1 on a mismatch.
 pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let (round, common) = args.scheme.round();
-    let request = Request::parse(&round)?;
+    let request = provably::registry::parse(&round)?;
     let (fields, step, item, cut) = args.scheme.seen();
     let shoe = matches!(args.scheme, VerifyScheme::Shoe { .. } | VerifyScheme::Tournament { .. });
     let mut items = provably::verify::tokens(&common.observed);

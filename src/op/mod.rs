@@ -9,7 +9,7 @@
 //! how to add an op or a scheme.
 //!
 //! Requests are validated once, while parsing: a [`Request`] can only be
-//! built through [`Request::parse`] or [`Request::of`], both of which check
+//! built through [`Request::parse_with`] or [`Request::of`], both of which check
 //! every field against its [`Kind`], so code that holds a `Request` never
 //! sees an out-of-range value.
 
@@ -20,7 +20,15 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::error::{InvalidInput, OpError, MAX_COUNT, MAX_SAFE_INTEGER};
+pub mod error;
+pub mod flag;
+pub mod ok;
+pub mod strategy;
+
+pub use flag::Flag;
+pub use ok::{OkField, Shape};
+
+use self::error::{InvalidInput, OpError, MAX_COUNT, MAX_SAFE_INTEGER};
 
 /// What a field holds, with its limits.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -48,7 +56,7 @@ pub struct Field {
     pub name: &'static str,
     pub kind: Kind,
     /// The value a request that leaves the field out gets; `None`: the field is required.
-    pub default: Option<Default>,
+    pub default: Option<FieldDefault>,
     /// The value `provably derive` fills in when the flag is not given
     /// (a convenience of the command line; the protocol still requires the field).
     pub cli_default: Option<u64>,
@@ -56,7 +64,7 @@ pub struct Field {
 
 /// The default of an optional field.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Default {
+pub enum FieldDefault {
     Bool(bool),
     Int(u64),
 }
@@ -89,7 +97,7 @@ impl Field {
         }
     }
     /// The same field, optional on the wire with `value` as its default.
-    pub const fn or(self, value: Default) -> Field {
+    pub const fn or(self, value: FieldDefault) -> Field {
         Field {
             default: Some(value),
             ..self
@@ -179,19 +187,34 @@ pub struct OpSpec {
     pub name: &'static str,
     /// The request fields, in wire order.
     pub fields: &'static [Field],
-    /// The `ok` object's fields and their JSON Schemas.
-    pub ok: fn() -> Vec<(&'static str, Value)>,
+    /// The `ok` object's fields, in wire order, with the shape of each.
+    pub ok: &'static [OkField],
     /// Runs a request of this op.
     pub run: fn(&Request) -> Result<Outcome, OpError>,
     /// Requests for the harness to ask, generated from properties of the inputs.
     pub generate: fn() -> BoxedStrategy<Request>,
     /// Flags a vector of this op reaches, read off a trace of its computation.
-    pub flags: fn(&Request) -> Vec<&'static str>,
+    pub flags: fn(&Request) -> Vec<Flag>,
     /// The first step where two `ok` answers part, in the op's own terms:
     /// given the request, provably's answer and the target's.
     pub explain: fn(&Request, &Value, &Value) -> Option<Parting>,
+    /// What the op's cases must reach, beyond the input flags its field
+    /// kinds bring (tests/vectors.rs and tests/ops.rs hold them to it).
+    pub reach: Reach,
     /// The committed secret, for ops whose rounds a proof document holds.
     pub secret: Option<Secret>,
+}
+
+/// The flags an op's cases must reach: the branches its vectors exist to
+/// force, and those that 1,000 generated cases must send in a default run.
+/// The input flags (`Unicode`, `MaxSafeInteger`, …) are required by field
+/// kind, for every op alike.
+#[derive(Debug, Clone, Copy)]
+pub struct Reach {
+    /// Flags the op's canonical vectors carry, each at least once.
+    pub vectors: &'static [Flag],
+    /// Flags 1,000 generated cases of the op reach, from a fixed seed.
+    pub generated: &'static [Flag],
 }
 
 impl fmt::Debug for OpSpec {
@@ -224,7 +247,7 @@ pub fn scheme_of(op: &str) -> &str {
 }
 
 /// A flag-deriving function for ops whose vectors reach no trace-dependent branch.
-pub fn no_flags(_: &Request) -> Vec<&'static str> {
+pub fn no_flags(_: &Request) -> Vec<Flag> {
     Vec::new()
 }
 
@@ -264,43 +287,13 @@ pub fn target_draw(start: Vec<Value>, draws: &[(usize, usize)], i: usize, got_at
     order.iter().take(i + 1).position(|v| v == got_at_i)
 }
 
-/// A scheme: its ops and its canonical vectors.
+/// A scheme: its ops. The list of schemes is [`crate::registry`], above
+/// the schemes; their vectors are registered in [`crate::vectors`].
 pub struct Scheme {
     pub name: &'static str,
     /// Where the scheme is published (named in every vector file).
     pub source: &'static str,
     pub ops: &'static [&'static OpSpec],
-    /// Adds the scheme's canonical vectors.
-    pub vectors: fn(&mut crate::vectors::VectorSet),
-}
-
-/// Every scheme, in the order of docs/protocol.md.
-pub fn schemes() -> &'static [&'static Scheme] {
-    static SCHEMES: [&Scheme; 7] = [
-        &crate::cursor::SCHEME,
-        &crate::poker::SCHEME,
-        &crate::shoe::SCHEME,
-        &crate::dice::SCHEME,
-        &crate::selfpoker::SCHEME,
-        &crate::ladder::SCHEME,
-        &crate::blackjack::SCHEME,
-    ];
-    &SCHEMES
-}
-
-/// Every op, in the order of docs/protocol.md.
-pub fn ops() -> impl Iterator<Item = &'static OpSpec> {
-    schemes().iter().flat_map(|s| s.ops.iter().copied())
-}
-
-/// Every op name, in order (what `hello` claims).
-pub fn names() -> Vec<&'static str> {
-    ops().map(|o| o.name).collect()
-}
-
-/// The op called `name`.
-pub fn find(name: &str) -> Option<&'static OpSpec> {
-    ops().find(|o| o.name == name)
 }
 
 /// One request of protocol v1 without its id: an op and its validated fields.
@@ -401,7 +394,8 @@ impl Request {
     pub fn with(&self, name: &str, value: &Value) -> Option<Request> {
         let mut v = self.to_value();
         v.as_object_mut()?.insert(name.to_string(), value.clone());
-        Request::parse(&v).ok()
+        let op = self.op;
+        Request::parse_with(&v, |name| (name == op.name).then_some(op)).ok()
     }
 
     /// The request as a JSON object (a vector's `input`): `op` first, then
@@ -441,9 +435,10 @@ impl Request {
         self.run().map(|o| o.to_value())
     }
 
-    /// Parses and validates a request object (an `id` member is ignored).
-    /// An op that is not in the table is [`OpError::Unsupported`].
-    pub fn parse(value: &Value) -> Result<Request, OpError> {
+    /// Parses and validates a request object (an `id` member is ignored),
+    /// looking its op up with `find` ([`crate::registry::parse`] looks in
+    /// every scheme). An op `find` does not know is [`OpError::Unsupported`].
+    pub fn parse_with(value: &Value, find: impl Fn(&str) -> Option<&'static OpSpec>) -> Result<Request, OpError> {
         let Value::Object(map) = value else {
             return Err(
                 InvalidInput::new("request", format!("must be a JSON object, not {}", type_name(value))).into(),
@@ -507,8 +502,8 @@ fn parse_fields(op: &OpSpec, map: &Map<String, Value>) -> Result<Vec<Arg>, Inval
         raw.push(match map.get(f.name) {
             Some(v) => read(f, v)?,
             None => Raw::Arg(match f.default {
-                Some(Default::Bool(b)) => Arg::Bool(b),
-                Some(Default::Int(v)) => Arg::Int(v),
+                Some(FieldDefault::Bool(b)) => Arg::Bool(b),
+                Some(FieldDefault::Int(v)) => Arg::Int(v),
                 None => return Err(InvalidInput::new(f.name, "is missing")),
             }),
         });
@@ -575,13 +570,11 @@ pub fn read_int(name: &str, v: &Value) -> Result<u64, InvalidInput> {
 fn settle(f: &Field, raw: Raw) -> Result<Arg, InvalidInput> {
     let name = f.name;
     match (f.kind, raw) {
-        (Kind::Int { min, max, .. }, Raw::Arg(Arg::Int(v))) => {
-            crate::error::check_range(name, v, min, max).map(Arg::Int)
-        }
+        (Kind::Int { min, max, .. }, Raw::Arg(Arg::Int(v))) => error::check_range(name, v, min, max).map(Arg::Int),
         (Kind::Fraction, Raw::Arg(Arg::Number(p))) if !(p > 0.0 && p < 1.0) => {
             Err(InvalidInput::new(name, format!("{p} is not strictly between 0 and 1")))
         }
-        (Kind::DecimalSeed, Raw::Decimal(text)) => crate::selfpoker::parse_seed(name, &text).map(Arg::Seed),
+        (Kind::DecimalSeed, Raw::Decimal(text)) => error::parse_seed(name, &text).map(Arg::Seed),
         (Kind::Cards { min, max, max_copies }, Raw::Cards(cards)) => {
             if cards.len() < min || cards.len() > max {
                 let want = if min == max {
@@ -682,11 +675,11 @@ impl OkBody for HexField {
         out.extend_from_slice(b"{\"");
         out.extend_from_slice(self.name.as_bytes());
         out.extend_from_slice(b"\":\"");
-        crate::crypto::hex_into(&self.bytes, out);
+        crate::base::crypto::hex_into(&self.bytes, out);
         out.extend_from_slice(b"\"}");
     }
     fn to_value(&self) -> Value {
-        serde_json::json!({ self.name: crate::crypto::hex(&self.bytes) })
+        serde_json::json!({ self.name: crate::base::crypto::hex(&self.bytes) })
     }
 }
 
@@ -718,7 +711,7 @@ impl fmt::Debug for Outcome {
 pub const SERVER_SEED_SECRET: Secret = Secret {
     field: "serverSeed",
     commit: |a| match a {
-        Arg::Text(s) => crate::crypto::sha256_hex(s),
+        Arg::Text(s) => crate::base::crypto::sha256_hex(s),
         other => unreachable!("a server seed is text, not {other:?}"),
     },
     commit_op: "cursor.hash",
@@ -733,37 +726,6 @@ pub fn last_difference(want: &Value, got: &Value, key: &str) -> Option<usize> {
     let list = |v: &Value| v.get(key).and_then(Value::as_array).cloned().unwrap_or_default();
     let (w, g) = (list(want), list(got));
     (0..w.len().max(g.len())).rev().find(|&i| w.get(i) != g.get(i))
-}
-
-/// JSON Schema fragments for `ok` fields.
-pub mod schema {
-    use serde_json::{json, Value};
-
-    pub fn uint(min: u64, max: u64) -> Value {
-        json!({ "type": "integer", "minimum": min, "maximum": max })
-    }
-
-    pub fn hex64() -> Value {
-        json!({ "type": "string", "pattern": "^[0-9a-f]{64}$" })
-    }
-
-    /// A list of card numbers 0..=51, `min ..= max` of them, no card number
-    /// more than `max_copies` times. JSON Schema has no keyword for "each
-    /// value at most n times", so for 1 < n < max the limit is written out
-    /// card by card (`contains` with `maxContains`), which is exact.
-    pub fn cards(min: usize, max: usize, max_copies: usize) -> Value {
-        let mut s = json!({ "type": "array", "items": uint(0, 51), "minItems": min, "maxItems": max });
-        if max_copies == 1 {
-            s["uniqueItems"] = Value::Bool(true);
-        } else if max_copies < max {
-            let each: Vec<Value> = (0..52)
-                .map(|c| json!({ "contains": { "const": c }, "minContains": 0, "maxContains": max_copies }))
-                .collect();
-            s["allOf"] = Value::Array(each);
-            s["description"] = Value::from(format!("no card number more than {max_copies} times"));
-        }
-        s
-    }
 }
 
 #[cfg(test)]

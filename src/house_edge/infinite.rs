@@ -1,4 +1,4 @@
-//! The table's edge for an infinite deck, by code separate from [`super::exact`].
+//! The table's edge for an infinite deck, by code separate from [`crate::house_edge::exact`].
 //!
 //! With an infinite deck every card is drawn with fixed probability (1/13
 //! for ace…nine, 4/13 for ten-valued), so a hand's value depends only on its
@@ -8,10 +8,10 @@
 //! blackjack. This gives the table's house edge with no approximation at
 //! all, and published infinite-deck tables check it cell by cell.
 
-use super::cards::{pip_to_count, Hand, HandValue};
-use super::exact::Policy;
-use super::rules::Rules;
-use super::strategy::{decide, Action};
+use crate::blackjack::cards::{pip_to_count, Hand, HandValue};
+use crate::blackjack::rules::Rules;
+use crate::blackjack::strategy::{decide, Action};
+use crate::house_edge::exact::Policy;
 
 /// P(pip) for pip 1…10 (index 0 unused).
 pub fn p(pip: u8) -> f64 {
@@ -53,7 +53,7 @@ pub fn dealer(up: u8, r: &Rules) -> [f64; 7] {
     out
 }
 
-/// Values for one up-card; all unnormalised as in [`super::exact`].
+/// Values for one up-card; all unnormalised as in [`crate::house_edge::exact`].
 pub struct Infinite {
     pub rules: Rules,
     pub policy: Policy,
@@ -253,8 +253,8 @@ mod tests {
     //! dealer stands on soft 17, infinite deck, double after split, split up to
     //! three times (four hands) except aces, one card on split aces; values
     //! given no dealer blackjack; game value −0.511734 %.
-    use super::super::rules::Payout;
     use super::*;
+    use crate::blackjack::rules::Payout;
 
     fn wizard_rules() -> Rules {
         Rules {

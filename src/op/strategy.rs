@@ -14,7 +14,7 @@ use proptest::prelude::*;
 use proptest::strategy::{BoxedStrategy, NewTree, ValueTree};
 use proptest::test_runner::{TestRng, TestRunner};
 
-use crate::error::MAX_SAFE_INTEGER;
+use crate::op::error::MAX_SAFE_INTEGER;
 
 /// "Café" with a precomposed é (U+00E9), the NFC form.
 pub const COMPOSED: &str = "Caf\u{e9}";

@@ -3,11 +3,11 @@
 
 use serde_json::json;
 
-use super::card_from_text;
-use crate::cursor::vectors::CLIENT_B;
-use crate::error::MAX_SAFE_INTEGER;
+use crate::op::error::MAX_SAFE_INTEGER;
+use crate::poker::card_from_text;
+use crate::vectors::cursor::CLIENT_B;
+use crate::vectors::vektoren::{SEED_A, SEED_B};
 use crate::vectors::VectorSet;
-use crate::vektoren::{SEED_A, SEED_B};
 
 /// Hands in the order of the file: a comment and the cards.
 const HANDS: &[(&str, &str)] = &[
@@ -45,7 +45,7 @@ fn hand(text: &str) -> Vec<u8> {
 }
 
 pub fn add(v: &mut VectorSet) {
-    for players in super::PLAYERS {
+    for players in crate::poker::PLAYERS {
         v.add(
             format!("deal for {players} players"),
             json!({ "op": "poker.deal", "serverSeed": SEED_B, "clientSeed": CLIENT_B, "nonce": players, "players": players }),

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::op::{self, schema::uint, Kind, OpSpec};
+use crate::op::{self, Kind, OpSpec};
 
 /// The schema of a request field.
 fn field(kind: Kind) -> Value {
@@ -12,7 +12,7 @@ fn field(kind: Kind) -> Value {
         Kind::Text => json!({ "type": "string" }),
         Kind::Int { min, max, .. } => uint(min, max),
         Kind::Fraction => json!({ "type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1 }),
-        Kind::Cards { min, max, max_copies } => op::schema::cards(min, max, max_copies),
+        Kind::Cards { min, max, max_copies } => cards(min, max, max_copies),
         Kind::DecimalSeed => {
             json!({ "type": "string", "pattern": "^(0|[1-9][0-9]{0,18})$", "description": "plain decimal, below 2^63" })
         }
@@ -41,8 +41,8 @@ fn request(op: &OpSpec, with_id: bool) -> Value {
         let mut schema = field(f.kind);
         // An optional field says what a request that leaves it out gets.
         match f.default {
-            Some(op::Default::Bool(b)) => schema["default"] = Value::Bool(b),
-            Some(op::Default::Int(v)) => schema["default"] = Value::from(v),
+            Some(op::FieldDefault::Bool(b)) => schema["default"] = Value::Bool(b),
+            Some(op::FieldDefault::Int(v)) => schema["default"] = Value::from(v),
             None => {}
         }
         props.insert(f.name.to_string(), schema);
@@ -58,7 +58,10 @@ fn request(op: &OpSpec, with_id: bool) -> Value {
 
 /// The `ok` object of `op`.
 fn ok(op: &OpSpec) -> Value {
-    closed_object((op.ok)().into_iter().map(|(k, v)| (k.to_string(), v)).collect(), &[])
+    closed_object(
+        op.ok.iter().map(|f| (f.name.to_string(), f.shape.schema())).collect(),
+        &[],
+    )
 }
 
 /// The handshake's request and `ok` objects.
@@ -78,7 +81,7 @@ fn hello() -> (Value, Value) {
             ("name".to_string(), json!({ "type": "string" })),
             (
                 "ops".to_string(),
-                json!({ "type": "array", "items": { "enum": op::names() } }),
+                json!({ "type": "array", "items": { "enum": crate::registry::names() } }),
             ),
         ]
         .into_iter()
@@ -86,6 +89,29 @@ fn hello() -> (Value, Value) {
         &[],
     );
     (request, ok)
+}
+
+/// An integer in `min ..= max`.
+fn uint(min: u64, max: u64) -> Value {
+    json!({ "type": "integer", "minimum": min, "maximum": max })
+}
+
+/// A list of card numbers 0..=51, `min ..= max` of them, no card number
+/// more than `max_copies` times. JSON Schema has no keyword for "each
+/// value at most n times", so for 1 < n < max the limit is written out
+/// card by card (`contains` with `maxContains`), which is exact.
+fn cards(min: usize, max: usize, max_copies: usize) -> Value {
+    let mut s = json!({ "type": "array", "items": uint(0, 51), "minItems": min, "maxItems": max });
+    if max_copies == 1 {
+        s["uniqueItems"] = Value::Bool(true);
+    } else if max_copies < max {
+        let each: Vec<Value> = (0..52)
+            .map(|c| json!({ "contains": { "const": c }, "minContains": 0, "maxContains": max_copies }))
+            .collect();
+        s["allOf"] = Value::Array(each);
+        s["description"] = Value::from(format!("no card number more than {max_copies} times"));
+    }
+    s
 }
 
 /// harness/protocol.schema.json: one request line or one response line.
@@ -96,7 +122,7 @@ pub fn protocol() -> Value {
     defs.insert("ok:hello".into(), hello_ok);
     let mut requests = vec![json!({ "$ref": "#/$defs/request:hello" })];
     let mut oks = vec![json!({ "$ref": "#/$defs/ok:hello" })];
-    for op in op::ops() {
+    for op in crate::registry::ops() {
         let name = op.name;
         defs.insert(format!("request:{name}"), request(op, true));
         defs.insert(format!("ok:{name}"), ok(op));
@@ -187,7 +213,7 @@ pub fn vectors() -> Value {
     let mut defs = Map::new();
     let mut groups = Vec::new();
     let mut selftests = Vec::new();
-    for op in op::ops() {
+    for op in crate::registry::ops() {
         let name = op.name;
         defs.insert(format!("input:{name}"), request(op, false));
         defs.insert(format!("expected:{name}"), ok(op));
@@ -199,7 +225,7 @@ pub fn vectors() -> Value {
         }));
         selftests.push(test(name, Some(op.scheme())));
     }
-    let schemes: Vec<&str> = op::schemes().iter().map(|s| s.name).collect();
+    let schemes: Vec<&str> = crate::registry::schemes().iter().map(|s| s.name).collect();
     defs.insert("invalidTest".into(), invalid_test(None));
     selftests.push(invalid_test(Some(&schemes)));
     defs.insert(
@@ -302,9 +328,10 @@ fn proof_round(op: &OpSpec) -> Value {
         "external".into(),
         json!({ "type": "string", "minLength": 1, "maxLength": crate::proof::check::MAX_EXTERNAL, "description": "the round did not come from the seed (Telegram's dice): skipped with this reason" }),
     );
-    let ok: Map<String, Value> = (op.ok)()
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), observed(&v)))
+    let ok: Map<String, Value> = op
+        .ok
+        .iter()
+        .map(|f| (f.name.to_string(), observed(&f.shape.schema())))
         .collect();
     props.insert(
         "observed".into(),
@@ -332,7 +359,7 @@ fn proof_round(op: &OpSpec) -> Value {
 /// and the proof vector file.
 pub fn proof() -> Value {
     let mut defs = Map::new();
-    let rounds: Vec<&OpSpec> = op::ops()
+    let rounds: Vec<&OpSpec> = crate::registry::ops()
         .filter(|o| o.secret.is_none_or(|s| s.commit_op != o.name))
         .collect();
     for o in &rounds {
@@ -344,7 +371,7 @@ pub fn proof() -> Value {
             "type": "array",
             "description": "the client seed is the seeds ordered by ascending player, concatenated; a player may sit once",
             "items": closed_object(
-                [("player".to_string(), uint(0, crate::error::MAX_SAFE_INTEGER)), ("seed".to_string(), json!({ "type": "string" }))]
+                [("player".to_string(), uint(0, crate::op::error::MAX_SAFE_INTEGER)), ("seed".to_string(), json!({ "type": "string" }))]
                     .into_iter()
                     .collect(),
                 &[],

@@ -2,9 +2,9 @@
 
 use std::io::{self, BufReader, Read, Write};
 
-use crate::error::InvalidInput;
-pub use crate::lines::MAX_LINE;
-use crate::lines::{read_line, skip_line, Line};
+pub use crate::base::lines::MAX_LINE;
+use crate::base::lines::{read_line, skip_line, Line};
+use crate::op::error::InvalidInput;
 use crate::protocol::{answer_line, Answer};
 
 fn invalid(reason: String) -> Answer {

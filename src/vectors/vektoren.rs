@@ -5,9 +5,9 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::crypto::hex;
+use crate::base::crypto::hex;
+use crate::base::pyfmt::{dumps_indent2, float_repr};
 use crate::cursor::{hash, Round};
-use crate::pyfmt::{dumps_indent2, float_repr};
 
 /// The published program's two server seeds.
 pub const SEED_A: &str = "0000000000000000000000000000000000000000000000000000000000000000";

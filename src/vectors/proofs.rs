@@ -10,10 +10,9 @@
 
 use serde_json::{json, Map, Value};
 
-use super::check::seat_seed;
-use super::run::{audit_text, Options};
-use super::{FindingKind, Verdict};
-use crate::op::Request;
+use crate::proof::check::seat_seed;
+use crate::proof::run::{audit_text, Options};
+use crate::proof::{FindingKind, Verdict};
 
 /// An index a vector expects.
 #[derive(Debug, Clone, Copy)]
@@ -62,7 +61,7 @@ struct Vector {
 
 /// A deterministic 64-hex server seed for a vector.
 fn seed(name: &str) -> String {
-    crate::crypto::sha256_hex(&format!("provably proof vectors: {name}"))
+    crate::base::crypto::sha256_hex(&format!("provably proof vectors: {name}"))
 }
 
 /// The `ok` object of a round under a secret.
@@ -79,7 +78,7 @@ fn derived(secret: Option<(&str, &str)>, round: &Value) -> Value {
     if let Some((f, v)) = secret {
         m.insert(f.into(), Value::from(v));
     }
-    Request::parse(&Value::Object(m))
+    crate::registry::parse(&Value::Object(m))
         .and_then(|r| r.run_value())
         .unwrap_or_else(|e| panic!("vector round {round}: {e}"))
 }
@@ -705,7 +704,7 @@ fn invalid_lines(out: &mut Vec<Vector>) {
 }
 
 /// Checks a finding against what the vector states.
-fn fits(f: &super::Finding, w: &Want) -> bool {
+fn fits(f: &crate::proof::Finding, w: &Want) -> bool {
     let field = match w.kind {
         FindingKind::Unobserved => f.field.is_none(),
         _ => f.field.as_deref() == w.field,
@@ -746,7 +745,7 @@ pub fn file() -> Value {
                 counts.verdict(),
                 serde_json::to_string_pretty(&findings).unwrap_or_default()
             );
-            let mut expected = super::report::counts_value(&counts);
+            let mut expected = crate::proof::report::counts_value(&counts);
             expected.insert("findings".into(), serde_json::to_value(&findings).expect("findings"));
             json!({
                 "tcId": i + 1,

@@ -2,9 +2,9 @@
 
 use serde_json::json;
 
-use crate::cursor::vectors::{CLIENT_B, UNICODE_CLIENT};
+use crate::vectors::cursor::{CLIENT_B, UNICODE_CLIENT};
+use crate::vectors::vektoren::SEED_B;
 use crate::vectors::VectorSet;
-use crate::vektoren::SEED_B;
 
 pub fn add(v: &mut VectorSet) {
     for (comment, client, size) in [

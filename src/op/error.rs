@@ -53,6 +53,28 @@ impl OpError {
     }
 }
 
+/// A decimal seed (selfpoker's, seed 002) is drawn with `secrets.randbits(63)`, so 2^63 − 1 is the largest.
+pub const MAX_SEED: u64 = (1 << 63) - 1;
+
+/// Parses a seed: plain decimal digits, no sign, no leading zeros, below 2^63.
+///
+/// Seeds travel as strings because a 63-bit integer does not survive a
+/// JavaScript `Number`.
+/// `field` names the field in the error.
+pub fn parse_seed(field: &str, text: &str) -> Result<u64, InvalidInput> {
+    let bad = |why: &str| InvalidInput::new(field, format!("{text:?} {why}"));
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad("is not plain decimal digits"));
+    }
+    if text.len() > 1 && text.starts_with('0') {
+        return Err(bad("has a leading zero"));
+    }
+    match text.parse::<u64>() {
+        Ok(v) if v <= MAX_SEED => Ok(v),
+        _ => Err(bad("is 2^63 or more")),
+    }
+}
+
 /// Checks that `value` of `field` lies in `min ..= max`.
 pub fn check_range(field: &str, value: u64, min: u64, max: u64) -> Result<u64, InvalidInput> {
     if value < min || value > max {

@@ -27,7 +27,7 @@
 //! hands in total) up to the rules' `max_hands`. This is the usual
 //! approximation of combinatorial analysers (the Wizard of Odds' appendix 9
 //! tables use one like it); its error is of the order of 10⁻⁵ of a bet for
-//! the game. In an infinite deck (see [`super::infinite`]) it is exact.
+//! the game. In an infinite deck (see [`crate::house_edge::infinite`]) it is exact.
 //!
 //! **Cells.** A cell of the published table is a row (hard total, soft total
 //! or pair), an up-card and whether doubling is allowed. Its value for an
@@ -40,9 +40,9 @@
 
 use std::collections::HashMap;
 
-use super::cards::{pip_to_count, Hand};
-use super::rules::Rules;
-use super::strategy::{decide, Action};
+use crate::blackjack::cards::{pip_to_count, Hand};
+use crate::blackjack::rules::Rules;
+use crate::blackjack::strategy::{decide, Action};
 
 /// How the player plays after the action being valued.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -878,8 +878,8 @@ mod tests {
     //! dealer blackjack; `euro-6dh17r4`: no hole card, a dealer blackjack
     //! takes doubles too). Their hit values play on by exact composition,
     //! which is [`Policy::Optimal`].
-    use super::super::rules::Payout;
     use super::*;
+    use crate::blackjack::rules::Payout;
 
     fn close(got: f64, want: f64, tol: f64, what: &str) {
         assert!((got - want).abs() <= tol, "{what}: got {got:.6}, published {want:.6}");
@@ -961,8 +961,8 @@ mod tests {
 
 #[cfg(test)]
 mod game_tests {
-    use super::super::rules::Payout;
     use super::*;
+    use crate::blackjack::rules::Payout;
 
     #[test]
     fn five_decks_h17_best_play_game_value_is_near_the_published_minus_0_5918_percent() {

@@ -5,10 +5,12 @@
 //! schema. What each op takes and answers is declared in the op table
 //! ([`crate::op`]).
 
+pub mod serve;
+
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::error::{InvalidInput, OpError};
+use crate::op::error::{InvalidInput, OpError};
 use crate::op::{short, type_name, Outcome, Request};
 
 /// The protocol version this crate speaks.
@@ -33,7 +35,7 @@ impl Message {
     /// Parses a request object: the handshake or an op of the table.
     pub fn parse(value: &Value) -> Result<Message, OpError> {
         if value.get("op").and_then(Value::as_str) != Some("hello") {
-            return Request::parse(value).map(Message::Request);
+            return crate::registry::parse(value).map(Message::Request);
         }
         let map = value.as_object().expect("an object: it has an op");
         let protocol = match map.get("protocol") {
@@ -63,7 +65,7 @@ impl Message {
         match self {
             Message::Hello => Ok(Outcome::new(HelloOk {
                 name: NAME,
-                ops: crate::op::names(),
+                ops: crate::registry::names(),
             })),
             Message::Request(r) => r.run(),
         }
@@ -139,7 +141,7 @@ impl Response {
     /// of `ok` (an object) or `error` (with a known `kind` and a `message`).
     pub fn parse(line: &str) -> Result<Response, MalformedResponse> {
         let bad = |why: String| MalformedResponse(why);
-        let value: Value = crate::json::parse(line).map_err(|e| bad(format!("not JSON: {e}")))?;
+        let value: Value = crate::base::json::parse(line).map_err(|e| bad(format!("not JSON: {e}")))?;
         let Value::Object(map) = value else {
             return Err(bad(format!("a {} where an object was expected", type_name(&value))));
         };
@@ -236,17 +238,17 @@ pub fn answer_line(line: &str) -> Answer {
         id: None,
         result: Err(InvalidInput::new(field, reason).into()),
     };
-    let value: Value = match crate::json::parse(line) {
+    let value: Value = match crate::base::json::parse(line) {
         Ok(v) => v,
         // JSON that Rust cannot hold (a lone surrogate) or that repeats a
         // key is still answered with the line's own id, when it has one.
         Err(e) => {
-            return match crate::json::lenient_id(line) {
+            return match crate::base::json::lenient_id(line) {
                 Some(id) => Answer {
                     id: Some(id),
                     result: Err(InvalidInput::new(
                         "request",
-                        match crate::json::lone_surrogate(line) {
+                        match crate::base::json::lone_surrogate(line) {
                             Some(u) => {
                                 format!("a string holds the lone surrogate {u}, which is not a Unicode scalar value")
                             }
@@ -255,7 +257,7 @@ pub fn answer_line(line: &str) -> Answer {
                     )
                     .into()),
                 },
-                None => invalid("request", format!("not JSON: {}", crate::json::why_not(line, &e))),
+                None => invalid("request", format!("not JSON: {}", crate::base::json::why_not(line, &e))),
             }
         }
     };

@@ -2,10 +2,10 @@
 
 use std::fmt::Write;
 
-use super::exact::{self, CellKey, CellSum, Choices, Policy, Row};
-use super::infinite;
-use super::rules::Rules;
-use super::strategy::Action;
+use crate::blackjack::rules::Rules;
+use crate::blackjack::strategy::Action;
+use crate::house_edge::exact::{self, CellKey, CellSum, Choices, Policy, Row};
+use crate::house_edge::infinite;
 
 /// The figures of one exact check.
 pub struct ExactReport {

@@ -3,10 +3,11 @@
 
 use serde_json::json;
 
-use super::Round;
-use crate::error::MAX_SAFE_INTEGER;
+use crate::cursor::Round;
+use crate::op::error::MAX_SAFE_INTEGER;
+use crate::op::Flag;
+use crate::vectors::vektoren::{self, SEED_A, SEED_B};
 use crate::vectors::VectorSet;
-use crate::vektoren::{self, SEED_A, SEED_B};
 
 /// The published program's client seed.
 pub const CLIENT_B: &str = "MarcTestet";
@@ -41,14 +42,15 @@ pub fn add(v: &mut VectorSet) {
     ] {
         let case = v.add(comment, json!({ "op": "cursor.hash", "serverSeed": seed }));
         if comment.starts_with("published") {
-            case.tag("Published");
+            case.tag(Flag::Published);
         }
     }
     for op in ["cursor.raw", "cursor.float"] {
         let short = &op[7..];
         for (seed, client, nonce, cursor) in vektoren::RAW_CASES {
             let input = json!({ "op": op, "serverSeed": seed, "clientSeed": client, "nonce": nonce, "cursor": cursor });
-            v.add(format!("referenz.py vektoren {short}"), input).tag("Published");
+            v.add(format!("referenz.py vektoren {short}"), input)
+                .tag(Flag::Published);
         }
         for (comment, seed, client, nonce, cursor) in [
             ("nonce 2^53-1", SEED_B, CLIENT_B, MAX_SAFE_INTEGER, 0),
@@ -85,7 +87,12 @@ pub fn add(v: &mut VectorSet) {
 fn cursors_at_limits(round: &Round, wanted: &[(u64, u128)]) -> Vec<u64> {
     let targets: Vec<(usize, u128)> = wanted
         .iter()
-        .map(|&(range, below)| (super::bytes_needed(range) as usize, super::limit(range) - below))
+        .map(|&(range, below)| {
+            (
+                crate::cursor::bytes_needed(range) as usize,
+                crate::cursor::limit(range) - below,
+            )
+        })
         .collect();
     let mut found = vec![None; targets.len()];
     for (c, raw) in round.raws_from(0) {
@@ -115,10 +122,10 @@ fn add_domain(v: &mut VectorSet, round: &Round) {
     let mut int = base("cursor.int");
     int["range"] = json!(52);
     v.edges(int.clone());
-    for range in super::ops::byte_width_edges() {
+    for range in crate::cursor::ops::byte_width_edges() {
         int["range"] = json!(range);
         v.add(
-            format!("range {range}: {} byte(s)", super::bytes_needed(range)),
+            format!("range {range}: {} byte(s)", crate::cursor::bytes_needed(range)),
             int.clone(),
         );
     }
@@ -170,7 +177,7 @@ fn add_ints(v: &mut VectorSet, round: &Round) {
     let int = |cursor: u64, range: u64| json!({ "op": "cursor.int", "serverSeed": SEED_B, "clientSeed": CLIENT_B, "nonce": 42, "cursor": cursor, "range": range });
     for range in vektoren::INT_RANGES {
         v.add(format!("referenz.py vektoren int range {range}"), int(0, range))
-            .tag("Published");
+            .tag(Flag::Published);
     }
     // For each byte width k, a range just above 2^(8k-1) rejects about half
     // of all values; k = 7 is capped by 2^53-1, where a range near 2^56/9
@@ -211,7 +218,7 @@ fn add_shuffles(v: &mut VectorSet) {
             format!("referenz.py vektoren shuffle of {count}"),
             shuffle(SEED_B, CLIENT_B, 42, 0, count),
         )
-        .tag("Published");
+        .tag(Flag::Published);
     }
     for (comment, seed, client, nonce, cursor, count) in [
         ("count 0: empty order, cursor unchanged", SEED_B, CLIENT_B, 42, 9, 0),

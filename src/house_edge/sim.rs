@@ -33,9 +33,9 @@ use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use sha2::{Digest, Sha256};
 
-use super::cards::{pip, pip_to_count, Hand};
-use super::rules::{DealOrder, Rules};
-use super::strategy::{decide, Action};
+use crate::blackjack::cards::{pip, pip_to_count, Hand};
+use crate::blackjack::rules::{DealOrder, Rules};
+use crate::blackjack::strategy::{decide, Action};
 use crate::cursor::Round;
 
 /// Where a round's cards come from, in shoe order, as pips 1…10.
@@ -522,7 +522,7 @@ mod tests {
         // alternating deal: player A, dealer 9, player 10, dealer 7
         assert_eq!(play(&Rules::default(), &[1, 9, 10, 7]).0, 12);
         let r = Rules {
-            blackjack_pays: super::super::rules::Payout { num: 3, den: 2 },
+            blackjack_pays: crate::blackjack::rules::Payout { num: 3, den: 2 },
             ..Rules::default()
         };
         assert_eq!(play(&r, &[1, 9, 10, 7]).0, 15);

@@ -11,8 +11,9 @@
 
 use serde_json::json;
 
-use crate::negative::Invalid;
+use crate::op::Flag;
 use crate::poker::card_from_text;
+use crate::vectors::negative::Invalid;
 use crate::vectors::VectorSet;
 
 /// Card numbers of a hand written as text.
@@ -206,8 +207,8 @@ fn illegal(v: &mut VectorSet) {
         let line = request(cards, dealer, allow);
         v.add_invalid(Invalid {
             comment: comment.into(),
-            flags: vec!["IllegalSituation"],
-            op: crate::op::find("blackjack.strategy").expect("the op is declared"),
+            flags: vec![Flag::IllegalSituation],
+            op: crate::registry::find("blackjack.strategy").expect("the op is declared"),
             line: line.to_string(),
         });
     }

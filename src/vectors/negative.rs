@@ -17,7 +17,8 @@
 
 use serde_json::Value;
 
-use crate::error::MAX_SAFE_INTEGER;
+use crate::op::error::MAX_SAFE_INTEGER;
+use crate::op::Flag;
 use crate::op::{Arg, Kind, OpSpec, Request};
 
 /// A request line every implementation must answer with kind `invalid`.
@@ -26,8 +27,8 @@ pub struct Invalid {
     /// What is wrong with the line, in a few words.
     pub comment: String,
     /// The fault's class (`MissingField`, `DuplicateKey`, …), with a note in
-    /// [`crate::vectors::NOTES`].
-    pub flags: Vec<&'static str>,
+    /// [`crate::op::Flag`].
+    pub flags: Vec<Flag>,
     /// The op the line was made from (the file's test group it belongs to).
     pub op: &'static OpSpec,
     /// The request text without `id`: a JSON object text starting with `{`.
@@ -39,7 +40,7 @@ impl Invalid {
     /// a key given twice or a lone surrogate). A target that cannot read a
     /// line as JSON answers it with `"id": null` (docs/protocol.md).
     pub fn input(&self) -> Option<Value> {
-        crate::json::parse(&self.line).ok()
+        crate::base::json::parse(&self.line).ok()
     }
 
     /// The request line as sent: `{"id":<id>,` and then the line's members.
@@ -153,7 +154,7 @@ impl Out<'_> {
     /// Counts a variant, and writes it out if wanted: the line is built
     /// only then (a walk that only counts must not copy the request dozens
     /// of times).
-    fn push(&mut self, flag: &'static str, comment: impl FnOnce() -> String, line: impl FnOnce() -> Line) {
+    fn push(&mut self, flag: Flag, comment: impl FnOnce() -> String, line: impl FnOnce() -> Line) {
         if self.wanted() {
             self.found.push(Invalid {
                 comment: comment(),
@@ -167,7 +168,7 @@ impl Out<'_> {
 
     /// `field` replaced by `raw` (through [`value!`], which counts a
     /// variant not written out without building its texts).
-    fn value(&mut self, flag: &'static str, field: &str, raw: &str, why: &str) {
+    fn value(&mut self, flag: Flag, field: &str, raw: &str, why: &str) {
         let line = self.line;
         self.push(flag, || format!("{field} {raw}: {why}"), || line.with(field, raw));
     }
@@ -255,16 +256,16 @@ fn walk(r: &Request, line: &Line, take: Option<usize>) -> (Vec<Invalid>, usize) 
 fn structure(out: &mut Out, r: &Request) {
     let op = r.spec();
     let line = out.line;
-    out.push("MissingField", || "op missing".into(), || line.without("op"));
+    out.push(Flag::MissingField, || "op missing".into(), || line.without("op"));
     for f in op.fields.iter().filter(|f| f.default.is_none()) {
         out.push(
-            "MissingField",
+            Flag::MissingField,
             || format!("{} missing", f.name),
             || line.without(f.name),
         );
     }
     out.push(
-        "ExtraField",
+        Flag::ExtraField,
         || "a field the op does not take".into(),
         || line.plus("extra", "1"),
     );
@@ -275,7 +276,7 @@ fn structure(out: &mut Out, r: &Request) {
             typo
         };
         out.push(
-            "ExtraField",
+            Flag::ExtraField,
             || format!("{} next to {}: field names are case-sensitive", typo(), first.name),
             || {
                 let value = line.0.iter().find(|(k, _)| k == first.name).map(|(_, v)| v.as_str());
@@ -284,14 +285,14 @@ fn structure(out: &mut Out, r: &Request) {
         );
     }
     out.push(
-        "ExtraField",
+        Flag::ExtraField,
         || "a key named __proto__: an object built with {} and assignment loses it".into(),
         || line.plus("__proto__", "{}"),
     );
-    out.push("WrongType", || "op as a number".into(), || line.with("op", "1"));
+    out.push(Flag::WrongType, || "op as a number".into(), || line.with("op", "1"));
     for (key, value) in &line.0 {
         out.push(
-            "DuplicateKey",
+            Flag::DuplicateKey,
             || format!("{key} given twice with the same value: a reader that keeps the last one sees a valid request"),
             || line.plus(key, value),
         );
@@ -303,27 +304,39 @@ fn wrong_types(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
     let common = [("null", "null"), ("true", "a boolean"), ("{}", "an object")];
     for (raw, what) in common {
         if !(kind == Kind::Bool && raw == "true") {
-            value!(out, "WrongType", name, raw, &format!("{what}, not {}", what_kind(kind)));
+            value!(
+                out,
+                Flag::WrongType,
+                name,
+                raw,
+                &format!("{what}, not {}", what_kind(kind))
+            );
         }
     }
     match (kind, arg) {
         (Kind::Text, Arg::Text(_)) => {
-            value!(out, "WrongType", name, "123", "a number, not a string");
-            value!(out, "WrongType", name, "[]", "a list, not a string");
+            value!(out, Flag::WrongType, name, "123", "a number, not a string");
+            value!(out, Flag::WrongType, name, "[]", "a list, not a string");
         }
         (Kind::Int { .. }, Arg::Int(v)) => {
-            value!(out, "NumericString", name, &format!("\"{v}\""), "a number in a string");
-            value!(out, "WrongType", name, &format!("[{v}]"), "a list, not an integer");
             value!(
                 out,
-                "FloatInteger",
+                Flag::NumericString,
+                name,
+                &format!("\"{v}\""),
+                "a number in a string"
+            );
+            value!(out, Flag::WrongType, name, &format!("[{v}]"), "a list, not an integer");
+            value!(
+                out,
+                Flag::FloatInteger,
                 name,
                 &format!("{v}.0"),
                 "a float where an integer is required",
             );
             value!(
                 out,
-                "FloatInteger",
+                Flag::FloatInteger,
                 name,
                 &format!("{v}e0"),
                 "an exponent where an integer is required",
@@ -333,23 +346,35 @@ fn wrong_types(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
             let value = arg.to_value().to_string();
             value!(
                 out,
-                "NumericString",
+                Flag::NumericString,
                 name,
                 &format!("\"{value}\""),
                 "a number in a string"
             );
-            value!(out, "WrongType", name, &format!("[{value}]"), "a list, not a number");
+            value!(
+                out,
+                Flag::WrongType,
+                name,
+                &format!("[{value}]"),
+                "a list, not a number"
+            );
         }
         (Kind::Cards { .. }, Arg::Cards(cards)) => {
             let text: Vec<String> = cards.iter().map(u8::to_string).collect();
             value!(
                 out,
-                "WrongType",
+                Flag::WrongType,
                 name,
                 &format!("\"{}\"", text.join(" ")),
                 "a string, not a list",
             );
-            value!(out, "WrongType", name, &cards[0].to_string(), "a number, not a list");
+            value!(
+                out,
+                Flag::WrongType,
+                name,
+                &cards[0].to_string(),
+                "a number, not a list"
+            );
             let element = |raw: String| {
                 let mut items = text.clone();
                 items[0] = raw;
@@ -358,33 +383,39 @@ fn wrong_types(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
             let c = cards[0];
             value!(
                 out,
-                "NumericString",
+                Flag::NumericString,
                 name,
                 &element(format!("\"{c}\"")),
                 "a card as a string",
             );
             value!(
                 out,
-                "FloatInteger",
+                Flag::FloatInteger,
                 name,
                 &element(format!("{c}.0")),
                 "a card as a float"
             );
-            value!(out, "WrongType", name, &element("null".into()), "a card that is null");
+            value!(
+                out,
+                Flag::WrongType,
+                name,
+                &element("null".into()),
+                "a card that is null"
+            );
         }
         (Kind::DecimalSeed, Arg::Seed(s)) => {
             value!(
                 out,
-                "WrongType",
+                Flag::WrongType,
                 name,
                 &s.to_string(),
                 "a JSON number, not a string: a 63-bit seed does not survive a JavaScript Number",
             );
-            value!(out, "WrongType", name, "[]", "a list, not a string");
+            value!(out, Flag::WrongType, name, "[]", "a list, not a string");
         }
         (Kind::Bool, Arg::Bool(_)) => {
-            value!(out, "WrongType", name, "1", "a number, not a boolean");
-            value!(out, "WrongType", name, "\"true\"", "a string, not a boolean");
+            value!(out, Flag::WrongType, name, "1", "a number, not a boolean");
+            value!(out, Flag::WrongType, name, "\"true\"", "a string, not a boolean");
         }
         (kind, arg) => unreachable!("{name}: {arg:?} in a field of kind {kind:?}"),
     }
@@ -422,14 +453,14 @@ fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
         (Kind::Text, _) => {
             value!(
                 out,
-                "LoneSurrogate",
+                Flag::LoneSurrogate,
                 name,
                 "\"\\ud800\"",
                 "a lone high surrogate is not a Unicode scalar value",
             );
             value!(
                 out,
-                "LoneSurrogate",
+                Flag::LoneSurrogate,
                 name,
                 "\"a\\udc00\"",
                 "a lone low surrogate is not a Unicode scalar value",
@@ -437,11 +468,11 @@ fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
         }
         (Kind::Int { min, max, .. }, _) => {
             if min == 0 {
-                value!(out, "BelowLimit", name, "-1", "below the minimum 0");
+                value!(out, Flag::BelowLimit, name, "-1", "below the minimum 0");
             } else {
                 value!(
                     out,
-                    "BelowLimit",
+                    Flag::BelowLimit,
                     name,
                     &(min - 1).to_string(),
                     &format!("below the minimum {min}"),
@@ -449,7 +480,7 @@ fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
             }
             value!(
                 out,
-                "AboveLimit",
+                Flag::AboveLimit,
                 name,
                 &(max + 1).to_string(),
                 &format!("above the maximum {max}"),
@@ -457,7 +488,7 @@ fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
             if max + 1 != MAX_SAFE_INTEGER + 1 {
                 value!(
                     out,
-                    "AboveLimit",
+                    Flag::AboveLimit,
                     name,
                     &(MAX_SAFE_INTEGER + 1).to_string(),
                     "2^53, above the maximum",
@@ -465,7 +496,7 @@ fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
             }
             value!(
                 out,
-                "AboveLimit",
+                Flag::AboveLimit,
                 name,
                 "18446744073709551616",
                 "2^64, past any 64-bit integer",
@@ -479,9 +510,9 @@ fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
                 ("1.5", "above 1"),
             ] {
                 let flag = if raw.starts_with('1') {
-                    "AboveLimit"
+                    Flag::AboveLimit
                 } else {
-                    "BelowLimit"
+                    Flag::BelowLimit
                 };
                 value!(out, flag, name, raw, why);
             }
@@ -491,18 +522,18 @@ fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
         }
         (Kind::DecimalSeed, _) => {
             for (text, why) in NOT_DECIMAL {
-                value!(out, "NotDecimal", name, &Value::from(*text).to_string(), why);
+                value!(out, Flag::NotDecimal, name, &Value::from(*text).to_string(), why);
             }
             value!(
                 out,
-                "AboveLimit",
+                Flag::AboveLimit,
                 name,
                 "\"9223372036854775808\"",
                 "2^63, above the largest 63-bit seed",
             );
             value!(
                 out,
-                "AboveLimit",
+                Flag::AboveLimit,
                 name,
                 "\"18446744073709551616\"",
                 "2^64, past any 64-bit integer",
@@ -518,7 +549,7 @@ fn card_limits(out: &mut Out, name: &str, (min, max, max_copies): (usize, usize,
         let fewer = &cards[..(min - 1).min(cards.len())];
         value!(
             out,
-            "BelowLimit",
+            Flag::BelowLimit,
             name,
             &list(fewer),
             &format!("{} cards, fewer than {min}", fewer.len()),
@@ -528,19 +559,25 @@ fn card_limits(out: &mut Out, name: &str, (min, max, max_copies): (usize, usize,
     more.extend((0..52).filter(|c| !cards.contains(c)).take(max + 1 - cards.len()));
     value!(
         out,
-        "AboveLimit",
+        Flag::AboveLimit,
         name,
         &list(&more),
         &format!("{} cards, more than {max}", more.len()),
     );
     let mut high = cards.to_vec();
     high[0] = 52;
-    value!(out, "AboveLimit", name, &list(&high), "card 52 does not exist (0..=51)");
+    value!(
+        out,
+        Flag::AboveLimit,
+        name,
+        &list(&high),
+        "card 52 does not exist (0..=51)"
+    );
     let mut low = cards.iter().map(|&c| i64::from(c)).collect::<Vec<_>>();
     low[0] = -1;
     value!(
         out,
-        "BelowLimit",
+        Flag::BelowLimit,
         name,
         &Value::from(low).to_string(),
         "card -1 does not exist",
@@ -553,7 +590,7 @@ fn card_limits(out: &mut Out, name: &str, (min, max, max_copies): (usize, usize,
         again[..=max_copies].fill(cards[0]);
         value!(
             out,
-            "DuplicateCard",
+            Flag::DuplicateCard,
             name,
             &list(&again),
             &format!("card {} {} times", cards[0], max_copies + 1),
@@ -567,9 +604,9 @@ mod tests {
 
     #[test]
     fn an_id_goes_in_front_of_the_members() {
-        let r = Request::parse(&serde_json::json!({"op": "cursor.hash", "serverSeed": "s"})).unwrap();
+        let r = crate::registry::parse(&serde_json::json!({"op": "cursor.hash", "serverSeed": "s"})).unwrap();
         let v = variants(&r);
-        let extra = v.iter().find(|i| i.flags == ["ExtraField"]).unwrap();
+        let extra = v.iter().find(|i| i.flags == [Flag::ExtraField]).unwrap();
         assert_eq!(
             extra.line_with_id(7),
             r#"{"id":7,"op":"cursor.hash","serverSeed":"s","extra":1}"#

@@ -1,0 +1,11 @@
+//! Primitives: what the op table and the schemes compute with. Nothing here
+//! names another module of the crate.
+
+pub mod crypto;
+pub mod diff;
+pub mod fsutil;
+pub mod json;
+pub(crate) mod lines;
+pub(crate) mod modulo;
+pub(crate) mod pyfmt;
+pub mod text;

@@ -1,0 +1,45 @@
+//! The registry: every scheme, in the order of docs/protocol.md.
+//!
+//! It sits above the schemes (it names them) and below everything that
+//! looks an op up by name: the protocol, the proofs, the vectors, the
+//! harness. The op table itself ([`crate::op`]) names no scheme.
+
+use serde_json::Value;
+
+use crate::op::error::OpError;
+use crate::op::{OpSpec, Request, Scheme};
+
+/// Every scheme, in the order of docs/protocol.md.
+pub fn schemes() -> &'static [&'static Scheme] {
+    static SCHEMES: [&Scheme; 7] = [
+        &crate::cursor::SCHEME,
+        &crate::poker::SCHEME,
+        &crate::shoe::SCHEME,
+        &crate::dice::SCHEME,
+        &crate::selfpoker::SCHEME,
+        &crate::ladder::SCHEME,
+        &crate::blackjack::SCHEME,
+    ];
+    &SCHEMES
+}
+
+/// Every op, in the order of docs/protocol.md.
+pub fn ops() -> impl Iterator<Item = &'static OpSpec> {
+    schemes().iter().flat_map(|s| s.ops.iter().copied())
+}
+
+/// Every op name, in order (what `hello` claims).
+pub fn names() -> Vec<&'static str> {
+    ops().map(|o| o.name).collect()
+}
+
+/// The op called `name`.
+pub fn find(name: &str) -> Option<&'static OpSpec> {
+    ops().find(|o| o.name == name)
+}
+
+/// Parses and validates a request object of any registered op (an `id`
+/// member is ignored). An op that is not registered is [`OpError::Unsupported`].
+pub fn parse(value: &Value) -> Result<Request, OpError> {
+    Request::parse_with(value, find)
+}
