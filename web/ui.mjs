@@ -133,7 +133,7 @@ export function openFragment(hash) {
   if (game.id === 'dice' && f.params.has('n') && !f.params.has('rolls')) set('rolls', '1');
   selectTab(game.id);
   $(`panel-${game.id}`).scrollIntoView({ block: 'start' });
-  check(state);
+  check(state, { reveal: true });
   return true;
 }
 

@@ -20,7 +20,9 @@ const PROGRESS_MS = 100;
 
 function progress(id) {
   let last = 0;
-  return (done, total) => {
+  return (done, total, info) => {
+    // A proof counts its rounds ("Runde 4.200 von 10.000"), not the commitments checked between them.
+    if (info) [done, total] = [info.rounds, info.roundsTotal];
     const now = Date.now();
     if (now - last < PROGRESS_MS && done !== total) return;
     last = now;
