@@ -654,5 +654,7 @@ fn route_decodes_once_then_refuses_dot_segments_and_maps_the_three_trees() {
     assert!(Tree::Js.serves("provably.mjs") && !Tree::Js.serves("test/cursor.test.mjs"));
     assert!(!Tree::Js.serves("testkit/oracle.py") && !Tree::Web.serves("test/browser.test.mjs"));
     assert!(!Tree::Web.serves(".hidden") && !Tree::Web.serves("a//b") && !Tree::Web.serves(""));
-    assert!(Tree::Vectors.serves("cursor.json") && !Tree::Vectors.serves("README.md"));
+    assert!(Tree::Vectors.serves("selftest.json") && !Tree::Vectors.serves("README.md"));
+    assert!(!Tree::Vectors.serves("cursor.json") && !Tree::Js.serves("target.mjs"));
+    assert!(!Tree::Js.serves("bench/mixed-requests.mjs") && !Tree::Js.serves("serve.mjs"));
 }
