@@ -16,7 +16,7 @@ export const FIELD_NAMES = Object.freeze({
   penetration: 'Anteil bis zur Cut-Card',
   tournamentId: 'Turnierkennung',
   hand: 'Handindex',
-  n: 'Wurfnummer n',
+  n: 'Wurfnummer',
   seed: 'Seed',
   size: 'Anzahl Koffer',
   cards: 'Karten',
@@ -29,7 +29,7 @@ export const FIELD_NAMES = Object.freeze({
   value: 'Zahl',
   cursorNext: 'nächster Zähler',
   float: 'Kommazahl',
-  raw: 'Rohwert (HMAC)',
+  raw: 'Zufallswert',
   hash: 'SHA-256',
   commit: 'Commitment',
   seats: 'Platz-Seeds',
@@ -43,7 +43,7 @@ export const FIELD_NAMES = Object.freeze({
   rounds: 'Runden',
   category: 'Kategorie',
   ranks: 'Ränge',
-  observed: 'beobachtet',
+  observed: 'gesehen',
   protocol: 'Protokoll',
   dealer: 'Dealerkarte',
   canDouble: 'Verdoppeln erlaubt',
@@ -52,11 +52,11 @@ export const FIELD_NAMES = Object.freeze({
   action: 'Aktion',
 });
 
-/** „Server-Seed“; `observed.cards` is „beobachtet: Karten“. */
+/** „Server-Seed“; `observed.cards` is „gesehen: Karten“. */
 export function fieldName(field) {
   if (field === null || field === undefined) return 'Text';
   const [head, ...rest] = String(field).split('.');
-  if (head === 'observed' && rest.length) return `beobachtet: ${fieldName(rest.join('.'))}`;
+  if (head === 'observed' && rest.length) return `gesehen: ${fieldName(rest.join('.'))}`;
   return FIELD_NAMES[field] ?? FIELD_NAMES[head] ?? field;
 }
 
@@ -130,7 +130,7 @@ const RULES = [
   [/^player (\d+) sits twice \(seats (\d+) and (\d+)\)$/, (m) => `Spieler ${m[1]} sitzt zweimal da (Platz ${Number(m[2]) + 1} und ${Number(m[3]) + 1}).`],
   [/^must be a string \(the reason\), not (.+)$/s, (m) => `„extern“ muss einen Grund als Text nennen, nicht ${what(m[1])}.`],
   [/^must be a reason of 1 to (\d+) characters$/, (m) => `„extern“ muss einen Grund von 1 bis ${m[1]} Zeichen nennen.`],
-  [/^must be an object of (\S+) fields, not (.+)$/s, (m) => `„beobachtet“ muss ein Objekt mit Feldern von ${m[1]} sein, nicht ${what(m[2])}.`],
+  [/^must be an object of (\S+) fields, not (.+)$/s, (m) => `„gesehen“ muss ein Objekt mit Feldern von ${m[1]} sein, nicht ${what(m[2])}.`],
   [/^is not a field of (\S+)'s answer \((.*)\)$/, (m, f) => `${QUOTE(f)}: ${m[1]} liefert dieses Feld nicht (nur ${m[2]}).`],
   [/^is null: leave out a field.*$/s, (m, f) => `${QUOTE(f)} ist null: ein nicht gesehenes Feld einfach weglassen (null nur für einzelne Einträge einer Liste).`],
   [/^(?:item [\d, item]+: )?must be text matching \^\[A2-9TJQK\]\[SHDC\]\$, not (.+)$/s, (m, f) => `${QUOTE(f)}: ${what(m[1])} ist keine Karte wie „AS“ oder „TD“.`],

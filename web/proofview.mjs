@@ -257,7 +257,7 @@ export function describeFinding(f, op) {
     case 'skipped':
       return `Übersprungen: ${f.reason === 'telegram' ? 'ein Telegram-Würfel' : `„${f.reason}“`} kommt nicht aus dem Seed.`;
     case 'unobserved':
-      return 'Nichts beobachtet: berechnet, aber nicht verglichen.';
+      return 'Nichts Gesehenes eingetragen: berechnet, aber nicht verglichen.';
     default:
       return germanReason(f.field, f.reason ?? '');
   }

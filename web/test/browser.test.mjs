@@ -812,7 +812,7 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
       await page.waitForSelector('#proof-verdict[data-state="done"]');
       assert.equal(await page.getAttribute('#proof-verdict', 'data-verdict'), 'invalid');
       const text = await page.textContent('#proof-verdict');
-      assert.match(text, /„beobachtet: Augenzahl“: 7 liegt nicht zwischen 1 und 6/);
+      assert.match(text, /„gesehen: Augenzahl“: 7 liegt nicht zwischen 1 und 6/);
       assert.doesNotMatch(text, ENGLISH);
     } finally {
       await context.close();
