@@ -204,7 +204,12 @@ fn files_the_page_never_loads_are_not_served() {
         "/vectors/proofs.json",
         "/vectors/shoe.json",
     ] {
-        assert!(root().join(path.replacen("/js/", "reference/js/", 1).trim_start_matches('/')).exists(), "{path} is on disk");
+        assert!(
+            root()
+                .join(path.replacen("/js/", "reference/js/", 1).trim_start_matches('/'))
+                .exists(),
+            "{path} is on disk"
+        );
         for server in [Server::start(&[]), Server::start(&["--root", root().to_str().unwrap()])] {
             assert_eq!(server.get(path).status, 404, "{path}");
         }

@@ -19,7 +19,7 @@ import { recognisePasted, roundFragment } from './fragment.mjs';
 import { InputError, faces, tableCard } from './games.mjs';
 import { fieldName, formatAmount, formatInt, germanReason, plural } from './german.mjs';
 import { dropHash, whatNow } from './proofview.mjs';
-import { CATEGORY_NAMES } from './roundview.mjs';
+import { CATEGORY_NAMES, roundShown, showdown } from './roundview.mjs';
 
 const DEBOUNCE_MS = 250;
 const COLLAPSED = 20;
@@ -476,6 +476,8 @@ function resultNodes(game, outcome) {
       const show = table ? faces.table : faces.shoe;
       const items = list.map((c, i) => ({ value: String(c), ...show(c), label: `Karte ${i + 1}` }));
       derivedText.push(items.map((x) => x.text).join(' '));
+      const deal = table ? null : roundShown(r);
+      if (deal) add(el('p', { class: 'round-shown', id: `${game.id}-shown` }, deal));
       if (!table) add(el('p', {}, `${plural(list.length, 'Karte', 'Karten')}; die Cut-Card liegt nach Karte `, el('strong', { id: `${game.id}-derived-cut` }, String(r.derived.cut)), '.'));
       else add(el('p', {}, `${plural(list.length, 'Karte', 'Karten')} (6 Decks): sechsmal dieselben 52 Karten, in der Reihenfolge der Mischung.`));
       add(...chipList(game.id, items, { marks: marksOf(r.observed?.cards ?? r.observed?.order, r.comparison?.differences, table ? 'order' : 'cards'), cut: table ? undefined : r.derived.cut, unit: ['Karte', 'Karten'] }));
@@ -615,6 +617,12 @@ function handsBlock(id, hole, board, numbering, round) {
   const diffs = round?.comparison?.differences ?? [];
   const boardMarks = round ? marksOf(round.observed?.board, diffs, 'board') : [];
   const box = el('div', { class: 'hands', id: `${id}-hands` });
+  const won = showdown(hole, board, numbering);
+  if (won) {
+    box.append(el('p', { class: 'round-shown', id: `${id}-winner` }, won.seats.length === 1
+      ? `Gewinner: Platz ${won.seats[0]} mit ${won.hand.text}`
+      : `Geteilter Pot: Plätze ${won.seats.join(', ')} mit ${won.hand.text}`));
+  }
   box.append(el('div', { class: 'hand' }, el('strong', {}, 'Board'), el('span', {}, ...cardSpans(board, show, boardMarks))));
   const seenHole = round?.observed?.hole ?? [];
   hole.forEach((cards, i) => {

@@ -339,6 +339,16 @@ if (!missing.length) describe('the page as players use it', { timeout: 1200000 }
       assert.ok(table.some((t) => /^Zahl: /.test(t)), table.join('\n'));
       const ladder = await shown('ladder');
       assert.match(ladder[0], /^Koffer 1: .* · Koffer 2: /);
+      // A game's own panel shows it too: the first deal, the poker winner.
+      const q = (o) => Object.entries(o).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+      const shoe1 = vectors.find((t) => t.input.op === 'shoe.deal').input;
+      await page.evaluate((h) => (location.hash = h), `#shoe.deal&${q({ serverSeed: shoe1.serverSeed, clientSeed: shoe1.clientSeed, nonce: shoe1.nonce, decks: shoe1.decks, penetration: shoe1.penetration })}`);
+      await page.waitForSelector('#blackjack-verdict[data-state="done"]');
+      assert.match(await page.textContent('#blackjack-shown'), /^Erste Hand: Spieler \S+ \S+ · Dealer \S+, verdeckt \S+$/);
+      const poker = vectors.find((t) => t.input.op === 'poker.deal').input;
+      await page.evaluate((h) => (location.hash = h), `#poker.deal&${q({ serverSeed: poker.serverSeed, clientSeed: poker.clientSeed, nonce: poker.nonce, players: poker.players })}`);
+      await page.waitForSelector('#poker-verdict[data-state="done"]');
+      assert.match(await page.textContent('#poker-winner'), /^(Gewinner: Platz \d+|Geteilter Pot: Plätze [\d, ]+) mit /);
     } finally {
       await context.close();
     }
