@@ -323,7 +323,6 @@ function judge(game, outcome) {
     const all = compared === 1 ? `die eine ${unit[0]} stimmt` : `alle ${plural(compared, unit[0], unit[1])} stimmen überein`;
     const seen = compared ? `${all}${cutSeen ? ', die Cut-Card auch' : ''}` : cutSeen ? 'die Cut-Card stimmt' : 'nichts Gesehenes eingetragen';
     head = commit === 'ok' ? `✓ Stimmt: Commitment passt, ${seen}` : `✓ Stimmt: ${seen}`;
-    if (commit === 'absent' && !secretless(game)) lines.push('Ohne Commitment ist nur geprüft, dass das Gesehene aus diesem Seed folgt – nicht, dass der Seed vor dem Spiel festgelegt war.');
     if (!compared && !cutSeen) lines.push('Trage unten ein, was du gesehen hast, dann vergleicht die Seite Stück für Stück.');
   } else {
     verdict = 'unobserved';

@@ -710,7 +710,7 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
       // Keys shown with a result are German too (no "cursorNext", "value").
       const t = vectorsOf('cursor.int')[0].input;
       await run(page, 'numbers', { op: 'cursor.int', serverSeed: t.serverSeed, clientSeed: t.clientSeed, seats: '', nonce: t.nonce, cursor: t.cursor, range: t.range, observed: '' });
-      assert.deepEqual(await page.$$eval('#numbers-out dt', (d) => d.map((x) => x.textContent)), ['Zahl', 'nächster Cursor']);
+      assert.deepEqual(await page.$$eval('#numbers-out dt', (d) => d.map((x) => x.textContent)), ['Zahl', 'nächster Zähler']);
     } finally {
       await context.close();
     }
@@ -847,7 +847,7 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
       const faces = (await grid(page, 'dice')).map(Number);
       const t = await run(page, 'dice', { observed: `${faces[0]} T4 ${faces[2]}` });
       assert.equal(t.verdict, 'match', t.text);
-      assert.match(t.text, /1 Wurf aus Telegram übersprungen/);
+      assert.match(t.text, /Ein Telegram-Wurf übersprungen/);
       assert.equal(await page.getAttribute('#dice-grid li[data-pos="1"]', 'data-mark'), 'skipped');
     } finally {
       await context.close();
@@ -880,11 +880,11 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
     try {
       const v = await run(page, 'dice', { serverSeed: d.serverSeed, clientSeed: d.clientSeed, from: String(MAX_INT), rolls: 2, observed: '' });
       assert.equal(v.verdict, 'invalid');
-      assert.match(v.text, /reichen über die größte Wurfnummer 2\^53 − 1/);
+      assert.match(v.text, /reichen über die größte Wurfnummer 9\.007\.199\.254\.740\.991 hinaus/);
       assert.equal(await page.locator('#dice-grid li').count(), 0);
       const ok = await run(page, 'dice', { from: String(MAX_INT - 1n), rolls: 2 });
       assert.notEqual(ok.verdict, 'invalid', ok.text);
-      assert.deepEqual(await page.$$eval('#dice-grid li .pos', (p) => p.map((x) => x.textContent)), ['n = 9.007.199.254.740.990', 'n = 9.007.199.254.740.991']);
+      assert.deepEqual(await page.$$eval('#dice-grid li .pos', (p) => p.map((x) => x.textContent)), ['Nr. 9.007.199.254.740.990', 'Nr. 9.007.199.254.740.991']);
     } finally {
       await context.close();
     }
