@@ -134,20 +134,21 @@ async function proofOnce(url, hash, rate) {
 async function benchProof() {
   const hash = `#proof=${Buffer.from(diceProof(Number(opts.proof))).toString('base64url')}`;
   const rates = opts.throttle.split(',').map(Number);
-  const runs = rates.map(() => []);
+  const cells = servers.flatMap((s, k) => rates.map((rate) => ({ s, root: opts.root[k], rate, runs: [] })));
   for (let i = 0; i < WARMUP + RUNS; i++) {
-    for (const [k, rate] of rates.entries()) {
-      const r = await proofOnce(servers[0].url, hash, rate);
-      if (i >= WARMUP) runs[k].push(r);
+    for (const c of cells) {
+      const r = await proofOnce(c.s.url, hash, c.rate);
+      if (i >= WARMUP) c.runs.push(r);
     }
   }
-  console.log(`${opts.proof} dice rounds from a #proof= link (${hash.length} characters), self-test included, ${RUNS} runs each (${WARMUP} warm-up runs not counted):`);
-  for (const [k, rate] of rates.entries()) {
-    const t = runs[k].map((r) => r.t);
-    const long = runs[k].map((r) => r.long);
-    console.log(`  CPU ${rate}x: verdict after median ${median(t).toFixed(0)} ms (min ${Math.min(...t).toFixed(0)}, max ${Math.max(...t).toFixed(0)}); longest main-thread task median ${median(long).toFixed(0)} ms, max ${Math.max(...long).toFixed(0)} ms`);
+  console.log(`${opts.proof} dice rounds from a #proof= link (${hash.length} characters), self-test included, ${RUNS} runs each (${WARMUP} warm-up runs not counted), alternating:`);
+  for (const c of cells) {
+    const t = c.runs.map((r) => r.t);
+    const long = c.runs.map((r) => r.long);
+    console.log(`  ${c.root} at CPU ${c.rate}x: verdict after median ${median(t).toFixed(0)} ms (min ${Math.min(...t).toFixed(0)}, max ${Math.max(...t).toFixed(0)}); longest main-thread task median ${median(long).toFixed(0)} ms, max ${Math.max(...long).toFixed(0)} ms`);
   }
-  for (let k = 1; k < rates.length; k++) console.log(`  median ${rates[k]}x / ${rates[0]}x = ${(median(runs[k].map((r) => r.t)) / median(runs[0].map((r) => r.t))).toFixed(2)}`);
+  const base = cells[0];
+  for (const c of cells.slice(1)) console.log(`  median (${c.root}, ${c.rate}x) / (${base.root}, ${base.rate}x) = ${(median(c.runs.map((r) => r.t)) / median(base.runs.map((r) => r.t))).toFixed(2)}`);
 }
 
 try {

@@ -1,7 +1,8 @@
 //! `provably web`: the verification page on 127.0.0.1.
 //!
 //! URL layout: `/js/…` is `reference/js/…` (the same modules the node target
-//! runs), `/vectors/…` is `vectors/…`, everything else is `web/…`, and `/` is
+//! runs; only those the page and its worker load), `/vectors/…` is
+//! `vectors/…` (only `selftest.json`), everything else is `web/…`, and `/` is
 //! `web/index.html`. The page requests nothing else, and the
 //! Content-Security-Policy header (repeated in the page's own meta tag)
 //! forbids it to. Every response, refusals included, carries
