@@ -76,7 +76,8 @@ export function setupProofCard() {
   });
   drop.addEventListener('dragleave', () => drop.classList.remove('dragging'));
   drop.addEventListener('drop', (e) => {
-    if (e.target === text) return; // the box's own drop is an input event
+    // Text dropped into the box is the box's own input event; a file is the card's.
+    if (e.target === text && !e.dataTransfer?.files?.length) return;
     e.preventDefault();
     drop.classList.remove('dragging');
     const file = e.dataTransfer?.files?.[0];
@@ -167,7 +168,14 @@ async function check(source, text) {
   if (!source && text.trim() === '') return;
   if (!source) {
     const pasted = recognisePasted(text);
-    if (pasted?.kind === 'link') return openLink(pasted.hash);
+    if (pasted?.kind === 'link') {
+      if (!pasted.hash.startsWith('#proof=')) {
+        // A round's link: its game opens it; the box keeps nothing of it.
+        $('proof-text').value = '';
+        setVerdict('idle', null, [el('p', { class: 'verdict-detail' }, 'Das war der Link zu einer einzelnen Runde: geöffnet unter „Eine Runde nachrechnen“.')]);
+      }
+      return openLink(pasted.hash);
+    }
   }
   $('proof-card').scrollIntoView({ block: 'start' });
   busy(gen, 0, 0);
