@@ -314,6 +314,11 @@ if (!missing.length) describe('the page as players use it', { timeout: 1200000 }
       for (const id of ['blackjack', 'tournament', 'numbers', 'poker', 'pokerni', 'dond', 'strategy']) await page.click(`#tab-${id}`);
       const all = await screenText();
       assert.doesNotMatch(all, JARGON);
+      // The players' guide (docs/spieler.md) is linked from the page and served with it.
+      await page.click('#guide-link');
+      await page.waitForSelector('h1');
+      assert.match(await page.textContent('h1'), /Anleitung für Spieler/);
+      assert.match(await page.textContent('#zeichen'), /✓ und ✗/);
     } finally {
       await context.close();
     }
