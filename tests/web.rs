@@ -223,7 +223,7 @@ fn files_the_page_never_loads_are_not_served() {
 fn many_readers_of_a_checkout_file_share_one_copy_of_it() {
     use provably::web::{Source, Tree};
     // 1,000 slow readers of a vectors file held 643 MB: one copy each.
-    let source = Source::checkout(&root()).unwrap();
+    let source = Source::checkout(root()).unwrap();
     let a = source.get(Tree::Vectors, "selftest.json").unwrap().unwrap();
     let b = source.get(Tree::Vectors, "selftest.json").unwrap().unwrap();
     assert_eq!(a, b);
