@@ -126,7 +126,7 @@ const WHERE_SHOE = {
   serverSeed: 'Wo: am Tisch unter „Nachweis“, sobald der Schuh durch ist und neu gemischt wurde.',
   clientSeed: 'Wo: am Tisch unter „Nachweis“.',
   nonce: 'Wo: am Tisch unter „Nachweis“ (zählt die Runden dieses Seed-Paares).',
-  commit: 'Wo: der Hash, den der Tisch zeigt, solange der Schuh läuft.',
+  commit: 'Wo: der SHA-256-Wert, den der Tisch zeigt, solange der Schuh läuft.',
 };
 
 const seedField = (name, label, hint) => ({ name, label, hint, wide: true, trim: true, seed: true });
@@ -190,7 +190,7 @@ export const GAMES = [
       { name: 'hand', label: 'Handindex', kind: 'int', value: '0', hint: 'Die wievielte Hand, ab 0 gezählt, wie der Server sie nummeriert.' },
       { name: 'decks', label: 'Decks', kind: 'int', value: '6', hint: '1 bis 8.' },
       { name: 'penetration', label: 'Anteil bis zur Cut-Card', kind: 'number', value: '0,75', hint: 'Zwischen 0 und 1, z. B. 0,75 für drei Viertel.' },
-      commitField('Wo: der Hash, der vor Anmeldeschluss beim Turnier veröffentlicht wurde.'),
+      commitField('Wo: der SHA-256-Wert, der vor Anmeldeschluss beim Turnier veröffentlicht wurde.'),
     ],
     observe: SHOE_OBSERVE,
     formula: ['Hand k des Turniers T: wie eine freie Runde mit Client-Seed = T + ":" + k und Nonce = k (Cut-Card eingeschlossen).'],
