@@ -2,10 +2,14 @@
 //
 //   node scripts/screenshots.mjs        (needs target/debug/provably, or $PROVABLY_BIN)
 //
-//   docs/page-proof-match.png            a dice game proof (seed 001) that matches, desktop
-//   docs/page-proof-match-mobile.png     the same on a 390 px phone
+//   docs/page-proof-match.png            a dice game proof (seed 001) that matches, desktop (1280×800)
+//   docs/page-proof-match-mobile.png     the same on a phone (390×844)
 //   docs/page-proof-mismatch.png         a blackjack shoe proof with one card changed, desktop
-//   docs/page-proof-mismatch-mobile.png  the same on a 390 px phone
+//   docs/page-proof-mismatch-mobile.png  the same on a phone (390×844)
+//
+// The proofs are opened from a #proof= link, as a player would, and each
+// picture is the screen the player then sees: the page scrolls the verdict
+// into view (verdict first), so that is what the viewport shows.
 //   docs/screenshot.png                  a Blackjack round with a wrong card at position 18
 //
 // The proofs are built from the committed vectors (reference/js/testkit/proofs.mjs).
@@ -36,7 +40,8 @@ async function shoot(browser, url, { viewport, file, prepare, element }) {
   await prepare(page);
   const tmp = join(DOCS, `.${file}.tmp.png`);
   try {
-    await page.locator(element).screenshot({ path: tmp, animations: 'disabled' });
+    if (element) await page.locator(element).screenshot({ path: tmp, animations: 'disabled' });
+    else await page.screenshot({ path: tmp, animations: 'disabled' });
     renameSync(tmp, join(DOCS, file));
   } finally {
     rmSync(tmp, { force: true });
@@ -48,14 +53,17 @@ async function shoot(browser, url, { viewport, file, prepare, element }) {
 const vectors = loadVectors();
 const match = systemProofs(vectors).find((p) => p.id === 'dice');
 const mismatch = tamperedShoe(vectors, { r: 1, index: 17 });
-const proofDone = (page) => page.waitForSelector('#proof-verdict[data-state="done"]');
+const proofDone = async (page) => {
+  await page.waitForSelector('#proof-verdict[data-state="done"]');
+  await page.waitForTimeout(300);
+};
 
 const server = await startServer();
 const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
 try {
-  for (const [suffix, viewport] of [['', { width: 1100, height: 900 }], ['-mobile', { width: 390, height: 844 }]]) {
-    await shoot(browser, `${server.url}#proof=${base64url(match.text)}`, { viewport, file: `page-proof-match${suffix}.png`, prepare: proofDone, element: '#proof-card' });
-    await shoot(browser, `${server.url}#proof=${base64url(mismatch.text)}`, { viewport, file: `page-proof-mismatch${suffix}.png`, prepare: proofDone, element: '#proof-card' });
+  for (const [suffix, viewport] of [['', { width: 1280, height: 800 }], ['-mobile', { width: 390, height: 844 }]]) {
+    await shoot(browser, `${server.url}#proof=${base64url(match.text)}`, { viewport, file: `page-proof-match${suffix}.png`, prepare: proofDone, element: null });
+    await shoot(browser, `${server.url}#proof=${base64url(mismatch.text)}`, { viewport, file: `page-proof-mismatch${suffix}.png`, prepare: proofDone, element: null });
   }
   const { input, expected } = vectors.filter((t) => t.input.op === 'shoe.deal')[0];
   const seen = [...expected.cards.slice(0, 24)];

@@ -144,20 +144,20 @@ fn parse_reply(raw: &[u8]) -> Reply {
 }
 
 /// The page's files, found on disk independently of the server's rule:
-/// (URL, file).
+/// (URL, file). Of `reference/js/`, the modules index.html preloads (the
+/// browser test holds that list to what the page and its worker request);
+/// of `vectors/`, the self-test's vectors.
 fn page_files() -> Vec<(String, PathBuf)> {
     let mut files = Vec::new();
-    for (prefix, dir, skip) in [
-        ("/", "web", &["test"][..]),
-        ("/js/", "reference/js", &["test", "testkit"][..]),
-        ("/vectors/", "vectors", &[][..]),
-    ] {
-        walk(&root().join(dir), "", skip, &mut |rel, path| {
-            if dir != "vectors" || rel.ends_with(".json") {
-                files.push((format!("{prefix}{rel}"), path.to_path_buf()));
-            }
-        });
+    walk(&root().join("web"), "", &["test"], &mut |rel, path| {
+        files.push((format!("/{rel}"), path.to_path_buf()));
+    });
+    let index = std::fs::read_to_string(root().join("web/index.html")).unwrap();
+    for module in index.split("rel=\"modulepreload\" href=\"js/").skip(1) {
+        let name = &module[..module.find('"').unwrap()];
+        files.push((format!("/js/{name}"), root().join("reference/js").join(name)));
     }
+    files.push(("/vectors/selftest.json".into(), root().join("vectors/selftest.json")));
     files.sort();
     files
 }
@@ -190,6 +190,52 @@ fn the_binary_embeds_exactly_the_page_files_of_the_checkout() {
         "{expected:?}"
     );
     assert_eq!(provably::web::embedded_urls(), expected);
+}
+
+#[test]
+fn files_the_page_never_loads_are_not_served() {
+    // The node target, its server, the benchmarks and the other vectors are
+    // on disk, and were served before; the page loads none of them.
+    for path in [
+        "/js/target.mjs",
+        "/js/serve.mjs",
+        "/js/bench/mixed-requests.mjs",
+        "/js/bench/target-uncached.mjs",
+        "/vectors/proofs.json",
+        "/vectors/shoe.json",
+    ] {
+        assert!(
+            root()
+                .join(path.replacen("/js/", "reference/js/", 1).trim_start_matches('/'))
+                .exists(),
+            "{path} is on disk"
+        );
+        for server in [Server::start(&[]), Server::start(&["--root", root().to_str().unwrap()])] {
+            assert_eq!(server.get(path).status, 404, "{path}");
+        }
+    }
+    let served = Server::start(&[]);
+    assert_eq!(served.get("/worker.mjs").status, 200, "the page's worker");
+    assert_eq!(served.get("/js/proof.mjs").status, 200);
+}
+
+#[test]
+fn many_readers_of_a_checkout_file_share_one_copy_of_it() {
+    use provably::web::{Source, Tree};
+    // 1,000 slow readers of a vectors file held 643 MB: one copy each.
+    let source = Source::checkout(root()).unwrap();
+    let a = source.get(Tree::Vectors, "selftest.json").unwrap().unwrap();
+    let b = source.get(Tree::Vectors, "selftest.json").unwrap().unwrap();
+    assert_eq!(a, b);
+    assert_eq!(a.as_ptr(), b.as_ptr(), "each reader got its own copy of the file");
+    // A changed file is read again.
+    let (_tmp, checkout) = fake_checkout();
+    let source = Source::checkout(&checkout).unwrap();
+    let first = source.get(Tree::Web, "index.html").unwrap().unwrap();
+    std::fs::write(checkout.join("web/index.html"), "<p>edited, longer</p>").unwrap();
+    let second = source.get(Tree::Web, "index.html").unwrap().unwrap();
+    assert_eq!(&first[..], b"<p>from disk</p>");
+    assert_eq!(&second[..], b"<p>edited, longer</p>");
 }
 
 #[test]
@@ -396,6 +442,7 @@ fn fake_checkout() -> (tempfile::TempDir, PathBuf) {
     }
     std::fs::write(checkout.join("web/index.html"), "<p>from disk</p>").unwrap();
     std::fs::write(checkout.join("vectors/v.json"), "{}").unwrap();
+    std::fs::write(checkout.join("vectors/selftest.json"), "{}").unwrap();
     std::fs::create_dir(tmp.path().join("outside")).unwrap();
     std::fs::write(tmp.path().join("outside/secret.json"), "SECRET").unwrap();
     (tmp, checkout)
@@ -424,6 +471,8 @@ fn symlinks_out_of_the_tree_are_not_followed() {
     symlink(&secret, checkout.join("web/leak.html")).unwrap();
     symlink(&secret, checkout.join("vectors/leak.json")).unwrap();
     symlink(tmp.path().join("outside"), checkout.join("reference/js/dir")).unwrap();
+    // A name the page loads, pointing out of the tree.
+    symlink(&secret, checkout.join("reference/js/proof.mjs")).unwrap();
     // Inside the checkout but in another tree, or in an excluded directory.
     symlink(checkout.join("vectors/v.json"), checkout.join("reference/js/v.json")).unwrap();
     std::fs::create_dir(checkout.join("reference/js/test")).unwrap();
@@ -444,6 +493,7 @@ fn symlinks_out_of_the_tree_are_not_followed() {
         "/js/dir/secret.json",
         "/js/v.json",
         "/js/t.mjs",
+        "/js/proof.mjs",
     ] {
         let reply = server.get(path);
         assert_eq!(reply.status, 404, "{path}: {}", reply.text());
@@ -609,5 +659,7 @@ fn route_decodes_once_then_refuses_dot_segments_and_maps_the_three_trees() {
     assert!(Tree::Js.serves("provably.mjs") && !Tree::Js.serves("test/cursor.test.mjs"));
     assert!(!Tree::Js.serves("testkit/oracle.py") && !Tree::Web.serves("test/browser.test.mjs"));
     assert!(!Tree::Web.serves(".hidden") && !Tree::Web.serves("a//b") && !Tree::Web.serves(""));
-    assert!(Tree::Vectors.serves("cursor.json") && !Tree::Vectors.serves("README.md"));
+    assert!(Tree::Vectors.serves("selftest.json") && !Tree::Vectors.serves("README.md"));
+    assert!(!Tree::Vectors.serves("cursor.json") && !Tree::Js.serves("target.mjs"));
+    assert!(!Tree::Js.serves("bench/mixed-requests.mjs") && !Tree::Js.serves("serve.mjs"));
 }

@@ -3,6 +3,9 @@
 // references; the page refuses to compute until that code has reproduced
 // every vector of /vectors/selftest.json in this very browser.
 //
+//   worker.mjs     the self-test and every check, off the main thread
+//   checker.mjs    the page's side of the worker: lanes, progress, cancel
+//   roundview.mjs  a checked round as the game showed it (in the worker)
 //   selftest.mjs   the self-test (valid and invalid vectors)
 //   ui.mjs         the tabs, the game panels, the proof card, the fragment
 //   games.mjs      the games by their names, and how a round becomes a proof
@@ -11,23 +14,24 @@
 //   fragment.mjs   the URL fragment (docs/links.md)
 //   german.mjs     the page's German: names, plurals, amounts, messages
 
-import { parseJson, stringifyJson } from './js/json.mjs';
-import { NAME, execute } from './js/provably.mjs';
+import { NAME } from './js/provably.mjs';
+import { run } from './checker.mjs';
 import { $ } from './dom.mjs';
 import { formatInt } from './german.mjs';
-import { runVectors } from './selftest.mjs';
 import * as ui from './ui.mjs';
 
 // ---------------------------------------------------------------------------
-// Self-test
+// Self-test: in the worker that then checks proofs (web/worker.mjs), so the
+// code that passed is the code that checks, and the page stays responsive.
 
-function pretty(value) {
-  const text = stringifyJson(value);
-  try {
-    return JSON.stringify(JSON.parse(text), null, 1);
-  } catch {
-    return text;
-  }
+function showFailure(f) {
+  $('selftest-failure').hidden = false;
+  $('selftest-failure-tcid').textContent = f.tcId;
+  $('selftest-failure-op').textContent = `${f.scheme} · ${f.op ?? (f.invalid ? 'ungültige Anfrage' : '?')}`;
+  $('selftest-failure-comment').textContent = f.comment;
+  $('selftest-failure-where').textContent = `Erste Abweichung bei: ${f.diff}`;
+  $('selftest-failure-expected').textContent = f.expected;
+  $('selftest-failure-got').textContent = f.got;
 }
 
 async function runSelftest() {
@@ -36,50 +40,53 @@ async function runSelftest() {
     box.dataset.state = state;
     $('selftest-status').textContent = status;
   };
-  let bundle;
+  const locked = 'die Eingaben bleiben gesperrt.';
+  let text;
   try {
     // boot.js started the download before the modules had arrived.
-    const text = await (window.provablyVectors ?? fetch('/vectors/selftest.json', { cache: 'no-store' }).then((r) => {
+    text = await (window.provablyVectors ?? fetch('/vectors/selftest.json', { cache: 'no-store' }).then((r) => {
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
       return r.text();
     }));
     performance.mark('provably:vectors-loaded');
-    // json.mjs keeps integers past 2^53 exact and rejects duplicate keys.
-    bundle = parseJson(text);
-    performance.mark('provably:vectors-parsed');
-    if (!Array.isArray(bundle?.tests)) throw new Error('kein Feld "tests"');
   } catch (e) {
-    show('failed', `Selbsttest nicht ladbar (${e.message}) — die Eingaben bleiben gesperrt.`);
+    show('failed', `Selbsttest nicht ladbar (${e.message}) – ${locked}`);
     return false;
   }
-  const tests = bundle.tests;
-  const total = formatInt(tests.length);
-  $('selftest-total').textContent = total;
   const counts = (passed, failed) => {
     $('selftest-passed').textContent = formatInt(passed);
     $('selftest-failed').textContent = formatInt(failed);
   };
-  const { passed, failed, first } = await runVectors(tests, execute, { onProgress: counts });
+  let r;
+  try {
+    r = await run('proof', 'selftest', { text }, {
+      onProgress: (done, total) => {
+        $('selftest-total').textContent = formatInt(total);
+        show('running', `Läuft … ${formatInt(done)} von ${formatInt(total)}`);
+      },
+    });
+  } catch (e) {
+    show('failed', `Selbsttest nicht ausführbar (${e.message}) – ${locked}`);
+    return false;
+  }
   performance.mark('provably:selftest');
-  counts(passed, failed);
-  if (first) {
-    const { t } = first;
-    $('selftest-failure').hidden = false;
-    $('selftest-failure-tcid').textContent = String(t.tcId);
-    $('selftest-failure-op').textContent = `${t.scheme ?? ''} · ${t.input?.op ?? (t.result === 'invalid' ? 'ungültige Anfrage' : '?')}`;
-    $('selftest-failure-comment').textContent = t.comment ?? '';
-    $('selftest-failure-where').textContent = `Erste Abweichung bei: ${first.diff}`;
-    $('selftest-failure-expected').textContent = t.result === 'invalid' ? `abgelehnt (invalid): ${t.line}` : pretty(t.expected);
-    $('selftest-failure-got').textContent = pretty(first.got);
-    show('failed', `${formatInt(failed)} von ${total} Prüfungen fehlgeschlagen — diese Seite rechnet hier nicht richtig, die Eingaben bleiben gesperrt.`);
+  if (r.unreadable) {
+    show('failed', `Selbsttest nicht ladbar (${r.unreadable}) – ${locked}`);
     return false;
   }
-  const declared = Number(bundle.numberOfTests);
-  if (tests.length === 0 || declared !== tests.length) {
-    show('failed', `Selbsttest unvollständig (${tests.length} Tests, angekündigt ${bundle.numberOfTests}) — die Eingaben bleiben gesperrt.`);
+  const total = formatInt(r.total);
+  $('selftest-total').textContent = total;
+  counts(r.passed, r.failed);
+  if (r.failure) {
+    showFailure(r.failure);
+    show('failed', `${formatInt(r.failed)} von ${total} Prüfungen fehlgeschlagen – diese Seite rechnet hier nicht richtig, ${locked}`);
     return false;
   }
-  show('passed', `${formatInt(passed)} von ${total} Prüfungen bestanden — die Eingaben sind frei.`);
+  if (r.total === 0 || Number(r.declared) !== r.total) {
+    show('failed', `Selbsttest unvollständig (${formatInt(r.total)} Tests, angekündigt ${r.declared}) – ${locked}`);
+    return false;
+  }
+  show('passed', `${formatInt(r.passed)} von ${total} Prüfungen bestanden – die Eingaben sind frei.`);
   return true;
 }
 

@@ -74,6 +74,18 @@ export function roundFragment(op, pairs) {
   return `#${parts.join('&')}`;
 }
 
+/** The length of the base64url of `text`'s UTF-8, without encoding it. */
+export function encodedLength(text) {
+  const bytes = new TextEncoder().encode(text).length;
+  return Math.ceil((bytes * 4) / 3);
+}
+
+/** The value of a "#proof=…" fragment (with or without "#"), or null for any other fragment. */
+export function proofValue(hash) {
+  const h = hash.startsWith('#') ? hash.slice(1) : hash;
+  return h.startsWith('proof=') ? h.slice('proof='.length) : null;
+}
+
 /** "#proof=…" for a proof text. */
 export const proofFragment = (text) => `#proof=${encodeBase64url(text)}`;
 
@@ -84,7 +96,7 @@ export const proofFragment = (text) => `#proof=${encodeBase64url(text)}`;
  */
 export function recognisePasted(value) {
   const t = value.trim();
-  if (t.startsWith('{') && /"(proof|epochs|rounds)"\s*:/.test(t)) return { kind: 'proof', text: t };
+  if (t.replace(/^\uFEFF/, '').startsWith('{') && /"(proof|epochs|rounds)"\s*:/.test(t)) return { kind: 'proof', text: t };
   const hashAt = t.indexOf('#');
   if (/^https?:\/\//i.test(t) && hashAt !== -1) {
     const hash = t.slice(hashAt);

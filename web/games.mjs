@@ -126,7 +126,7 @@ const WHERE_SHOE = {
   serverSeed: 'Wo: am Tisch unter „Nachweis“, sobald der Schuh durch ist und neu gemischt wurde.',
   clientSeed: 'Wo: am Tisch unter „Nachweis“.',
   nonce: 'Wo: am Tisch unter „Nachweis“ (zählt die Runden dieses Seed-Paares).',
-  commit: 'Wo: der Hash, den der Tisch zeigt, solange der Schuh läuft.',
+  commit: 'Wo: der SHA-256-Wert, den der Tisch zeigt, solange der Schuh läuft.',
 };
 
 const seedField = (name, label, hint) => ({ name, label, hint, wide: true, trim: true, seed: true });
@@ -134,7 +134,7 @@ const commitField = (hint) => ({ name: 'commit', label: 'Commitment (vor dem Spi
 
 const SHOE_OBSERVE = [
   { name: 'observed', label: 'Gesehene Karten', kind: 'textarea', hint: 'In Ziehreihenfolge, z. B. „AS TD 7H“ oder „A♠ 10♦ 7♥“; „?“ für eine Karte, die du nicht gesehen hast.', wide: true },
-  { name: 'start', label: 'Ab Position (ab 1)', kind: 'int', value: '1', hint: 'Die Position deiner ersten Karte im Schuh, z. B. 40, wenn du erst später eingestiegen bist.' },
+  { name: 'start', label: 'Erste gesehene Karte Nr.', kind: 'int', value: '1', hint: 'Die wievielte Karte des Schuhs deine erste war, z. B. 40, wenn du erst später eingestiegen bist. Die erste Karte des Schuhs ist Nr. 1.' },
   { name: 'cut', label: 'Cut-Card nach Karte', kind: 'int', hint: 'Optional: nach wie vielen Karten die Cut-Card kam.' },
 ];
 
@@ -144,6 +144,7 @@ export const tableCard = (index) => index % 52;
 export const GAMES = [
   {
     id: 'blackjack',
+    firstHint: 'Nonce, Decks und Client-Seed (am Casino-Tisch: die Platz-Seeds)',
     tab: 'Blackjack',
     unit: ['Karte', 'Karten'],
     opFor: (v) => (v.variant === 'table' ? 'cursor.shuffle' : 'shoe.deal'),
@@ -159,14 +160,14 @@ export const GAMES = [
       { name: 'seats', label: 'Platz-Seeds (statt Client-Seed)', kind: 'textarea', hint: 'Wo: auf der Seite der Tischrunde. Eine Zeile je Platz: „Spielernummer: Seed“, z. B. „7: a1b2c3“. Alle, die beim Austeilen saßen.', wide: true, variants: ['table'] },
       { name: 'nonce', label: 'Nonce', kind: 'int', value: '0', hint: WHERE_SHOE.nonce },
       { name: 'decks', label: 'Decks', kind: 'int', value: '6', hint: '1 bis 8; am Tisch angeschrieben.', variants: ['shoe'] },
-      { name: 'penetration', label: 'Durchdringung', kind: 'number', value: '0,75', hint: 'Zwischen 0 und 1, z. B. 0,75.', variants: ['shoe'] },
+      { name: 'penetration', label: 'Anteil bis zur Cut-Card', kind: 'number', value: '0,75', hint: 'Wie weit der Schuh gespielt wird, zwischen 0 und 1, z. B. 0,75 für drei Viertel; am Tisch angeschrieben.', variants: ['shoe'] },
       commitField(WHERE_SHOE.commit),
     ],
     observe: SHOE_OBSERVE.map((f) => (f.name === 'cut' ? { ...f, variants: ['shoe'] } : f)),
     formula: [
       'Freie Runde: Block b = HMAC-SHA256(Server-Seed, "Client-Seed:Nonce:b"), ein Bytestrom über die Blockgrenzen hinweg. Ein Index in [0, n): k Bytes mit 256^k ≥ n, Big-Endian, Werte ab 256^k − (256^k mod n) verworfen, dann mod n. Fisher-Yates rückwärts über den geordneten Schuh (je Deck ♠ ♥ ♦ ♣, darin A 2 … K).',
-      'Cut-Card aus demselben Strom: round(gesamt × Durchdringung) ± round(gesamt × 0,02), begrenzt auf [max(20, round(gesamt × 0,5)), gesamt − 15].',
-      'Casino-Tisch: Client-Seed = die Platz-Seeds aufsteigend nach Spielernummer, ohne Trennzeichen verkettet; Schuh = shuffle(312) ab Cursor 0 mit raw = HMAC-SHA256(Server-Seed, "Client-Seed:Nonce:Cursor"). Schuhplatz i ist Karte i mod 52 (Rang = Karte mod 13, 0 = Ass; Farbe = Karte div 13: ♣ ♦ ♥ ♠). Diese Zuordnung nennt die Seite des Betreibers nicht; so rechnet `provably`.',
+      'Cut-Card aus demselben Strom: round(gesamt × Anteil) ± round(gesamt × 0,02), begrenzt auf [max(20, round(gesamt × 0,5)), gesamt − 15].',
+      'Casino-Tisch: Client-Seed = die Platz-Seeds aufsteigend nach Spielernummer, ohne Trennzeichen verkettet; Schuh = shuffle(312) ab Cursor 0 mit raw = HMAC-SHA256(Server-Seed, "Client-Seed:Nonce:Cursor"). Schuhplatz i ist Karte i mod 52 (Rang = Karte mod 13, 0 = Ass; Farbe = Karte div 13: ♣ ♦ ♥ ♠). Diese Zuordnung nennt die Seite des Betreibers nicht; so rechnet „provably“.',
     ],
     async build(v, ctx) {
       if (v.variant === 'table') return buildTable(v, ctx);
@@ -177,6 +178,7 @@ export const GAMES = [
   },
   {
     id: 'tournament',
+    firstHint: 'Turnierkennung, Handindex und Decks',
     tab: 'Turnier',
     unit: ['Karte', 'Karten'],
     opFor: () => 'shoe.tournament',
@@ -187,8 +189,8 @@ export const GAMES = [
       seedField('tournamentId', 'Turnierkennung', 'Wo: beim Turnier angeschrieben.'),
       { name: 'hand', label: 'Handindex', kind: 'int', value: '0', hint: 'Die wievielte Hand, ab 0 gezählt, wie der Server sie nummeriert.' },
       { name: 'decks', label: 'Decks', kind: 'int', value: '6', hint: '1 bis 8.' },
-      { name: 'penetration', label: 'Durchdringung', kind: 'number', value: '0,75', hint: 'Zwischen 0 und 1.' },
-      commitField('Wo: der Hash, der vor Anmeldeschluss beim Turnier veröffentlicht wurde.'),
+      { name: 'penetration', label: 'Anteil bis zur Cut-Card', kind: 'number', value: '0,75', hint: 'Zwischen 0 und 1, z. B. 0,75 für drei Viertel.' },
+      commitField('Wo: der SHA-256-Wert, der vor Anmeldeschluss beim Turnier veröffentlicht wurde.'),
     ],
     observe: SHOE_OBSERVE,
     formula: ['Hand k des Turniers T: wie eine freie Runde mit Client-Seed = T + ":" + k und Nonce = k (Cut-Card eingeschlossen).'],
@@ -200,6 +202,7 @@ export const GAMES = [
   },
   {
     id: 'dice',
+    firstHint: 'den Client-Seed und die erste Wurfnummer',
     tab: 'Würfel',
     unit: ['Wurf', 'Würfe'],
     opFor: () => 'dice.roll',
@@ -208,7 +211,7 @@ export const GAMES = [
     fields: [
       seedField('serverSeed', 'Server-Seed', 'Wo: im Nachweis unter /fair/<id>, Feld „serverSeed“, nach Spielende.'),
       seedField('clientSeed', 'Client-Seed', 'Wo: im Nachweis, Feld „clientSeed“; im 1-gegen-1 die Werte beider Spieler mit „:“ verbunden.'),
-      { name: 'from', label: 'Erste Wurfnummer n', kind: 'int', value: '0', hint: 'Die Nummer des ersten Wurfs, den du prüfen willst.' },
+      { name: 'from', label: 'Erste Wurfnummer', kind: 'int', value: '0', hint: 'Die Nummer des ersten Wurfs, den du prüfen willst.' },
       { name: 'rolls', label: 'Anzahl Würfe', kind: 'int', value: '20', hint: '1 bis 1.000.' },
       commitField('Wo: im Nachweis, Feld „commit“; vor dem ersten Wurf an beide Spieler geschickt.'),
     ],
@@ -216,14 +219,14 @@ export const GAMES = [
       { name: 'observed', label: 'Gesehene Augenzahlen', kind: 'textarea', hint: 'Ab der ersten Wurfnummer, z. B. „3 6 1 1 4“; „?“ für einen Wurf, den du nicht gesehen hast; „T“ (oder „T4“) für einen Telegram-Wurf: der kommt von Telegram, nicht aus dem Seed, und wird übersprungen.', wide: true },
     ],
     formula: [
-      'Würfel n: für Runde 0 … 15 ist mac = HMAC-SHA256(Server-Seed, "Client-Seed:n:Runde"); das erste Byte unter 252 ergibt Byte mod 6 + 1. So rechnet der veröffentlichte JavaScript-Code, Byte für Byte (die Kurzformel der Seite sieht nur Byte 0 an).',
-      'Wurfnummern gehen bis 2^53 − 1: die Seite lehnt eine Anfrage ab, deren letzter Wurf erste Wurfnummer + Anzahl − 1 darüber läge, wie `provably verify dice`.',
+      'Wurf Nummer n: für Runde 0 … 15 ist mac = HMAC-SHA256(Server-Seed, "Client-Seed:n:Runde"); das erste Byte unter 252 ergibt Byte mod 6 + 1. So rechnet der veröffentlichte JavaScript-Code, Byte für Byte (die Kurzformel der Seite sieht nur Byte 0 an).',
+      'Wurfnummern gehen bis 2^53 − 1: die Seite lehnt eine Anfrage ab, deren letzter Wurf erste Wurfnummer + Anzahl − 1 darüber läge, wie „provably verify dice“.',
     ],
     async build(v) {
       const from = requireInt(v, 'from', 'Erste Wurfnummer n');
       const rolls = requireInt(v, 'rolls', 'Anzahl Würfe', { min: 1, max: 1000 });
       if (BigInt(from) + BigInt(rolls) - 1n > BigInt(MAX_INT)) {
-        refuse(`Die Würfe n = ${formatInt(from)} bis ${formatInt(BigInt(from) + BigInt(rolls) - 1n)} reichen über die größte Wurfnummer 2^53 − 1 = ${formatInt(MAX_INT)} hinaus. Bitte weniger Würfe oder eine kleinere erste Wurfnummer eintragen.`, 'rolls');
+        refuse(`Die Würfe Nummer ${formatInt(from)} bis ${formatInt(BigInt(from) + BigInt(rolls) - 1n)} reichen über die größte Wurfnummer ${formatInt(MAX_INT)} hinaus. Bitte weniger Würfe oder eine kleinere erste Wurfnummer eintragen.`, 'rolls');
       }
       const seen = tokens(v.observed).map(readDie);
       if (seen.length > rolls) refuse(`Eingetragen sind ${plural(seen.length, 'Augenzahl', 'Augenzahlen')}, geprüft werden aber nur ${plural(rolls, 'Wurf', 'Würfe')}. Bitte die Anzahl Würfe erhöhen.`, 'observed');
@@ -238,21 +241,22 @@ export const GAMES = [
   },
   {
     id: 'numbers',
+    firstHint: 'Client-Seed (oder Platz-Seeds), Nonce und Zähler',
     tab: 'Casino-Zahlen',
     unit: ['Angabe', 'Angaben'],
     opFor: (v) => v.op || 'cursor.int',
     title: 'Casino-Zahlen',
-    intro: 'Eine Zahl aus dem Casino nachrechnen (0 bis 9999 aus den ersten zwei Bytes), auch für eine Tischrunde mit mehreren Plätzen. Für Fachleute: die Kommazahl, der Rohwert und ganze Mischungen.',
+    intro: 'Eine Zahl aus dem Casino nachrechnen (0 bis 9999), auch für eine Tischrunde mit mehreren Plätzen. Für Fachleute: die Kommazahl, der Rohwert und ganze Mischungen.',
     fields: [
-      { name: 'op', label: 'Rechnung', kind: 'select', options: [['cursor.int', 'Zahl (Spanne, z. B. 0 bis 9999)'], ['cursor.float', 'Kommazahl aus vier Bytes'], ['cursor.raw', 'Rohwert (HMAC)'], ['cursor.shuffle', 'Mischung (Reihenfolge)']] },
+      { name: 'op', label: 'Rechnung', kind: 'select', options: [['cursor.int', 'Zahl (Spanne, z. B. 0 bis 9999)'], ['cursor.float', 'Kommazahl (0 bis unter 1)'], ['cursor.raw', 'Zufallswert (64 Hex-Zeichen)'], ['cursor.shuffle', 'Mischung (Reihenfolge)']] },
       seedField('serverSeed', 'Server-Seed', 'Wo: auf der Transparenzseite, offengelegt beim Seed-Wechsel (Tisch: nach der Rotation).'),
       seedField('clientSeed', 'Client-Seed', 'Wo: in deinem Verlauf bei der Runde.'),
       { name: 'seats', label: 'Platz-Seeds (statt Client-Seed, für Tischrunden)', kind: 'textarea', hint: 'Eine Zeile je Platz: „Spielernummer: Seed“; alle, die bei „Nichts geht mehr“ saßen.', wide: true },
       { name: 'nonce', label: 'Nonce', kind: 'int', value: '0', hint: 'Zählt die Runden dieses Seed-Paares.' },
-      { name: 'cursor', label: 'Cursor', kind: 'int', value: '0', hint: 'Zählt die Zahlen innerhalb einer Runde, ab 0.' },
+      { name: 'cursor', label: 'Zähler in der Runde', kind: 'int', value: '0', hint: 'Die wievielte Zahl dieser Runde, wie der Betreiber sie zählt: die erste hat 0.' },
       { name: 'range', label: 'Spanne', kind: 'int', value: '10000', hint: 'Für „Zahl“: 10000 ergibt 0 bis 9999.', ops: ['cursor.int'] },
       { name: 'count', label: 'Anzahl', kind: 'int', value: '52', hint: 'Für „Mischung“: wie viele Dinge gemischt werden.', ops: ['cursor.shuffle'] },
-      commitField('Wo: die SHA256-Prüfsumme, die vor dem Seed-Wechsel veröffentlicht war.'),
+      commitField('Wo: der SHA-256-Wert, der vor dem Seed-Wechsel veröffentlicht war.'),
     ],
     observe: [
       { name: 'observed', label: 'Gesehenes Ergebnis', kind: 'textarea', hint: 'Die Zahl (oder bei „Mischung“ die Reihenfolge, „?“ für Unbekanntes).', wide: true },
@@ -282,6 +286,7 @@ export const GAMES = [
   },
   {
     id: 'poker',
+    firstHint: 'Platz-Seeds, Nonce und die Zahl der Spieler',
     tab: 'Casino-Poker',
     unit: ['Karte', 'Karten'],
     opFor: () => 'poker.deal',
@@ -296,13 +301,13 @@ export const GAMES = [
       commitField('Wo: die Prüfsumme des Tisch-Seeds, die vor der Hand am Tisch stand.'),
     ],
     observe: [
-      { name: 'mySeat', label: 'Mein Platz (ab 1)', kind: 'int', hint: 'In Austeilreihenfolge: 1 = links vom Button, der zuerst eine Karte bekommt.' },
+      { name: 'mySeat', label: 'Mein Platz', kind: 'int', hint: 'In Austeilreihenfolge: Platz 1 sitzt links vom Button und bekommt die erste Karte.' },
       { name: 'myCards', label: 'Meine Karten', kind: 'text', hint: 'Zwei Karten, z. B. „A♣ 10♦“, „AC TD“ oder Kartennummern.' },
       { name: 'board', label: 'Board', kind: 'text', hint: 'Flop, Turn, River in dieser Reihenfolge; so viele, wie aufgedeckt wurden.', wide: true },
     ],
     formula: [
-      'Stapel = shuffle(52) ab Cursor 0 (wie bei Casino-Zahlen). Bei n Spielern: Lochkarten an den Positionen i und n + i, Flop 2n+1 … 2n+3, Turn 2n+5, River 2n+7 (dazwischen je eine verbrannte Karte).',
-      'Karte c: Rang = c mod 13 (0 = Ass, 9 = Zehn, 10 bis 12 = B D K), Farbe = c div 13 (♣ ♦ ♥ ♠). Client-Seed = Platz-Seeds aufsteigend nach Spielernummer, ohne Trennzeichen verkettet.',
+      'Stapel = shuffle(52) ab Cursor 0 (wie bei Casino-Zahlen). Bei n Spielern: die zwei Karten von Platz i an den Positionen i und n + i, Flop 2n+1 … 2n+3, Turn 2n+5, River 2n+7 (dazwischen je eine verbrannte Karte).',
+      'Karte c: Rang = c mod 13 (0 = Ass, 9 = Zehn, 10 bis 12 = J Q K), Farbe = c div 13 (♣ ♦ ♥ ♠). Client-Seed = Platz-Seeds aufsteigend nach Spielernummer, ohne Trennzeichen verkettet.',
     ],
     async build(v) {
       const players = intValue(v.players);
@@ -317,23 +322,24 @@ export const GAMES = [
   },
   {
     id: 'pokerni',
+    firstHint: 'die Zahl der Spieler und deinen Platz',
     tab: 'Pokerni',
     unit: ['Karte', 'Karten'],
     opFor: () => 'selfpoker.deck',
     title: 'Pokerni',
     intro: 'Eine Pokerni-Hand nachrechnen: der ganze Stapel aus dem Seed der Hand, mit NumPys Generator im Browser nachgebaut und gegen NumPy geprüft.',
     fields: [
-      { name: 'seed', label: 'Seed', hint: 'Wo: Feld „fairplay.seed“ der Abschlussnachricht (hand_end); eine Zahl bis 2^63 − 1.', wide: true, trim: true, seed: true, inputmode: 'numeric' },
+      { name: 'seed', label: 'Seed', hint: 'Wo: Feld „fairplay.seed“ der Abschlussnachricht (hand_end); eine ganze Zahl mit bis zu 19 Ziffern.', wide: true, trim: true, seed: true, inputmode: 'numeric' },
       { name: 'players', label: 'Spieler in der Hand', kind: 'int', value: '6', hint: '1 bis 22.' },
       commitField('Wo: Feld „commit“ der Zustandsnachrichten; am Tisch, wenn du mit der Maus über das Abzeichen „Überprüfbares Geben“ fährst.'),
     ],
     observe: [
-      { name: 'mySeat', label: 'Mein Platz (ab 1)', kind: 'int', hint: 'Spieler 1 hält die Karten 1 und 2 des Stapels, Spieler 2 die Karten 3 und 4, …' },
+      { name: 'mySeat', label: 'Mein Platz', kind: 'int', hint: 'Spieler 1 hält die Karten 1 und 2 des Stapels, Spieler 2 die Karten 3 und 4, …' },
       { name: 'myCards', label: 'Meine Karten', kind: 'text', hint: 'Zwei Karten, z. B. „A♠ 10♦“ oder Kartennummern.' },
       { name: 'board', label: 'Board', kind: 'text', hint: 'Die Gemeinschaftskarten in ihrer Reihenfolge.', wide: true },
     ],
     formula: [
-      'Stapel = numpy.random.default_rng(Seed).permutation(52), hier ohne Python nachgebaut (SeedSequence, PCG64, NumPys Fisher-Yates). Spieler i (ab 0) hält Karte 2i und 2i + 1, danach fünf Gemeinschaftskarten, ohne Burn Cards.',
+      'Stapel = numpy.random.default_rng(Seed).permutation(52), hier ohne Python nachgebaut (SeedSequence, PCG64, NumPys Fisher-Yates). Spieler i hält die Karten 2i − 1 und 2i (gezählt ab 1), danach fünf Gemeinschaftskarten, ohne Burn Cards.',
       'Karte c: Wert = c div 4 (0 = 2 … 12 = Ass), Farbe = c mod 4 (♣ ♦ ♥ ♠). Commitment = SHA-256("selfpoker:" + Seed).',
     ],
     async build(v) {
@@ -352,6 +358,7 @@ export const GAMES = [
   },
   {
     id: 'dond',
+    firstHint: 'Client-Seed und die Anzahl der Koffer',
     tab: 'Deal or No Deal',
     unit: ['Koffer', 'Koffer'],
     opFor: () => 'ladder.shuffle',
@@ -365,7 +372,7 @@ export const GAMES = [
       commitField('Wo: im Spiel als „Commitment“ angezeigt, bevor du einen Koffer wählst.'),
     ],
     observe: [
-      { name: 'observed', label: 'Inhalt der Koffer 1, 2, 3 …', kind: 'textarea', hint: 'Mit Leiter die Beträge (z. B. „0,01 €“), sonst die Leiterplätze ab 1; „?“ für einen Koffer, den du nicht geöffnet hast.', wide: true },
+      { name: 'observed', label: 'Inhalt der Koffer 1, 2, 3 …', kind: 'textarea', hint: 'Mit Leiter die Beträge (z. B. „0,01 €“), sonst die Leiterplätze (der kleinste ist 1); „?“ für einen Koffer, den du nicht geöffnet hast.', wide: true },
     ],
     formula: [
       'block[i] = HMAC-SHA256(Server-Seed, "Client-Seed:i"), je acht 32-Bit-Zahlen (Big-Endian), r = Wert / 2^32. Fisher-Yates über die Leiter: für i von Anzahl − 1 bis 1 ist j = floor(r × (i + 1)). Koffer k erhält den Leitereintrag order[k].',
@@ -393,7 +400,7 @@ export const GAMES = [
     intro: 'Nachschlagen, was die veröffentlichte Basisstrategie der Blackjack-Tische in einer Lage spielt: deine Karten gegen die offene Karte des Dealers. Gegen diese Tabelle ist der ausgewiesene Hausvorteil gemessen. Hier gibt es keinen Seed und kein Zufall: dieselbe Lage ergibt immer dieselbe Entscheidung.',
     legends: ['Die Lage am Tisch', 'Gespielte oder empfohlene Aktion (zum Vergleichen)'],
     fields: [
-      { name: 'cards', label: 'Meine Karten', kind: 'text', hint: 'Wo: deine Hand am Tisch. Mindestens zwei Karten, z. B. „A♠ 7♥“ oder „AS 7H“; Zahlen sind Kartennummern 0 bis 51 (Rang = Nummer mod 13, 0 = Ass).' },
+      { name: 'cards', label: 'Meine Karten', kind: 'text', hint: 'Wo: deine Hand am Tisch. Mindestens zwei Karten, z. B. „A♠ 7♥“ oder „AS 7H“; Zahlen sind Kartennummern 0 bis 51, wie der Betreiber sie schreibt (0 = A♣, 12 = K♣, 13 = A♦ …).' },
       { name: 'dealer', label: 'Dealerkarte (offen)', kind: 'text', hint: 'Wo: die offene Karte des Dealers. Eine Karte wie „6“, „K“, „A“ oder „K♠“, oder ihr Zählwert 2 bis 11 (Ass = 11).' },
       { name: 'canDouble', label: 'Verdoppeln erlaubt', kind: 'check', value: 'true', hint: 'Nur auf die ersten zwei Karten.' },
       { name: 'canSplit', label: 'Teilen erlaubt', kind: 'check', value: 'false', hint: 'Nur bei einem Paar: zwei Karten gleichen Zählwerts, auch K und 10.' },
@@ -403,10 +410,10 @@ export const GAMES = [
       { name: 'observed', label: 'Aktion', kind: 'text', hint: 'Optional, zum Vergleichen: „teilen“, „verdoppeln“, „stehen“ oder „ziehen“ (auch „Split“, „Double“, „Stand“, „Hit“), z. B. was ein Hinweis am Tisch oder eine Strategiekarte für diese Lage sagt.' },
     ],
     formula: [
-      'Die Entscheidung ist die der Funktion `basisstrategie`, die der Betreiber auf seiner Transparenzseite veröffentlicht: die Basisstrategie für die Regeln der Blackjack-Tische – 6 Decks, der Dealer zieht auf Soft 17 (H17), Verdoppeln nach Teilen erlaubt (DAS), keine Aufgabe (kein Surrender), Blackjack zahlt 6:5. Die 6:5-Auszahlung ändert keine Entscheidung, nur die Höhe des Blackjack-Gewinns.',
-      'Gelesen wird wie am Tisch: erst die Paare (nur wenn Teilen erlaubt ist), dann weiche Hände (ein Ass zählt 11), dann harte. Ass 1 oder 11, Zehn und Bilder 10; zwei Karten gleichen Zählwerts sind ein Paar, auch K und 10. Die Dealerkarte zählt mit ihrem Zählwert 2 bis 11 (Ass = 11).',
-      'So rechnet die veröffentlichte Funktion, und so rechnet diese Seite: A,A ohne Teilen (weiche 12) wird wie eine harte 12 gespielt (Stehen gegen 4 bis 6), und „Verdoppeln nach Teilen“ ändert keine Antwort.',
-      'Karte c: Rang = c mod 13 (0 = Ass, 9 = Zehn, 10 bis 12 = B D K), Farbe = c div 13 (♣ ♦ ♥ ♠), wie bei Casino-Poker.',
+      'Die Entscheidung ist die der Funktion „basisstrategie“, die der Betreiber auf seiner Transparenzseite veröffentlicht: die Basisstrategie für die Regeln der Blackjack-Tische – 6 Decks, der Dealer zieht auf Soft 17 (H17), Verdoppeln nach Teilen erlaubt (DAS), keine Aufgabe (kein Surrender), Blackjack zahlt 6:5. Die 6:5-Auszahlung ändert keine Entscheidung, nur die Höhe des Blackjack-Gewinns.',
+      'Gelesen wird wie am Tisch: erst die Paare (nur wenn Teilen erlaubt ist), dann Soft-Hände (ein Ass zählt 11), dann harte. Ass 1 oder 11, Zehn und Bilder 10; zwei Karten gleichen Zählwerts sind ein Paar, auch K und 10. Die Dealerkarte zählt mit ihrem Zählwert 2 bis 11 (Ass = 11).',
+      'So rechnet die veröffentlichte Funktion, und so rechnet diese Seite: A,A ohne Teilen (Soft 12) wird wie Hart 12 gespielt (Stehen gegen 4 bis 6), und „Verdoppeln nach Teilen“ ändert keine Antwort.',
+      'Karte c: Rang = c mod 13 (0 = Ass, 9 = Zehn, 10 bis 12 = J Q K), Farbe = c div 13 (♣ ♦ ♥ ♠), wie bei Casino-Poker.',
     ],
     mismatchHead: '✗ Die Aktion ist nicht die der veröffentlichten Tabelle',
     unobservedHint: 'Trag unten eine Aktion ein, die du vergleichen willst (z. B. was ein Hinweis am Tisch sagt): dann sagt die Seite, ob sie zur Tabelle passt.',
@@ -539,7 +546,7 @@ function splitAmountsOrPlaces(text, ladder) {
       if (!ladder.some((a) => a.value === value)) refuse(`${formatAmount(value)} steht nicht in der Leiter.`, 'observed');
       return { value };
     }
-    if (!/^\d+$/.test(p) || Number(p) < 1) refuse(`„${p}“ ist kein Leiterplatz (ab 1).`, 'observed');
+    if (!/^\d+$/.test(p) || Number(p) < 1) refuse(`„${p}“ ist kein Leiterplatz: die Plätze beginnen bei 1.`, 'observed');
     return { place: Number(p) };
   });
 }

@@ -11,13 +11,15 @@ import { handValue, strategy } from './js/blackjack.mjs';
 import { CURSOR, NUMPY, convertCard, rankText } from './js/cards.mjs';
 import { stringifyJson } from './js/json.mjs';
 import { evaluate as pokerEvaluate } from './js/poker.mjs';
-import { checkProof } from './js/proof.mjs';
 import { execute } from './js/provably.mjs';
 import { deal as selfpokerDeal } from './js/selfpoker.mjs';
+import { Cancelled, run } from './checker.mjs';
 import { $, copyButton, el, notice } from './dom.mjs';
 import { recognisePasted, roundFragment } from './fragment.mjs';
 import { InputError, faces, tableCard } from './games.mjs';
 import { fieldName, formatAmount, formatInt, germanReason, plural } from './german.mjs';
+import { dropHash, whatNow } from './proofview.mjs';
+import { CATEGORY_NAMES, roundShown, showdown } from './roundview.mjs';
 
 const DEBOUNCE_MS = 250;
 const COLLAPSED = 20;
@@ -104,7 +106,7 @@ export function buildGamePanel(game, placeholder, hooks, shown) {
   const state = { game, gen: 0, runs: 0, timer: null, hooks };
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    check(state);
+    check(state, { reveal: true });
   });
   form.addEventListener('input', () => changed(state));
   form.addEventListener('change', () => changed(state));
@@ -116,6 +118,7 @@ export function buildGamePanel(game, placeholder, hooks, shown) {
 /** An input changed: the verdict is void at once (a check still running will be thrown away), a check follows shortly. */
 function changed(state) {
   state.gen++;
+  dropHash();
   updateVisibility(state);
   setBusy(state);
   clearTimeout(state.timer);
@@ -184,15 +187,22 @@ function pastedProof(game, values) {
 }
 
 /** Runs the check for the current inputs, unless newer inputs arrive meanwhile. */
-export async function check(state) {
+/** `reveal`: the player asked (Prüfen, a link): the verdict comes into view, a match too. */
+export async function check(state, { reveal = false } = {}) {
   const { game } = state;
   clearTimeout(state.timer);
   const gen = ++state.gen;
   setBusy(state);
-  const outcome = await evaluate(game);
+  let outcome;
+  try {
+    outcome = await evaluate(game);
+  } catch (e) {
+    if (e instanceof Cancelled) return;
+    throw e;
+  }
   if (gen !== state.gen) return; // the inputs changed: a newer check owns the verdict
   state.runs++;
-  render(state, outcome);
+  render(state, outcome, reveal);
 }
 
 async function evaluate(game) {
@@ -211,14 +221,15 @@ async function evaluate(game) {
     throw e;
   }
   const epoch = { ...built.epoch, commit: built.epoch.commit ? built.epoch.commit : null };
-  const checked = await checkProof(stringifyJson({ proof: 1, epochs: [epoch] }));
+  // In the worker (web/worker.mjs), as every check: a game's round can be costly too.
+  const checked = await run(`game:${game.id}`, 'round', { text: stringifyJson({ proof: 1, epochs: [epoch] }) });
   return { values, notes, built, checked };
 }
 
 // ---------------------------------------------------------------------------
 // Rendering
 
-function render(state, outcome) {
+function render(state, outcome, reveal) {
   const { game } = state;
   const id = game.id;
   const notes = $(`${id}-notes`);
@@ -236,7 +247,7 @@ function render(state, outcome) {
   if (v.firstMismatch !== undefined) verdict.dataset.firstMismatch = String(v.firstMismatch);
   else delete verdict.dataset.firstMismatch;
   result.replaceChildren(...(outcome.checked ? resultNodes(game, outcome, v) : []));
-  if (v.verdict === 'mismatch') verdict.scrollIntoView({ block: 'nearest' });
+  if (reveal || v.verdict === 'mismatch') verdict.scrollIntoView({ block: reveal ? 'start' : 'nearest' });
 }
 
 function errorVerdict(game, error) {
@@ -298,18 +309,20 @@ function judge(game, outcome) {
     lines.push(`Erste Abweichung: ${d.where}: gesehen ${d.observed}, berechnet ${d.derived}.${more > 0 ? ` Dazu ${plural(more, 'weitere Abweichung', 'weitere Abweichungen')}.` : ''}`);
     if (d.hint) lines.push(d.hint);
     if (d.first) {
-      lines.push('Schon das erste verglichene Element weicht ab. Das spricht eher für eine falsch übertragene Eingabe als für Betrug: prüfe Nonce, Decks und Client-Seed (und ob der Server-Seed vollständig kopiert ist), bevor du etwas anderes annimmst.');
+      lines.push(`Schon das Erste, was verglichen wurde, weicht ab. Das spricht eher für einen falsch übertragenen Wert als für Betrug: prüfe ${game.firstHint ?? 'die eingetragenen Werte'} (und ob der Server-Seed vollständig kopiert ist), bevor du etwas anderes annimmst.`);
     }
   }
   let head;
   let verdict = report.verdict;
-  if (verdict === 'mismatch') head = commit === 'mismatch' && !mismatches.length ? '✗ Commitment passt nicht' : commit === 'mismatch' ? '✗ Commitment und Ergebnis passen nicht' : game.mismatchHead ?? '✗ Das Ergebnis passt nicht zu den Seeds';
+  if (verdict === 'mismatch') {
+    const passed = commit === 'ok' ? ' – Commitment passt' : '';
+    head = commit === 'mismatch' && !mismatches.length ? '✗ Commitment passt nicht' : commit === 'mismatch' ? '✗ Commitment und Ergebnis passen nicht' : `${game.mismatchHead ?? '✗ Das Ergebnis passt nicht zu den Seeds'}${passed}`;
+  }
   else if (verdict === 'match') {
     const unit = game.unit ?? ['Angabe', 'Angaben'];
     const all = compared === 1 ? `die eine ${unit[0]} stimmt` : `alle ${plural(compared, unit[0], unit[1])} stimmen überein`;
     const seen = compared ? `${all}${cutSeen ? ', die Cut-Card auch' : ''}` : cutSeen ? 'die Cut-Card stimmt' : 'nichts Gesehenes eingetragen';
     head = commit === 'ok' ? `✓ Stimmt: Commitment passt, ${seen}` : `✓ Stimmt: ${seen}`;
-    if (commit === 'absent' && !secretless(game)) lines.push('Ohne Commitment ist nur geprüft, dass das Gesehene aus diesem Seed folgt – nicht, dass der Seed vor dem Spiel festgelegt war.');
     if (!compared && !cutSeen) lines.push('Trage unten ein, was du gesehen hast, dann vergleicht die Seite Stück für Stück.');
   } else {
     verdict = 'unobserved';
@@ -317,9 +330,28 @@ function judge(game, outcome) {
     lines.push(game.unobservedHint ?? 'Trage das Commitment und, was du gesehen hast, ein: dann sagt die Seite, ob beides passt.');
   }
   const skipped = rounds.filter((r) => r.verdict === 'skipped').length;
-  if (skipped) lines.push(`${plural(skipped, 'Wurf', 'Würfe')} aus Telegram übersprungen: die kommen nicht aus dem Seed und lassen sich nicht nachrechnen.`);
-  nodes.push(el('p', { class: 'verdict-head' }, head), ...lines.map((t) => el('p', { class: 'verdict-detail' }, t)));
+  if (skipped) lines.push(skipped === 1 ? 'Ein Telegram-Wurf übersprungen: er kommt nicht aus dem Seed und lässt sich nicht nachrechnen.' : `${formatInt(skipped)} Telegram-Würfe übersprungen: sie kommen nicht aus dem Seed und lassen sich nicht nachrechnen.`);
+  nodes.push(el('p', { class: 'verdict-head' }, head), ...lines.map((t) => el('p', { class: 'verdict-detail' }, t)), ...meaningNodes(game, verdict, commit));
   return { verdict, nodes, firstMismatch };
+}
+
+/** The two short lines beside a game's verdict (what it proves, what not), and "Was jetzt?" on a mismatch. */
+function meaningNodes(game, verdict, commit) {
+  const id = game.id;
+  const line = (key, text) => el('p', { class: 'verdict-means', id: `${id}-${key}` }, text);
+  if (verdict === 'match') {
+    if (secretless(game)) return [line('proves', 'Das beweist: Die veröffentlichte Tabelle spielt diese Lage so.'), line('not', 'Das beweist nicht: dass am Tisch nach der Tabelle gespielt wurde.')];
+    return [
+      line('proves', commit === 'ok' ? 'Das beweist: Was du gesehen hast, folgt aus dem Seed, auf den sich der Betreiber vorher festgelegt hatte.' : 'Das beweist: Was du gesehen hast, folgt aus diesem Seed.'),
+      line('not', commit === 'ok' ? 'Das beweist nicht: dass der Seed zufällig gezogen wurde, und nichts über Runden, die du nicht eingetragen hast.' : 'Das beweist nicht: dass der Seed vorher feststand – dafür fehlt das Commitment.'),
+    ];
+  }
+  if (verdict !== 'mismatch') return [];
+  return [
+    line('proves', 'Das heißt: Was du eingetragen hast, folgt nicht aus diesen Werten – entweder wich das Spiel ab, oder ein Wert ist falsch übertragen.'),
+    line('not', 'Das heißt nicht sicher, dass betrogen wurde: ein einziger falsch kopierter Wert ergibt dasselbe Bild.'),
+    whatNow({ id, keep: 'Bewahre die Werte auf, am einfachsten als „Link zu dieser Prüfung“.', what: 'diesen Link' }),
+  ];
 }
 
 const cardText = (face) => face.text;
@@ -337,14 +369,14 @@ function describeMismatch(game, outcome, f) {
       if (f.field === 'cut') return { where: 'Cut-Card', observed: `nach Karte ${f.observed}`, derived: `nach Karte ${f.derived}`, first: false };
       const show = values.variant === 'table' && game.id === 'blackjack' ? faces.table : faces.shoe;
       const list = round.observed.cards ?? round.observed.order;
-      return { where: `Karte ${formatInt(f.index + 1)} (Position ab 1)`, observed: cardText(show(f.observed)), derived: f.derived === null ? 'keine (der Schuh ist zu Ende)' : cardText(show(f.derived)), index: f.index, first: f.index === firstSeen(list) };
+      return { where: `Karte ${formatInt(f.index + 1)}`, observed: cardText(show(f.observed)), derived: f.derived === null ? 'keine (der Schuh ist zu Ende)' : cardText(show(f.derived)), index: f.index, first: f.index === firstSeen(list) };
     }
     case 'dice': {
       const seenRounds = epochs[0].rounds.filter((r) => r.comparison?.compared);
-      return { where: `Würfel n = ${formatInt(round.request.n)}`, observed: String(f.observed), derived: String(f.derived), index: f.round, first: seenRounds[0] === round };
+      return { where: `Wurf Nummer ${formatInt(round.request.n)}`, observed: String(f.observed), derived: String(f.derived), index: f.round, first: seenRounds[0] === round };
     }
     case 'numbers': {
-      if (f.field === 'order') return { where: `Stelle ${formatInt(f.index + 1)} der Mischung (ab 1)`, observed: String(f.observed), derived: f.derived === null ? 'keine' : String(f.derived), index: f.index, first: f.index === firstSeen(round.observed.order) };
+      if (f.field === 'order') return { where: `Stelle ${formatInt(f.index + 1)} der Mischung`, observed: String(f.observed), derived: f.derived === null ? 'keine' : String(f.derived), index: f.index, first: f.index === firstSeen(round.observed.order) };
       return { where: fieldName(f.field), observed: String(f.observed), derived: String(f.derived), first: true };
     }
     case 'poker': {
@@ -422,7 +454,7 @@ function chipList(id, items, { marks = [], cut, unit }) {
       toggle.setAttribute('aria-expanded', String(all));
       toggle.textContent = all ? `Nur ${plural(shownCount, unit[0], unit[1])} zeigen` : `Alle ${plural(items.length, unit[0], unit[1])} zeigen`;
     });
-    nodes.unshift(el('p', { class: 'muted small' }, `Gezeigt: Position ${formatInt(lo + 1)} bis ${formatInt(hi + 1)} von ${formatInt(items.length)} (ab 1).`));
+    nodes.unshift(el('p', { class: 'muted small' }, `Gezeigt: ${unit[1]} ${formatInt(lo + 1)} bis ${formatInt(hi + 1)} von ${formatInt(items.length)}.`));
     nodes.push(toggle);
   }
   return nodes;
@@ -441,10 +473,12 @@ function resultNodes(game, outcome) {
       const table = game.id === 'blackjack' && outcome.values.variant === 'table';
       const list = table ? r.derived.order : r.derived.cards;
       const show = table ? faces.table : faces.shoe;
-      const items = list.map((c, i) => ({ value: String(c), ...show(c), label: `Karte ${i + 1} (Position ab 1)` }));
+      const items = list.map((c, i) => ({ value: String(c), ...show(c), label: `Karte ${i + 1}` }));
       derivedText.push(items.map((x) => x.text).join(' '));
+      const deal = table ? null : roundShown(r);
+      if (deal) add(el('p', { class: 'round-shown', id: `${game.id}-shown` }, deal));
       if (!table) add(el('p', {}, `${plural(list.length, 'Karte', 'Karten')}; die Cut-Card liegt nach Karte `, el('strong', { id: `${game.id}-derived-cut` }, String(r.derived.cut)), '.'));
-      else add(el('p', {}, `${plural(list.length, 'Karte', 'Karten')} (6 Decks); Schuhplatz i ist Karte i mod 52.`));
+      else add(el('p', {}, `${plural(list.length, 'Karte', 'Karten')} (6 Decks): sechsmal dieselben 52 Karten, in der Reihenfolge der Mischung.`));
       add(...chipList(game.id, items, { marks: marksOf(r.observed?.cards ?? r.observed?.order, r.comparison?.differences, table ? 'order' : 'cards'), cut: table ? undefined : r.derived.cut, unit: ['Karte', 'Karten'] }));
       break;
     }
@@ -453,11 +487,11 @@ function resultNodes(game, outcome) {
         const n = x.request?.n;
         const face = x.derived?.face;
         const text = x.verdict === 'skipped' ? `T${x.observed?.face ?? ''}` : face ? `${'⚀⚁⚂⚃⚄⚅'[face - 1]} ${face}` : '—';
-        return { value: String(face ?? ''), text, short: `n = ${formatInt(n)}`, label: `Würfel n = ${formatInt(n)}${x.verdict === 'skipped' ? ' (Telegram, übersprungen)' : ''}` };
+        return { value: String(face ?? ''), text, short: `Nr. ${formatInt(n)}`, label: `Wurf Nummer ${formatInt(n)}${x.verdict === 'skipped' ? ' (Telegram, übersprungen)' : ''}` };
       });
       const marks = rounds.map((x) => (x.verdict === 'match' ? 'match' : x.verdict === 'mismatch' ? 'mismatch' : x.verdict === 'skipped' ? 'skipped' : undefined));
       derivedText.push(rounds.map((x) => x.derived?.face ?? '?').join(' '));
-      add(el('p', {}, `Würfe n = ${formatInt(rounds[0].request.n)} bis ${formatInt(rounds.at(-1).request.n)}.`));
+      add(el('p', {}, `Würfe Nummer ${formatInt(rounds[0].request.n)} bis ${formatInt(rounds.at(-1).request.n)}.`));
       add(...chipList(game.id, items, { marks, unit: ['Wurf', 'Würfe'] }));
       break;
     }
@@ -533,7 +567,7 @@ export function strategyCell(request, action) {
   const pairRow = pair === 11 ? 'A,A' : `${pair},${pair}`;
   if (canSplit && action === 'teilen') return `Paare, Zeile ${pairRow}, Spalte ${column}`;
   const { total, soft } = handValue(cards);
-  const row = soft && total >= 13 ? `Weiche Hände, Zeile Soft ${total}` : `Harte Hände, Zeile Hart ${total}${soft ? ' (weiche 12 wird wie harte 12 gespielt)' : ''}`;
+  const row = soft && total >= 13 ? `Soft-Hände, Zeile Soft ${total}` : `Harte Hände, Zeile Hart ${total}${soft ? ' (Soft 12 wird wie Hart 12 gespielt)' : ''}`;
   return `${canSplit ? `Paare: ${pairRow} nicht teilen; dann ` : ''}${row}, Spalte ${column}`;
 }
 
@@ -552,7 +586,7 @@ function strategyNodes(r, built) {
   const isPair = req.cards.length === 2 && cardCount(req.cards[0]) === cardCount(req.cards[1]);
   const cell = doubleCell(req);
   const dl = el('dl', { class: 'kv words', id: 'strategy-out' },
-    el('dt', {}, 'Hand'), el('dd', { id: 'strategy-out-hand' }, ...cardSpans(req.cards, faces.cursor), `– ${soft ? 'weich' : 'hart'} ${total}${isPair ? ', ein Paar' : ''}`),
+    el('dt', {}, 'Hand'), el('dd', { id: 'strategy-out-hand' }, ...cardSpans(req.cards, faces.cursor), `– ${soft ? 'Soft' : 'Hart'} ${total}${isPair ? ', ein Paar' : ''}`),
     el('dt', {}, 'Dealer zeigt'), el('dd', { id: 'strategy-out-dealer' }, upCard(req.dealer)),
     el('dt', {}, 'Tabellenfeld'), el('dd', { id: 'strategy-out-cell' }, strategyCell(req, action)),
     cell ? el('dt', {}, 'Im Feld steht') : null, cell ? el('dd', { id: 'strategy-out-double' }, `${cell}${req.canDouble ? '' : ' – Verdoppeln ist hier nicht erlaubt'}`) : null);
@@ -568,10 +602,6 @@ function strategyNodes(r, built) {
   return nodes;
 }
 
-const CATEGORY_NAMES = {
-  high_card: 'Höchste Karte', paar: 'Paar', zwei_paare: 'Zwei Paare', drilling: 'Drilling', strasse: 'Straße',
-  flush: 'Flush', full_house: 'Full House', vierling: 'Vierling', straight_flush: 'Straight Flush',
-};
 
 function cardSpans(cards, show, marks = []) {
   return cards.map((c, i) => {
@@ -586,6 +616,12 @@ function handsBlock(id, hole, board, numbering, round) {
   const diffs = round?.comparison?.differences ?? [];
   const boardMarks = round ? marksOf(round.observed?.board, diffs, 'board') : [];
   const box = el('div', { class: 'hands', id: `${id}-hands` });
+  const won = showdown(hole, board, numbering);
+  if (won) {
+    box.append(el('p', { class: 'round-shown', id: `${id}-winner` }, won.seats.length === 1
+      ? `Gewinner: Platz ${won.seats[0]} mit ${won.hand.text}`
+      : `Geteilter Pot: Plätze ${won.seats.join(', ')} mit ${won.hand.text}`));
+  }
   box.append(el('div', { class: 'hand' }, el('strong', {}, 'Board'), el('span', {}, ...cardSpans(board, show, boardMarks))));
   const seenHole = round?.observed?.hole ?? [];
   hole.forEach((cards, i) => {

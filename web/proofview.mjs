@@ -1,17 +1,31 @@
 // A whole proof on the page: pasted, dropped as a file, or opened from
-// #proof=…; checked by reference/js/proof.mjs (docs/proofs.md, the rules of
-// `provably audit`), every epoch and round listed with its verdict, and the
-// overall verdict on #proof-verdict[data-verdict].
+// #proof=…; checked in the worker (web/worker.mjs, reference/js/proof.mjs:
+// docs/proofs.md, the rules of `provably audit`), every seed and round
+// listed with its verdict, and the overall verdict on
+// #proof-verdict[data-verdict].
+//
+// One state at a time: the card shows the current input (the text in the
+// box, a file, a link) and nothing else. Every new input, link, file or
+// error replaces the whole result, the text box included; a check still
+// running for an older input is cancelled. Typing does not check: it voids
+// the verdict, and "Prüfen" (or a paste, a drop, a file, a link) checks.
 
-import { checkProof } from './js/proof.mjs';
+import { Cancelled, cancel, run } from './checker.mjs';
 import { $, copyButton, el } from './dom.mjs';
-import { proofFragment } from './fragment.mjs';
+import { encodedLength, proofFragment, recognisePasted } from './fragment.mjs';
 import { faces } from './games.mjs';
 import { fieldName, formatInt, germanReason, plural } from './german.mjs';
 
-const DEBOUNCE_MS = 400;
-/** Rounds listed per epoch before "alle zeigen" (rounds with findings are always listed). */
+const LANE = 'proof';
+/** Rounds listed per seed before "alle zeigen" (rounds with findings are listed too, up to NOTABLE). */
 const LISTED = 60;
+const NOTABLE = 200;
+/** The longest text put into the box; a longer proof is named instead (a 2 MB textarea alone blocks the page). */
+const BOX_MAX = 100_000;
+/** The longest URL Chromium opens (url::kMaxURLChars, 2 MiB); a longer link is refused, so the page offers the file. */
+export const MAX_URL = 2 * 1024 * 1024;
+/** Links this long get a warning: chat programs and mail cut them. */
+const LONG_URL = 32_000;
 
 export const OP_NAMES = Object.freeze({
   'shoe.deal': 'Blackjack, freie Runde',
@@ -19,7 +33,7 @@ export const OP_NAMES = Object.freeze({
   'dice.roll': 'Würfel',
   'cursor.int': 'Casino-Zahl',
   'cursor.float': 'Kommazahl',
-  'cursor.raw': 'Rohwert',
+  'cursor.raw': 'Zufallswert',
   'cursor.shuffle': 'Mischung',
   'poker.deal': 'Casino-Poker',
   'poker.evaluate': 'Handbewertung',
@@ -31,25 +45,28 @@ export const OP_NAMES = Object.freeze({
 /** What one item of a list field is called. */
 const ITEM_NAMES = { cards: 'Karte', deck: 'Karte', hole: 'Platz', board: 'Board-Karte', order: 'Eintrag', ranks: 'Rang' };
 
-const state = { gen: 0, timer: null, source: null };
+/** source: null (the box), { kind: 'file', name, bytes } or { kind: 'link', fragment }. */
+const state = { gen: 0, source: null };
 
-/** Wires the proof card; `text` input, file input, drop zone, buttons. */
+/** Wires the proof card: text box, file input, drop zone, buttons. */
 export function setupProofCard() {
   const text = $('proof-text');
   $('proof-form').addEventListener('submit', (e) => {
     e.preventDefault();
-    state.source = null;
-    checkNow(text.value);
+    // An empty box after a file or a link still means that file or link.
+    if (text.value.trim() === '' && state.source) check(state.source);
+    else check(null, text.value);
   });
-  text.addEventListener('input', () => {
+  text.addEventListener('input', (e) => {
     state.source = null;
-    state.gen++; // a check still running is for older text
-    busy('Rechnet …');
-    clearTimeout(state.timer);
-    state.timer = setTimeout(() => checkNow(text.value), DEBOUNCE_MS);
+    text.placeholder = '';
+    dropHash();
+    if (e.inputType === 'insertFromPaste' || e.inputType === 'insertFromDrop') check(null, text.value);
+    else changed();
   });
   $('proof-file').addEventListener('change', (e) => {
     const file = e.target.files?.[0];
+    e.target.value = '';
     if (file) loadFile(file);
   });
   const drop = $('proof-card');
@@ -59,6 +76,8 @@ export function setupProofCard() {
   });
   drop.addEventListener('dragleave', () => drop.classList.remove('dragging'));
   drop.addEventListener('drop', (e) => {
+    // Text dropped into the box is the box's own input event; a file is the card's.
+    if (e.target === text && !e.dataTransfer?.files?.length) return;
     e.preventDefault();
     drop.classList.remove('dragging');
     const file = e.dataTransfer?.files?.[0];
@@ -68,55 +87,154 @@ export function setupProofCard() {
   $('proof-link').addEventListener('click', showLink);
 }
 
+/** The URL no longer says what the card shows: drop its fragment, so the same link opened again is a change. */
+export function dropHash() {
+  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+}
+
 async function loadFile(file) {
+  dropHash();
   const bytes = new Uint8Array(await file.arrayBuffer());
-  state.source = { name: file.name, bytes };
+  const source = { kind: 'file', name: file.name, bytes };
   const text = $('proof-text');
-  text.value = bytes.length <= 1 << 20 ? new TextDecoder('utf-8').decode(bytes) : '';
-  text.placeholder = bytes.length > 1 << 20 ? `Datei ${file.name} (${formatInt(bytes.length)} Bytes) geladen` : '';
-  checkNow(bytes, file.name);
+  const small = bytes.length <= BOX_MAX;
+  text.value = small ? new TextDecoder('utf-8').decode(bytes) : '';
+  text.placeholder = small ? '' : `Datei „${file.name}“ geladen (${sizeText(bytes.length)}). Zum Prüfen einer anderen: einfügen, hierher ziehen oder „Datei wählen …“.`;
+  check(source);
 }
 
 /** Puts `text` into the proof card, checks it and brings the card into view. */
 export function loadText(text) {
-  state.source = null;
   $('proof-text').value = text;
-  $('proof-card').scrollIntoView({ block: 'start' });
-  return checkNow(text);
+  $('proof-text').placeholder = '';
+  return check(null, text);
 }
 
-function busy(message) {
+/** Opens the value of a #proof= fragment: decoded and checked in the worker. */
+export function loadFragment(fragment) {
+  $('proof-text').value = '';
+  $('proof-text').placeholder = `Nachweis aus dem Link (${formatInt(fragment.length)} Zeichen).`;
+  return check({ kind: 'link', fragment });
+}
+
+const sizeText = (n) => (n >= 1e6 ? `${String(Math.round(n / 1e5) / 10).replace('.', ',')} MB` : n >= 1e3 ? `${formatInt(Math.round(n / 1e3))} kB` : plural(n, 'Zeichen', 'Zeichen'));
+
+function setVerdict(stateName, verdict, nodes) {
   const v = $('proof-verdict');
-  v.dataset.state = 'busy';
-  delete v.dataset.verdict;
-  v.replaceChildren(el('p', { class: 'verdict-head busy' }, el('span', { class: 'spinner', 'aria-hidden': 'true' }), message));
-  $('proof-result').classList.add('stale');
-  $('proof-result').setAttribute('aria-busy', 'true');
+  v.dataset.state = stateName;
+  if (verdict) v.dataset.verdict = verdict;
+  else delete v.dataset.verdict;
+  for (const k of ['firstEpoch', 'firstRound', 'firstIndex']) delete v.dataset[k];
+  v.replaceChildren(...nodes.filter(Boolean));
+  return v;
 }
 
-async function checkNow(input, name) {
-  clearTimeout(state.timer);
-  const gen = ++state.gen;
-  if (typeof input === 'string' && input.trim() === '') {
-    const v = $('proof-verdict');
-    v.dataset.state = 'idle';
-    delete v.dataset.verdict;
-    v.replaceChildren();
-    $('proof-result').replaceChildren();
+/** Clears the card's result; the verdict says `message` (or nothing). */
+function clearResult(message) {
+  cancel(LANE);
+  state.gen++;
+  setVerdict('idle', null, message ? [el('p', { class: 'verdict-detail' }, message)] : []);
+  $('proof-result').replaceChildren();
+  $('proof-link-box').hidden = true;
+}
+
+function changed() {
+  clearResult($('proof-text').value.trim() ? 'Geändert – zum Prüfen „Prüfen“ drücken.' : '');
+}
+
+function busy(gen, done, total) {
+  if (gen !== state.gen) return;
+  const cancelButton = el('button', { type: 'button', class: 'secondary small', id: 'proof-cancel' }, 'Abbrechen');
+  cancelButton.addEventListener('click', () => {
+    clearResult();
+    setVerdict('cancelled', null, [el('p', { class: 'verdict-head' }, 'Abgebrochen'), el('p', { class: 'verdict-detail' }, 'Nichts geprüft. „Prüfen“ startet von vorn.')]);
+  });
+  const where = total ? `Runde ${formatInt(Math.min(done, total))} von ${formatInt(total)}` : 'Liest den Nachweis …';
+  const bar = total ? el('progress', { id: 'proof-progress', max: String(total), value: String(Math.min(done, total)), 'aria-label': 'Fortschritt' }) : null;
+  setVerdict('busy', null, [
+    el('p', { class: 'verdict-head busy' }, el('span', { class: 'spinner', 'aria-hidden': 'true' }), `Prüft … ${where}`),
+    bar, el('div', { class: 'actions' }, cancelButton),
+  ]);
+}
+
+/**
+ * Checks the current input: `source` (a file or a link) or the box's `text`.
+ * Everything shown before belongs to another input and goes at once.
+ */
+async function check(source, text) {
+  clearResult();
+  state.source = source;
+  const gen = state.gen;
+  if (!source && text.trim() === '') return;
+  if (!source) {
+    const pasted = recognisePasted(text);
+    if (pasted?.kind === 'link') {
+      if (!pasted.hash.startsWith('#proof=')) {
+        // A round's link: its game opens it; the box keeps nothing of it.
+        $('proof-text').value = '';
+        setVerdict('idle', null, [el('p', { class: 'verdict-detail' }, 'Das war der Link zu einer einzelnen Runde: geöffnet unter „Eine Runde nachrechnen“.')]);
+      }
+      return openLink(pasted.hash);
+    }
+  }
+  $('proof-card').scrollIntoView({ block: 'start' });
+  busy(gen, 0, 0);
+  const job = source?.kind === 'file' ? { bytes: source.bytes } : source?.kind === 'link' ? { fragment: source.fragment, keepText: BOX_MAX } : { text };
+  let result;
+  try {
+    result = await run(LANE, 'proof', job, { onProgress: (done, total) => busy(gen, done, total) });
+  } catch (e) {
+    if (e instanceof Cancelled || gen !== state.gen) return;
+    setVerdict('done', 'invalid', [el('p', { class: 'verdict-head' }, '✗ Prüfung fehlgeschlagen'), el('p', { class: 'verdict-detail' }, `Diese Seite konnte den Nachweis nicht prüfen (${e.message.split('\n')[0]}). Bitte melden.`)]);
     return;
   }
-  busy('Prüft …');
-  const checked = await checkProof(input, {
-    onProgress: (done, total) => gen === state.gen && total > 100 && busy(`Prüft … ${formatInt(done)} von ${plural(total, 'Stelle', 'Stellen')}`),
-  });
   if (gen !== state.gen) return;
-  render(checked, name);
+  if (result.unreadable || (source?.kind === 'link' && cutOff(result.report, result.length))) return linkProblem(source.fragment, result.unreadable ? null : 'cut');
+  if (source?.kind === 'link' && result.text !== null) {
+    $('proof-text').value = result.text;
+    $('proof-text').placeholder = '';
+  }
+  render(result, source);
+}
+
+/** The hook for a link pasted into the box: ui.mjs opens it like any link. */
+let openLink = () => {};
+export const setLinkOpener = (f) => (openLink = f);
+
+/** A text that breaks off at its end: what a link cut by a mail or chat program decodes to. */
+function cutOff(report, length) {
+  return report.verdict === 'invalid' && report.findings.some((f) => {
+    const m = /^not JSON: (.*?)(?: at character (\d+))?$/s.exec(f.reason ?? '');
+    return m && (/unexpected end|unterminated/.test(m[1]) || Number(m[2]) >= length - 1);
+  });
+}
+
+/**
+ * A link that cannot be opened: `why` 'cut' (it breaks off, as a mail or
+ * chat program cuts long links), 'unknown' (a game this page does not know;
+ * `detail` names it), or null: a #proof= `fragment` that does not decode,
+ * cut if it holds only link characters, else unreadable.
+ */
+export function linkProblem(fragment, why, detail) {
+  clearResult();
+  $('proof-text').value = '';
+  $('proof-text').placeholder = '';
+  const kind = why ?? (/^[A-Za-z0-9_-]*$/.test(fragment ?? '') ? 'cut' : 'unreadable');
+  const texts = {
+    cut: ['✗ Link unvollständig', 'Der Link bricht mitten im Nachweis ab: er wurde beim Kopieren oder von einem Programm gekürzt. Kopiere den ganzen Link noch einmal, oder lass dir den Nachweis als Datei geben.'],
+    unreadable: ['✗ Der Link ist nicht lesbar', 'Hinter „#proof=“ steht etwas, das kein Link dieser Seite erzeugt. Kopiere den Link noch einmal vollständig, oder lass dir den Nachweis als Datei geben.'],
+    unknown: ['✗ Ein Spiel, das diese Seite nicht kennt', detail],
+  }[kind];
+  const v = setVerdict('done', 'invalid', [el('p', { class: 'verdict-head' }, texts[0]), el('p', { class: 'verdict-detail' }, texts[1])]);
+  v.dataset.link = kind;
+  $('proof-card').scrollIntoView({ block: 'start' });
 }
 
 // ---------------------------------------------------------------------------
 
+/** "Seed 2, Runde 5, Zeile 7": where a finding is, counted from 1. */
 const place = (f) => [
-  f.epoch !== null ? `Epoche ${formatInt(f.epoch + 1)}` : 'Nachweis',
+  f.epoch !== null ? `Seed ${formatInt(f.epoch + 1)}` : 'Nachweis',
   f.round !== null ? `Runde ${formatInt(f.round + 1)}` : null,
   f.line !== null ? `Zeile ${formatInt(f.line)}` : null,
 ].filter(Boolean).join(', ');
@@ -129,6 +247,7 @@ function show(op, field, v) {
   if ((field === 'hole' || field === 'board') && typeof v === 'number') return faces.cursor(v).text;
   if (field === 'deck' && typeof v === 'number') return faces.numpy(v).text;
   if (typeof v === 'number') return String(v).replace('.', ',');
+  if (typeof v === 'bigint') return formatInt(v);
   if (typeof v === 'object') return JSON.stringify(v, (k, x) => (typeof x === 'bigint' ? String(x) : x));
   return String(v);
 }
@@ -137,115 +256,183 @@ function show(op, field, v) {
 export function describeFinding(f, op) {
   switch (f.kind) {
     case 'mismatch': {
-      const what = f.index !== null ? `${ITEM_NAMES[f.field] ?? 'Eintrag'} an Position ${formatInt(f.index + 1)} (ab 1)` : fieldName(f.field);
+      const what = f.index !== null ? `${ITEM_NAMES[f.field] ?? 'Eintrag'} ${formatInt(f.index + 1)}` : fieldName(f.field);
       const more = f.differences > 1 ? ` – ${plural(f.differences, 'Abweichung', 'Abweichungen')} in diesem Feld` : '';
       return `${what}: berechnet ${show(op, f.field, f.derived)}, im Nachweis ${show(op, f.field, f.observed)}${more}.`;
     }
     case 'commit':
-      return `Commitment passt nicht: aus dem Seed berechnet ${f.derived}, im Nachweis ${f.observed}.`;
+      return 'Das Commitment passt nicht: SHA-256 des offengelegten Seeds ist nicht der Wert, der vorher gezeigt wurde.';
     case 'skipped':
-      return `Übersprungen, kommt nicht aus dem Seed (${f.reason === 'telegram' ? 'Telegram-Würfel' : `„${f.reason}“`}).`;
+      return `Übersprungen: ${f.reason === 'telegram' ? 'ein Telegram-Würfel' : `„${f.reason}“`} kommt nicht aus dem Seed.`;
     case 'unobserved':
-      return 'Nichts beobachtet: berechnet, aber nicht verglichen.';
+      return 'Nichts Gesehenes eingetragen: berechnet, aber nicht verglichen.';
     default:
       return germanReason(f.field, f.reason ?? '');
   }
 }
 
+/** An op the page does not know, named by the round that holds it. */
+const unknownOp = (report) => report.findings.find((f) => f.kind === 'invalid' && f.field === 'op' && /is not an op a round can hold/.test(f.reason ?? ''));
+/** Nothing in the text was read as JSON: not a proof at all ("hallo welt"). */
+const notAProof = (report) => report.rounds === 0 && report.findings.length > 0 && report.findings.every((f) => f.kind === 'invalid' && /^not JSON/.test(f.reason ?? ''));
+
+/** [headline, counts line] of a report. */
 function headline(report) {
-  const counts = `${plural(report.epochs, 'Epoche', 'Epochen')}, ${plural(report.rounds, 'Runde', 'Runden')}`;
+  const seeds = plural(report.epochs, 'Seed', 'Seeds');
+  const rounds = plural(report.rounds, 'Runde', 'Runden');
+  const commits = report.commitOk + report.commitMismatch;
   switch (report.verdict) {
     case 'match':
-      return ['✓ Der Nachweis stimmt', `${counts}: ${plural(report.match, 'Runde stimmt', 'Runden stimmen')}${report.commitOk ? `, ${plural(report.commitOk, 'Commitment passt', 'Commitments passen')}` : ''}${report.skipped ? `, ${plural(report.skipped, 'Runde übersprungen', 'Runden übersprungen')}` : ''}.`];
-    case 'mismatch':
-      return ['✗ Der Nachweis stimmt NICHT', `${counts}: ${plural(report.mismatch, 'Runde weicht', 'Runden weichen')} ab${report.commitMismatch ? `, ${plural(report.commitMismatch, 'Commitment passt', 'Commitments passen')} nicht` : ''}.`];
-    case 'invalid':
-      return ['✗ Der Nachweis ist fehlerhaft', `${plural(report.findings.filter((f) => f.kind === 'invalid').length, 'Stelle ist', 'Stellen sind')} nicht lesbar oder ungültig; ${counts}.`];
+      return ['✓ Der Nachweis stimmt', `${seeds}, ${rounds}: ${plural(report.match, 'Runde stimmt', 'Runden stimmen')}${report.commitOk ? `, ${plural(report.commitOk, 'Commitment passt', 'Commitments passen')}` : ''}${report.skipped ? `, ${plural(report.skipped, 'Runde', 'Runden')} übersprungen` : ''}.`];
+    case 'mismatch': {
+      const commit = report.commitMismatch
+        ? `${plural(report.commitMismatch, 'Commitment passt', 'Commitments passen')} nicht`
+        : commits ? (commits === 1 ? 'das Commitment passt' : `alle ${formatInt(commits)} Commitments passen`) : 'ohne Commitment';
+      if (report.commitMismatch && !report.mismatch) return ['✗ Das Commitment passt nicht', `${seeds}, ${rounds}: ${commit}; die Runden folgen aus dem offengelegten Seed, aber der war vorher nicht festgelegt.`];
+      return [report.commitMismatch ? '✗ Commitment und Runden passen nicht' : `✗ Der Nachweis stimmt NICHT – ${commits ? 'Commitment passt, ' : ''}Runden weichen ab`,
+        `${seeds}, ${rounds}: ${commit}, ${plural(report.mismatch, 'Runde weicht', 'Runden weichen')} ab.`];
+    }
+    case 'invalid': {
+      if (notAProof(report)) return ['✗ Das ist kein Nachweis', 'Ein Nachweis beginnt mit {"proof": 1 oder hat eine Zeile je Seed, jede ein JSON-Objekt. Hier steht etwas anderes.'];
+      const op = unknownOp(report);
+      if (op) return ['✗ Ein Spiel, das diese Seite nicht kennt', `${place(op)} gehört zu „${/^"(.*)"/.exec(op.reason)?.[1] ?? '?'}“. Das kann diese Seite nicht nachrechnen; frag den Betreiber, womit sich dieses Spiel prüfen lässt.`];
+      return ['✗ Der Nachweis ist fehlerhaft', `${plural(report.findings.filter((f) => f.kind === 'invalid').length, 'Stelle ist', 'Stellen sind')} nicht lesbar oder ungültig; ${seeds}, ${rounds}.`];
+    }
     default:
-      return ['Nichts zu vergleichen', `${counts}: weder ein Commitment noch etwas Beobachtetes, das sich vergleichen ließe.`];
+      return ['Nichts zu vergleichen', `${seeds}, ${rounds}: weder ein Commitment noch etwas Gesehenes, das sich vergleichen ließe.`];
   }
 }
 
-function render(checked, name) {
-  const { report, epochs } = checked;
-  const v = $('proof-verdict');
+/** The two short lines beside the verdict: what it proves, and what it does not. */
+function meaning(report) {
+  const noCommit = report.commitOk + report.commitMismatch === 0;
+  switch (report.verdict) {
+    case 'match':
+      return [noCommit
+        ? 'Das beweist: Jede verglichene Runde folgt aus dem offengelegten Seed.'
+        : 'Das beweist: Jede verglichene Runde folgt aus dem Seed, auf den sich der Betreiber vorher festgelegt hatte.',
+      noCommit
+        ? 'Das beweist nicht: dass der Seed vorher feststand (ohne Commitment), dass er zufällig war, oder etwas über Runden, die nicht im Nachweis stehen.'
+        : 'Das beweist nicht: dass der Seed zufällig gezogen wurde, und nichts über Runden, die nicht im Nachweis stehen.'];
+    case 'mismatch':
+      return ['Das heißt: Was im Nachweis steht, folgt nicht aus dem Seed, auf den sich der Betreiber festgelegt hatte – oder es wurde falsch abgeschrieben.',
+        'Das heißt nicht sicher, dass betrogen wurde: ein einziger falsch kopierter Wert ergibt dasselbe Bild.'];
+    default:
+      return null;
+  }
+}
+
+/**
+ * "Was jetzt?" under a mismatch: keep the evidence, check the copy, then
+ * whom to ask. `keep` is the sentence that says what to keep, `what` what to send.
+ */
+export function whatNow({ id, keep, what }) {
+  return el('div', { class: 'what-now', id: `${id}-what-now` },
+    el('p', { class: 'verdict-detail' }, el('strong', {}, 'Was jetzt? '),
+      `${keep} Prüfe, ob alles vollständig kopiert ist. Bleibt die Abweichung, schick ${what} an den Kundendienst des Betreibers; antwortet er nicht, an die Aufsicht, die er in seinem Impressum nennt. `,
+      el('a', { href: 'spieler.html#was-jetzt' }, 'Anleitung für Spieler')));
+}
+
+function firstOf(report) {
+  const f = report.findings;
+  if (report.verdict === 'invalid') return f.find((x) => x.kind === 'invalid');
+  if (report.verdict !== 'mismatch') return null;
+  // A failed commitment is the first thing to know: every round of its seed is then in doubt.
+  return f.find((x) => x.kind === 'commit') ?? f.find((x) => x.kind === 'mismatch');
+}
+
+function render(view, source) {
+  const { report, epochs } = view;
   const [head, detail] = headline(report);
-  const first = report.findings.find((f) => f.kind === (report.verdict === 'invalid' ? 'invalid' : 'mismatch')) ?? report.findings.find((f) => f.kind === 'commit');
+  const first = firstOf(report);
   const opOf = (f) => epochs[f.epoch]?.rounds.find((r) => r.round === f.round)?.op;
-  v.replaceChildren(...[
+  const lines = meaning(report);
+  const what = source?.kind === 'file' ? 'die Datei' : source?.kind === 'link' ? 'den Link' : 'den Nachweis';
+  const kept = { id: 'proof', keep: `Bewahre ${what} auf, so wie du ${source?.kind === 'file' ? 'sie' : 'ihn'} bekommen hast, und lass dir keinen neuen geben.`, what };
+  const v = setVerdict('done', report.verdict, [
     el('p', { class: 'verdict-head' }, head),
     el('p', { class: 'verdict-detail' }, detail),
-    first && report.verdict !== 'match' ? el('p', { class: 'verdict-detail', id: 'proof-first' }, `Zuerst: ${place(first)} – ${describeFinding(first, opOf(first))}`) : null,
-  ].filter(Boolean));
-  v.dataset.verdict = report.verdict;
-  v.dataset.state = 'done';
-  for (const k of ['epoch', 'round', 'index']) {
-    if (first && first[k] !== null && report.verdict !== 'match') v.dataset[`first${k[0].toUpperCase()}${k.slice(1)}`] = String(first[k]);
-    else delete v.dataset[`first${k[0].toUpperCase()}${k.slice(1)}`];
+    first && !notAProof(report) ? el('p', { class: 'verdict-detail', id: 'proof-first' }, `${first.kind === 'invalid' ? 'Erster Fehler' : 'Erste Abweichung'}: ${place(first)} – ${describeFinding(first, opOf(first))}`) : null,
+    lines ? el('p', { class: 'verdict-means', id: 'proof-proves' }, lines[0]) : null,
+    lines ? el('p', { class: 'verdict-means', id: 'proof-not' }, lines[1]) : null,
+    report.verdict === 'mismatch' ? whatNow(kept) : null,
+  ]);
+  if (first) {
+    for (const k of ['epoch', 'round', 'index']) if (first[k] !== null) v.dataset[`first${k[0].toUpperCase()}${k.slice(1)}`] = String(first[k]);
   }
-  const out = $('proof-result');
-  out.classList.remove('stale');
-  out.removeAttribute('aria-busy');
-  out.replaceChildren(...[
-    el('p', { class: 'muted small' }, `${checked.format === 'document' ? 'Nachweis-Dokument' : 'JSON-Zeilen (eine Epoche je Zeile)'}${checked.title ? `: „${checked.title}“` : ''}${name ? ` aus ${name}` : ''}.`),
+  const format = view.format === 'document' ? 'Nachweis-Dokument' : 'Nachweis mit einer Zeile je Seed';
+  const from = source?.kind === 'file' ? ` aus der Datei „${source.name}“` : source?.kind === 'link' ? ' aus dem Link' : '';
+  $('proof-result').replaceChildren(...[
+    el('p', { class: 'muted small', id: 'proof-source' }, `${format}${view.title ? `: „${view.title}“` : ''}${from}.`),
     counts(report),
     findingsList(report, opOf),
     ...epochs.map((e) => epochSection(e)),
   ].filter(Boolean));
+  v.scrollIntoView({ block: 'start' });
 }
 
 function counts(r) {
   const row = (label, n) => [el('dt', {}, label), el('dd', {}, formatInt(n))];
   return el('dl', { class: 'kv counts', id: 'proof-counts' },
-    ...row('Epochen', r.epochs), ...row('Runden', r.rounds), ...row('stimmen', r.match), ...row('weichen ab', r.mismatch),
+    ...row('Seeds', r.epochs), ...row('Runden', r.rounds), ...row('stimmen', r.match), ...row('weichen ab', r.mismatch),
     ...row('übersprungen', r.skipped), ...row('ungültig', r.invalid + r.invalidOther), ...row('nicht verglichen', r.unobserved),
     ...row('Commitments passen', r.commitOk), ...row('Commitments passen nicht', r.commitMismatch), ...row('ohne Commitment', r.commitAbsent));
 }
 
 function findingsList(report, opOf) {
-  const shown = report.findings.filter((f) => f.kind !== 'unobserved');
+  const shown = report.findings.filter((f) => f.kind !== 'unobserved').slice(0, 500);
   if (!shown.length) return null;
+  const total = report.findingsTotal - report.unobserved;
   return el('div', {},
-    el('h3', {}, `Befunde (${formatInt(shown.length)})`),
-    el('ol', { class: 'findings', id: 'proof-findings' }, ...shown.slice(0, 500).map((f) => el('li', {
+    el('h3', {}, `Befunde (${formatInt(total)})`),
+    el('ol', { class: 'findings', id: 'proof-findings' }, ...shown.map((f) => el('li', {
       class: f.kind, 'data-kind': f.kind, 'data-epoch': f.epoch ?? '', 'data-round': f.round ?? '', 'data-field': f.field ?? '', 'data-index': f.index ?? '',
     }, el('strong', {}, `${place(f)}: `), describeFinding(f, opOf(f))))),
-    shown.length > 500 ? el('p', { class: 'muted small' }, `… und ${plural(shown.length - 500, 'weiterer Befund', 'weitere Befunde')}.`) : null);
+    total > shown.length ? el('p', { class: 'muted small' }, `… und ${plural(total - shown.length, 'weiterer Befund', 'weitere Befunde')}.`) : null);
 }
 
 const VERDICT_TEXT = { match: '✓ stimmt', mismatch: '✗ weicht ab', skipped: '↷ übersprungen', invalid: '✗ ungültig', unobserved: '· nicht verglichen' };
 const COMMIT_TEXT = { ok: '✓ Commitment passt', mismatch: '✗ Commitment passt nicht', absent: 'ohne Commitment', invalid: '✗ Commitment ungültig' };
 
 function roundItem(r) {
-  const req = r.request ?? {};
-  const facts = [
-    ['nonce', 'Nonce'], ['hand', 'Hand'], ['n', 'n ='], ['tournamentId', 'Turnier'], ['players', 'Spieler'], ['size', 'Koffer'], ['count', 'Anzahl'], ['cursor', 'Cursor'], ['range', 'Spanne'], ['dealer', 'Dealer'],
-  ].filter(([k]) => req[k] !== undefined).map(([k, label]) => `${label} ${typeof req[k] === 'number' || typeof req[k] === 'bigint' ? formatInt(req[k]) : req[k]}`);
-  if (r.seats) facts.push(plural(r.seats.length, 'Platz', 'Plätze'));
   const li = el('li', { 'data-round': r.round, 'data-verdict': r.verdict, class: `round ${r.verdict}` },
     el('span', { class: 'round-no' }, `Runde ${formatInt(r.round + 1)}`),
     el('span', { class: 'round-op' }, OP_NAMES[r.op] ?? r.op ?? '—'),
-    facts.length ? el('span', { class: 'muted' }, facts.join(' · ')) : null,
+    r.facts ? el('span', { class: 'muted' }, r.facts) : null,
     el('span', { class: `badge ${r.verdict}` }, VERDICT_TEXT[r.verdict] ?? r.verdict));
+  if (r.shown) li.append(el('span', { class: 'round-shown', 'data-shown': 'yes' }, r.shown));
   for (const f of r.findings.filter((x) => x.kind !== 'unobserved')) li.append(el('span', { class: 'round-finding' }, describeFinding(f, r.op)));
   return li;
 }
 
+/** Appends `rounds` to `ol` a few hundred at a time, so even 10,000 never block the page. */
+function appendRounds(ol, rounds) {
+  let at = 0;
+  const step = () => {
+    ol.append(...rounds.slice(at, at + 300).map(roundItem));
+    at += 300;
+    if (at < rounds.length) setTimeout(step, 0);
+  };
+  step();
+}
+
 function epochSection(e) {
   const commit = e.commit?.verdict;
-  const secret = e.secret ? `${fieldName(e.secret.field)} ${typeof e.secret.value === 'string' && e.secret.value.length > 20 ? `${e.secret.value.slice(0, 10)}…${e.secret.value.slice(-6)}` : String(e.secret.value)}` : 'kein Seed';
+  const secret = e.secret ? `${fieldName(e.secret.field)} ${e.secret.text}` : 'kein Seed';
   const notable = (r) => r.verdict !== 'match' && r.verdict !== 'unobserved';
-  const listed = e.rounds.filter((r, i) => i < LISTED || notable(r));
+  let extra = 0;
+  const listed = e.rounds.filter((r, i) => i < LISTED || (notable(r) && extra++ < NOTABLE));
   const ol = el('ol', { class: 'rounds' }, ...listed.map(roundItem));
   const section = el('section', { class: 'epoch', 'data-epoch': e.epoch, 'data-commit': commit ?? 'none' },
-    el('h3', {}, `Epoche ${formatInt(e.epoch + 1)}${e.line !== null ? ` (Zeile ${formatInt(e.line)})` : ''}`),
+    el('h3', {}, `Seed ${formatInt(e.epoch + 1)}${e.line !== null ? ` (Zeile ${formatInt(e.line)})` : ''}`),
     el('p', { class: 'epoch-head' }, el('span', { class: `badge ${commit === 'ok' ? 'match' : commit === 'mismatch' || commit === 'invalid' ? 'mismatch' : 'unobserved'}` }, COMMIT_TEXT[commit] ?? 'kein Commitment geprüft'), el('span', { class: 'muted mono' }, secret)),
     ...e.findings.map((f) => el('p', { class: 'notice bad' }, describeFinding(f))),
     ol);
   if (listed.length < e.rounds.length) {
     const more = el('button', { type: 'button', class: 'secondary small' }, `Alle ${plural(e.rounds.length, 'Runde', 'Runden')} zeigen`);
     more.addEventListener('click', () => {
-      ol.replaceChildren(...e.rounds.map(roundItem));
+      ol.replaceChildren();
+      appendRounds(ol, e.rounds);
       more.remove();
     });
     section.append(more);
@@ -253,21 +440,48 @@ function epochSection(e) {
   return section;
 }
 
+/** The proof's text for a link: the file's, the link's or the box's. */
+function currentText() {
+  if (state.source?.kind === 'file') return new TextDecoder('utf-8').decode(state.source.bytes);
+  if (state.source?.kind === 'link' && !$('proof-text').value) return null;
+  return $('proof-text').value;
+}
+
+/** A download of the proof as a file: what to pass on when a link would be too long. */
+function fileButton(text) {
+  const name = state.source?.kind === 'file' ? state.source.name : 'nachweis.json';
+  const a = el('a', { class: 'button primary', id: 'proof-download', download: name, href: URL.createObjectURL(new Blob([text], { type: 'application/json' })) }, `Als Datei speichern („${name}“)`);
+  return a;
+}
+
 function showLink() {
-  const text = state.source ? new TextDecoder('utf-8').decode(state.source.bytes) : $('proof-text').value;
   const box = $('proof-link-box');
-  if (!text.trim()) {
-    box.replaceChildren(el('p', { class: 'notice info' }, 'Erst einen Nachweis einfügen.'));
-    box.hidden = false;
+  box.hidden = false;
+  if (state.source?.kind === 'link') {
+    box.replaceChildren(el('p', { class: 'notice info' }, 'Der Link, mit dem du die Seite geöffnet hast, ist schon der Link zu dieser Prüfung.'));
     return;
   }
-  const hash = proofFragment(text.trim());
+  const text = (currentText() ?? '').trim();
+  if (!text) {
+    box.replaceChildren(el('p', { class: 'notice info' }, 'Erst einen Nachweis einfügen.'));
+    return;
+  }
+  const base = location.href.replace(/#.*$/, '');
+  const length = base.length + '#proof='.length + encodedLength(text);
+  if (length > MAX_URL) {
+    box.dataset.too = 'long';
+    box.replaceChildren(
+      el('p', { class: 'notice warn', id: 'proof-link-too-long' }, `Dieser Nachweis ist zu groß für einen Link: der Link hätte ${formatInt(length)} Zeichen, Browser öffnen höchstens etwa 2 Millionen. Gib ihn als Datei weiter – wer sie bekommt, öffnet sie hier mit „Datei wählen …“.`),
+      el('div', { class: 'actions' }, fileButton(text)));
+    return;
+  }
+  delete box.dataset.too;
+  const hash = proofFragment(text);
   history.replaceState(null, '', hash);
   const url = location.href;
   box.replaceChildren(
     el('input', { type: 'text', readonly: true, class: 'mono', id: 'proof-link-url', value: url, 'aria-label': 'Link zu dieser Prüfung' }),
     copyButton('Link', url, { id: 'proof-link-copy' }),
-    ...(url.length > 32000 ? [el('p', { class: 'notice info' }, `Der Link ist ${formatInt(url.length)} Zeichen lang; manche Programme kürzen so lange Links. Für große Nachweise lieber die Datei weitergeben.`)] : []),
+    ...(url.length > LONG_URL ? [el('p', { class: 'notice info' }, `Der Link ist ${formatInt(url.length)} Zeichen lang; Chat- und Mailprogramme kürzen so lange Links oft. Sicherer ist die Datei:`), el('div', { class: 'actions' }, fileButton(text))] : []),
   );
-  box.hidden = false;
 }

@@ -3,10 +3,10 @@
 // the self-test, while the self-test waits for its first WebCrypto answers.
 
 import { $, el } from './dom.mjs';
-import { parseFragment } from './fragment.mjs';
+import { parseFragment, proofValue } from './fragment.mjs';
 import { GAMES } from './games.mjs';
 import { buildGamePanel, check } from './panel.mjs';
-import { loadText, setupProofCard } from './proofview.mjs';
+import { linkProblem, loadFragment, loadText, setLinkOpener, setupProofCard } from './proofview.mjs';
 
 const FIRST_TAB = 'blackjack';
 const panels = new Map();
@@ -68,6 +68,7 @@ export function buildPage() {
     if (shown) panels.set(game.id, buildGamePanel(game, placeholder, hooks, true));
   }
   setupProofCard();
+  setLinkOpener((hash) => openFragment(hash));
 }
 
 /** Builds the panels not built yet, one per idle moment. */
@@ -95,28 +96,22 @@ const ALIASES = { dice: { n: 'from' }, pokerni: {}, blackjack: {}, numbers: {}, 
 /** How a link writes a checkbox that is ticked. */
 const TICKED = /^(true|1|ja|yes|on)$/i;
 
-function linkProblem(text) {
-  const box = $('proof-verdict');
-  box.dataset.state = 'done';
-  box.dataset.verdict = 'invalid';
-  box.replaceChildren(el('p', { class: 'verdict-head' }, '✗ Der Link ist nicht lesbar'), el('p', { class: 'verdict-detail' }, text));
-  $('proof-card').scrollIntoView({ block: 'start' });
-}
 
 /** Opens a fragment: a proof into the proof card, a round into its game's form (then checks it). */
 export function openFragment(hash) {
-  const f = parseFragment(hash);
-  if (!f) return false;
-  if (f.kind === 'proof') {
-    if (f.error) linkProblem('Der Teil nach „#proof=“ ist kein gültiges base64url eines UTF-8-Textes.');
-    else loadText(f.text);
+  // A proof's value is decoded in the worker: a 2 MB link decoded here would block the page.
+  const proof = proofValue(hash);
+  if (proof !== null) {
+    loadFragment(proof);
     return true;
   }
+  const f = parseFragment(hash);
+  if (!f) return false;
   const gameParam = f.params.get('game')?.[0];
   const gameId = gameParam === 'blackjack-table' ? 'blackjack' : gameParam && GAMES.some((g) => g.id === gameParam) ? gameParam : GAME_OF_OP[f.op];
   const state = gameId && ensurePanel(gameId);
   if (!state) {
-    linkProblem(`Die Rechnung „${f.op}“ im Link kennt diese Seite nicht.`);
+    linkProblem(null, 'unknown', `Der Link gehört zu „${f.op}“, einem Spiel, das diese Seite nicht kennt. Frag den Betreiber, womit sich dieses Spiel prüfen lässt.`);
     return true;
   }
   const { game } = state;
@@ -138,7 +133,7 @@ export function openFragment(hash) {
   if (game.id === 'dice' && f.params.has('n') && !f.params.has('rolls')) set('rolls', '1');
   selectTab(game.id);
   $(`panel-${game.id}`).scrollIntoView({ block: 'start' });
-  check(state);
+  check(state, { reveal: true });
   return true;
 }
 

@@ -289,9 +289,24 @@ const lineOf = (text, offset) => {
   return line;
 };
 
-/** Document or JSON lines: `{`, optional white space, then `"proof"` makes a document. */
+/**
+ * Document or JSON lines: `{`, optional white space, then `"proof"` makes a
+ * document. A byte order mark before it is no part of the text (editors on
+ * Windows write one), so it does not make a document JSON lines.
+ */
 export function isDocument(text) {
-  return /^[ \t\r\n]*\{[ \t\r\n]*"proof"/.test(text);
+  return /^\uFEFF?[ \t\r\n]*\{[ \t\r\n]*"proof"/.test(text);
+}
+
+/** The text without a leading byte order mark. */
+const withoutBom = (text) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+/** Thrown by checkProof when its `signal` is aborted. */
+export class CheckCancelled extends Error {
+  constructor() {
+    super('the check was cancelled');
+    this.name = 'CheckCancelled';
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -824,20 +839,29 @@ export function verdictOf(c) {
   return 'unobserved';
 }
 
-/** Runs `tasks` (some with run()) at most `limit` at a time; results in order. */
-async function runAll(tasks, limit, onProgress) {
+/**
+ * Runs `tasks` (some with run()) at most `limit` at a time; results in order.
+ * onProgress(done, total, { rounds, roundsTotal }) after every 25 tasks and
+ * at the end; `signal` (an AbortSignal) stops it between two tasks.
+ */
+async function runAll(tasks, limit, onProgress, signal) {
   const work = tasks.filter((t) => t.run);
+  const roundsTotal = work.filter((t) => t.kind === 'round').length;
   let next = 0;
   let done = 0;
+  let rounds = 0;
   const worker = async () => {
     while (next < work.length) {
+      if (signal?.aborted) throw new CheckCancelled();
       const t = work[next++];
       t.result = await t.run();
       done++;
-      if (onProgress && (done % 25 === 0 || done === work.length)) onProgress(done, work.length);
+      if (t.kind === 'round') rounds++;
+      if (onProgress && (done % 25 === 0 || done === work.length)) onProgress(done, work.length, { rounds, roundsTotal });
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, work.length) }, worker));
+  if (signal?.aborted) throw new CheckCancelled();
 }
 
 /**
@@ -847,10 +871,11 @@ async function runAll(tasks, limit, onProgress) {
  * the page shows (per epoch its secret, commitment and rounds with their
  * request, derived outcome and verdict), `findings` the document's own.
  */
-export async function checkProof(input, { engine = DEFAULT_ENGINE, onProgress, concurrency = 8 } = {}) {
+export async function checkProof(input, { engine = DEFAULT_ENGINE, onProgress, concurrency = 8, signal } = {}) {
   const ctx = { engine, table: opTable(engine), epochs: [], title: null };
   let format;
   let tasks;
+  if (typeof input === 'string' && isDocument(input)) input = withoutBom(input);
   if (typeof input === 'string') {
     format = isDocument(input) ? 'document' : 'lines';
     tasks = format === 'document' ? documentTasks(ctx, input) : linesTasks(ctx, input === '' ? [] : input.split('\n'));
@@ -870,7 +895,7 @@ export async function checkProof(input, { engine = DEFAULT_ENGINE, onProgress, c
       if (text !== null) tasks = documentTasks(ctx, text);
     }
   }
-  await runAll(tasks, concurrency, onProgress);
+  await runAll(tasks, concurrency, onProgress, signal);
 
   const counts = emptyCounts();
   const findings = [];

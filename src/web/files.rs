@@ -2,16 +2,27 @@
 //! or read from a checkout.
 //!
 //! One rule, [`Tree::serves`], decides which relative paths exist, in both
-//! modes: `web/` without `test/`, `reference/js/` without `test/` and
-//! `testkit/`, and the `.json` files of `vectors/`; never a dotfile. The
-//! embedded set is cut by the same rule (the `exclude`/`include` globs below
-//! say the same thing to `rust-embed`, and a test compares the two), so a
-//! page that works with `--root` works from the binary. `docs/` (and so a
-//! conformance report under it) is not part of the page and is not served.
+//! modes: `web/` without `test/`, of `reference/js/` only the modules the
+//! page and its worker load ([`PAGE_MODULES`]; not the node target, its
+//! server or the benchmarks), and of `vectors/` only `selftest.json`; never
+//! a dotfile. Only what the page loads is served: anything else is one more
+//! file a hostile page could probe. The embedded set is cut by the same rule
+//! (the `exclude`/`include` globs below say the same thing to `rust-embed`,
+//! and a test compares the two), so a page that works with `--root` works
+//! from the binary. `docs/` (and so a conformance report under it) is not
+//! part of the page and is not served.
+//!
+//! With `--root`, every file is read once per change and shared: a copy is
+//! kept with the length and modification time it was read at, and every
+//! response hands out the same bytes, so a thousand slow readers of a
+//! vectors file cost one copy of it, not a thousand (docs/reliability.md).
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+use std::time::SystemTime;
 
 use bytes::Bytes;
 use percent_encoding::percent_decode_str;
@@ -29,20 +40,61 @@ use super::WebError;
 #[exclude = "*/.*"]
 struct WebTree;
 
+// The same list as PAGE_MODULES (a test holds the two equal).
 #[derive(RustEmbed)]
 #[folder = "reference/js/"]
-#[exclude = "test/*"]
-#[exclude = "testkit/*"]
-#[exclude = ".*"]
-#[exclude = "*/.*"]
+#[include = "blackjack.mjs"]
+#[include = "cards.mjs"]
+#[include = "compare.mjs"]
+#[include = "crypto.mjs"]
+#[include = "cursor.mjs"]
+#[include = "dice.mjs"]
+#[include = "engine.mjs"]
+#[include = "errors.mjs"]
+#[include = "json.mjs"]
+#[include = "ladder.mjs"]
+#[include = "numpy.mjs"]
+#[include = "poker.mjs"]
+#[include = "proof.mjs"]
+#[include = "provably.mjs"]
+#[include = "selfpoker.mjs"]
+#[include = "shoe.mjs"]
+#[include = "validate.mjs"]
+#[include = "webcrypto.mjs"]
 struct JsTree;
 
 #[derive(RustEmbed)]
 #[folder = "vectors/"]
-#[include = "*.json"]
-#[exclude = ".*"]
-#[exclude = "*/.*"]
+#[include = "selftest.json"]
 struct VectorTree;
+
+/// The modules of `reference/js/` the page and its worker load: index.html's
+/// modulepreload list (the browser test holds that list to what the page
+/// really requests). The node target (`target.mjs`, `serve.mjs`), the
+/// benchmarks and the tests are not part of the page.
+pub const PAGE_MODULES: [&str; 18] = [
+    "blackjack.mjs",
+    "cards.mjs",
+    "compare.mjs",
+    "crypto.mjs",
+    "cursor.mjs",
+    "dice.mjs",
+    "engine.mjs",
+    "errors.mjs",
+    "json.mjs",
+    "ladder.mjs",
+    "numpy.mjs",
+    "poker.mjs",
+    "proof.mjs",
+    "provably.mjs",
+    "selfpoker.mjs",
+    "shoe.mjs",
+    "validate.mjs",
+    "webcrypto.mjs",
+];
+
+/// The one file of `vectors/` the page loads.
+pub const PAGE_VECTORS: &str = "selftest.json";
 
 /// One of the three directories the page is made of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,8 +134,8 @@ impl Tree {
         clean
             && match self {
                 Tree::Web => first != "test",
-                Tree::Js => first != "test" && first != "testkit",
-                Tree::Vectors => rel.ends_with(".json"),
+                Tree::Js => PAGE_MODULES.contains(&rel),
+                Tree::Vectors => rel == PAGE_VECTORS,
             }
     }
 }
@@ -145,12 +197,57 @@ pub fn content_type(rel: &str) -> &'static str {
 }
 
 /// Where the files come from.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub enum Source {
     /// The copy built into the binary.
     Embedded,
-    /// A checkout on disk; the path is canonical.
-    Checkout(PathBuf),
+    /// A checkout on disk.
+    Checkout(Checkout),
+}
+
+/// A checkout on disk (its canonical path), and the copies of its files
+/// read so far, shared by every response.
+#[derive(Debug)]
+pub struct Checkout {
+    root: PathBuf,
+    copies: Mutex<HashMap<PathBuf, Copy>>,
+}
+
+/// A file's bytes as read, with the length and time of change they were read at.
+#[derive(Debug)]
+struct Copy {
+    len: u64,
+    modified: Option<SystemTime>,
+    bytes: Bytes,
+}
+
+impl Checkout {
+    /// The canonical root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The bytes of the file at canonical path `real`: the shared copy if
+    /// the file has not changed since it was read, else a fresh read (which
+    /// then becomes the shared copy).
+    fn read(&self, real: &Path) -> io::Result<Bytes> {
+        let meta = std::fs::metadata(real)?;
+        let (len, modified) = (meta.len(), meta.modified().ok());
+        let copies = || self.copies.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(copy) = copies().get(real) {
+            if copy.len == len && copy.modified == modified && modified.is_some() {
+                return Ok(copy.bytes.clone());
+            }
+        }
+        let bytes = Bytes::from(std::fs::read(real)?);
+        let copy = Copy {
+            len,
+            modified,
+            bytes: bytes.clone(),
+        };
+        copies().insert(real.to_path_buf(), copy);
+        Ok(bytes)
+    }
 }
 
 impl Source {
@@ -165,7 +262,10 @@ impl Source {
                 path: root.to_path_buf(),
             });
         }
-        Ok(Source::Checkout(canonical))
+        Ok(Source::Checkout(Checkout {
+            root: canonical,
+            copies: Mutex::new(HashMap::new()),
+        }))
     }
 
     /// The bytes of `rel` in `tree`, or `None` if the page has no such file.
@@ -179,7 +279,7 @@ impl Source {
                 Cow::Borrowed(b) => Bytes::from_static(b),
                 Cow::Owned(v) => Bytes::from(v),
             })),
-            Source::Checkout(root) => read_inside(&root.join(tree.dir()), tree, rel),
+            Source::Checkout(checkout) => read_inside(checkout, tree, rel),
         }
     }
 }
@@ -197,16 +297,17 @@ fn embedded(tree: Tree, rel: &str) -> Option<Cow<'static, [u8]>> {
 /// lies inside `base` and passes the rule under its real name too. `base`
 /// itself is not resolved: a tree directory that is a symlink serves nothing.
 /// The canonical path is what gets opened, so the check covers what is read.
-fn read_inside(base: &Path, tree: Tree, rel: &str) -> io::Result<Option<Bytes>> {
+fn read_inside(checkout: &Checkout, tree: Tree, rel: &str) -> io::Result<Option<Bytes>> {
+    let base = checkout.root.join(tree.dir());
     let Ok(real) = base.join(rel).canonicalize() else {
         return Ok(None);
     };
-    let inside = real.strip_prefix(base).ok().and_then(Path::to_str);
+    let inside = real.strip_prefix(&base).ok().and_then(Path::to_str);
     if !inside.is_some_and(|r| tree.serves(r)) || !real.is_file() {
         return Ok(None);
     }
-    match std::fs::read(&real) {
-        Ok(body) => Ok(Some(Bytes::from(body))),
+    match checkout.read(&real) {
+        Ok(body) => Ok(Some(body)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e),
     }

@@ -1,7 +1,8 @@
 //! `provably web`: the verification page on 127.0.0.1.
 //!
 //! URL layout: `/js/…` is `reference/js/…` (the same modules the node target
-//! runs), `/vectors/…` is `vectors/…`, everything else is `web/…`, and `/` is
+//! runs; only those the page and its worker load), `/vectors/…` is
+//! `vectors/…` (only `selftest.json`), everything else is `web/…`, and `/` is
 //! `web/index.html`. The page requests nothing else, and the
 //! Content-Security-Policy header (repeated in the page's own meta tag)
 //! forbids it to. Every response, refusals included, carries
@@ -29,8 +30,9 @@
 //! - Connections: at most [`Limits::max_connections`] (4,096, and at most what
 //!   the open-file limit allows after raising it to the hard limit). When all
 //!   are taken, a newcomer displaces the connection that has waited longest
-//!   for its head (`slots`); if none is waiting, it waits in the listen
-//!   backlog (`BACKLOG`).
+//!   for its head, once that one has waited [`slots::EVICT_AFTER`] (`slots`);
+//!   until then, or if none is waiting, it waits in the listen backlog
+//!   (`BACKLOG`).
 //! - Time: the head must be complete [`Limits::head_timeout`] (10 s) after
 //!   accept, however the bytes trickle in (408); hyper then has
 //!   [`Limits::response_timeout`] (30 s) to answer.
@@ -68,7 +70,7 @@ use hyper_util::rt::TokioIo;
 use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::time::Instant;
 
-pub use files::{content_type, embedded_urls, route, BadPath, Source, Tree};
+pub use files::{content_type, embedded_urls, route, BadPath, Checkout, Source, Tree, PAGE_MODULES, PAGE_VECTORS};
 pub use gate::{MAX_HEAD, MAX_HEADERS, MAX_REQUEST_LINE};
 
 use gate::{Head, Refusal};

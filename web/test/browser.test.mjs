@@ -349,7 +349,7 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
       const bad = await run(page, 'blackjack', { observed: observed.join(' ') });
       assert.equal(bad.verdict, 'mismatch');
       assert.equal(bad.firstMismatch, String(k));
-      assert.match(bad.text, new RegExp(`Karte ${k + 1} \\(Position ab 1\\)`));
+      assert.match(bad.text, new RegExp(`Karte ${k + 1}: gesehen`));
       assert.deepEqual(await page.$$eval('#blackjack-grid li.mismatch', (l) => l.map((li) => li.dataset.pos)), [String(k)]);
       assert.equal(await page.locator('#blackjack-grid li.match').count(), expected.cards.length - 1);
       assert.equal(await page.textContent('#blackjack-commit-actual'), sha256hex(input.serverSeed));
@@ -453,7 +453,7 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
     const up = (d) => (d === 11 ? 'A' : d === 10 ? 'K' : String(d));
     // The chart that decides, as the vectors' flags name it (derived from the deciding cell by the Rust side;
     // SoftTwelve: a soft 12 that is played by the hard 12 row).
-    const chart = (t) => (t.flags.includes('SoftTwelve') || t.flags.includes('Hard') ? 'Harte Hände' : t.flags.includes('Soft') ? 'Weiche Hände' : 'Paare');
+    const chart = (t) => (t.flags.includes('SoftTwelve') || t.flags.includes('Hard') ? 'Harte Hände' : t.flags.includes('Soft') ? 'Soft-Hände' : 'Paare');
     const has = (flag, more = () => true) => strategyVectors.find((t) => t.flags.includes(flag) && more(t));
     const picks = [
       has('Pair', (t) => t.expected.action === 'teilen'), has('Soft', (t) => t.expected.action === 'verdoppeln'), has('DoubleRefused'),
@@ -619,26 +619,26 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
       const box = await page.locator('#blackjack-verdict .verdict-detail').first().boundingBox();
       const view = await page.evaluate(() => ({ h: window.innerHeight, w: window.innerWidth, sw: document.documentElement.scrollWidth }));
       assert.ok(box.y >= 0 && box.y + box.height <= view.h, `the explanation is on screen (y ${box.y}, height ${box.height}, viewport ${view.h})`);
-      assert.match(await page.textContent('#blackjack-verdict'), new RegExp(`Karte ${k + 1} `));
+      assert.match(await page.textContent('#blackjack-verdict'), new RegExp(`Karte ${k + 1}: `));
       assert.ok(view.sw <= view.w + 1, `nothing wider than the phone (${view.sw} > ${view.w})`);
     } finally {
       await context.close();
     }
   });
 
-  test('regression: dice are named by n: a wrong die at n = 7 with the first at n = 5 is "n = 7", not "Position 3"', { timeout: TEST_TIMEOUT }, async () => {
+  test('regression: dice are named by their roll number: a wrong die at number 7 with the first at 5 is "Wurf Nummer 7", not "Position 3"', { timeout: TEST_TIMEOUT }, async () => {
     const d = vectorsOf('dice.roll')[0].input;
     const { page, context } = await ready();
     try {
       await run(page, 'dice', { serverSeed: d.serverSeed, clientSeed: d.clientSeed, from: 5, rolls: 5, observed: '' });
       const faces = (await grid(page, 'dice')).map(Number);
       const labels = await page.$$eval('#dice-grid li .pos', (p) => p.map((x) => x.textContent));
-      assert.deepEqual(labels, ['n = 5', 'n = 6', 'n = 7', 'n = 8', 'n = 9']);
+      assert.deepEqual(labels, ['Nr. 5', 'Nr. 6', 'Nr. 7', 'Nr. 8', 'Nr. 9']);
       const seen = [...faces];
       seen[2] = (faces[2] % 6) + 1;
       const v = await run(page, 'dice', { observed: seen.join(' ') });
       assert.equal(v.verdict, 'mismatch');
-      assert.match(v.text, /Würfel n = 7: gesehen/);
+      assert.match(v.text, /Wurf Nummer 7: gesehen/);
       assert.doesNotMatch(v.text, /Position 3/);
     } finally {
       await context.close();
@@ -687,7 +687,7 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
     try {
       const cases = [
         ['blackjack', { ...shoeForm(input), decks: 9 }, /„Decks“: 9 liegt über dem größten erlaubten Wert 8/],
-        ['blackjack', { ...shoeForm(input), decks: 6, penetration: '1,5' }, /„Durchdringung“: 1,5 liegt nicht echt zwischen 0 und 1/],
+        ['blackjack', { ...shoeForm(input), decks: 6, penetration: '1,5' }, /„Anteil bis zur Cut-Card“: 1,5 muss größer als 0 und kleiner als 1 sein/],
         ['blackjack', { penetration: '0,75', nonce: 'abc' }, /„Nonce“ muss eine ganze Zahl sein, nicht „abc“/],
         ['blackjack', { nonce: '9007199254740992' }, /„Nonce“: 9\.007\.199\.254\.740\.992 liegt über dem größten erlaubten Wert/],
         ['pokerni', { seed: '-5', players: 2 }, /„Seed“: „-5“ ist keine reine Dezimalzahl/],
@@ -710,7 +710,7 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
       // Keys shown with a result are German too (no "cursorNext", "value").
       const t = vectorsOf('cursor.int')[0].input;
       await run(page, 'numbers', { op: 'cursor.int', serverSeed: t.serverSeed, clientSeed: t.clientSeed, seats: '', nonce: t.nonce, cursor: t.cursor, range: t.range, observed: '' });
-      assert.deepEqual(await page.$$eval('#numbers-out dt', (d) => d.map((x) => x.textContent)), ['Zahl', 'nächster Cursor']);
+      assert.deepEqual(await page.$$eval('#numbers-out dt', (d) => d.map((x) => x.textContent)), ['Zahl', 'nächster Zähler']);
     } finally {
       await context.close();
     }
@@ -764,7 +764,7 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
       const v = await page.$eval('#proof-verdict', (x) => ({ ...x.dataset, text: x.textContent }));
       assert.equal(v.verdict, 'mismatch');
       assert.deepEqual([v.firstEpoch, v.firstRound, v.firstIndex], ['0', '1', '17']);
-      assert.match(v.text, /Epoche 1, Runde 2 – Karte an Position 18 \(ab 1\)/);
+      assert.match(v.text, /Seed 1, Runde 2 – Karte 18: /);
       assert.equal(await page.getAttribute('#proof-result .epoch[data-epoch="0"] li[data-round="1"]', 'data-verdict'), 'mismatch');
       assert.equal(await page.locator('#proof-result li.round[data-verdict="mismatch"]').count(), 1);
       assert.equal(await page.getAttribute('#proof-findings li', 'data-index'), '17');
@@ -778,6 +778,7 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
     const { page, context } = await ready({ permissions: ['clipboard-read', 'clipboard-write'] });
     try {
       await page.fill('#proof-text', p.text);
+      await page.click('#proof-run');
       await page.waitForSelector('#proof-verdict[data-state="done"]');
       assert.equal(await page.getAttribute('#proof-verdict', 'data-verdict'), 'match');
       await page.click('#proof-link');
@@ -807,10 +808,11 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
     const { page, context } = await ready();
     try {
       await page.fill('#proof-text', '{"proof": 1, "epochs": [{"serverSeed": "s", "rounds": [{"op": "dice.roll", "clientSeed": "c", "n": 0, "observed": {"face": 7}}]}]}');
+      await page.click('#proof-run');
       await page.waitForSelector('#proof-verdict[data-state="done"]');
       assert.equal(await page.getAttribute('#proof-verdict', 'data-verdict'), 'invalid');
       const text = await page.textContent('#proof-verdict');
-      assert.match(text, /„beobachtet: Augenzahl“: 7 liegt nicht zwischen 1 und 6/);
+      assert.match(text, /„gesehen: Augenzahl“: 7 liegt nicht zwischen 1 und 6/);
       assert.doesNotMatch(text, ENGLISH);
     } finally {
       await context.close();
@@ -845,7 +847,7 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
       const faces = (await grid(page, 'dice')).map(Number);
       const t = await run(page, 'dice', { observed: `${faces[0]} T4 ${faces[2]}` });
       assert.equal(t.verdict, 'match', t.text);
-      assert.match(t.text, /1 Wurf aus Telegram übersprungen/);
+      assert.match(t.text, /Ein Telegram-Wurf übersprungen/);
       assert.equal(await page.getAttribute('#dice-grid li[data-pos="1"]', 'data-mark'), 'skipped');
     } finally {
       await context.close();
@@ -878,11 +880,11 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
     try {
       const v = await run(page, 'dice', { serverSeed: d.serverSeed, clientSeed: d.clientSeed, from: String(MAX_INT), rolls: 2, observed: '' });
       assert.equal(v.verdict, 'invalid');
-      assert.match(v.text, /reichen über die größte Wurfnummer 2\^53 − 1/);
+      assert.match(v.text, /reichen über die größte Wurfnummer 9\.007\.199\.254\.740\.991 hinaus/);
       assert.equal(await page.locator('#dice-grid li').count(), 0);
       const ok = await run(page, 'dice', { from: String(MAX_INT - 1n), rolls: 2 });
       assert.notEqual(ok.verdict, 'invalid', ok.text);
-      assert.deepEqual(await page.$$eval('#dice-grid li .pos', (p) => p.map((x) => x.textContent)), ['n = 9.007.199.254.740.990', 'n = 9.007.199.254.740.991']);
+      assert.deepEqual(await page.$$eval('#dice-grid li .pos', (p) => p.map((x) => x.textContent)), ['Nr. 9.007.199.254.740.990', 'Nr. 9.007.199.254.740.991']);
     } finally {
       await context.close();
     }
@@ -1026,8 +1028,9 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
       assert.deepEqual(foreign, [], 'every request goes to the page origin');
       assert.ok(requests.some((u) => u.endsWith('/vectors/selftest.json')));
       assert.ok(requests.some((u) => u.includes('/js/proof.mjs')));
-      // Every module the page loads is in index.html's modulepreload list, and nothing more.
-      const modules = [...new Set(requests.filter((u) => u.endsWith('.mjs')).map((u) => new URL(u).pathname))].sort();
+      // Every module the page and its worker load is in index.html's modulepreload list (but the worker's own script), and nothing more.
+      assert.ok(requests.some((u) => u.endsWith('/worker.mjs')), 'the checks run in the worker');
+      const modules = [...new Set(requests.filter((u) => u.endsWith('.mjs')).map((u) => new URL(u).pathname))].filter((p) => p !== '/worker.mjs').sort();
       const preloaded = (await page.$$eval('link[rel="modulepreload"]', (l) => l.map((x) => new URL(x.href).pathname))).sort();
       assert.deepEqual(preloaded, modules);
     } finally {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
 import { describe, test } from 'node:test';
-import { CURSOR, cardFace } from '../../reference/js/cards.mjs';
+import { CURSOR, SHOE, cardFace } from '../../reference/js/cards.mjs';
 import { checkProof } from '../../reference/js/proof.mjs';
 import { execute } from '../../reference/js/provably.mjs';
 import { stringifyJson } from '../../reference/js/json.mjs';
@@ -170,7 +170,7 @@ describe('games.mjs: the basic strategy', () => {
   test('the table cell shown is in the chart the vector says decides', () => {
     // Flags from the Rust side: Soft or Hard for the chart that decides, Pair alone for a split;
     // SoftTwelve is a soft 12 played by the hard 12 row.
-    const chart = (t) => (t.flags.includes('SoftTwelve') || t.flags.includes('Hard') ? 'Harte Hände' : t.flags.includes('Soft') ? 'Weiche Hände' : 'Paare');
+    const chart = (t) => (t.flags.includes('SoftTwelve') || t.flags.includes('Hard') ? 'Harte Hände' : t.flags.includes('Soft') ? 'Soft-Hände' : 'Paare');
     for (const t of valid) {
       const cell = panel.strategyCell(t.input, t.expected.action);
       const decided = cell.split('; dann ').at(-1);
@@ -290,5 +290,73 @@ describe('selftest.mjs', () => {
     const tests = [good, good, bad(3), good, bad(5), ...Array(40).fill(good)];
     const r = await selftest.runVectors(tests, execute, { concurrency: 7 });
     assert.deepEqual([r.passed, r.failed, r.first.t.tcId], [tests.length - 2, 2, 3]);
+  });
+});
+
+const roundview = await import('../roundview.mjs');
+
+describe('roundview.mjs and the checker\'s edges', () => {
+  const vectors = JSON.parse(readFileSync(new URL('../../vectors/selftest.json', import.meta.url), 'utf8')).tests.filter((t) => t.input && t.expected);
+
+  test('a shoe round is shown as the first deal: player cards 1 and 3, dealer 2 and 4, from the first card seen', () => {
+    const t = vectors.find((x) => x.input.op === 'shoe.deal');
+    const c = t.expected.cards.map((x) => cardFace(SHOE, x).text);
+    const r = { op: 'shoe.deal', derived: t.expected, observed: { cards: [null, null, ...t.expected.cards.slice(2, 8)] } };
+    assert.equal(roundview.roundShown(r), `Erste Hand (ab Karte 3): Spieler ${c[2]} ${c[4]} · Dealer ${c[3]}, verdeckt ${c[5]}`);
+  });
+
+  test('the poker winner: a straight flush beats four of a kind; equal hands split the pot', () => {
+    const card = (rank, suit) => CURSOR.card(rank, suit);
+    const board = [card(10, 3), card(11, 3), card(12, 3), card(9, 0), card(9, 1)];
+    const won = roundview.showdown([[card(9, 2), card(9, 3)], [card(13, 3), card(14, 3)]], board);
+    assert.deepEqual(won.seats, [2]);
+    assert.equal(won.hand.category, 'straight_flush');
+    const split = roundview.showdown([[card(2, 0), card(3, 1)], [card(2, 1), card(3, 0)]], board);
+    assert.deepEqual(split.seats, [1, 2]);
+  });
+
+  test('facts count from 1 or use the operator\'s own numbers, never developer words', () => {
+    const facts = roundview.roundFacts({ request: { n: 0, nonce: 3, cursor: 5, hand: 0, range: 10000 } });
+    assert.equal(facts, 'Nonce 3 · Handindex 0 · Wurfnummer 0 · Zahlen 0 bis 9.999');
+    assert.doesNotMatch(facts, /Cursor|n =/);
+  });
+
+  test('regression: a byte order mark before {"proof" reads as a document, text and bytes alike', async () => {
+    const input = { op: 'dice.roll', serverSeed: 's', clientSeed: 'c', n: 0 };
+    const face = (await execute(input)).ok.face;
+    const doc = JSON.stringify({ proof: 1, epochs: [{ commit: null, serverSeed: 's', rounds: [{ op: 'dice.roll', clientSeed: 'c', n: 0, observed: { face } }] }] });
+    for (const given of [`\uFEFF${doc}`, new TextEncoder().encode(`\uFEFF${doc}`)]) {
+      const r = await checkProof(given);
+      assert.equal(r.format, 'document');
+      assert.equal(r.report.verdict, 'match');
+      assert.equal(r.report.rounds, 1);
+    }
+  });
+
+  test('checkProof reports round progress and stops when its signal is aborted', async () => {
+    const rounds = Array.from({ length: 60 }, (_, n) => ({ op: 'dice.roll', clientSeed: 'c', n }));
+    const doc = JSON.stringify({ proof: 1, epochs: [{ commit: null, serverSeed: 's', rounds }] });
+    const seen = [];
+    await checkProof(doc, { onProgress: (done, total, info) => seen.push(info) });
+    assert.deepEqual(seen.at(-1), { rounds: 60, roundsTotal: 60 });
+    const abort = new AbortController();
+    await assert.rejects(checkProof(doc, { signal: abort.signal, onProgress: () => abort.abort() }), (e) => e.name === 'CheckCancelled');
+  });
+
+  test('a link\'s length is known without encoding; a page link is recognised in a box', () => {
+    for (const t of ['', 'a', 'ab', 'abc', 'äöü€', '{"proof": 1}']) assert.equal(fragment.encodedLength(t), fragment.encodeBase64url(t).length, t);
+    assert.deepEqual(fragment.recognisePasted('http://127.0.0.1:8000/#proof=eyJ9'), { kind: 'link', hash: '#proof=eyJ9' });
+    assert.equal(fragment.proofValue('#proof=abc'), 'abc');
+    assert.equal(fragment.proofValue('#dice.roll&n=1'), null);
+  });
+
+  test('the players\' guide on the page says what docs/spieler.md says', () => {
+    const md = readFileSync(new URL('../../docs/spieler.md', import.meta.url), 'utf8');
+    const html = readFileSync(new URL('../spieler.html', import.meta.url), 'utf8');
+    const words = (t) => t.replace(/\s+/g, ' ').trim();
+    const fromMd = words(md.replace(/^#+ /gm, '').replace(/^- |^\d+\. /gm, '').replace(/\*\*/g, ''));
+    const body = html.slice(html.indexOf('<main'), html.indexOf('<p><a href="/">'));
+    const fromHtml = words(body.replace(/<\/?strong>/g, '').replace(/<[^>]+>/g, ' ').replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&amp;/g, '&'));
+    assert.equal(fromHtml, fromMd);
   });
 });

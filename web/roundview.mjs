@@ -1,0 +1,165 @@
+// A checked proof as the page shows it, made where it was checked (in the
+// worker, web/worker.mjs) so that only what the page draws crosses to the
+// page: counts, the findings, and per round a line of facts and the round as
+// the game showed it ("Spieler A♠ 7♥ · Dealer K♦", the poker winner, the
+// die, the cases). A 10,000-round shoe proof derives 4 million cards; the
+// page receives a few short strings per round. No DOM here, so the node
+// tests run it as it is (web/test/units.test.mjs).
+
+import { CURSOR, NUMPY, convertCard, rankText } from './js/cards.mjs';
+import { JsonFloat } from './js/json.mjs';
+import { CATEGORIES, evaluate } from './js/poker.mjs';
+import { deal as selfpokerDeal } from './js/selfpoker.mjs';
+import { faces } from './games.mjs';
+import { formatInt, plural } from './german.mjs';
+
+/** Findings sent to the page (the counts say how many there were). */
+export const FINDINGS_SENT = 1000;
+
+export const CATEGORY_NAMES = Object.freeze({
+  high_card: 'Höchste Karte', paar: 'Paar', zwei_paare: 'Zwei Paare', drilling: 'Drilling', strasse: 'Straße',
+  flush: 'Flush', full_house: 'Full House', vierling: 'Vierling', straight_flush: 'Straight Flush',
+});
+
+const cardsText = (cards, show) => cards.map((c) => show(c).text).join(' ');
+const scoreOf = (r) => [CATEGORIES.indexOf(r.category), ...r.ranks];
+function compareScores(a, b) {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+}
+
+/** The category of the best five of `cards` (cursor numbering) in German, e.g. "Paar (K K 9 7 4)". */
+export function rateHand(cards) {
+  if (cards.length < 5 || cards.length > 7 || new Set(cards).size !== cards.length) return null;
+  const r = evaluate(cards);
+  return { ...r, text: `${CATEGORY_NAMES[r.category]} (${r.ranks.filter((x) => x > 0).map(rankText).join(' ')})`, score: scoreOf(r) };
+}
+
+/**
+ * The seats that win a showdown of `hole` (one pair of cards per seat) and
+ * `board` in `numbering`: { seats: [1-based seat numbers], hand: rated hand }.
+ */
+export function showdown(hole, board, numbering = CURSOR) {
+  const rated = hole.map((cards) => rateHand([...cards, ...board].map((c) => convertCard(numbering, CURSOR, c))));
+  if (rated.some((r) => r === null)) return null;
+  let best = [];
+  for (const [i, r] of rated.entries()) {
+    const cmp = best.length ? compareScores(r.score, rated[best[0]].score) : 1;
+    if (cmp > 0) best = [i];
+    else if (cmp === 0) best.push(i);
+  }
+  return { seats: best.map((i) => i + 1), hand: rated[best[0]] };
+}
+
+function winnerText(hole, board, numbering) {
+  const won = showdown(hole, board, numbering);
+  if (!won) return '';
+  return won.seats.length === 1
+    ? ` · Gewinner: Platz ${won.seats[0]} mit ${won.hand.text}`
+    : ` · Geteilter Pot: Plätze ${won.seats.join(', ')} mit ${won.hand.text}`;
+}
+
+/** Blackjack's first deal from the first card seen, in the usual order: player, dealer, player, dealer. */
+function shoeShown(r) {
+  const cards = r.derived.cards;
+  const seen = r.observed?.cards;
+  const from = Array.isArray(seen) ? Math.max(0, seen.findIndex((c) => c !== null)) : 0;
+  const four = cards.slice(from, from + 4).map((c) => faces.shoe(c).text);
+  if (four.length < 4) return null;
+  const at = from === 0 ? '' : ` (ab Karte ${formatInt(from + 1)})`;
+  return `Erste Hand${at}: Spieler ${four[0]} ${four[2]} · Dealer ${four[1]}, verdeckt ${four[3]}`;
+}
+
+function ladderShown(r) {
+  const order = r.derived.order;
+  const ladder = Array.isArray(r.request?.ladder) ? r.request.ladder : null;
+  const show = (x) => (ladder ? String(ladder[x] ?? x) : formatInt(x + 1));
+  const first = order.slice(0, 5).map((x, k) => `Koffer ${k + 1}: ${show(x)}`).join(' · ');
+  return order.length > 5 ? `${first} · …` : first;
+}
+
+/** One round as the game showed it, in one short line; null if there is nothing to show. */
+export function roundShown(r) {
+  const d = r.derived;
+  if (!d || typeof d !== 'object') return null;
+  switch (r.op) {
+    case 'shoe.deal':
+    case 'shoe.tournament':
+      return Array.isArray(d.cards) ? shoeShown(r) : null;
+    case 'dice.roll':
+      return typeof d.face === 'number' ? `Würfel: ${'⚀⚁⚂⚃⚄⚅'[d.face - 1]} ${d.face}` : null;
+    case 'poker.deal':
+      if (!Array.isArray(d.hole) || !Array.isArray(d.board)) return null;
+      return `Board ${cardsText(d.board, faces.cursor)}${winnerText(d.hole, d.board, CURSOR)}`;
+    case 'selfpoker.deck': {
+      const players = Number(r.request?.players);
+      if (!Array.isArray(d.deck) || !Number.isSafeInteger(players) || players < 2 || 2 * players + 5 > d.deck.length) return null;
+      const { hole, board } = selfpokerDeal(d.deck, players);
+      return `Board ${cardsText(board, faces.numpy)}${winnerText(hole, board, NUMPY)}`;
+    }
+    case 'ladder.shuffle':
+      return Array.isArray(d.order) ? ladderShown(r) : null;
+    case 'cursor.int':
+      return d.value !== undefined ? `Zahl: ${formatInt(d.value)}` : null;
+    case 'cursor.float':
+      return typeof d.float === 'number' ? `Zahl: ${String(d.float).replace('.', ',')}` : null;
+    case 'cursor.shuffle':
+      return Array.isArray(d.order) ? `Reihenfolge: ${d.order.slice(0, 10).map((x) => formatInt(x)).join(' ')}${d.order.length > 10 ? ' …' : ''}` : null;
+    case 'blackjack.strategy':
+      return typeof d.action === 'string' ? `Die Tabelle sagt: ${{ teilen: 'Teilen', verdoppeln: 'Verdoppeln', stehen: 'Stehen', ziehen: 'Ziehen' }[d.action] ?? d.action}` : null;
+    default:
+      return null;
+  }
+}
+
+const intText = (v) => (typeof v === 'number' || typeof v === 'bigint' ? formatInt(v) : String(v));
+
+/** The request's facts a player recognises: nonce, hand, roll number, players, cases. */
+export function roundFacts(r) {
+  const req = r.request ?? {};
+  const facts = [
+    ['nonce', (v) => `Nonce ${intText(v)}`],
+    ['hand', (v) => `Handindex ${intText(v)}`],
+    ['n', (v) => `Wurfnummer ${intText(v)}`],
+    ['tournamentId', (v) => `Turnier ${v}`],
+    ['players', (v) => plural(Number(v), 'Spieler', 'Spieler')],
+    ['size', (v) => plural(Number(v), 'Koffer', 'Koffer')],
+    ['count', (v) => `${intText(v)} Einträge`],
+    ['range', (v) => `Zahlen 0 bis ${intText(typeof v === 'bigint' ? v - 1n : Number(v) - 1)}`],
+  ].filter(([k]) => req[k] !== undefined && req[k] !== null && typeof req[k] !== 'object').map(([k, f]) => f(req[k]));
+  if (Array.isArray(r.seats)) facts.push(plural(r.seats.length, 'Platz', 'Plätze'));
+  return facts.join(' · ');
+}
+
+/** Plain data only (BigInt kept, a JsonFloat as its number): what structured cloning carries unchanged. */
+export function plain(v) {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(plain);
+  if (v instanceof JsonFloat) return v.value;
+  const out = {};
+  for (const [k, x] of Object.entries(v)) out[k] = plain(x);
+  return out;
+}
+
+/** A round as the page lists it. */
+function roundView(r) {
+  return {
+    round: r.round, op: r.op ?? null, verdict: r.verdict, facts: roundFacts(r), shown: roundShown(r),
+    findings: r.findings.map(plain),
+  };
+}
+
+/** What the page needs of a checked proof (see the top of this file). */
+export function proofView(checked) {
+  const { report, epochs, format, title } = checked;
+  const shortSecret = (s) => (s ? { field: s.field, text: typeof s.value === 'string' && s.value.length > 20 ? `${s.value.slice(0, 10)}…${s.value.slice(-6)}` : String(s.value) } : null);
+  return {
+    format, title,
+    report: { ...report, findings: report.findings.slice(0, FINDINGS_SENT).map(plain), findingsTotal: report.findings.length },
+    epochs: epochs.map((e) => ({
+      epoch: e.epoch, line: e.line, secret: shortSecret(e.secret), findings: e.findings.map(plain),
+      commit: e.commit ? { verdict: e.commit.verdict, derived: e.commit.derived ?? null } : null,
+      rounds: e.rounds.map(roundView),
+    })),
+  };
+}

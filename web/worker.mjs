@@ -1,0 +1,92 @@
+// The page's checks, off its main thread: the self-test and every proof
+// check run here, so the page stays responsive whatever a proof costs (a
+// 10,000-round proof, or rounds of 100,000-entry shuffles). The page talks
+// to it through web/checker.mjs; a check is cancelled by ending the worker.
+//
+// Messages in:  { id, kind: 'selftest', text }            the vectors' text
+//               { id, kind: 'proof', text | bytes | fragment, keepText }
+//               { id, kind: 'round', text }               a game's one-epoch proof
+// Messages out: { id, type: 'progress', done, total }     at most every 100 ms
+//               { id, type: 'done', result } | { id, type: 'error', message }
+
+import { checkProof } from './js/proof.mjs';
+import { execute } from './js/provably.mjs';
+import { parseJson, stringifyJson } from './js/json.mjs';
+import { decodeBase64url } from './fragment.mjs';
+import { plain, proofView } from './roundview.mjs';
+import { runVectors } from './selftest.mjs';
+
+const PROGRESS_MS = 100;
+
+function progress(id) {
+  let last = 0;
+  return (done, total, info) => {
+    // A proof counts its rounds ("Runde 4.200 von 10.000"), not the commitments checked between them.
+    if (info) [done, total] = [info.rounds, info.roundsTotal];
+    const now = Date.now();
+    if (now - last < PROGRESS_MS && done !== total) return;
+    last = now;
+    postMessage({ id, type: 'progress', done, total });
+  };
+}
+
+function pretty(value) {
+  const text = stringifyJson(value);
+  try {
+    return JSON.stringify(JSON.parse(text), null, 1);
+  } catch {
+    return text;
+  }
+}
+
+async function selftest(id, { text }) {
+  let bundle;
+  try {
+    bundle = parseJson(text);
+    if (!Array.isArray(bundle?.tests)) throw new Error('kein Feld "tests"');
+  } catch (e) {
+    return { unreadable: e.message };
+  }
+  const { tests } = bundle;
+  const onProgress = progress(id);
+  onProgress(0, tests.length);
+  const { passed, failed, first } = await runVectors(tests, execute, { onProgress: (p, f) => onProgress(p + f, tests.length) });
+  const failure = first && {
+    tcId: String(first.t.tcId), scheme: first.t.scheme ?? '', op: first.t.input?.op ?? null, invalid: first.t.result === 'invalid',
+    comment: first.t.comment ?? '', diff: first.diff,
+    expected: first.t.result === 'invalid' ? `abgelehnt (invalid): ${first.t.line}` : pretty(first.t.expected), got: pretty(first.got),
+  };
+  return { total: tests.length, declared: String(bundle.numberOfTests), passed, failed, failure };
+}
+
+/** The text of a proof from the page: typed, a file's bytes, or a link's fragment value. */
+function proofInput(job) {
+  if (job.fragment !== undefined) return decodeBase64url(job.fragment);
+  return job.bytes ?? job.text;
+}
+
+async function proof(id, job) {
+  const input = proofInput(job);
+  if (input === null) return { unreadable: true };
+  const checked = await checkProof(input, { onProgress: progress(id) });
+  const text = typeof input === 'string' ? input : null;
+  return { ...proofView(checked), length: typeof input === 'string' ? input.length : input.length, text: job.keepText && text !== null && text.length <= job.keepText ? text : null };
+}
+
+async function round(id, { text }) {
+  const checked = await checkProof(text);
+  return plain({ report: checked.report, epochs: checked.epochs });
+}
+
+const KINDS = { selftest, proof, round };
+
+self.addEventListener('message', async ({ data }) => {
+  const { id, kind } = data;
+  try {
+    const result = await KINDS[kind](id, data);
+    postMessage({ id, type: 'done', result });
+  } catch (e) {
+    postMessage({ id, type: 'error', message: String(e?.stack ?? e) });
+  }
+});
+postMessage({ type: 'ready' });
