@@ -51,6 +51,7 @@ struct WebTree;
 #[include = "dice.mjs"]
 #[include = "engine.mjs"]
 #[include = "errors.mjs"]
+#[include = "generated/ops.mjs"]
 #[include = "json.mjs"]
 #[include = "ladder.mjs"]
 #[include = "numpy.mjs"]
@@ -72,7 +73,7 @@ struct VectorTree;
 /// modulepreload list (the browser test holds that list to what the page
 /// really requests). The node target (`target.mjs`, `serve.mjs`), the
 /// benchmarks and the tests are not part of the page.
-pub const PAGE_MODULES: [&str; 18] = [
+pub const PAGE_MODULES: [&str; 19] = [
     "blackjack.mjs",
     "cards.mjs",
     "compare.mjs",
@@ -81,6 +82,7 @@ pub const PAGE_MODULES: [&str; 18] = [
     "dice.mjs",
     "engine.mjs",
     "errors.mjs",
+    "generated/ops.mjs",
     "json.mjs",
     "ladder.mjs",
     "numpy.mjs",
