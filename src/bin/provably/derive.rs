@@ -185,6 +185,6 @@ pub fn run(args: &DeriveArgs) -> anyhow::Result<()> {
             eprintln!("warning: {warning}");
         }
     }
-    writeln!(io::stdout().lock(), "{}", serde_json::to_string_pretty(&ok)?)?;
+    writeln!(io::stdout().lock(), "{}", crate::out::people_json(&ok))?;
     Ok(())
 }

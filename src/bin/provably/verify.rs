@@ -335,7 +335,7 @@ fn verdict(v: &provably::verify::Verdict, item: &str) -> String {
             plural(item, v.compared)
         ));
     }
-    format!("MISMATCH: {}", wrong.join("; "))
+    format!("verdict: MISMATCH: {}", wrong.join("; "))
 }
 
 /// `die` → `dice`, `card` → `cards`; the word itself for one.
