@@ -49,7 +49,7 @@ enum Command {
     Vektoren,
     /// After the reveal: check the commitment, re-derive the outcome and compare it with what you saw.
     Verify(verify::VerifyArgs),
-    /// Check whole proofs (documents or JSON-lines archives): every commitment, every round; exit 0, 1 or 2.
+    /// Check whole proofs (documents or JSON-lines archives): every commitment, every round; exit 0 all match, 1 a mismatch, 2 invalid input.
     Audit(audit::AuditArgs),
     /// Write a proof document from one round (the `derive` flags) or JSON lines of rounds, deriving what was observed.
     Proof(proof::ProofArgs),
