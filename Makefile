@@ -4,6 +4,10 @@
 #
 # Each target installs what it needs: a virtualenv with numpy (.venv), the
 # npm packages (node_modules), and Debian's chromium when it is missing.
+#
+# Exit codes: make itself exits 2 whenever a command fails, so each
+# `provably` run says its own code on its last line (the table in README.md,
+# "Exit codes"); run the command shown for that code.
 
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -12,8 +16,10 @@ SHELL := bash
 VENV      := .venv
 PYTHON    := $(CURDIR)/$(VENV)/bin/python
 CARGO     ?= cargo
-# `make diff PROFILE=debug` reuses the test build instead of compiling a release one.
-PROFILE   ?= release
+# The build `make diff` runs: by default the one `cargo test` makes (the dev
+# profile is optimized, opt-level 1 and 2 for dependencies), so `make diff`
+# and `make test` compile once between them. PROFILE=release for benchmarks.
+PROFILE   ?= debug
 BIN       := target/$(PROFILE)/provably
 # Generated cases per op for `make diff`; raise for a deeper run.
 CASES     ?= 1000
@@ -23,13 +29,26 @@ ADEQUACY_SEED ?= 1
 
 export PROVABLY_PYTHON := $(PYTHON)
 
+# `provably` with its own exit code said when it is not 0 (make's is 2).
+define provably
+$(1) || { rc=$$?; echo "$(firstword $(1)) exited $$rc: $$(scripts/exit-code $$rc)" >&2; exit $$rc; }
+endef
+
+# Progress bars on a terminal; quiet when piped or in CI (the binary hides
+# them itself when stderr is no terminal).
+QUIET := $(if $(CI),--quiet)
+
 .PHONY: help test diff diff-python diff-numpy diff-node diff-wild test-wild conformance adequacy vectors web fuzz bench deps venv node chromium clean
 
 help:
 	@echo "make diff         run the harness against every target (CASES=$(CASES), SEED=$(SEED))"
-	@echo "make test         fmt, clippy, cargo tests (with the Python parity), JS and browser tests"
+	@echo "make test         fmt, clippy, cargo tests (with the Python parity), JS and browser tests, the wild stacks; ends in a summary"
 	@echo "make diff-python  the published referenz.py and poker_referenz.py on 10,000+ cases"
 	@echo "make diff-numpy   real numpy and the page's Python lines on 10,000+ seeds"
+	@echo "make diff-node    our WebCrypto target under node (CASES per op)"
+	@echo "make diff-wild    every stack in the wild (harness/wild/), CASES per op, against harness/expectations"
+	@echo "make test-wild    the stacks in the wild as make test runs them: the vectors, then 40 cases per op"
+	@echo "make conformance  a deep wild run and its page, docs/conformance/index.html"
 	@echo "make adequacy     the mutant catalog's kill table (vectors, default diff, published vektoren) into docs/adequacy.md"
 	@echo "make vectors      regenerate vectors/ and the schemas"
 	@echo "make web          serve the verification page on http://127.0.0.1:8000/"
@@ -63,54 +82,70 @@ chromium:
 deps: venv node chromium
 
 # `--features wild` builds the wild targets' binaries (wild-ring, wild-fair)
-# beside provably, with the same features `cargo test` uses: one build.
+# beside provably. The debug one is built by `cargo test --no-run`: a plain
+# `cargo build` would resolve the dependencies' features without the
+# dev-dependencies and compile them a second time.
 $(BIN): $(shell find src -name '*.rs') Cargo.toml Cargo.lock
-	$(CARGO) build --locked --features wild $(if $(filter release,$(PROFILE)),--release)
+	$(CARGO) $(if $(filter release,$(PROFILE)),build --release,test --no-run) --locked --features wild
 
 # ------------------------------------------------------------------- tests
 
+# Each stage through scripts/stage: its output shown and kept in
+# target/stages/NAME.log, and at the end one summary line per stage
+# (passed, counts, seconds). `cargo test` builds target/debug/provably,
+# which the later stages run (a `cargo build` or `cargo run` would compile
+# the dependencies again without the dev-dependencies' features). The
+# mutant catalog: each witness diverges, and the vectors alone catch every
+# mutant.
+STAGE := scripts/stage
+TESTBIN := PROVABLY_BIN=$(CURDIR)/target/debug/provably
 test: deps
-	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --all-targets --locked --features wild -- -D warnings
-	INSTA_UPDATE=no $(CARGO) test --locked --features wild
-	# `cargo test` built target/debug/provably; a separate `cargo build` or
-	# `cargo run` would compile the dependencies again without the
-	# dev-dependencies' features.
-	target/debug/provably vectors --check
-	npm run --silent test:js
-	# The mutant catalog: each witness diverges, and the vectors alone catch every mutant.
-	PROVABLY_BIN=$(CURDIR)/target/debug/provably npm run --silent test:mutants
-	PROVABLY_BIN=$(CURDIR)/target/debug/provably npm run --silent test:browser
-	$(MAKE) --no-print-directory test-wild
+	@$(STAGE) --reset
+	@$(STAGE) fmt $(CARGO) fmt --all -- --check
+	@$(STAGE) clippy $(CARGO) clippy --all-targets --locked --features wild -- -D warnings
+	@$(STAGE) cargo-test env INSTA_UPDATE=no $(CARGO) test --locked --features wild
+	@$(STAGE) vectors target/debug/provably vectors --check
+	@$(STAGE) js npm run --silent test:js
+	@$(STAGE) mutants env $(TESTBIN) npm run --silent test:mutants
+	@$(STAGE) browser env $(TESTBIN) npm run --silent test:browser
+	@$(MAKE) --no-print-directory test-wild-stages
+	@$(STAGE) --summary
 
 # Every stack in the wild (harness/wild/): the vectors, then a small
 # generated run, each held to harness/expectations/ (exit 3 on any change).
-WILD := diff --targets-dir harness/wild --expectations harness/expectations --quiet
+# The expected findings stay in the stage's log; the table and the verdict
+# are shown, and the whole log when something changed.
+WILD := diff --targets-dir harness/wild --expectations harness/expectations
+test-wild-stages:
+	@$(STAGE) --brief wild-vectors target/debug/provably $(WILD) --vectors-only --report target/wild-vectors.json
+	@$(STAGE) --brief wild-cases target/debug/provably $(WILD) --cases 40 --seed 1 --report target/wild-generated.json
+
 test-wild:
-	target/debug/provably $(WILD) --vectors-only --report target/wild-vectors.json
-	target/debug/provably $(WILD) --cases 40 --seed 1 --report target/wild-generated.json
+	@$(STAGE) --reset
+	@$(MAKE) --no-print-directory test-wild-stages
+	@$(STAGE) --summary
 
 # ----------------------------------------------------------------- harness
 
 # Every built-in target: the published Python programs, numpy, the page's
 # Python lines, the published dice code, our node target, our own server.
 diff: venv node $(BIN)
-	$(BIN) diff --cases $(CASES) --cases-for poker.deal=200 --seed $(SEED) --quiet \
-	  --report target/diff-report.json --junit target/diff-junit.xml
+	@$(call provably,$(BIN) diff --cases $(CASES) --cases-for poker.deal=200 --seed $(SEED) $(QUIET) \
+	  --report target/diff-report.json --junit target/diff-junit.xml)
 
 # The published programs through their own command lines: 2,500 generated
 # cases for each cursor op (10,000 through `pruefe`), 2,500 hands through
 # `bewerte`, 400 deals through `austeilen` (one process each), plus every vector.
-diff-python: $(BIN)
-	$(BIN) diff --target referenz --target poker-referenz --cases 2500 --cases-for poker.deal=400 --seed $(SEED) --quiet
+diff-python: venv $(BIN)
+	@$(call provably,$(BIN) diff --target referenz --target poker-referenz --cases 2500 --cases-for poker.deal=400 --seed $(SEED) $(QUIET))
 
 # Real numpy: 13,000 generated seeds per op (a fifth of them the edge seeds
 # 0, 1, 2^32-1, 2^32, 2^62, 2^63-1; the rest random below 2^63).
 diff-numpy: venv $(BIN)
-	$(BIN) diff --target numpy --target selfpoker-page --cases 13000 --seed $(SEED) --quiet
+	@$(call provably,$(BIN) diff --target numpy --target selfpoker-page --cases 13000 --seed $(SEED) $(QUIET))
 
 diff-node: node $(BIN)
-	$(BIN) diff --target node --cases $(CASES) --seed $(SEED) --quiet
+	@$(call provably,$(BIN) diff --target node --cases $(CASES) --seed $(SEED) $(QUIET))
 
 # Every catalogued mutant (tests/mutants/) three ways: the vectors alone, a
 # default diff, the published referenz.py vektoren. Prints the table and
@@ -121,19 +156,19 @@ adequacy: venv $(BIN)
 
 # The stacks in the wild deeply; CASES=1000 generated cases per op.
 diff-wild: venv node $(BIN)
-	$(BIN) $(WILD) --cases $(CASES) --seed $(SEED) --report target/wild-report.json
+	@$(call provably,$(BIN) $(WILD) --cases $(CASES) --seed $(SEED) $(QUIET) --report target/wild-report.json)
 
 # The conformance page of a deep run, docs/conformance/index.html: the
 # stacks in the wild and the project's own WebCrypto target. A result that
 # changed from its expectation (exit 3) still gets its page, marked new.
 conformance: venv node $(BIN)
-	$(BIN) $(WILD) --cases $(CASES) --seed $(SEED) --report target/wild-report.json || [ $$? -eq 3 ]
-	$(BIN) diff --target node --cases $(CASES) --seed $(SEED) --quiet --report target/webcrypto-report.json
+	$(BIN) $(WILD) --cases $(CASES) --seed $(SEED) $(QUIET) --report target/wild-report.json || [ $$? -eq 3 ]
+	$(BIN) diff --target node --cases $(CASES) --seed $(SEED) $(QUIET) --report target/webcrypto-report.json
 	$(BIN) report target/wild-report.json target/webcrypto-report.json -o docs/conformance
 	node scripts/conformance-screenshot.mjs
 
-vectors:
-	$(CARGO) run --release --locked -- vectors
+vectors: $(BIN)
+	$(BIN) vectors
 
 web: $(BIN)
 	$(BIN) web --port 8000
@@ -145,7 +180,7 @@ bench:
 	$(CARGO) bench --locked --bench schemes
 	$(CARGO) bench --locked --bench blackjack
 
-.PHONY: bench-audit examples
+.PHONY: bench-audit examples test-wild-stages
 
 # Whole proofs (BENCHMARKS.md): hyperfine of audit against serve, and peak RSS.
 bench-audit:

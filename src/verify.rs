@@ -272,11 +272,19 @@ pub fn server_seed_warning(request: &Request) -> Option<String> {
     let Some(crate::op::Arg::Text(seed)) = request.get("serverSeed") else {
         return None;
     };
-    let looks_published = seed.len() == 64 && seed.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
-    (!looks_published).then(|| {
-        format!(
-            "serverSeed is not 64 lowercase hex characters ({} characters); it is used as text, so check it was pasted exactly",
-            seed.chars().count()
-        )
-    })
+    let length = seed.chars().count();
+    let odd = seed
+        .chars()
+        .enumerate()
+        .find(|(_, c)| !matches!(c, '0'..='9' | 'a'..='f'));
+    let what = match odd {
+        _ if length == 1 => "it has 1 character".into(),
+        _ if length != 64 => format!("it has {length} characters"),
+        None => return None,
+        Some((i, c)) if c.is_ascii_hexdigit() => format!("character {} of 64 is {c:?}, an uppercase hex digit", i + 1),
+        Some((i, c)) => format!("character {} of 64 is {c:?}, which is no hex digit", i + 1),
+    };
+    Some(format!(
+        "serverSeed is not 64 lowercase hex characters: {what}; it is used as text, so check it was pasted exactly"
+    ))
 }

@@ -201,3 +201,175 @@ fn a_json_request_with_nan_says_json_has_no_nan() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("NaN"), "{err}");
 }
+
+/// What varies between runs and machines, and what stands in for it in
+/// the CLI snapshots: one table for every snapshot, applied in order.
+fn filters() -> Vec<(regex::Regex, String)> {
+    let root = regex::escape(&crate::support::root().display().to_string());
+    let temp = regex::escape(&std::env::temp_dir().display().to_string());
+    [
+        (root.as_str(), "[ROOT]"),
+        (&format!(r"{temp}/\.tmp[A-Za-z0-9]+"), "[TEMP]"),
+        (r"\b\d+(\.\d+)?(ms|s)\b", "[TIME]"),
+        (r"\b\d+ job\(s\)", "[JOBS] job(s)"),
+    ]
+    .iter()
+    .map(|(re, to)| (regex::Regex::new(re).expect("valid filter"), (*to).to_string()))
+    .collect()
+}
+
+/// A run as its snapshot shows it: exit code, stdout, stderr, filtered.
+fn shown(args: &[&str], dir: Option<&std::path::Path>) -> String {
+    let out = duct::cmd(crate::support::bin(), args)
+        .dir(dir.unwrap_or(crate::support::root()))
+        .stdin_null()
+        .stdout_capture()
+        .stderr_capture()
+        .unchecked()
+        .run()
+        .expect("provably runs");
+    let mut text = format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for (re, to) in filters() {
+        text = re.replace_all(&text, to.as_str()).into_owned();
+    }
+    text
+}
+
+const COMMIT: &str = "e35732b6af539190b6d353fa0ca2a426181b3db24e9edd8cc2bfa0054733267d";
+
+fn verify_shoe(observed: &str) -> String {
+    shown(
+        &[
+            "verify",
+            "shoe",
+            "--server-seed",
+            SEED,
+            "--commit",
+            COMMIT,
+            "--client-seed",
+            "lucky",
+            "--nonce",
+            "1",
+            "--decks",
+            "6",
+            "--penetration",
+            "0.75",
+            "--observed",
+            observed,
+        ],
+        None,
+    )
+}
+
+#[test]
+fn snapshot_help() {
+    insta::assert_snapshot!("help", shown(&["--help"], None));
+}
+
+#[test]
+fn snapshot_derive_int_and_a_whole_shoe_in_lines_of_100_columns() {
+    let args = [
+        "derive",
+        "cursor.int",
+        "--server-seed",
+        SEED,
+        "--client-seed",
+        "MarcTestet",
+        "--nonce",
+        "42",
+        "--range",
+        "52",
+    ];
+    insta::assert_snapshot!("derive_int", shown(&args, None));
+    let shoe = shown(
+        &[
+            "derive",
+            "shoe.deal",
+            "--server-seed",
+            SEED,
+            "--client-seed",
+            "lucky",
+            "--nonce",
+            "1",
+            "--decks",
+            "6",
+            "--penetration",
+            "0.75",
+        ],
+        None,
+    );
+    assert!(shoe.lines().all(|l| l.chars().count() <= 100), "{shoe}");
+    insta::assert_snapshot!("derive_shoe", shoe);
+}
+
+#[test]
+fn snapshot_verify_match_and_mismatch_each_end_in_a_verdict() {
+    insta::assert_snapshot!("verify_match", verify_shoe("8C TC 6H"));
+    insta::assert_snapshot!("verify_mismatch", verify_shoe("8C TC 7H"));
+}
+
+#[test]
+fn snapshot_vectors_check_drift_and_outside_a_checkout() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    assert_eq!(run(&["vectors", "--root", root], "").0, 0);
+    let path = dir.path().join("vectors/dice.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replacen("\"face\": 6", "\"face\": 5", 1);
+    std::fs::write(&path, text).unwrap();
+    insta::assert_snapshot!(
+        "vectors_check_drift",
+        shown(&["vectors", "--check", "--root", root], None)
+    );
+    let empty = tempfile::tempdir().unwrap();
+    insta::assert_snapshot!(
+        "vectors_check_no_checkout",
+        shown(&["vectors", "--check"], Some(empty.path()))
+    );
+}
+
+#[test]
+fn snapshot_usage_errors_name_the_range_and_say_each_cause_once() {
+    let nonce = [
+        "derive",
+        "cursor.raw",
+        "--server-seed",
+        "s",
+        "--client-seed",
+        "c",
+        "--nonce",
+    ];
+    insta::assert_snapshot!("derive_nonce_negative", shown(&[&nonce[..], &["-1"]].concat(), None));
+    insta::assert_snapshot!("derive_nonce_exponent", shown(&[&nonce[..], &["1e3"]].concat(), None));
+    insta::assert_snapshot!("diff_jobs_zero", shown(&["diff", "--jobs", "0"], None));
+    insta::assert_snapshot!(
+        "diff_missing_manifest",
+        shown(&["diff", "--target", "/nonexistent/provably.toml"], None)
+    );
+}
+
+#[test]
+fn snapshot_audit_of_a_small_example() {
+    insta::assert_snapshot!(
+        "audit_dice_game",
+        shown(&["audit", "examples/proofs/dice-game.json"], None)
+    );
+}
+
+#[test]
+fn the_seed_warning_says_what_is_wrong_with_the_seed() {
+    let upper = SEED.to_uppercase();
+    let (_, _, err) = derive(&["cursor.hash", "--server-seed", &upper]);
+    assert!(
+        err.contains("character 1 of 64 is 'A', an uppercase hex digit"),
+        "{err}"
+    );
+    let (_, _, err) = derive(&["cursor.hash", "--server-seed", "s"]);
+    assert!(err.contains("it has 1 character;"), "{err}");
+}

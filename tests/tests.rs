@@ -7,8 +7,10 @@ mod support;
 mod published;
 // The canonical vectors: up to date, schema-valid, snapshotted, every branch forced.
 mod vectors;
-// `provably derive`, `vektoren` and bad input: typed errors, exit 2, no panic.
+// `provably derive`, `vektoren` and bad input: typed errors, exit 2, no panic; snapshots of the main outputs.
 mod cli;
+// Every command block of README.md, run in a copy of the checkout, held to its documented exit code.
+mod readme;
 // `provably verify`: matching round, wrong card at a known position, wrong commitment.
 mod verify;
 // `provably audit` and `provably proof`: proof vectors, examples, bad input, streaming.

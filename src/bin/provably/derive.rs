@@ -70,7 +70,7 @@ fn help(f: &op::Field) -> String {
 
 /// A float flag: a finite number. NaN and the infinities parse as f64 but
 /// are no JSON number; say what was given instead of "null".
-fn finite(text: &str) -> Result<f64, String> {
+pub fn finite(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(x) if x.is_finite() => Ok(x),
         Ok(_) => Err(format!("{text} is not a finite number")),
@@ -81,12 +81,16 @@ fn finite(text: &str) -> Result<f64, String> {
 impl Args for FieldFlags {
     fn augment_args(mut cmd: Command) -> Command {
         for f in all_fields() {
-            let arg = Arg::new(f.name).long(kebab(f.name)).help(help(f));
+            // A leading `-` is a value (`--nonce -1`), refused with the range.
+            let arg = Arg::new(f.name)
+                .long(kebab(f.name))
+                .help(help(f))
+                .allow_negative_numbers(true);
             cmd = cmd.arg(match f.kind {
-                Kind::Int { .. } => arg.value_parser(clap::value_parser!(u64)),
+                Kind::Int { .. } => arg.value_parser(crate::args::field(f.name)),
                 Kind::Fraction => arg.value_parser(finite),
                 Kind::Cards { .. } => arg
-                    .value_parser(clap::value_parser!(u64))
+                    .value_parser(|t: &str| crate::args::digits(t, "a card number 0..=51"))
                     .value_delimiter(',')
                     .action(ArgAction::Set),
                 Kind::Bool => arg.value_parser(clap::value_parser!(bool)),
@@ -181,6 +185,6 @@ pub fn run(args: &DeriveArgs) -> anyhow::Result<()> {
             eprintln!("warning: {warning}");
         }
     }
-    writeln!(io::stdout().lock(), "{}", serde_json::to_string_pretty(&ok)?)?;
+    writeln!(io::stdout().lock(), "{}", crate::out::people_json(&ok))?;
     Ok(())
 }

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 
+mod args;
 mod audit;
 mod derive;
 mod diff;
@@ -48,7 +49,7 @@ enum Command {
     Vektoren,
     /// After the reveal: check the commitment, re-derive the outcome and compare it with what you saw.
     Verify(verify::VerifyArgs),
-    /// Check whole proofs (documents or JSON-lines archives): every commitment, every round; exit 0, 1 or 2.
+    /// Check whole proofs (documents or JSON-lines archives): every commitment, every round; exit 0 all match, 1 a mismatch, 2 invalid input.
     Audit(audit::AuditArgs),
     /// Write a proof document from one round (the `derive` flags) or JSON lines of rounds, deriving what was observed.
     Proof(proof::ProofArgs),
@@ -64,6 +65,13 @@ enum Command {
 
 fn vectors(check: bool, root: &std::path::Path) -> anyhow::Result<ExitCode> {
     if check {
+        // Outside a checkout every file would be "drift" (megabytes of diff
+        // and exit 1); there is nothing to compare, which is bad input.
+        anyhow::ensure!(
+            root.join("vectors").is_dir(),
+            "no vectors/ under {}: `vectors --check` compares a checkout's vectors/ with what this binary generates; run it from the checkout's root or name it with --root",
+            std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()).display()
+        );
         let drift = provably::vectors::check(root).context("checking the vectors")?;
         for d in &drift {
             eprintln!("{} differs from the generated vectors:\n{}", d.file, d.diff);
@@ -122,8 +130,26 @@ fn main() -> ExitCode {
             {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", chain(&err));
             ExitCode::from(2)
         }
     }
+}
+
+/// The error and its causes, joined by `: `, each said once: an error whose
+/// message already ends with its source's (`cannot read manifest P:
+/// {source}`) would otherwise repeat it, as `{:#}` prints every link.
+fn chain(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let part = cause.to_string();
+        if text.ends_with(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
 }

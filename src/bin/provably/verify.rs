@@ -35,66 +35,82 @@ pub enum VerifyScheme {
     Shoe {
         #[command(flatten)]
         common: Common,
+        /// The client seed (yours, or the one the table shows).
         #[arg(long)]
         client_seed: String,
-        #[arg(long)]
+        /// The round's nonce, as the page shows it.
+        #[arg(long, value_parser = crate::args::field("nonce"), allow_negative_numbers = true)]
         nonce: u64,
-        #[arg(long)]
+        /// The number of decks in the shoe, 1..=8.
+        #[arg(long, value_parser = crate::args::field("decks"), allow_negative_numbers = true)]
         decks: u64,
-        #[arg(long)]
+        /// How far into the shoe the cut card lies, strictly between 0 and 1 (0.75 for three quarters).
+        #[arg(long, value_parser = crate::derive::finite, allow_negative_numbers = true)]
         penetration: f64,
         /// The cut card's position as seen at the table (checked against the derived one).
-        #[arg(long)]
+        #[arg(long, value_parser = crate::args::field("cut"), allow_negative_numbers = true)]
         cut: Option<u64>,
     },
     /// A tournament hand of the shoe scheme: observed cards as labels.
     Tournament {
         #[command(flatten)]
         common: Common,
+        /// The tournament's id, exactly as shown.
         #[arg(long)]
         tournament_id: String,
-        #[arg(long)]
+        /// The hand's number in the tournament, counting from 0.
+        #[arg(long, value_parser = crate::args::field("hand"), allow_negative_numbers = true)]
         hand: u64,
-        #[arg(long)]
+        /// The number of decks in the shoe, 1..=8.
+        #[arg(long, value_parser = crate::args::field("decks"), allow_negative_numbers = true)]
         decks: u64,
-        #[arg(long)]
+        /// How far into the shoe the cut card lies, strictly between 0 and 1 (0.75 for three quarters).
+        #[arg(long, value_parser = crate::derive::finite, allow_negative_numbers = true)]
         penetration: f64,
         /// The cut card's position as seen at the table (checked against the derived one).
-        #[arg(long)]
+        #[arg(long, value_parser = crate::args::field("cut"), allow_negative_numbers = true)]
         cut: Option<u64>,
     },
     /// Dice: observed faces of dice first, first+1, …
     Dice {
         #[command(flatten)]
         common: Common,
+        /// The client seed (yours, or the one the table shows).
         #[arg(long)]
         client_seed: String,
         /// The number of the first observed die.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, value_parser = crate::args::field("n"), allow_negative_numbers = true)]
         first: u64,
     },
     /// A cursor-scheme shuffle: observed order of 0..count.
     Shuffle {
         #[command(flatten)]
         common: Common,
+        /// The client seed (yours, or the one the table shows).
         #[arg(long)]
         client_seed: String,
-        #[arg(long)]
+        /// The round's nonce, as the page shows it.
+        #[arg(long, value_parser = crate::args::field("nonce"), allow_negative_numbers = true)]
         nonce: u64,
-        #[arg(long)]
+        /// How many items are shuffled (the order of 0..count).
+        #[arg(long, value_parser = crate::args::field("count"), allow_negative_numbers = true)]
         count: u64,
-        #[arg(long, default_value_t = 0)]
+        /// The cursor the shuffle starts at (0 unless the game says otherwise).
+        #[arg(long, default_value_t = 0, value_parser = crate::args::field("cursor"), allow_negative_numbers = true)]
         cursor: u64,
     },
     /// A poker hand of the cursor scheme: observed hole cards seat by seat, then the board, as card numbers 0..=51.
     Poker {
         #[command(flatten)]
         common: Common,
+        /// The client seed (yours, or the one the table shows).
         #[arg(long)]
         client_seed: String,
-        #[arg(long)]
+        /// The round's nonce, as the page shows it.
+        #[arg(long, value_parser = crate::args::field("nonce"), allow_negative_numbers = true)]
         nonce: u64,
-        #[arg(long)]
+        /// The number of seats dealt, 2..=22.
+        #[arg(long, value_parser = crate::args::field("players"), allow_negative_numbers = true)]
         players: u64,
     },
     /// A selfpoker hand (numpy deck): `--server-seed` is the revealed decimal seed; observed deck prefix.
@@ -106,9 +122,11 @@ pub enum VerifyScheme {
     Ladder {
         #[command(flatten)]
         common: Common,
+        /// The client seed (yours, or the one the table shows).
         #[arg(long)]
         client_seed: String,
-        #[arg(long, default_value_t = provably::ladder::DEFAULT_SIZE)]
+        /// The number of cases on the ladder.
+        #[arg(long, default_value_t = provably::ladder::DEFAULT_SIZE, value_parser = crate::args::field("size"), allow_negative_numbers = true)]
         size: u64,
     },
 }
@@ -261,12 +279,15 @@ fn print(v: &provably::verify::Verdict, item: &str, shoe: bool, cut: Option<u64>
             writeln!(out, "cut card: the observed position {c} matches")?;
         }
     }
+    let items_word = plural(item, 2);
     if v.compared == 0 {
-        writeln!(out, "outcome: nothing to compare: no {item}s were observed")?;
+        writeln!(out, "outcome: nothing to compare: no {items_word} were observed")?;
     } else if items == 0 {
-        writeln!(out, "outcome: no {item}s were observed")?;
+        writeln!(out, "outcome: no {items_word} were observed")?;
+    } else if !item_differs && items == 1 {
+        writeln!(out, "outcome: the 1 observed {item} matches the derived one")?;
     } else if !item_differs {
-        writeln!(out, "outcome: all {items} observed {item}s match the derived ones")?;
+        writeln!(out, "outcome: all {items} observed {items_word} match the derived ones")?;
     }
     for d in &v.differences {
         match (&d.item, &d.derived) {
@@ -288,13 +309,38 @@ fn print(v: &provably::verify::Verdict, item: &str, shoe: bool, cut: Option<u64>
             )?,
         }
     }
+    writeln!(out, "{}", verdict(v, item))
+}
+
+/// The last line: what the run found, in one sentence.
+fn verdict(v: &provably::verify::Verdict, item: &str) -> String {
     if v.matches() {
-        writeln!(out, "everything matches")?;
-    } else if v.commit_matches && v.compared == 0 {
-        writeln!(
-            out,
-            "the commitment matches; nothing was observed, so no outcome was compared"
-        )?;
+        return "everything matches".into();
     }
-    Ok(())
+    if v.commit_matches && v.compared == 0 {
+        return "the commitment matches; nothing was observed, so no outcome was compared".into();
+    }
+    let mut wrong = Vec::new();
+    if !v.commit_matches {
+        wrong.push("the commitment does not match the revealed seed".to_string());
+    }
+    let n = v.differences.len();
+    if n > 0 {
+        let differ = if n == 1 { "differs" } else { "differ" };
+        wrong.push(format!(
+            "{n} of {} compared {} {differ}",
+            v.compared,
+            plural(item, v.compared)
+        ));
+    }
+    format!("verdict: MISMATCH: {}", wrong.join("; "))
+}
+
+/// `die` → `dice`, `card` → `cards`; the word itself for one.
+fn plural(item: &str, n: u64) -> String {
+    match (item, n) {
+        (_, 1) => item.into(),
+        ("die", _) => "dice".into(),
+        _ => format!("{item}s"),
+    }
 }
