@@ -9,8 +9,8 @@
 //! Only digits are integers: `1e3`, `0x10` and `1.0` are refused with the
 //! range, as the protocol refuses them.
 
-use provably::error::MAX_SAFE_INTEGER;
-use provably::op::{self, Kind};
+use provably::op::error::MAX_SAFE_INTEGER;
+use provably::op::Kind;
 
 /// `2^53-1` for the largest safe integer, else the number.
 pub fn bound(n: u64) -> String {
@@ -23,10 +23,12 @@ pub fn bound(n: u64) -> String {
 
 /// The range of request field `name` in the op table, as text.
 fn field_range(name: &str) -> String {
-    let range = op::ops().flat_map(|o| o.fields).find_map(|f| match f.kind {
-        Kind::Int { min, max, .. } if f.name == name => Some((min, max)),
-        _ => None,
-    });
+    let range = provably::registry::ops()
+        .flat_map(|o| o.fields)
+        .find_map(|f| match f.kind {
+            Kind::Int { min, max, .. } if f.name == name => Some((min, max)),
+            _ => None,
+        });
     let (min, max) = range.unwrap_or((0, MAX_SAFE_INTEGER));
     format!("an integer {}..={}", bound(min), bound(max))
 }
