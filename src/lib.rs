@@ -36,6 +36,7 @@ pub mod web;
 pub mod wild;
 
 pub mod report;
+pub mod text;
 
 pub mod fsutil;
 pub mod gen;

@@ -6,13 +6,13 @@
 //! finding, with a count and one example: the case with the smallest index,
 //! so the example does not depend on how the cases were shared between
 //! copies of the target. Only the example is kept, never the cases, so a
-//! run of any size holds one entry per group.
+//! run of any size holds one entry per group; and of the example's answer
+//! only what a case may cost ([`KEPT_ANSWER`]): a target answering 15 MiB
+//! values is asked again when its finding is made.
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
-
-use super::cases::{Ask, Case};
+use super::cases::Case;
 use crate::protocol::Reply;
 
 /// Groups kept per op; divergences past them are counted under one more.
@@ -26,7 +26,34 @@ pub struct Pending {
     pub index: u64,
     pub case: Case,
     pub want: Reply,
-    pub got: Reply,
+    /// The target's answer, unless it was larger than [`KEPT_ANSWER`].
+    pub got: Option<Reply>,
+}
+
+/// The largest answer an example keeps, in bytes of its JSON text.
+pub const KEPT_ANSWER: usize = 64 * 1024;
+
+/// The answer, if it is small enough to keep.
+fn kept(got: Reply) -> Option<Reply> {
+    let size = match &got {
+        Reply::Ok(v) => json_size(v),
+        Reply::Error { kind, message } => kind.len() + message.len(),
+    };
+    (size <= KEPT_ANSWER).then_some(got)
+}
+
+/// The length of a value's JSON text, roughly, stopping early past the bound.
+fn json_size(v: &serde_json::Value) -> usize {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => s.len() + 2,
+        Value::Array(a) => a.iter().map(json_size).try_fold(2usize, |n, k| {
+            let n = n + k + 1;
+            (n <= KEPT_ANSWER).then_some(n)
+        }).unwrap_or(KEPT_ANSWER + 1),
+        Value::Object(o) => o.iter().map(|(k, v)| k.len() + 3 + json_size(v)).sum::<usize>() + 2,
+        _ => 24,
+    }
 }
 
 /// The divergences of one op, by group.
@@ -37,22 +64,29 @@ pub struct Groups {
 
 impl Groups {
     /// Counts one divergence of case `index` in `group`.
-    pub fn add(&mut self, group: String, index: u64, case: &Case, want: &Reply, got: &Reply) {
+    pub fn add(&mut self, group: String, index: u64, case: &Case, want: &Reply, got: Reply) {
         let group = if self.groups.len() >= MAX_GROUPS && !self.groups.contains_key(&group) {
             "other causes (more groups than a report shows)".to_string()
         } else {
             group
         };
-        let entry = self.groups.entry(group).or_insert_with(|| Pending {
-            count: 0,
-            index,
-            case: case.clone(),
-            want: want.clone(),
-            got: got.clone(),
-        });
-        entry.count += 1;
-        if index < entry.index {
-            (entry.index, entry.case, entry.want, entry.got) = (index, case.clone(), want.clone(), got.clone());
+        match self.groups.get_mut(&group) {
+            Some(entry) => {
+                entry.count += 1;
+                if index < entry.index {
+                    (entry.index, entry.case, entry.want, entry.got) = (index, case.clone(), want.clone(), kept(got));
+                }
+            }
+            None => {
+                let p = Pending {
+                    count: 1,
+                    index,
+                    case: case.clone(),
+                    want: want.clone(),
+                    got: kept(got),
+                };
+                self.groups.insert(group, p);
+            }
         }
     }
 
@@ -76,42 +110,4 @@ impl Groups {
     pub fn total(&self) -> u64 {
         self.groups.values().map(|p| p.count).sum()
     }
-}
-
-/// The group of a divergence that is not a difference between two `ok` answers.
-pub fn refusal_group(ask: &Ask, want: &Reply, got: &Reply) -> Option<String> {
-    Some(match (want, got, ask) {
-        (Reply::Ok(_), Reply::Error { kind, .. }, _) => format!("refuses a request provably answers ({kind})"),
-        (Reply::Error { .. }, Reply::Ok(_), Ask::Invalid(i)) => {
-            format!("answers ok to an invalid request ({})", i.flags.join(", "))
-        }
-        (Reply::Error { kind: w, .. }, Reply::Error { kind: g, .. }, _) => {
-            format!("answers {g} where provably answers {w}")
-        }
-        (Reply::Error { kind, .. }, Reply::Ok(_), _) => format!("answers ok where provably answers {kind}"),
-        (Reply::Ok(_), Reply::Ok(_), _) => return None,
-    })
-}
-
-/// One finding, as the reports show it.
-#[derive(Debug, Clone, Serialize)]
-pub struct Finding {
-    pub op: String,
-    /// The first step where the two sides part: what every divergence of the group shares.
-    pub group: String,
-    /// How many cases diverge this way.
-    pub count: u64,
-    /// Where the example comes from (the group's first case).
-    pub origin: String,
-    /// The example as first found.
-    pub found: String,
-    /// The smallest request that still diverges the same way.
-    pub request: String,
-    pub shrink_steps: usize,
-    pub expected: String,
-    pub got: String,
-    /// Unified diff, provably on the `-` side, the target on the `+` side.
-    pub diff: String,
-    /// The first step where the two sides part, with both sides' values.
-    pub parted: String,
 }

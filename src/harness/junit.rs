@@ -1,27 +1,11 @@
 //! JUnit XML, for CI systems that draw test reports: one test suite per
 //! target, one test case per op, plus one per fault.
 
-use super::run::TargetReport;
+use super::report::TargetReport;
 
-/// Text as XML 1.0 character data or attribute value. XML 1.0 cannot
-/// carry most control characters or U+FFFE and U+FFFF, not even as
-/// character references: those are written as `\u{…}` (the text came
-/// through [`super::escape::escape`] already, which does the same).
-pub(crate) fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            '\u{20}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..='\u{10ffff}' => out.push(c),
-            c => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
-        }
-    }
-    out
+/// Text as XML 1.0 character data or attribute value: [`crate::text::markup`].
+fn esc(s: &str) -> String {
+    crate::text::markup(s)
 }
 
 /// Renders the reports as one JUnit XML document.
@@ -52,8 +36,13 @@ pub fn render(reports: &[TargetReport]) -> String {
                     .iter()
                     .map(|d| {
                         format!(
-                            "{} ({} cases)\nrequest: {}\n{}\n{}",
-                            d.group, d.count, d.request, d.diff, d.parted
+                            "{} ({} cases; cause: {})\nrequest: {}\n{}\n{}",
+                            d.group,
+                            d.count,
+                            d.cause.words(),
+                            d.request,
+                            d.diff,
+                            d.parted
                         )
                     })
                     .collect();

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::escape::escape;
+use crate::text::escape;
 use super::manifest::Manifest;
 use super::{children, Ask, Fault, FaultKind, Got, Hello, Target};
 use crate::lines::{read_line, Line, MAX_LINE};
@@ -96,7 +96,7 @@ struct Running {
 impl Running {
     fn stderr_tail(&self) -> String {
         let s = self.stderr.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        super::escape::escape_lines(&s.tail.iter().copied().collect::<Vec<u8>>())
+        crate::text::escape_lines(&s.tail.iter().copied().collect::<Vec<u8>>())
     }
 
     /// Waits (bounded) until stderr is read to its end, so that a crash's

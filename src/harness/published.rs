@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use super::escape::escape;
+use crate::text::escape;
 use super::manifest::{Kind, Manifest};
 use super::{children, Ask, Fault, FaultKind, Got, Hello, Target};
 use crate::op::Request;
@@ -75,7 +75,7 @@ impl PublishedTarget {
             f.request = Some(escape(format!("{argv:?}").as_bytes()).chars().take(300).collect());
             f.exit_status = status;
             f.stderr_tail =
-                super::escape::escape_lines(&stderr[stderr.len().saturating_sub(super::process::STDERR_TAIL)..]);
+                crate::text::escape_lines(&stderr[stderr.len().saturating_sub(super::process::STDERR_TAIL)..]);
             f
         };
         let mut cmd = Command::new(&argv[0]);
@@ -325,7 +325,7 @@ impl Target for PublishedTarget {
         let out = out.map_err(spawn_fault)?;
         if !out.status.success() {
             let mut f = Fault::new(FaultKind::Spawn, "the Python interpreter does not run");
-            f.stderr_tail = super::escape::escape_lines(&out.stderr);
+            f.stderr_tail = crate::text::escape_lines(&out.stderr);
             return Err(f);
         }
         let script = self

@@ -120,7 +120,8 @@ fn main() -> ExitCode {
             {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {err:#}");
+            // An error may quote a document's keys or a request's text: shown, not obeyed.
+            eprintln!("error: {}", provably::text::escape_lines(format!("{err:#}").as_bytes()));
             ExitCode::from(2)
         }
     }
