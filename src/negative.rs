@@ -446,6 +446,15 @@ fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
                     &(min - 1).to_string(),
                     &format!("below the minimum {min}"),
                 );
+                // docs/protocol.md: -0 is no protocol integer; where the
+                // minimum is 1 a reader that takes it for 0 refuses it too.
+                value!(
+                    out,
+                    "NegativeZero",
+                    name,
+                    "-0",
+                    &format!("-0 is not an integer (and read as 0 it is below the minimum {min})"),
+                );
             }
             value!(
                 out,

@@ -255,3 +255,107 @@ fn unlocalised(parting: Parting, why: &str, hmac: Option<Hmac>) -> Decision {
         hmac,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn request(v: &Value) -> Request {
+        Request::parse(v).unwrap()
+    }
+
+    fn story(req: &Request, want: Value, got: Value) -> Decision {
+        decide(&Ask::Request(req.clone()), &Reply::Ok(want), &Reply::Ok(got), &mut no_probe)
+    }
+
+    #[test]
+    fn shoe_divergence_names_the_draw_and_its_stream_bytes() {
+        let req = request(
+            &json!({ "op": "shoe.deal", "serverSeed": "s", "clientSeed": "c", "nonce": 1, "decks": 6, "penetration": 0.75 }),
+        );
+        let want = req.run_value().unwrap();
+        let mut got = want.clone();
+        got["cards"].as_array_mut().unwrap().swap(3, 300);
+        let text = story(&req, want, got).story;
+        assert!(
+            text.starts_with("position 300 is the first one the draws fix differently"),
+            "{text}"
+        );
+        // The first draws of a 312-card shoe take two bytes each: i = 300 is the 12th draw.
+        assert!(
+            text.contains("index(301) for i = 300 read stream bytes 22..24 (block 0, byte 22)"),
+            "{text}"
+        );
+        assert!(text.contains("not localised: the target claims no shoe.stream"), "{text}");
+    }
+
+    #[test]
+    fn int_divergence_tells_a_kept_rejection_apart() {
+        // The first cursor whose first attempt at range 129 is rejected.
+        let round = crate::cursor::Round::new("s", "c", 0);
+        let at = (0..)
+            .find(|&c| u128::from(round.raw(c)[0]) >= crate::cursor::limit(129))
+            .unwrap();
+        let req = request(
+            &json!({ "op": "cursor.int", "serverSeed": "s", "clientSeed": "c", "nonce": 0, "cursor": at, "range": 129 }),
+        );
+        let want = req.run_value().unwrap();
+        let got = json!({ "value": 0, "cursorNext": at + 1 });
+        let d = story(&req, want, got);
+        assert!(
+            d.story.contains(&format!(
+                "the target stopped at cursor {at} where provably went on: it kept a draw provably rejects"
+            )),
+            "{}",
+            d.story
+        );
+        assert!(d.story.contains(&format!("cursor {at} read")) && d.story.contains("rejected"));
+        assert_eq!(d.hmac.unwrap().message, format!("\"c:0:{at}\""));
+    }
+
+    #[test]
+    fn a_lower_op_that_differs_too_is_an_hmac_input_with_the_key_in_hex() {
+        let req = request(
+            &json!({ "op": "cursor.int", "serverSeed": "é", "clientSeed": "c", "nonce": 3, "cursor": 0, "range": 6 }),
+        );
+        let want = req.run_value().unwrap();
+        let mut got = want.clone();
+        got["value"] = json!((want["value"].as_u64().unwrap() + 1) % 6);
+        let mut probe = |lower: &Request| {
+            assert_eq!(lower.op(), "cursor.raw");
+            Some(Reply::Ok(json!({ "raw": "00".repeat(32) })))
+        };
+        let d = decide(&Ask::Request(req.clone()), &Reply::Ok(want.clone()), &Reply::Ok(got.clone()), &mut probe);
+        assert_eq!(d.cause, Cause::Input);
+        assert_eq!(d.group, "the HMAC input differs");
+        let h = d.hmac.unwrap();
+        assert_eq!((h.key_hex.as_str(), h.message.as_str()), ("c3a9", "\"c:3:0\""));
+        // The same divergence with bytes that agree is the draw's.
+        let mut agree = |lower: &Request| Some(Reply::from_result(lower.run_value()));
+        let d = decide(&Ask::Request(req), &Reply::Ok(want), &Reply::Ok(got), &mut agree);
+        assert_eq!(d.cause, Cause::Mapping);
+        assert!(d.group.starts_with("same attempts, another value"), "{}", d.group);
+    }
+
+    #[test]
+    fn an_integer_written_as_a_float_and_a_missing_field_are_the_answers_form() {
+        let req = request(&json!({ "op": "dice.roll", "serverSeed": "s", "clientSeed": "c", "n": 0 }));
+        let want = req.run_value().unwrap();
+        let face = want["face"].as_u64().unwrap();
+        #[allow(clippy::cast_precision_loss, reason = "a face is below 7")]
+        let d = story(&req, want.clone(), json!({ "face": face as f64 }));
+        assert_eq!((d.cause, d.group.as_str()), (Cause::Form, "face: an integer written as a float"));
+        let d = story(&req, want, json!({}));
+        assert_eq!((d.cause, d.group.as_str()), (Cause::Form, "field face is missing"));
+    }
+
+    #[test]
+    fn ladder_size_1_answered_order_1_is_explained_not_a_panic() {
+        let req = request(&json!({ "op": "ladder.shuffle", "serverSeed": "", "clientSeed": "", "size": 1 }));
+        let d = story(&req, json!({ "order": [0] }), json!({ "order": [1] }));
+        assert_eq!(d.group, "position 0 differs (no draw fixes it)");
+        let d = story(&req, json!({ "order": [0] }), json!({ "order": [0, 1] }));
+        assert_eq!(d.group, "the order has another length");
+    }
+}

@@ -150,11 +150,7 @@ impl Want {
             return false;
         };
         line.clear();
-        line.extend_from_slice(b"{\"id\":");
-        line.extend_from_slice(itoa::Buffer::new().format(id).as_bytes());
-        line.extend_from_slice(b",\"ok\":");
-        outcome.write_json(line);
-        line.push(b'}');
+        crate::protocol::write_ok_line(Some(id), outcome, line);
         bytes == line
     }
 
@@ -473,12 +469,17 @@ fn start_all(factory: &(dyn Fn() -> Box<dyn Target> + Sync), instances: usize) -
     (drivers, hello)
 }
 
-/// The faults of every copy, each told once: a program that cannot be
-/// started fails the same way in every copy, and is one fault.
+/// The faults of every copy, a failed start told once: a program that
+/// cannot be started fails the same way in every copy and its restart, and
+/// is one fault, not one per job.
 fn distinct_faults(faults: Vec<Fault>) -> Vec<Fault> {
+    let start = |k: FaultKind| matches!(k, FaultKind::Spawn | FaultKind::StartupTimeout | FaultKind::Handshake);
     let mut out: Vec<(Fault, usize)> = Vec::new();
     for f in faults {
-        match out.iter_mut().find(|(o, _)| o.kind == f.kind && o.detail == f.detail) {
+        let same = out
+            .iter_mut()
+            .find(|(o, _)| start(f.kind) && o.kind == f.kind && o.detail == f.detail && o.stderr_tail == f.stderr_tail);
+        match same {
             Some((_, n)) => *n += 1,
             None => out.push((f, 1)),
         }
@@ -486,7 +487,7 @@ fn distinct_faults(faults: Vec<Fault>) -> Vec<Fault> {
     out.into_iter()
         .map(|(mut f, n)| {
             if n > 1 {
-                f.detail.push_str(&format!(" ({n} times, in every copy or restart)"));
+                f.detail.push_str(&format!(" ({n} times: every copy and its restart)"));
             }
             f
         })
