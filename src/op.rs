@@ -300,12 +300,17 @@ impl Step {
 
     /// The `cursor.raw` request of cursor `cursor` in the round `server`,
     /// `client`, `nonce`, with its HMAC message `client:nonce:cursor`.
+    /// A cursor past 2^53−1 (a `cursorNext` may be) has no `cursor.raw` to ask.
     pub fn cursor(server: &str, client: &str, nonce: u64, cursor: u64) -> Step {
-        let lower = Request::of(
-            &crate::cursor::ops::RAW,
-            vec![server.into(), client.into(), nonce.into(), cursor.into()],
-        );
-        Step::new(server, format!("{client}:{nonce}:{cursor}"), Some(lower))
+        let lower = Request::parse(&serde_json::json!({
+            "op": crate::cursor::ops::RAW.name,
+            "serverSeed": server,
+            "clientSeed": client,
+            "nonce": nonce,
+            "cursor": cursor,
+        }))
+        .ok();
+        Step::new(server, format!("{client}:{nonce}:{cursor}"), lower)
     }
 }
 

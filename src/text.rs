@@ -181,7 +181,11 @@ mod tests {
                 ("json", json(&serde_json::to_string(&text).unwrap())),
                 ("markup", markup(&text)),
             ] {
-                assert!(!shown.contains(c), "{class} (U+{:04X}) reached {how} raw: {shown:?}", u32::from(c));
+                assert!(
+                    !shown.contains(c),
+                    "{class} (U+{:04X}) reached {how} raw: {shown:?}",
+                    u32::from(c)
+                );
             }
         }
     }
@@ -217,6 +221,9 @@ mod tests {
 
     #[test]
     fn markup_escapes_entities_once_more() {
-        assert_eq!(markup("<a href='x'>&amp;\u{1b}</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;amp;\\u{1b}&lt;/a&gt;");
+        assert_eq!(
+            markup("<a href='x'>&amp;\u{1b}</a>"),
+            "&lt;a href=&#39;x&#39;&gt;&amp;amp;\\u{1b}&lt;/a&gt;"
+        );
     }
 }

@@ -105,8 +105,7 @@ fn any_value() -> impl Strategy<Value = serde_json::Value> {
     leaf.prop_recursive(2, 64, 8, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..8).prop_map(Value::from),
-            prop::collection::btree_map("[a-z]{1,5}", inner, 0..3)
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
+            prop::collection::btree_map("[a-z]{1,5}", inner, 0..3).prop_map(|m| Value::Object(m.into_iter().collect())),
         ]
     })
 }
@@ -115,10 +114,18 @@ fn any_value() -> impl Strategy<Value = serde_json::Value> {
 /// the list cut or grown, a field dropped or added, or anything at all.
 fn wrong(want: serde_json::Value) -> impl Strategy<Value = serde_json::Value> {
     use serde_json::Value;
-    let keys: Vec<String> = want.as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
+    let keys: Vec<String> = want
+        .as_object()
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default();
     let keys = if keys.is_empty() { vec!["x".to_string()] } else { keys };
-    (prop::sample::select(keys), any_value(), any::<prop::sample::Index>(), 0u8..6).prop_map(
-        move |(key, v, at, how)| {
+    (
+        prop::sample::select(keys),
+        any_value(),
+        any::<prop::sample::Index>(),
+        0u8..6,
+    )
+        .prop_map(move |(key, v, at, how)| {
             let mut got = want.clone();
             let Some(obj) = got.as_object_mut() else { return v };
             match (how, obj.get_mut(&key)) {
@@ -140,8 +147,7 @@ fn wrong(want: serde_json::Value) -> impl Strategy<Value = serde_json::Value> {
                 }
             }
             got
-        },
-    )
+        })
 }
 
 /// Every op's explainer, through the one cause decision, survives any
@@ -153,7 +159,10 @@ fn every_explainer_survives_any_answer() {
     use provably::harness::cases::{generated, Ask};
     use provably::harness::cause::decide;
     use provably::protocol::Reply;
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(24);
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(24);
     for op in provably::op::ops() {
         let requests = (0..64u64).filter_map(|k| match generated(7, op, k).ask {
             Ask::Request(r) => Some(r),

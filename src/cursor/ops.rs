@@ -9,8 +9,8 @@ use crate::error::MAX_SAFE_INTEGER;
 use crate::gen;
 use crate::op::fields::{CLIENT_SEED, COUNT, CURSOR, NONCE, RANGE, SERVER_SEED};
 use crate::op::{
-    drawn, last_difference, no_flags, no_story, schema, target_draw, OpSpec, Outcome, Parting, Request, Scheme,
-    Step, SERVER_SEED_SECRET,
+    drawn, last_difference, no_flags, no_story, schema, target_draw, OpSpec, Outcome, Parting, Request, Scheme, Step,
+    SERVER_SEED_SECRET,
 };
 
 pub static SCHEME: Scheme = Scheme {

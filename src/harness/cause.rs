@@ -117,12 +117,18 @@ fn form_difference(w: &Value, g: &Value) -> Option<(String, String)> {
         ));
     };
     if let Some(k) = wo.keys().find(|k| !go.contains_key(*k)) {
-        return Some((format!("field {k} is missing"), format!("the target's answer has no field {k}")));
+        return Some((
+            format!("field {k} is missing"),
+            format!("the target's answer has no field {k}"),
+        ));
     }
     if let Some(k) = go.keys().find(|k| !wo.contains_key(*k)) {
         return Some((
             "an extra field".into(),
-            format!("the target's answer has a field provably's does not: {}", Value::from(k.as_str())),
+            format!(
+                "the target's answer has a field provably's does not: {}",
+                Value::from(k.as_str())
+            ),
         ));
     }
     wo.iter().find_map(|(k, wv)| value_form(k, wv, &go[k]))
@@ -138,12 +144,18 @@ fn value_form(field: &str, w: &Value, g: &Value) -> Option<(String, String)> {
                 format!("{field}: provably answers the integer {wn}, the target the float {gn}"),
             )
         }),
-        (Value::Array(wa), Value::Array(ga)) => {
-            wa.iter().zip(ga).enumerate().find_map(|(i, (a, b))| value_form(&format!("{field}[{i}]"), a, b))
-        }
+        (Value::Array(wa), Value::Array(ga)) => wa
+            .iter()
+            .zip(ga)
+            .enumerate()
+            .find_map(|(i, (a, b))| value_form(&format!("{field}[{i}]"), a, b)),
         _ if std::mem::discriminant(w) != std::mem::discriminant(g) => Some((
             format!("{field}: {} where provably answers {}", name(g), name(w)),
-            format!("{field}: provably {}, the target {}", crate::op::short(w), crate::op::short(g)),
+            format!(
+                "{field}: provably {}, the target {}",
+                crate::op::short(w),
+                crate::op::short(g)
+            ),
         )),
         _ => None,
     }
@@ -189,7 +201,11 @@ fn localise(parting: Parting, probe: &mut Probe<'_>, depth: usize) -> Decision {
         return input(&parting, &step, "the answer is this MAC's bytes");
     }
     let Some(lower) = step.lower.as_ref().filter(|_| depth < DEPTH) else {
-        return unlocalised(parting, "the scheme has no lower op that answers this MAC's bytes", hmac);
+        return unlocalised(
+            parting,
+            "the scheme has no lower op that answers this MAC's bytes",
+            hmac,
+        );
     };
     let want = Reply::from_result(lower.run_value());
     let Some(got) = probe(lower) else {
@@ -217,9 +233,16 @@ fn localise(parting: Parting, probe: &mut Probe<'_>, depth: usize) -> Decision {
         _ => None,
     };
     match below {
-        Some(d) if d.cause == Cause::Input => input(&parting, &step, &format!("the target's {} differs too", lower.op())),
+        Some(d) if d.cause == Cause::Input => {
+            input(&parting, &step, &format!("the target's {} differs too", lower.op()))
+        }
         Some(d) => Decision {
-            story: format!("{}; below it the target's {} differs: {}", parting.story, lower.op(), d.story),
+            story: format!(
+                "{}; below it the target's {} differs: {}",
+                parting.story,
+                lower.op(),
+                d.story
+            ),
             group: parting.group,
             ..d
         },
@@ -246,7 +269,10 @@ fn input(parting: &Parting, step: &Step, why: &str) -> Decision {
 
 fn unlocalised(parting: Parting, why: &str, hmac: Option<Hmac>) -> Decision {
     let at = hmac.as_ref().map_or(String::new(), |h| {
-        format!("; the HMAC of the step where the two sides part: key {}, message {}", h.key, h.message)
+        format!(
+            "; the HMAC of the step where the two sides part: key {}, message {}",
+            h.key, h.message
+        )
     });
     Decision {
         cause: Cause::Unlocalised,
@@ -266,7 +292,12 @@ mod tests {
     }
 
     fn story(req: &Request, want: Value, got: Value) -> Decision {
-        decide(&Ask::Request(req.clone()), &Reply::Ok(want), &Reply::Ok(got), &mut no_probe)
+        decide(
+            &Ask::Request(req.clone()),
+            &Reply::Ok(want),
+            &Reply::Ok(got),
+            &mut no_probe,
+        )
     }
 
     #[test]
@@ -287,7 +318,10 @@ mod tests {
             text.contains("index(301) for i = 300 read stream bytes 22..24 (block 0, byte 22)"),
             "{text}"
         );
-        assert!(text.contains("not localised: the target claims no shoe.stream"), "{text}");
+        assert!(
+            text.contains("not localised: the target claims no shoe.stream"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -326,7 +360,12 @@ mod tests {
             assert_eq!(lower.op(), "cursor.raw");
             Some(Reply::Ok(json!({ "raw": "00".repeat(32) })))
         };
-        let d = decide(&Ask::Request(req.clone()), &Reply::Ok(want.clone()), &Reply::Ok(got.clone()), &mut probe);
+        let d = decide(
+            &Ask::Request(req.clone()),
+            &Reply::Ok(want.clone()),
+            &Reply::Ok(got.clone()),
+            &mut probe,
+        );
         assert_eq!(d.cause, Cause::Input);
         assert_eq!(d.group, "the HMAC input differs");
         let h = d.hmac.unwrap();
@@ -345,7 +384,10 @@ mod tests {
         let face = want["face"].as_u64().unwrap();
         #[allow(clippy::cast_precision_loss, reason = "a face is below 7")]
         let d = story(&req, want.clone(), json!({ "face": face as f64 }));
-        assert_eq!((d.cause, d.group.as_str()), (Cause::Form, "face: an integer written as a float"));
+        assert_eq!(
+            (d.cause, d.group.as_str()),
+            (Cause::Form, "face: an integer written as a float")
+        );
         let d = story(&req, want, json!({}));
         assert_eq!((d.cause, d.group.as_str()), (Cause::Form, "field face is missing"));
     }

@@ -45,9 +45,9 @@ use super::compare::same_reply;
 use super::driver::Driver;
 use super::manifest::Manifest;
 use super::report::TargetReport;
-use crate::text as escape;
 use crate::op::Request;
 use crate::protocol::Reply;
+use crate::text as escape;
 
 /// One expectation file as written.
 #[derive(Debug, Clone, Deserialize)]
@@ -261,12 +261,7 @@ pub struct Replayed {
 
 /// The group of a divergence of `request`, or `None` when the two agree:
 /// [`super::cause::decide`], asking lower ops through `probe`.
-pub fn group_of(
-    request: &Request,
-    want: &Reply,
-    got: &Reply,
-    probe: &mut super::cause::Probe<'_>,
-) -> Option<String> {
+pub fn group_of(request: &Request, want: &Reply, got: &Reply, probe: &mut super::cause::Probe<'_>) -> Option<String> {
     if same_reply(want, got) {
         return None;
     }
@@ -291,7 +286,10 @@ pub fn replay(manifest: &Manifest, expected: &TargetExpectations) -> Vec<Replaye
             let want = Reply::from_result(r.run_value());
             let got = if started { driver.ask_one(&r) } else { None };
             let (holds, now) = match got {
-                None => (false, format!("the target faulted when asked again: {}", last_fault(&driver))),
+                None => (
+                    false,
+                    format!("the target faulted when asked again: {}", last_fault(&driver)),
+                ),
                 Some(got) => match group_of(&r, &want, &got, &mut |lower| driver.probe(lower)) {
                     None => (false, "the target agrees with provably".to_string()),
                     Some(g) if g == f.group => (true, format!("still diverges: {g}")),
@@ -316,7 +314,10 @@ pub fn replay(manifest: &Manifest, expected: &TargetExpectations) -> Vec<Replaye
 }
 
 fn last_fault(driver: &Driver) -> String {
-    driver.faults.last().map_or_else(|| "no answer".to_string(), ToString::to_string)
+    driver
+        .faults
+        .last()
+        .map_or_else(|| "no answer".to_string(), ToString::to_string)
 }
 
 /// Holds one target's report to its expectations; `replayed` is [`replay`]'s answer.

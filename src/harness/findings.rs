@@ -47,10 +47,14 @@ fn json_size(v: &serde_json::Value) -> usize {
     use serde_json::Value;
     match v {
         Value::String(s) => s.len() + 2,
-        Value::Array(a) => a.iter().map(json_size).try_fold(2usize, |n, k| {
-            let n = n + k + 1;
-            (n <= KEPT_ANSWER).then_some(n)
-        }).unwrap_or(KEPT_ANSWER + 1),
+        Value::Array(a) => a
+            .iter()
+            .map(json_size)
+            .try_fold(2usize, |n, k| {
+                let n = n + k + 1;
+                (n <= KEPT_ANSWER).then_some(n)
+            })
+            .unwrap_or(KEPT_ANSWER + 1),
         Value::Object(o) => o.iter().map(|(k, v)| k.len() + 3 + json_size(v)).sum::<usize>() + 2,
         _ => 24,
     }

@@ -28,11 +28,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::text::escape;
 use super::manifest::Manifest;
 use super::{children, Ask, Fault, FaultKind, Got, Hello, Target};
 use crate::lines::{read_line, Line, MAX_LINE};
 use crate::protocol::{Reply, Response};
+use crate::text::escape;
 
 /// How much of stderr is kept for reports.
 pub const STDERR_TAIL: usize = 64 << 10;

@@ -13,11 +13,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::text::escape;
 use super::manifest::{Kind, Manifest};
 use super::{children, Ask, Fault, FaultKind, Got, Hello, Target};
 use crate::op::Request;
 use crate::protocol::Reply;
+use crate::text::escape;
 
 /// A published program and the way it is called.
 pub struct PublishedTarget {

@@ -245,11 +245,22 @@ pub fn schema() -> Value {
     let string = json!({ "type": "string" });
     let count = json!({ "type": "integer", "minimum": 0 });
     let strings = json!({ "type": "array", "items": string });
-    let object = |required: &[&str], props: Value| {
-        json!({ "type": "object", "required": required, "properties": props, "additionalProperties": false })
-    };
+    let object = |required: &[&str], props: Value| json!({ "type": "object", "required": required, "properties": props, "additionalProperties": false });
     let finding = object(
-        &["op", "group", "cause", "count", "origin", "found", "request", "shrink_steps", "expected", "got", "diff", "parted"],
+        &[
+            "op",
+            "group",
+            "cause",
+            "count",
+            "origin",
+            "found",
+            "request",
+            "shrink_steps",
+            "expected",
+            "got",
+            "diff",
+            "parted",
+        ],
         json!({
             "op": string, "group": string,
             "cause": { "enum": ["input", "mapping", "form", "unlocalised"] },

@@ -23,8 +23,8 @@ use super::cause::{decide, no_probe};
 use super::compare::{pretty, same_reply};
 use super::driver::{decode, Driver};
 use super::findings::{Groups, Pending};
-pub use super::report::{OpReport, TargetReport};
 use super::report::Finding;
+pub use super::report::{OpReport, TargetReport};
 use super::{Fault, FaultKind, Got, Hello, Target};
 use crate::protocol::Reply;
 use crate::report::unified_diff;
@@ -230,7 +230,11 @@ impl Worker<'_> {
         };
         let highest = self.driver.highest();
         let mut answered = 0;
-        let (scratch, plan, tally) = (&mut self.scratch, &self.plans[batch.plan], &mut self.tallies[batch.plan]);
+        let (scratch, plan, tally) = (
+            &mut self.scratch,
+            &self.plans[batch.plan],
+            &mut self.tallies[batch.plan],
+        );
         let fault = self.driver.target.receive(&mut |got| {
             let k = answered;
             let want = Want::of(&batch.asks[k]);
@@ -367,9 +371,7 @@ fn finding(mut driver: Option<&mut Driver>, op: &str, p: Pending, opts: &Options
     // was too large to keep); a case not asked again is shown as found.
     let again = opts.shrink_budget > 0 || p.got.is_none();
     let (shrunk, asked) = match (&p.case.ask, driver.as_deref_mut()) {
-        (Ask::Request(r), Some(d)) if d.alive && again => {
-            (super::shrink::shrink(d, r, opts.shrink_budget), true)
-        }
+        (Ask::Request(r), Some(d)) if d.alive && again => (super::shrink::shrink(d, r, opts.shrink_budget), true),
         _ => (None, false),
     };
     let repeats = shrunk.is_some() || !asked;
@@ -379,7 +381,12 @@ fn finding(mut driver: Option<&mut Driver>, op: &str, p: Pending, opts: &Options
     };
     let (ask, want, got, steps) = match shrunk {
         Some(s) => (Ask::Request(s.request), s.want, s.got, s.steps),
-        None => (p.case.ask.clone(), p.want.clone(), p.got.clone().unwrap_or_else(lost), 0),
+        None => (
+            p.case.ask.clone(),
+            p.want.clone(),
+            p.got.clone().unwrap_or_else(lost),
+            0,
+        ),
     };
     // The story, the cause and the HMAC step all come from the request shown.
     let mut probe = |lower: &crate::op::Request| driver.as_deref_mut().filter(|d| d.alive).and_then(|d| d.probe(lower));
@@ -393,12 +400,11 @@ fn finding(mut driver: Option<&mut Driver>, op: &str, p: Pending, opts: &Options
         Ask::Request(_) => decision.story,
     };
     if !repeats {
-        parted.push_str(" (asked again alone, the target answered otherwise: its answers depend on more than the request)");
+        parted.push_str(
+            " (asked again alone, the target answered otherwise: its answers depend on more than the request)",
+        );
     }
-    let (expected, got) = (
-        crate::text::json(&serde_json::to_string_pretty(&pretty(&want)).expect("values serialize")) + "\n",
-        crate::text::json(&serde_json::to_string_pretty(&pretty(&got)).expect("values serialize")) + "\n",
-    );
+    let (expected, got) = (answer_text(&want), answer_text(&got));
     Finding {
         op: op.to_string(),
         group: escape_str(&decision.group),
@@ -435,6 +441,24 @@ fn merge_findings(findings: Vec<Finding>) -> Vec<Finding> {
     }
     out.sort_by_key(|f| std::cmp::Reverse(f.count));
     out
+}
+
+/// The most bytes of one answer a finding shows: a target's answer may be
+/// 15 MiB, and a finding costs what a case may cost, not what it answered.
+const SHOWN_ANSWER: usize = 1 << 20;
+
+/// An answer as the finding shows it: pretty JSON, every hidden character
+/// escaped, cut to [`SHOWN_ANSWER`] bytes.
+fn answer_text(reply: &Reply) -> String {
+    let text = crate::text::json(&serde_json::to_string_pretty(&pretty(reply)).expect("values serialize"));
+    if text.len() <= SHOWN_ANSWER {
+        return text + "\n";
+    }
+    let mut end = SHOWN_ANSWER;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}\n… {} more bytes not shown\n", &text[..end], text.len() - end)
 }
 
 /// A diff cut to its first lines: a 100,000-element order differs in

@@ -204,7 +204,14 @@ pub(crate) fn shrink(driver: &mut Driver, found: &Request, budget: u64) -> Optio
                     steps += 1;
                     hi = mid;
                 }
-                Some((Attempt::Dead, _)) => return Some(Shrunk { request: best, want: best_want, got: best_got, steps }),
+                Some((Attempt::Dead, _)) => {
+                    return Some(Shrunk {
+                        request: best,
+                        want: best_want,
+                        got: best_got,
+                        steps,
+                    })
+                }
                 _ => lo = mid,
             }
         }
@@ -229,7 +236,12 @@ pub(crate) fn shrink(driver: &mut Driver, found: &Request, budget: u64) -> Optio
         }
         break;
     }
-    Some(Shrunk { request: best, want: best_want, got: best_got, steps })
+    Some(Shrunk {
+        request: best,
+        want: best_want,
+        got: best_got,
+        steps,
+    })
 }
 
 fn want_of(r: &Request) -> Reply {
@@ -268,4 +280,3 @@ fn attempt(driver: &mut Driver, calls: &mut u64, candidate: &Request, cause: &st
         None => Attempt::Dead,
     }
 }
-

@@ -42,7 +42,10 @@ const HANDS: &[(&str, &str)] = &[
     ("K A 2 3 4 is no straight", "Kc Ad 2h 3s 4c"),
     ("J Q K A 2 is no straight", "Jc Qd Kh Ac 2s"),
     ("wrap-around run among seven is no straight", "Jc Qd Kh Ad 2s 7h 9c"),
-    ("wrap-around run in one suit is a flush, not a straight flush", "Qh Kh Ah 2h 3h"),
+    (
+        "wrap-around run in one suit is a flush, not a straight flush",
+        "Qh Kh Ah 2h 3h",
+    ),
 ];
 
 /// Card numbers of a hand written as text.

@@ -201,7 +201,11 @@ pub fn table(sources: &[Source]) -> String {
         ]
     };
     let mut rows = vec![head.iter().map(|s| (*s).to_string()).collect::<Vec<_>>()];
-    rows.extend(sources.iter().map(|s| row(&crate::text::escape_str(&s.name), &s.counts)));
+    rows.extend(
+        sources
+            .iter()
+            .map(|s| row(&crate::text::escape_str(&s.name), &s.counts)),
+    );
     if sources.len() > 1 {
         rows.push(row("total", &totals(sources)));
     }

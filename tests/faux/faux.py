@@ -57,6 +57,8 @@ memory, or to outlive it.
                     private use, noncharacters) in a value and in stderr.
   huge-answers      Pads each of the first 64 answers with whitespace to just
                     under 16 MiB (still valid JSON, still the right value).
+  huge-wrong        Answers every request with an extra field of 15 MiB:
+                    every answer diverges, each just under the line cap.
   partial           A verifier that supports only cursor 0: declines every
                     request with another cursor (kind `declined`), answers
                     the others correctly.
@@ -89,7 +91,7 @@ MODES = (
     "huge-line", "stderr-flood", "bad-utf8", "lies-unsupported", "subtle", "subtle-shuffle",
     "exit-nonzero", "terminal-escapes", "noncharacters", "huge-answers", "setsid-child",
     "partial", "declines-all", "latin1-key", "float-nonce", "random-wrong",
-    "invisible",
+    "invisible", "huge-wrong",
 )
 INVISIBLE = ("\x1b\x07\r\x7f\x9b\xa0\xad\u061c\u200b\u200d\u200e\u2028\u202e\u2060\u2068"
              "\ue000\uf8ff\ufdd0\ufdef\ufe0f\ufeff\ufffe\uffff\U0001fffe\U000e0020\U000f0000"
@@ -420,6 +422,9 @@ def serve(mode):
             send(b'"}}\n')
         elif number == 3 and mode == "terminal-escapes":
             send(json.dumps(wrong(response, HOSTILE), separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n")
+        elif number >= 1 and mode == "huge-wrong" and "ok" in response:
+            line = encode(response)
+            send(line[:-3] + b',"pad":"' + b"x" * (15 * MIB) + b'"}}\n')
         elif number == 3 and mode == "invisible":
             send(json.dumps(wrong(response, INVISIBLE), separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n")
         elif number == 3 and mode == "noncharacters":

@@ -76,7 +76,10 @@ pub const OUTPUT_FAILED: u8 = 5;
 fn parse_op(s: &str) -> Result<String, String> {
     match provably::op::find(s) {
         Some(op) => Ok(op.name.to_string()),
-        None => Err(format!("{s:?} is not a protocol v1 op (one of {})", provably::op::names().join(", "))),
+        None => Err(format!(
+            "{s:?} is not a protocol v1 op (one of {})",
+            provably::op::names().join(", ")
+        )),
     }
 }
 
@@ -162,7 +165,9 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         output_failed |= write_file(path, &text).map_err(|e| complain(&e)).is_err();
     }
     if let Some(path) = &args.junit {
-        output_failed |= write_file(path, &junit::render(&run.targets)).map_err(|e| complain(&e)).is_err();
+        output_failed |= write_file(path, &junit::render(&run.targets))
+            .map_err(|e| complain(&e))
+            .is_err();
     }
     let reports = run.targets;
     let mut text = format!(
@@ -187,7 +192,12 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     if let Err(e) = out.print(&text) {
         output_failed = complain(&e);
     }
-    Ok(ExitCode::from(exit_code(&reports, expectations.as_ref().map(|_| changes.is_empty()), !short.is_empty(), output_failed)))
+    Ok(ExitCode::from(exit_code(
+        &reports,
+        expectations.as_ref().map(|_| changes.is_empty()),
+        !short.is_empty(),
+        output_failed,
+    )))
 }
 
 /// Says why an output failed; returns true (it failed).
