@@ -20,15 +20,13 @@ use std::time::Instant;
 
 use super::cases::{Ask, Case, Origin, Plan};
 use super::cause::{decide, no_probe};
-use super::compare::{pretty, same_reply};
+use super::compare::same_reply;
 use super::driver::{decode, Driver};
-use super::findings::{Groups, Pending};
-use super::report::Finding;
+use super::findings::{finding, merge_findings, Groups};
 pub use super::report::{OpReport, TargetReport};
 use super::{Fault, FaultKind, Got, Hello, Target};
 use crate::protocol::Reply;
-use crate::report::unified_diff;
-use crate::text::{escape_lines, escape_str};
+use crate::text::escape_str;
 
 /// What a run tells its caller as it goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -355,123 +353,6 @@ impl Worker<'_> {
             }
         }
     }
-}
-
-/// One group's finding: its example shrunk (a generated case) or as it
-/// is, and its cause decided on the request it shows, asking the lower ops
-/// the target claims. Everything the target controls is shown escaped.
-#[allow(clippy::needless_pass_by_value, reason = "each group is made into its finding once")]
-fn finding(mut driver: Option<&mut Driver>, op: &str, p: Pending, opts: &Options, target: &str) -> Finding {
-    let text = |ask: &Ask| match ask {
-        Ask::Request(r) => crate::text::json(&r.to_value().to_string()),
-        Ask::Invalid(i) => escape_str(&i.line),
-    };
-    let found = text(&p.case.ask);
-    // Asked again only with a live target and a budget (or when the answer
-    // was too large to keep); a case not asked again is shown as found.
-    let again = opts.shrink_budget > 0 || p.got.is_none();
-    let (shrunk, asked) = match (&p.case.ask, driver.as_deref_mut()) {
-        (Ask::Request(r), Some(d)) if d.alive && again => (super::shrink::shrink(d, r, opts.shrink_budget), true),
-        _ => (None, false),
-    };
-    let repeats = shrunk.is_some() || !asked;
-    let lost = || Reply::Error {
-        kind: "(not kept)".into(),
-        message: "the answer was larger than an example keeps, and the target could not be asked again".into(),
-    };
-    let (ask, want, got, steps) = match shrunk {
-        Some(s) => (Ask::Request(s.request), s.want, s.got, s.steps),
-        None => (
-            p.case.ask.clone(),
-            p.want.clone(),
-            p.got.clone().unwrap_or_else(lost),
-            0,
-        ),
-    };
-    // The story, the cause and the HMAC step all come from the request shown.
-    let mut probe = |lower: &crate::op::Request| driver.as_deref_mut().filter(|d| d.alive).and_then(|d| d.probe(lower));
-    let decision = decide(&ask, &want, &got, &mut probe);
-    let mut parted = match &ask {
-        Ask::Invalid(i) => format!(
-            "provably answers invalid ({}: {}); the target did not",
-            i.flags.join(", "),
-            i.comment
-        ),
-        Ask::Request(_) => decision.story,
-    };
-    if !repeats {
-        parted.push_str(
-            " (asked again alone, the target answered otherwise: its answers depend on more than the request)",
-        );
-    }
-    let (expected, got) = (answer_text(&want), answer_text(&got));
-    Finding {
-        op: op.to_string(),
-        group: escape_str(&decision.group),
-        cause: decision.cause,
-        count: p.count,
-        origin: escape_str(&p.case.origin.to_string()),
-        diff: clip_lines(&unified_diff(
-            &expected,
-            &got,
-            "provably (Rust)",
-            &format!("target {}", escape_str(target)),
-        )),
-        found,
-        request: text(&ask),
-        shrink_steps: steps,
-        expected,
-        got,
-        parted: escape_lines(parted.as_bytes()),
-        hmac: decision.hmac,
-        recorded: None,
-    }
-}
-
-/// Findings of one cause and group are one: an HMAC input that differs
-/// shows in a dozen symptoms, each its own group while the run streamed.
-/// The merged finding keeps the first example and counts every case.
-fn merge_findings(findings: Vec<Finding>) -> Vec<Finding> {
-    let mut out: Vec<Finding> = Vec::new();
-    for f in findings {
-        match out.iter_mut().find(|o| o.group == f.group && o.cause == f.cause) {
-            Some(o) => o.count += f.count,
-            None => out.push(f),
-        }
-    }
-    out.sort_by_key(|f| std::cmp::Reverse(f.count));
-    out
-}
-
-/// The most bytes of one answer a finding shows: a target's answer may be
-/// 15 MiB, and a finding costs what a case may cost, not what it answered.
-const SHOWN_ANSWER: usize = 1 << 20;
-
-/// An answer as the finding shows it: pretty JSON, every hidden character
-/// escaped, cut to [`SHOWN_ANSWER`] bytes.
-fn answer_text(reply: &Reply) -> String {
-    let text = crate::text::json(&serde_json::to_string_pretty(&pretty(reply)).expect("values serialize"));
-    if text.len() <= SHOWN_ANSWER {
-        return text + "\n";
-    }
-    let mut end = SHOWN_ANSWER;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}\n… {} more bytes not shown\n", &text[..end], text.len() - end)
-}
-
-/// A diff cut to its first lines: a 100,000-element order differs in
-/// 100,000 lines, and the first step where the sides part says where.
-fn clip_lines(diff: &str) -> String {
-    const KEPT: usize = 400;
-    let total = diff.lines().count();
-    if total <= KEPT {
-        return diff.to_string();
-    }
-    let mut out: String = diff.lines().take(KEPT).collect::<Vec<_>>().join("\n");
-    out.push_str(&format!("\n… {} more lines of diff", total - KEPT));
-    out
 }
 
 /// Starts `instances` copies side by side; returns their drivers and the first hello.
