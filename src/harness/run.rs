@@ -378,12 +378,18 @@ fn start_all(factory: &(dyn Fn() -> Box<dyn Target> + Sync), instances: usize) -
 /// cannot be started fails the same way in every copy and its restart, and
 /// is one fault, not one per job.
 fn distinct_faults(faults: Vec<Fault>) -> Vec<Fault> {
-    let start = |k: FaultKind| matches!(k, FaultKind::Spawn | FaultKind::StartupTimeout | FaultKind::Handshake);
+    // A fault of the start: the program, its hello, or the answer to it.
+    let start = |f: &Fault| {
+        matches!(
+            f.kind,
+            FaultKind::Spawn | FaultKind::StartupTimeout | FaultKind::Handshake
+        ) || f.request.as_deref() == Some(crate::protocol::hello_line(0).as_str())
+    };
     let mut out: Vec<(Fault, usize)> = Vec::new();
     for f in faults {
         let same = out
             .iter_mut()
-            .find(|(o, _)| start(f.kind) && o.kind == f.kind && o.detail == f.detail && o.stderr_tail == f.stderr_tail);
+            .find(|(o, _)| start(&f) && o.kind == f.kind && o.detail == f.detail && o.stderr_tail == f.stderr_tail);
         match same {
             Some((_, n)) => *n += 1,
             None => out.push((f, 1)),
