@@ -177,27 +177,36 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         if args.vectors_only { 0 } else { args.cases },
         if args.vectors_only { " (vectors only)" } else { "" }
     );
-    let short: Vec<&TargetReport> = reports.iter().filter(|r| r.compared() < args.require_cases).collect();
-    for r in &short {
-        text += &format!(
-            "NOTHING COMPARED: {} had {} case(s) compared, fewer than --require-cases {}\n",
-            r.target,
-            r.compared(),
-            args.require_cases
-        );
-    }
+    let short = shortfall(&reports, args.require_cases);
+    text += &short;
     if let Some(exp) = &expectations {
         text += &verdict(&changes, &reports, exp);
     }
     if let Err(e) = out.print(&text) {
         output_failed = complain(&e);
     }
+    let as_recorded = expectations.as_ref().map(|_| changes.is_empty());
     Ok(ExitCode::from(exit_code(
         &reports,
-        expectations.as_ref().map(|_| changes.is_empty()),
+        as_recorded,
         !short.is_empty(),
         output_failed,
     )))
+}
+
+/// A line for each target with fewer than `required` cases compared.
+fn shortfall(reports: &[TargetReport], required: u64) -> String {
+    reports
+        .iter()
+        .filter(|r| r.compared() < required)
+        .map(|r| {
+            format!(
+                "NOTHING COMPARED: {} had {} case(s) compared, fewer than --require-cases {required}\n",
+                r.target,
+                r.compared(),
+            )
+        })
+        .collect()
 }
 
 /// Says why an output failed; returns true (it failed).
