@@ -51,8 +51,11 @@ fn correct_faux_agrees_everywhere_and_skips_the_ops_it_does_not_claim() {
     assert_eq!(r.total(|o| o.diverge), 0);
     assert_eq!(r.claimed_ops(), 5);
     assert!(r.total(|o| o.agree) >= 5 * 100);
-    let skipped: Vec<&str> = r.ops.iter().filter(|o| !o.claimed).map(|o| o.op.as_str()).collect();
-    assert!(skipped.contains(&"shoe.deal") && r.total(|o| o.skipped) > 0);
+    let unclaimed: Vec<&str> = r.ops.iter().filter(|o| !o.claimed).map(|o| o.op.as_str()).collect();
+    assert!(unclaimed.contains(&"shoe.deal"));
+    // What was never asked is not skipped: it declined nothing.
+    assert_eq!(r.total(|o| o.skipped), 0);
+    assert_eq!(r.total(|o| o.cases), r.total(|o| o.agree));
 }
 
 /// Each broken behaviour is classified as its own fault, the target is
@@ -99,7 +102,9 @@ fn crash_carries_exit_status_and_stderr() {
 #[test]
 fn slow_start_is_a_startup_timeout() {
     let r = run_faux("slow-start", 5);
-    assert_eq!(kinds(&r), vec![FaultKind::StartupTimeout, FaultKind::StartupTimeout]);
+    // The start and its restart time out alike: one fault, said twice over.
+    assert_eq!(kinds(&r), vec![FaultKind::StartupTimeout], "{:#?}", r.faults);
+    assert!(r.faults[0].detail.ends_with("(2 times: every copy and its restart)"));
     assert_eq!(r.total(|o| o.cases), 0);
 }
 
@@ -151,12 +156,19 @@ fn a_program_that_does_not_exist_is_a_spawn_fault_not_a_hang() {
     .unwrap();
     let r = run_target(
         &|| Box::new(ProcessTarget::new(m.clone())),
-        1,
+        4,
         None,
         &Options::default(),
         &|_| {},
     );
-    assert_eq!(kinds(&r), vec![FaultKind::Spawn, FaultKind::Spawn]);
+    // Once, not once per job and restart (issue 27 item 8).
+    assert_eq!(kinds(&r), vec![FaultKind::Spawn], "{:#?}", r.faults);
+    assert!(
+        r.faults[0].detail.ends_with("(8 times: every copy and its restart)"),
+        "{}",
+        r.faults[0].detail
+    );
+    assert_eq!((r.claimed_ops(), r.total(|o| o.cases)), (0, 0));
 }
 
 /// `provably diff --quiet` against a mode of tests/faux/faux.py, `cases` per op.
@@ -173,7 +185,7 @@ fn subtle_off_by_one_exits_1_with_a_minimal_case_and_where_the_sides_part() {
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("DIVERGENCE in") && out.contains("cursor.int"), "{out}");
     assert!(
-        out.contains("first step where the two sides part: the target stopped at cursor"),
+        out.contains("first step where the two sides part (on the minimal request): the target stopped at cursor"),
         "{out}"
     );
     assert!(out.contains("rejected"), "{out}");
@@ -526,4 +538,349 @@ fn declined_requests_are_skipped_with_their_reason_and_declining_all_is_a_fault(
         .filter(|f| f.kind == FaultKind::DeclinedEverything)
         .count();
     assert_eq!(declined_all, r.claimed_ops(), "{:?}", r.faults);
+}
+
+/// `provably diff` with a report and JUnit file, against a faux mode with
+/// environment `env`; returns the exit code, stdout and the parsed report.
+fn faux_report(
+    mode: &str,
+    cases: &str,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> (i32, String, serde_json::Value, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let (report, junit) = (dir.path().join("r.json"), dir.path().join("j.xml"));
+    let cmd = format!("{} tests/faux/faux.py {mode}", python());
+    let mut args = vec![
+        "diff",
+        "--target-cmd",
+        &cmd,
+        "--cases",
+        cases,
+        "--quiet",
+        "--report",
+        report.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let out = std::process::Command::new(crate::support::bin())
+        .args(&args)
+        .current_dir(root())
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let text = std::fs::read_to_string(&report).unwrap_or_else(|_| panic!("no report: {stdout}"));
+    let v = serde_json::from_str(&text).unwrap();
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    (out.status.code().unwrap_or(-1), stdout, v, xml)
+}
+
+fn findings_of(report: &serde_json::Value) -> Vec<serde_json::Value> {
+    report["targets"][0]["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|o| o["findings"].as_array().unwrap().clone())
+        .collect()
+}
+
+/// A planted HMAC-input bug is one finding per op, named as such, with
+/// provably's key and the minimal request's HMAC message; every diverging op
+/// downstream of the MAC shares it (issue 22).
+#[rstest]
+#[case::latin1_key("latin1-key")]
+#[case::float_nonce("float-nonce")]
+fn an_hmac_input_bug_is_one_finding_per_op_named_with_the_minimal_message(#[case] mode: &str) {
+    let (code, out, report, _) = faux_report(mode, "150", &[], &[]);
+    assert_eq!(code, 1, "{out}");
+    let findings = findings_of(&report);
+    let mut ops: Vec<&str> = findings.iter().map(|f| f["op"].as_str().unwrap()).collect();
+    let n = ops.len();
+    ops.dedup();
+    assert_eq!(ops.len(), n, "one finding per op: {findings:#?}");
+    for f in findings.iter().filter(|f| f["op"] != "cursor.hash") {
+        assert_eq!(f["cause"], "input", "{f:#}");
+        assert_eq!(f["group"], "the HMAC input differs", "{f:#}");
+        let minimal: serde_json::Value = serde_json::from_str(f["request"].as_str().unwrap()).unwrap();
+        let message = f["hmac"]["message"].as_str().unwrap();
+        let (client, nonce) = (minimal["clientSeed"].as_str().unwrap(), &minimal["nonce"]);
+        assert!(
+            message.starts_with(
+                &serde_json::Value::from(format!("{client}:{nonce}:"))
+                    .to_string()
+                    .trim_end_matches('"')
+                    .to_string()
+            ),
+            "{message} is not the minimal request's message: {f:#}"
+        );
+        let key = minimal["serverSeed"].as_str().unwrap();
+        assert_eq!(
+            f["hmac"]["keyHex"].as_str().unwrap(),
+            provably::base::crypto::hex(key.as_bytes()),
+            "{f:#}"
+        );
+    }
+    assert!(out.contains("cause:   the HMAC input differs"), "{out}");
+    assert!(out.contains("HMAC of that step (provably): key"), "{out}");
+}
+
+/// Every number of the story comes from the request shown: shrinking never
+/// leaves the explanation on the request the run first found (issue 22).
+#[test]
+fn shrinking_never_leaves_the_explanation_on_another_request() {
+    let (code, out, report, _) = faux_report("subtle", "400", &[], &[]);
+    assert_eq!(code, 1, "{out}");
+    let int = findings_of(&report)
+        .into_iter()
+        .find(|f| f["op"] == "cursor.int")
+        .expect("cursor.int diverges");
+    assert_ne!(int["request"], int["found"], "the example was shrunk: {int:#}");
+    let minimal: serde_json::Value = serde_json::from_str(int["request"].as_str().unwrap()).unwrap();
+    let request = provably::registry::parse(&minimal).unwrap();
+    let range = minimal["range"].as_u64().unwrap();
+    let limit = provably::cursor::limit(range);
+    let story = int["parted"].as_str().unwrap();
+    // Every limit the story names is the minimal range's.
+    for part in story.split(">= ").skip(1).chain(story.split("< ").skip(1)) {
+        let n: u128 = part.split(':').next().unwrap().trim().parse().unwrap();
+        assert_eq!(
+            n, limit,
+            "the story names limit {n}, the minimal range {range} has {limit}: {story}"
+        );
+    }
+    // Every cursor it reads is one provably reads for the minimal request.
+    let round = provably::cursor::Round::new(
+        minimal["serverSeed"].as_str().unwrap(),
+        minimal["clientSeed"].as_str().unwrap(),
+        minimal["nonce"].as_u64().unwrap(),
+    );
+    let mut read = Vec::new();
+    round.int_traced(range, minimal["cursor"].as_u64().unwrap(), &mut |a| read.push(a.cursor));
+    for part in story.split("cursor ").skip(1) {
+        let Ok(c) = part.split(' ').next().unwrap().parse::<u64>() else {
+            continue;
+        };
+        assert!(read.contains(&c), "cursor {c} is not read by {request:?}: {story}");
+    }
+    let message = int["hmac"]["message"].as_str().unwrap();
+    assert!(message.contains(&format!(":{}:", minimal["nonce"])), "{message}");
+}
+
+#[test]
+fn a_target_claiming_four_ops_and_declining_none_shows_0_skipped() {
+    let ops = "cursor.hash,cursor.raw,cursor.float,cursor.int";
+    let (code, out, report, _) = faux_report("correct", "50", &[], &[("FAUX_OPS", ops)]);
+    assert_eq!(code, 0, "{out}");
+    let t = &report["targets"][0];
+    let claimed: Vec<&serde_json::Value> = t["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["claimed"] == true)
+        .collect();
+    assert_eq!(claimed.len(), 4);
+    let skipped: u64 = t["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["skipped"].as_u64().unwrap())
+        .sum();
+    assert_eq!(skipped, 0, "{out}");
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("faux") || l.contains("faux.py"))
+        .unwrap();
+    let cells: Vec<&str> = row.split_whitespace().rev().collect();
+    // … ops  not-claimed  cases  agree  diverge  skipped  lost  faults  time
+    assert_eq!((cells[3], cells[4]), ("0", "0"), "skipped and lost: {row}");
+}
+
+#[test]
+fn diff_op_dice_roll_runs_only_dice_roll() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("r.json");
+    let (code, out, err) = run(
+        &[
+            "diff",
+            "--target",
+            "provably-serve",
+            "--op",
+            "dice.roll",
+            "--cases",
+            "30",
+            "--quiet",
+            "--report",
+            report.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let ops: Vec<&str> = v["targets"][0]["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["op"].as_str().unwrap())
+        .collect();
+    assert_eq!(ops, ["dice.roll"]);
+    assert!(v["targets"][0]["ops"][0]["cases"].as_u64().unwrap() >= 30);
+    let (code, _, err) = run(&["diff", "--op", "dice.rol"], "");
+    assert_eq!(code, 2, "{err}");
+}
+
+/// A target that claims nothing, or answers too few cases, is not "conformant":
+/// exit 4, with the shortfall named (issue 26 item 11).
+#[test]
+fn nothing_compared_exits_4_and_require_cases_sets_the_minimum() {
+    let (code, out, _, _) = faux_report("correct", "5", &[], &[("FAUX_OPS", "")]);
+    assert_eq!(code, 4, "{out}");
+    assert!(out.contains("NOTHING COMPARED"), "{out}");
+    let (code, out, _, _) = faux_report("correct", "5", &["--require-cases", "1000000"], &[]);
+    assert_eq!(code, 4, "{out}");
+    let (code, out, _, _) = faux_report("correct", "5", &["--require-cases", "10"], &[]);
+    assert_eq!(code, 0, "{out}");
+}
+
+/// An output that cannot be written fails with 5; the table and every
+/// other output are still written (issue 26 item 9).
+#[test]
+fn an_unwritable_report_still_writes_the_table_and_junit_and_exits_5() {
+    let dir = tempfile::tempdir().unwrap();
+    let junit = dir.path().join("j.xml");
+    let (code, out, err) = run(
+        &[
+            "diff",
+            "--target",
+            "provably-serve",
+            "--op",
+            "dice.roll",
+            "--cases",
+            "5",
+            "--quiet",
+            "--report",
+            "/nonexistent/dir/r.json",
+            "--junit",
+            junit.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 5, "{out}{err}");
+    assert!(
+        out.contains("target") && out.contains("provably-serve"),
+        "the table: {out}"
+    );
+    assert!(err.contains("/nonexistent/dir/r.json"), "{err}");
+    assert!(std::fs::read_to_string(&junit).unwrap().contains("<testsuite"));
+}
+
+/// A target answering random wrong values, of any type and size, to every
+/// op: the harness explains every answer and never panics (issue 26 item 1).
+/// CI runs a bounded count; FAUX_RUNS raises it.
+#[test]
+fn diff_survives_a_target_answering_random_wrong_values() {
+    let runs: u64 = std::env::var("FAUX_RUNS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(2);
+    for seed in 0..runs {
+        let seed = seed.to_string();
+        let (code, out, report, xml) = faux_report(
+            "random-wrong",
+            "20",
+            &["--seed", &seed, "--jobs", "1"],
+            &[("FAUX_SEED", seed.as_str())],
+        );
+        assert!(code == 1 || code == 2, "seed {seed}: exit {code}: {out}");
+        assert!(
+            !findings_of(&report).is_empty() && xml.contains("<testsuite"),
+            "seed {seed}"
+        );
+    }
+}
+
+/// No raw invisible or private-use character reaches a text report: the
+/// terminal, JUnit or the HTML page (issue 22, every class).
+#[test]
+fn no_invisible_character_of_any_class_reaches_a_text_report() {
+    let (code, out, report, xml) = faux_report("invisible", "5", &[], &[]);
+    assert_eq!(code, 1, "{out}");
+    let dir = tempfile::tempdir().unwrap();
+    let run_file = dir.path().join("run.json");
+    std::fs::write(&run_file, report.to_string()).unwrap();
+    let (page_code, _, err) = run(
+        &["report", run_file.to_str().unwrap(), "-o", dir.path().to_str().unwrap()],
+        "",
+    );
+    assert_eq!(page_code, 0, "{err}");
+    let page = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
+    let classes = "\u{1b}\u{7}\r\u{7f}\u{9b}\u{a0}\u{ad}\u{61c}\u{200b}\u{200d}\u{200e}\u{2028}\u{202e}\u{2060}\u{2068}\u{e000}\u{f8ff}\u{fdd0}\u{fdef}\u{fe0f}\u{feff}\u{fffe}\u{ffff}\u{1fffe}\u{e0020}\u{f0000}\u{100000}\u{10ffff}";
+    for (what, text) in [("stdout", &out), ("junit", &xml), ("page", &page)] {
+        for c in classes.chars() {
+            assert!(!text.contains(c), "{what} shows U+{:04X} raw", u32::from(c));
+        }
+    }
+    assert!(out.contains(r"\ue000") || out.contains(r"\u{e000}"), "{out}");
+}
+
+/// The report is typed and versioned: what diff writes holds to the
+/// committed schema, which is the one the code generates.
+#[test]
+fn written_reports_hold_to_the_committed_report_schema() {
+    let committed = std::fs::read_to_string(root().join("harness/report.schema.json")).unwrap();
+    let schema: serde_json::Value = serde_json::from_str(&committed).unwrap();
+    assert_eq!(schema, provably::harness::report::schema(), "run `provably vectors`");
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    for mode in ["subtle", "latin1-key", "crash"] {
+        let (_, _, report, _) = faux_report(mode, "40", &[], &[]);
+        let errors: Vec<String> = validator
+            .iter_errors(&report)
+            .map(|e| format!("{e} at {}", e.instance_path))
+            .collect();
+        assert!(errors.is_empty(), "{mode}: {errors:#?}");
+        provably::harness::report::read(&report.to_string()).unwrap();
+    }
+}
+
+/// `audit` shows a document's keys escaped (one text rule, issue 26 item 4)
+/// and its JUnit `tests=` counts its `<testcase>` elements, one per finding
+/// (issue 22 item 7).
+#[test]
+fn audit_shows_hostile_keys_escaped_and_junit_counts_its_test_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("examples/proofs/dice-game.json")).unwrap()).unwrap();
+    doc["\u{1b}[2J\u{7}\u{202e}verdict: match\r"] = serde_json::json!(1);
+    let file = dir.path().join("evil.json");
+    std::fs::write(&file, doc.to_string()).unwrap();
+    let junit = dir.path().join("j.xml");
+    let (code, out, _) = run(
+        &["audit", file.to_str().unwrap(), "--junit", junit.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(code, 2, "{out}");
+    for c in ['\u{1b}', '\u{7}', '\u{202e}', '\r'] {
+        assert!(!out.contains(c), "stdout shows U+{:04X} raw: {out}", u32::from(c));
+    }
+    assert!(out.contains(r"\u{1b}[2J"), "{out}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let cases = xml.matches("<testcase ").count();
+    assert!(xml.contains(&format!("tests=\"{cases}\"")), "{cases} test cases: {xml}");
+    assert_eq!(cases, 3, "the summary and one case per finding: {xml}");
+}
+
+/// Diverging answers of 15 MiB cost what a case may cost, not what a batch
+/// holds (issue 26 item 2): every answer of this target diverges.
+#[test]
+fn diverging_15_mib_answers_stay_within_a_memory_bound() {
+    let (code, out, report, _) = faux_report("huge-wrong", "20", &["--jobs", "1", "--op", "cursor.hash"], &[]);
+    assert_eq!(code, 1, "{out}");
+    let peak = report["peakRssKiB"].as_u64().expect("the report gives the peak RSS");
+    assert!(peak < 256 * 1024, "peak RSS {peak} KiB");
+    let f = &findings_of(&report)[0];
+    assert!(
+        f["got"].as_str().unwrap().len() <= (1 << 20) + 100,
+        "a finding shows at most 1 MiB of an answer"
+    );
 }

@@ -11,7 +11,7 @@ fn load(name: &str) -> Value {
 
 #[test]
 fn committed_vectors_and_schemas_match_the_generator() {
-    let drift = provably::vectors::check(root()).unwrap();
+    let drift = provably::vectors::check(root(), &provably::generated()).unwrap();
     let report: Vec<String> = drift.iter().map(|d| format!("{}:\n{}", d.file, d.diff)).collect();
     assert!(
         drift.is_empty(),

@@ -1,37 +1,74 @@
-//! Text a target controls, made safe to show.
+//! Text for humans: the one rule for showing text that someone else
+//! controls (a target's answers, its hello name and stderr, a proof
+//! document's keys, reasons and file names, a request's seeds).
 //!
-//! A target's answers, its hello name, its stderr and a `--target-cmd`
-//! string reach the terminal and the reports. Printed raw, `\x1b[2J` clears
-//! the screen and a forged "ALL TARGETS AGREE" line follows; a right-to-left
-//! override reorders a line; U+FFFE makes JUnit XML that parsers reject.
-//! Everything a target controls goes through [`escape`] before it is shown
-//! or stored: reversible, so the report still holds the exact bytes.
+//! Printed raw, `\x1b[2J` clears the screen and a forged "verdict: match"
+//! line follows; a right-to-left override reorders a line; a private-use or
+//! zero-width character makes `"\u{e000}x"` look like `"x"`; U+FFFE makes
+//! XML that parsers reject. Every human-readable output (the terminal,
+//! JUnit, the HTML page, the audit's findings, `proof --requests` errors)
+//! shows such a character as an escape, decided by [`hidden`] and written
+//! by [`escape`]: reversible, so a report still holds the exact bytes.
+//!
+//! The classes shown escaped: C0 and C1 controls and DEL; the bidirectional
+//! marks, embeddings, overrides and isolates; zero-width and other format
+//! characters (Unicode category Cf), the line and paragraph separators,
+//! non-ASCII spaces, fillers and variation selectors; the private-use areas
+//! (U+E000..U+F8FF, planes 15 and 16); every noncharacter (U+FDD0..U+FDEF
+//! and the last two code points of each plane); and the surrogate range,
+//! which a Rust `char` cannot hold. This module is a primitive: it imports
+//! nothing from the crate.
 
 use std::fmt::Write;
 
-/// Whether a character is shown as an escape: C0 and C1 controls, DEL,
-/// the bidirectional embeddings, overrides and isolates, the line and
-/// paragraph separators, and the noncharacters U+FFFE and U+FFFF.
-fn hidden(c: char) -> bool {
+/// Whether `c` is shown as an escape rather than as itself.
+pub fn hidden(c: char) -> bool {
+    let u = u32::from(c);
+    // Noncharacters: U+FDD0..U+FDEF and U+xFFFE, U+xFFFF in every plane.
+    if (0xfdd0..=0xfdef).contains(&u) || u & 0xfffe == 0xfffe {
+        return true;
+    }
     matches!(c,
+        // C0, DEL, C1.
         '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
-        | '\u{200e}' | '\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
-        | '\u{061c}' | '\u{fffe}' | '\u{ffff}')
+        // No-break and other non-ASCII spaces: they look like a space.
+        | '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}'
+        // Soft hyphen, combining grapheme joiner, Hangul fillers.
+        | '\u{ad}' | '\u{34f}' | '\u{115f}' | '\u{1160}' | '\u{3164}' | '\u{ffa0}'
+        // Arabic and Syriac format characters, the Arabic letter mark.
+        | '\u{600}'..='\u{605}' | '\u{61c}' | '\u{6dd}' | '\u{70f}' | '\u{890}' | '\u{891}' | '\u{8e2}'
+        // Mongolian free variation selectors and vowel separator.
+        | '\u{180b}'..='\u{180f}'
+        // Zero-width space, joiners, directional marks.
+        | '\u{200b}'..='\u{200f}'
+        // Line and paragraph separators, embeddings and overrides.
+        | '\u{2028}'..='\u{202e}'
+        // Word joiner, invisible operators, isolates, deprecated format characters.
+        | '\u{2060}'..='\u{206f}'
+        // Variation selectors, the byte order mark, interlinear annotation.
+        | '\u{fe00}'..='\u{fe0f}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}'
+        // Private use, basic plane.
+        | '\u{e000}'..='\u{f8ff}'
+        // Supplementary format characters.
+        | '\u{110bd}' | '\u{110cd}' | '\u{13430}'..='\u{1343f}' | '\u{1bca0}'..='\u{1bca3}'
+        | '\u{1d173}'..='\u{1d17a}'
+        // Tags and variation selectors supplement.
+        | '\u{e0000}'..='\u{e0fff}'
+        // Private use, planes 15 and 16.
+        | '\u{f0000}'..='\u{10ffff}')
 }
 
 /// Returns `bytes` as text that shows every byte: valid UTF-8 stays as it
-/// is, a backslash is doubled, a hidden character becomes `\u{…}` and a
-/// byte that is not UTF-8 becomes `\x..`. Nothing in the result moves the
-/// cursor, clears the screen or reorders the line.
+/// is, a backslash is doubled, a [`hidden`] character becomes `\u{…}` and
+/// a byte that is not UTF-8 becomes `\x..`. Nothing in the result moves
+/// the cursor, clears the screen, reorders the line or hides a character.
 pub fn escape(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
             match c {
                 '\\' => out.push_str("\\\\"),
-                c if hidden(c) => {
-                    let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
-                }
+                c if hidden(c) => push_escape(&mut out, c),
                 c => out.push(c),
             }
         }
@@ -40,6 +77,10 @@ pub fn escape(bytes: &[u8]) -> String {
         }
     }
     out
+}
+
+fn push_escape(out: &mut String, c: char) {
+    let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
 }
 
 /// [`escape`] for text that is already UTF-8.
@@ -52,21 +93,18 @@ pub fn escape_lines(bytes: &[u8]) -> String {
     bytes.split(|&b| b == b'\n').map(escape).collect::<Vec<_>>().join("\n")
 }
 
-/// A JSON value as JSON text that shows every character: hidden characters
-/// inside strings become `\uXXXX` escapes, so the text is still the same
-/// JSON value and can be copied into a request file.
-pub fn json(value: &serde_json::Value, pretty: bool) -> String {
-    let text = if pretty {
-        serde_json::to_string_pretty(value)
-    } else {
-        serde_json::to_string(value)
-    }
-    .expect("values serialize");
+/// JSON text that shows every character: a [`hidden`] character inside a
+/// string becomes a `\uXXXX` escape (a surrogate pair above the basic
+/// plane), so the text is still the same JSON value and can be copied into
+/// a request file. Outside strings JSON is ASCII, so only strings change;
+/// a line feed outside strings (pretty printing) stays.
+pub fn json(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        // Outside strings JSON is ASCII, so every hidden character is in a string.
         if hidden(c) && c != '\n' {
-            let _ = write!(out, "\\u{:04x}", u32::from(c));
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                let _ = write!(out, "\\u{unit:04x}");
+            }
         } else {
             out.push(c);
         }
@@ -74,22 +112,24 @@ pub fn json(value: &serde_json::Value, pretty: bool) -> String {
     out
 }
 
-/// Text as XML 1.0 character data or attribute value. XML 1.0 cannot
-/// carry most control characters or U+FFFE and U+FFFF, not even as
-/// character references: those are written as `\u{…}` (the text came
-/// through [`crate::base::text::escape`] already, which does the same).
-pub fn xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+/// Text for HTML or XML 1.0, element content or attribute value: the five
+/// markup characters as entities, and every [`hidden`] character as
+/// `\u{…}` (XML 1.0 cannot carry most controls or U+FFFE, not even as a
+/// character reference). Backslashes stay as they are: this is for text
+/// that [`escape`] already made (a report's), shown once more in markup,
+/// so a hostile report file still cannot hide or reorder anything.
+pub fn markup(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            '\u{20}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..='\u{10ffff}' => out.push(c),
-            c => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            '\'' => out.push_str("&#39;"),
+            '\n' => out.push('\n'),
+            c if hidden(c) => push_escape(&mut out, c),
+            c => out.push(c),
         }
     }
     out
@@ -99,25 +139,91 @@ pub fn xml(s: &str) -> String {
 mod tests {
     use super::*;
 
+    /// One character of every class that must not reach a human raw.
+    pub const CLASSES: &[(&str, char)] = &[
+        ("C0 escape", '\u{1b}'),
+        ("C0 bell", '\u{7}'),
+        ("carriage return", '\r'),
+        ("DEL", '\u{7f}'),
+        ("C1 CSI", '\u{9b}'),
+        ("no-break space", '\u{a0}'),
+        ("soft hyphen", '\u{ad}'),
+        ("Arabic letter mark", '\u{61c}'),
+        ("zero-width space", '\u{200b}'),
+        ("zero-width joiner", '\u{200d}'),
+        ("left-to-right mark", '\u{200e}'),
+        ("line separator", '\u{2028}'),
+        ("right-to-left override", '\u{202e}'),
+        ("word joiner", '\u{2060}'),
+        ("first strong isolate", '\u{2068}'),
+        ("private use E000", '\u{e000}'),
+        ("private use F8FF", '\u{f8ff}'),
+        ("noncharacter FDD0", '\u{fdd0}'),
+        ("noncharacter FDEF", '\u{fdef}'),
+        ("variation selector 16", '\u{fe0f}'),
+        ("byte order mark", '\u{feff}'),
+        ("noncharacter FFFE", '\u{fffe}'),
+        ("noncharacter FFFF", '\u{ffff}'),
+        ("noncharacter 1FFFE", '\u{1fffe}'),
+        ("tag space", '\u{e0020}'),
+        ("private use F0000", '\u{f0000}'),
+        ("private use 100000", '\u{100000}'),
+        ("noncharacter 10FFFF", '\u{10ffff}'),
+    ];
+
+    #[test]
+    fn every_invisible_class_is_shown_escaped_by_every_function() {
+        for &(class, c) in CLASSES {
+            let text = format!("a{c}b");
+            for (how, shown) in [
+                ("escape", escape_str(&text)),
+                ("escape_lines", escape_lines(text.as_bytes())),
+                ("json", json(&serde_json::to_string(&text).unwrap())),
+                ("markup", markup(&text)),
+            ] {
+                assert!(
+                    !shown.contains(c),
+                    "{class} (U+{:04X}) reached {how} raw: {shown:?}",
+                    u32::from(c)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn visible_text_stays_as_it_is() {
+        for text in ["ß😀 café", "abc xyz", "日本語", "Ünïcödé"] {
+            assert_eq!(escape_str(text), text);
+        }
+    }
+
     #[test]
     fn terminal_controls_and_bidi_overrides_are_shown_not_obeyed() {
         let hostile = "\u{1b}[2J\rALL TARGETS AGREE\u{202e}txt.exe\u{ffff}";
-        let shown = escape_str(hostile);
-        assert_eq!(shown, r"\u{1b}[2J\u{d}ALL TARGETS AGREE\u{202e}txt.exe\u{ffff}");
-        assert!(!shown.chars().any(hidden));
+        assert_eq!(
+            escape_str(hostile),
+            r"\u{1b}[2J\u{d}ALL TARGETS AGREE\u{202e}txt.exe\u{ffff}"
+        );
     }
 
     #[test]
     fn json_text_keeps_its_value_and_shows_hidden_characters() {
-        let v = serde_json::json!({ "seed": "a\u{202e}b\u{ffff}\u{7f}" });
-        let text = json(&v, false);
-        assert_eq!(text, r#"{"seed":"a\u202eb\uffff\u007f"}"#);
+        let v = serde_json::json!({ "seed": "a\u{202e}b\u{ffff}\u{7f}\u{100000}" });
+        let text = json(&v.to_string());
+        assert_eq!(text, r#"{"seed":"a\u202eb\uffff\u007f\udbc0\udc00"}"#);
         assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), v);
     }
 
     #[test]
     fn bytes_that_are_not_utf8_are_kept_as_hex_and_backslashes_stay_unambiguous() {
         assert_eq!(escape(b"a\xffb\\x00"), r"a\xffb\\x00");
-        assert_eq!(escape("ß😀".as_bytes()), "ß😀");
+    }
+
+    #[test]
+    fn markup_escapes_entities_once_more() {
+        assert_eq!(
+            markup("<a href='x'>&amp;\u{1b}</a>"),
+            "&lt;a href=&#39;x&#39;&gt;&amp;amp;\\u{1b}&lt;/a&gt;"
+        );
     }
 }

@@ -9,7 +9,8 @@ use crate::op::error::{MAX_COUNT, MAX_SAFE_INTEGER};
 use crate::op::fields::{CLIENT_SEED, COUNT, CURSOR, NONCE, RANGE, SERVER_SEED};
 use crate::op::strategy;
 use crate::op::{
-    last_difference, no_flags, no_story, target_draw, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET,
+    drawn, last_difference, no_flags, no_story, target_draw, OpSpec, Outcome, Parting, Request, Scheme, Step,
+    SERVER_SEED_SECRET,
 };
 use crate::op::{ok, Flag, OkField, Reach, Shape};
 
@@ -65,7 +66,7 @@ pub static RAW: OpSpec = OpSpec {
     run: |r| Ok(Outcome::hex_field("raw", round(r).raw(r.int(CURSOR)).to_vec())),
     generate: || raw_like(&RAW),
     flags: no_flags,
-    explain: no_story,
+    explain: explain_raw,
     reach: Reach {
         vectors: &[Flag::Published],
         generated: &[],
@@ -94,7 +95,7 @@ pub static FLOAT: OpSpec = OpSpec {
             vec![]
         }
     },
-    explain: no_story,
+    explain: explain_float,
     reach: Reach {
         vectors: &[Flag::Published, Flag::SmallFloat],
         generated: &[],
@@ -365,6 +366,49 @@ fn int_story(round: &Round, range: u64, at: u64) -> String {
     steps.join("; ")
 }
 
+/// The step of cursor `cursor` of the request's round.
+fn step_at(r: &Request, cursor: u64) -> Step {
+    raw_step(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE), cursor)
+}
+
+/// A raw that differs is a MAC that differs: its key or message (or the HMAC).
+fn explain_raw(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
+    let at = r.int(CURSOR);
+    Some(
+        Parting::new(
+            "raw differs",
+            format!(
+                "the MAC of cursor {at} differs: provably {}, target {}",
+                w["raw"],
+                crate::op::short(&g["raw"])
+            ),
+        )
+        .at(step_at(r, at).mac()),
+    )
+}
+
+/// A float is read from the first four bytes of one MAC.
+fn explain_float(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
+    let at = r.int(CURSOR);
+    let raw = round(r).raw(at);
+    Some(
+        Parting::new(
+            "float differs",
+            format!(
+                "provably reads bytes {} of the MAC of cursor {at}: {}/256 + {}/256^2 + {}/256^3 + {}/256^4 = {}; the target says {}",
+                crate::base::crypto::hex(&raw[..4]),
+                raw[0],
+                raw[1],
+                raw[2],
+                raw[3],
+                w["float"],
+                crate::op::short(&g["float"])
+            ),
+        )
+        .at(step_at(r, at)),
+    )
+}
+
 fn explain_int(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
     let range = r.int(RANGE);
     let got_next = g.get("cursorNext").and_then(Value::as_u64);
@@ -372,7 +416,14 @@ fn explain_int(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
     let k = bytes_needed(range);
     let story = int_story(&round(r), range, r.int(CURSOR));
     let width = format!("{k}-byte draws");
-    Some(match (want_next, got_next) {
+    // The step where the sides part: the attempt after the last one both
+    // made (the one a side kept and the other rejected), else the first.
+    let start = r.int(CURSOR);
+    let parting_cursor = match (want_next, got_next) {
+        (Some(wn), Some(gn)) if gn != wn => wn.min(gn).saturating_sub(1).max(start),
+        _ => start,
+    };
+    let parting = match (want_next, got_next) {
         (Some(wn), Some(gn)) if gn < wn => Parting::new(
             format!("kept a draw provably rejects ({width})"),
             format!(
@@ -388,7 +439,8 @@ fn explain_int(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
             format!("same attempts, another value ({width})"),
             format!("same number of attempts, different value: the byte count, byte order or modulo differs. provably, {k} byte(s) per attempt: {story}"),
         ),
-    })
+    };
+    Some(parting.at(step_at(r, parting_cursor)))
 }
 
 fn explain_shuffle(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
@@ -403,6 +455,15 @@ fn explain_shuffle(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
             ),
         ));
     };
+    if i >= count(r) {
+        return Some(Parting::new(
+            "the order has another length",
+            format!(
+                "provably's order holds {} items; the target's differs at position {i}",
+                count(r)
+            ),
+        ));
+    }
     let (mut draws, mut attempts) = (Vec::new(), Vec::new());
     round(r).shuffle_traced(count(r), r.int(CURSOR), &mut |pos, a| {
         if pos == i {
@@ -421,6 +482,8 @@ fn explain_shuffle(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
         .iter()
         .any(|a| !a.accepted && target_j == usize::try_from(a.raw_value % (i as u64 + 1)).ok());
     let k = bytes_needed(i as u64 + 1);
+    // Position 0 has no draw: the first attempt of draw i = 1 reads the MAC.
+    let parting_cursor = attempts.first().map_or(r.int(CURSOR), |a| a.cursor);
     let group = if kept_rejected {
         format!("first differing draw keeps a value provably rejects ({k}-byte draws)")
     } else {
@@ -444,10 +507,30 @@ fn explain_shuffle(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
             "position {i} is the first one the draws fix differently: the draw j = int({}) for i = {i} (limit {limit}): provably {}, so j = {}; the target drew j = {}; cursorNext provably {} / target {}",
             i + 1,
             read.join(", "),
-            mine.map_or("-".into(), |j| j.to_string()),
-            target_j.map_or("(not among the first i + 1)".into(), |j| j.to_string()),
+            mine.map_or("none (position 0 takes what is left)".into(), |j| j.to_string()),
+            drawn(target_j, g["order"].get(i)),
             w["cursorNext"],
-            g["cursorNext"]
+            crate::op::short(&g["cursorNext"])
         ),
-    ))
+    )
+    .at(step_at(r, parting_cursor)))
+}
+
+/// The `cursor.raw` request of cursor `cursor` in the round `server`,
+/// `client`, `nonce`, with its HMAC message `client:nonce:cursor`: the lower
+/// op the harness asks when a cursor op diverges. A cursor past 2^53−1 (a
+/// `cursorNext` may be) has no `cursor.raw` to ask.
+pub fn raw_step(server: &str, client: &str, nonce: u64, cursor: u64) -> Step {
+    let lower = Request::parse_with(
+        &serde_json::json!({
+            "op": RAW.name,
+            "serverSeed": server,
+            "clientSeed": client,
+            "nonce": nonce,
+            "cursor": cursor,
+        }),
+        |name| (name == RAW.name).then_some(&RAW),
+    )
+    .ok();
+    Step::new(server, format!("{client}:{nonce}:{cursor}"), lower)
 }

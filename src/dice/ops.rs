@@ -58,7 +58,8 @@ pub static ROLL: OpSpec = OpSpec {
 };
 
 fn explain(r: &Request, _: &Value, g: &Value) -> Option<Parting> {
-    Some(match roll_traced(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(N)) {
+    let (server, client, n) = (r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(N));
+    Some(match roll_traced(server, client, n) {
         Ok(f) => Parting::new(
             if f.offset == 0 && f.round == 0 {
                 "another face from byte 0 of round 0"
@@ -67,9 +68,15 @@ fn explain(r: &Request, _: &Value, g: &Value) -> Option<Parting> {
             },
             format!(
                 "provably takes byte {} (value {}) of round {}; face = {} % 6 + 1 = {}; the target says {}",
-                f.offset, f.byte, f.round, f.byte, f.face, g["face"]
+                f.offset,
+                f.byte,
+                f.round,
+                f.byte,
+                f.face,
+                crate::op::short(&g["face"])
             ),
-        ),
+        )
+        .at(crate::op::Step::new(server, format!("{client}:{n}:{}", f.round), None)),
         Err(e) => Parting::new("provably finds no face", e.to_string()),
     })
 }

@@ -42,10 +42,9 @@ use serde::{Deserialize, Serialize};
 
 use super::cases::Ask;
 use super::compare::same_reply;
-use super::findings::refusal_group;
+use super::driver::Driver;
 use super::manifest::Manifest;
-use super::run::TargetReport;
-use super::{explain, Fault, Got};
+use super::report::TargetReport;
 use crate::op::Request;
 use crate::protocol::Reply;
 
@@ -184,7 +183,7 @@ fn request_of(f: &Finding) -> Result<Request, String> {
 }
 
 /// A result that differs from the expectations.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "change", rename_all = "kebab-case")]
 pub enum Change {
     /// A group of divergences no expectation records.
@@ -247,7 +246,7 @@ impl fmt::Display for Change {
 }
 
 /// What an expectation's request did when asked again.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Replayed {
     pub op: String,
     pub group: String,
@@ -259,41 +258,38 @@ pub struct Replayed {
     pub now: String,
 }
 
-/// The group of a divergence of `request`, or `None` when the two agree.
-pub fn group_of(request: &Request, want: &Reply, got: &Reply) -> Option<String> {
+/// The group of a divergence of `request`, or `None` when the two agree:
+/// [`super::cause::decide`], asking lower ops through `probe`.
+pub fn group_of(request: &Request, want: &Reply, got: &Reply, probe: &mut super::cause::Probe<'_>) -> Option<String> {
     if same_reply(want, got) {
         return None;
     }
-    Some(
-        refusal_group(&Ask::Request(request.clone()), want, got)
-            .unwrap_or_else(|| explain::parted(request, want, got).group),
-    )
+    Some(super::cause::decide(&Ask::Request(request.clone()), want, got, probe).group)
 }
 
 /// Asks one fresh copy of the target each recorded request of `expected`
-/// and says whether it still diverges as recorded. A fault while asking
-/// makes every expectation not asked yet fail, with the fault as the reason.
+/// (with the driver the run uses, lower ops and all) and says whether it
+/// still diverges as recorded. A fault while asking makes every
+/// expectation not asked yet fail, with the fault as the reason.
 pub fn replay(manifest: &Manifest, expected: &TargetExpectations) -> Vec<Replayed> {
-    let requests: Vec<Request> = expected
+    if expected.findings.is_empty() {
+        return Vec::new();
+    }
+    let mut driver = Driver::new(super::open(manifest.clone()));
+    let started = driver.handshake().is_some();
+    let out = expected
         .findings
         .iter()
-        .map(|f| request_of(f).expect("checked when loaded"))
-        .collect();
-    let replies = if requests.is_empty() {
-        Ok(Vec::new())
-    } else {
-        ask_all(manifest, &requests)
-    };
-    expected
-        .findings
-        .iter()
-        .zip(&requests)
-        .enumerate()
-        .map(|(k, (f, r))| {
+        .map(|f| {
+            let r = request_of(f).expect("checked when loaded");
             let want = Reply::from_result(r.run_value());
-            let (holds, now) = match &replies {
-                Err(fault) => (false, format!("the target faulted when asked again: {fault}")),
-                Ok(replies) => match group_of(r, &want, &replies[k]) {
+            let got = if started { driver.ask_one(&r) } else { None };
+            let (holds, now) = match got {
+                None => (
+                    false,
+                    format!("the target faulted when asked again: {}", last_fault(&driver)),
+                ),
+                Some(got) => match group_of(&r, &want, &got, &mut |lower| driver.probe(lower)) {
                     None => (false, "the target agrees with provably".to_string()),
                     Some(g) if g == f.group => (true, format!("still diverges: {g}")),
                     Some(g) => (
@@ -311,31 +307,19 @@ pub fn replay(manifest: &Manifest, expected: &TargetExpectations) -> Vec<Replaye
                 now,
             }
         })
-        .collect()
+        .collect();
+    // A fault at the end (an exit status) is the run's to report, not the replay's.
+    if driver.alive {
+        let _ = driver.target.finish();
+    }
+    out
 }
 
-/// Starts the target, asks `requests` in one batch, ends it.
-fn ask_all(manifest: &Manifest, requests: &[Request]) -> Result<Vec<Reply>, Fault> {
-    let mut target = super::open(manifest.clone());
-    target.start()?;
-    let asks: Vec<Ask> = requests.iter().map(|r| Ask::Request(r.clone())).collect();
-    let ids: Vec<i64> = (1..=asks.len()).map(|k| 2 * i64::try_from(k).expect("few")).collect();
-    let highest = *ids.last().expect("at least one request");
-    let mut replies = Vec::with_capacity(asks.len());
-    target.send(&asks, &ids)?;
-    if let Some(fault) = target.receive(&mut |got| {
-        let id = ids[replies.len()];
-        replies.push(match got {
-            Got::Reply(r) => r,
-            Got::Line(bytes) => super::process::decode_line(&bytes, id, highest, || false)?,
-        });
-        Ok(())
-    }) {
-        return Err(target.abort(fault));
-    }
-    // A fault at the end (an exit status) is the run's to report, not the replay's.
-    let _ = target.finish();
-    Ok(replies)
+fn last_fault(driver: &Driver) -> String {
+    driver
+        .faults
+        .last()
+        .map_or_else(|| "no answer".to_string(), ToString::to_string)
 }
 
 /// Holds one target's report to its expectations; `replayed` is [`replay`]'s answer.
@@ -400,9 +384,8 @@ pub fn cause_of<'a>(expected: &'a TargetExpectations, op: &str, group: &str) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::findings::Finding as Found;
-    use crate::harness::run::OpReport;
-    use crate::harness::FaultKind;
+    use crate::harness::report::{Cause, Finding as Found, OpReport};
+    use crate::harness::{Fault, FaultKind};
 
     const FILE: &str = r#"target = "t"
 
@@ -434,6 +417,9 @@ cause = "slow"
             got: String::new(),
             diff: String::new(),
             parted: String::new(),
+            cause: Cause::Mapping,
+            hmac: None,
+            recorded: None,
         };
         TargetReport {
             target: "t".into(),
@@ -449,6 +435,8 @@ cause = "slow"
             }],
             faults,
             seconds: 0.0,
+            manifest: None,
+            expectations: None,
         }
     }
 

@@ -6,13 +6,20 @@
 //! finding, with a count and one example: the case with the smallest index,
 //! so the example does not depend on how the cases were shared between
 //! copies of the target. Only the example is kept, never the cases, so a
-//! run of any size holds one entry per group.
+//! run of any size holds one entry per group; and of the example's answer
+//! only what a case may cost ([`KEPT_ANSWER`]): a target answering 15 MiB
+//! values is asked again when its finding is made.
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
-
 use super::cases::{Ask, Case};
+use super::cause::decide;
+use super::compare::pretty;
+use super::driver::Driver;
+use super::report::Finding;
+use super::run::Options;
+use crate::base::diff::unified_diff;
+use crate::base::text::{escape_lines, escape_str};
 use crate::protocol::Reply;
 
 /// Groups kept per op; divergences past them are counted under one more.
@@ -26,7 +33,38 @@ pub struct Pending {
     pub index: u64,
     pub case: Case,
     pub want: Reply,
-    pub got: Reply,
+    /// The target's answer, unless it was larger than [`KEPT_ANSWER`].
+    pub got: Option<Reply>,
+}
+
+/// The largest answer an example keeps, in bytes of its JSON text.
+pub const KEPT_ANSWER: usize = 64 * 1024;
+
+/// The answer, if it is small enough to keep.
+fn kept(got: Reply) -> Option<Reply> {
+    let size = match &got {
+        Reply::Ok(v) => json_size(v),
+        Reply::Error { kind, message } => kind.len() + message.len(),
+    };
+    (size <= KEPT_ANSWER).then_some(got)
+}
+
+/// The length of a value's JSON text, roughly, stopping early past the bound.
+fn json_size(v: &serde_json::Value) -> usize {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => s.len() + 2,
+        Value::Array(a) => a
+            .iter()
+            .map(json_size)
+            .try_fold(2usize, |n, k| {
+                let n = n + k + 1;
+                (n <= KEPT_ANSWER).then_some(n)
+            })
+            .unwrap_or(KEPT_ANSWER + 1),
+        Value::Object(o) => o.iter().map(|(k, v)| k.len() + 3 + json_size(v)).sum::<usize>() + 2,
+        _ => 24,
+    }
 }
 
 /// The divergences of one op, by group.
@@ -37,22 +75,29 @@ pub struct Groups {
 
 impl Groups {
     /// Counts one divergence of case `index` in `group`.
-    pub fn add(&mut self, group: String, index: u64, case: &Case, want: &Reply, got: &Reply) {
+    pub fn add(&mut self, group: String, index: u64, case: &Case, want: &Reply, got: Reply) {
         let group = if self.groups.len() >= MAX_GROUPS && !self.groups.contains_key(&group) {
             "other causes (more groups than a report shows)".to_string()
         } else {
             group
         };
-        let entry = self.groups.entry(group).or_insert_with(|| Pending {
-            count: 0,
-            index,
-            case: case.clone(),
-            want: want.clone(),
-            got: got.clone(),
-        });
-        entry.count += 1;
-        if index < entry.index {
-            (entry.index, entry.case, entry.want, entry.got) = (index, case.clone(), want.clone(), got.clone());
+        match self.groups.get_mut(&group) {
+            Some(entry) => {
+                entry.count += 1;
+                if index < entry.index {
+                    (entry.index, entry.case, entry.want, entry.got) = (index, case.clone(), want.clone(), kept(got));
+                }
+            }
+            None => {
+                let p = Pending {
+                    count: 1,
+                    index,
+                    case: case.clone(),
+                    want: want.clone(),
+                    got: kept(got),
+                };
+                self.groups.insert(group, p);
+            }
         }
     }
 
@@ -78,40 +123,119 @@ impl Groups {
     }
 }
 
-/// The group of a divergence that is not a difference between two `ok` answers.
-pub fn refusal_group(ask: &Ask, want: &Reply, got: &Reply) -> Option<String> {
-    Some(match (want, got, ask) {
-        (Reply::Ok(_), Reply::Error { kind, .. }, _) => format!("refuses a request provably answers ({kind})"),
-        (Reply::Error { .. }, Reply::Ok(_), Ask::Invalid(i)) => {
-            format!("answers ok to an invalid request ({})", crate::op::flag::join(&i.flags))
-        }
-        (Reply::Error { kind: w, .. }, Reply::Error { kind: g, .. }, _) => {
-            format!("answers {g} where provably answers {w}")
-        }
-        (Reply::Error { kind, .. }, Reply::Ok(_), _) => format!("answers ok where provably answers {kind}"),
-        (Reply::Ok(_), Reply::Ok(_), _) => return None,
-    })
+/// One group's finding: its example shrunk (a generated case) or as it
+/// is, and its cause decided on the request it shows, asking the lower ops
+/// the target claims. Everything the target controls is shown escaped.
+#[allow(clippy::needless_pass_by_value, reason = "each group is made into its finding once")]
+pub(crate) fn finding(mut driver: Option<&mut Driver>, op: &str, p: Pending, opts: &Options, target: &str) -> Finding {
+    let text = |ask: &Ask| match ask {
+        Ask::Request(r) => crate::base::text::json(&r.to_value().to_string()),
+        Ask::Invalid(i) => escape_str(&i.line),
+    };
+    let found = text(&p.case.ask);
+    // Asked again only with a live target and a budget (or when the answer
+    // was too large to keep); a case not asked again is shown as found.
+    let again = opts.shrink_budget > 0 || p.got.is_none();
+    let (shrunk, asked) = match (&p.case.ask, driver.as_deref_mut()) {
+        (Ask::Request(r), Some(d)) if d.alive && again => (super::shrink::shrink(d, r, opts.shrink_budget), true),
+        _ => (None, false),
+    };
+    let repeats = shrunk.is_some() || !asked;
+    let lost = || Reply::Error {
+        kind: "(not kept)".into(),
+        message: "the answer was larger than an example keeps, and the target could not be asked again".into(),
+    };
+    let (ask, want, got, steps) = match shrunk {
+        Some(s) => (Ask::Request(s.request), s.want, s.got, s.steps),
+        None => (
+            p.case.ask.clone(),
+            p.want.clone(),
+            p.got.clone().unwrap_or_else(lost),
+            0,
+        ),
+    };
+    // The story, the cause and the HMAC step all come from the request shown.
+    let mut probe = |lower: &crate::op::Request| driver.as_deref_mut().filter(|d| d.alive).and_then(|d| d.probe(lower));
+    let decision = decide(&ask, &want, &got, &mut probe);
+    let mut parted = match &ask {
+        Ask::Invalid(i) => format!(
+            "provably answers invalid ({}: {}); the target did not",
+            crate::op::flag::join(&i.flags),
+            i.comment
+        ),
+        Ask::Request(_) => decision.story,
+    };
+    if !repeats {
+        parted.push_str(
+            " (asked again alone, the target answered otherwise: its answers depend on more than the request)",
+        );
+    }
+    let (expected, got) = (answer_text(&want), answer_text(&got));
+    Finding {
+        op: op.to_string(),
+        group: escape_str(&decision.group),
+        cause: decision.cause,
+        count: p.count,
+        origin: escape_str(&p.case.origin.to_string()),
+        diff: clip_lines(&unified_diff(
+            &expected,
+            &got,
+            "provably (Rust)",
+            &format!("target {}", escape_str(target)),
+        )),
+        found,
+        request: text(&ask),
+        shrink_steps: steps,
+        expected,
+        got,
+        parted: escape_lines(parted.as_bytes()),
+        hmac: decision.hmac,
+        recorded: None,
+    }
 }
 
-/// One finding, as the reports show it.
-#[derive(Debug, Clone, Serialize)]
-pub struct Finding {
-    pub op: String,
-    /// The first step where the two sides part: what every divergence of the group shares.
-    pub group: String,
-    /// How many cases diverge this way.
-    pub count: u64,
-    /// Where the example comes from (the group's first case).
-    pub origin: String,
-    /// The example as first found.
-    pub found: String,
-    /// The smallest request that still diverges the same way.
-    pub request: String,
-    pub shrink_steps: usize,
-    pub expected: String,
-    pub got: String,
-    /// Unified diff, provably on the `-` side, the target on the `+` side.
-    pub diff: String,
-    /// The first step where the two sides part, with both sides' values.
-    pub parted: String,
+/// Findings of one cause and group are one: an HMAC input that differs
+/// shows in a dozen symptoms, each its own group while the run streamed.
+/// The merged finding keeps the first example and counts every case.
+pub(crate) fn merge_findings(findings: Vec<Finding>) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for f in findings {
+        match out.iter_mut().find(|o| o.group == f.group && o.cause == f.cause) {
+            Some(o) => o.count += f.count,
+            None => out.push(f),
+        }
+    }
+    out.sort_by_key(|f| std::cmp::Reverse(f.count));
+    out
+}
+
+/// The most bytes of one answer a finding shows: a target's answer may be
+/// 15 MiB, and a finding costs what a case may cost, not what it answered.
+const SHOWN_ANSWER: usize = 1 << 20;
+
+/// An answer as the finding shows it: pretty JSON, every hidden character
+/// escaped, cut to [`SHOWN_ANSWER`] bytes.
+fn answer_text(reply: &Reply) -> String {
+    let text = crate::base::text::json(&serde_json::to_string_pretty(&pretty(reply)).expect("values serialize"));
+    if text.len() <= SHOWN_ANSWER {
+        return text + "\n";
+    }
+    let mut end = SHOWN_ANSWER;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}\n… {} more bytes not shown\n", &text[..end], text.len() - end)
+}
+
+/// A diff cut to its first lines: a 100,000-element order differs in
+/// 100,000 lines, and the first step where the sides part says where.
+fn clip_lines(diff: &str) -> String {
+    const KEPT: usize = 400;
+    let total = diff.lines().count();
+    if total <= KEPT {
+        return diff.to_string();
+    }
+    let mut out: String = diff.lines().take(KEPT).collect::<Vec<_>>().join("\n");
+    out.push_str(&format!("\n… {} more lines of diff", total - KEPT));
+    out
 }

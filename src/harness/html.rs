@@ -15,153 +15,14 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use serde::Deserialize;
+pub use super::report::Run;
+use super::report::{ExpectationsInfo as Expectations, Finding, OpReport as Op, TargetReport as Target};
+use super::Fault;
 
-/// One run file.
-#[derive(Debug, Clone, Deserialize)]
-pub struct Run {
-    #[serde(default)]
-    pub seed: u64,
-    #[serde(default)]
-    pub cases: u64,
-    #[serde(default, rename = "vectorsOnly")]
-    pub vectors_only: bool,
-    pub targets: Vec<Target>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-pub struct Target {
-    pub target: String,
-    #[serde(default)]
-    pub hello: Option<String>,
-    pub ops: Vec<Op>,
-    #[serde(default)]
-    pub faults: Vec<Fault>,
-    #[serde(default)]
-    pub seconds: f64,
-    #[serde(default)]
-    pub manifest: Option<Manifest>,
-    #[serde(default)]
-    pub expectations: Option<Expectations>,
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct Manifest {
-    #[serde(default)]
-    pub description: String,
-    #[serde(default)]
-    pub provenance: Provenance,
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct Provenance {
-    #[serde(default)]
-    pub packages: Vec<Package>,
-    #[serde(default)]
-    pub scheme_logic: String,
-    #[serde(default)]
-    pub reconstruction: Option<String>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-pub struct Package {
-    pub registry: String,
-    pub name: String,
-    pub version: String,
-    pub licence: String,
-    #[serde(default)]
-    pub uses: String,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-pub struct Op {
-    pub op: String,
-    #[serde(default)]
-    pub claimed: bool,
-    #[serde(default)]
-    pub cases: u64,
-    #[serde(default)]
-    pub agree: u64,
-    #[serde(default)]
-    pub diverge: u64,
-    #[serde(default)]
-    pub skipped: u64,
-    #[serde(default)]
-    pub declined: BTreeMap<String, u64>,
-    #[serde(default)]
-    pub faults: u64,
-    #[serde(default)]
-    pub findings: Vec<Finding>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-pub struct Finding {
-    pub group: String,
-    pub count: u64,
-    #[serde(default)]
-    pub origin: String,
-    pub request: String,
-    #[serde(default)]
-    pub expected: String,
-    #[serde(default)]
-    pub got: String,
-    #[serde(default)]
-    pub parted: String,
-    #[serde(default)]
-    pub cause: Option<String>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-pub struct Fault {
-    pub kind: String,
-    pub detail: String,
-    #[serde(default)]
-    pub request: Option<String>,
-    #[serde(default)]
-    pub received: Option<String>,
-    #[serde(default)]
-    pub stderr_tail: String,
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct Expectations {
-    #[serde(default)]
-    pub file: String,
-    #[serde(default)]
-    pub replayed: Vec<Replayed>,
-    #[serde(default)]
-    pub faults: Vec<RecordedFault>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-pub struct Replayed {
-    pub op: String,
-    pub request: String,
-    pub cause: String,
-    pub holds: bool,
-    pub now: String,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-pub struct RecordedFault {
-    pub kind: String,
-    pub cause: String,
-}
-
-/// Escapes text for HTML element content and attribute values.
+/// Text for the page: [`crate::base::text::markup`], the one rule for text shown
+/// to people, for markup.
 pub fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+    crate::base::text::markup(text)
 }
 
 /// JSON text with every non-ASCII character as a `\uXXXX` escape: the same
@@ -343,7 +204,7 @@ fn finding(t: &Target, o: &Op, f: &Finding) -> String {
             esc(&ascii_json(&f.request))
         )
     };
-    let cause = match &f.cause {
+    let cause = match &f.recorded {
         Some(c) => format!("<p class=\"cause\"><b>Recorded cause:</b> {}</p>", esc(c)),
         None => "<p class=\"unrecorded\"><b>Not recorded</b> in the expectations: a new finding.</p>".into(),
     };
@@ -351,7 +212,12 @@ fn finding(t: &Target, o: &Op, f: &Finding) -> String {
         "<section class=\"finding\"><h4>{op}: {group}</h4><p>{count} of {cases} cases diverge this way; the first was {origin}.</p>{cause}\
 <p><b>Minimal request</b></p><pre class=\"request\">{request}</pre>{escaped}\
 <div class=\"two\"><div><p><b>provably answers</b></p><pre>{expected}</pre></div><div><p><b>{target} answers</b></p><pre>{got}</pre></div></div>\
-<p><b>First step where the two sides part:</b> {parted}</p></section>\n",
+<p><b>Cause:</b> {why}{hmac}</p><p><b>First step where the two sides part:</b> {parted}</p></section>\n",
+        why = esc(f.cause.words()),
+        hmac = f.hmac.as_ref().map_or(String::new(), |h| format!(
+            " — provably's HMAC key <code>{}</code> (UTF-8 <code>{}</code>), message <code>{}</code>",
+            esc(&h.key), esc(&h.key_hex), esc(&h.message)
+        )),
         op = esc(&o.op),
         group = esc(&f.group),
         count = f.count,
@@ -369,7 +235,7 @@ fn finding(t: &Target, o: &Op, f: &Finding) -> String {
 fn fault(f: &Fault) -> String {
     let mut h = format!(
         "<section class=\"fault\"><h4>fault: {}</h4><p>{}</p>",
-        esc(&f.kind),
+        esc(f.kind.name()),
         esc(&f.detail)
     );
     if let Some(r) = &f.request {
@@ -536,12 +402,12 @@ mod tests {
         serde_json::from_str(json).expect("a run")
     }
 
-    const HOSTILE: &str = r#"{"seed":1,"cases":2,"targets":[{"target":"<script>alert(1)</script>","hello":"x\" onload=\"y","ops":[
+    const HOSTILE: &str = r#"{"version":1,"seed":1,"cases":2,"vectorsOnly":false,"jobs":1,"targets":[{"target":"<script>alert(1)</script>","hello":"x\" onload=\"y","instances":1,"seconds":0.5,"ops":[
         {"op":"cursor.raw","claimed":true,"cases":3,"agree":2,"diverge":1,"skipped":0,"faults":0,"findings":[
-          {"group":"raw differs","count":1,"origin":"vector","request":"{\"op\":\"cursor.raw\",\"clientSeed\":\"</pre><b>\"}","expected":"{}","got":"{}","parted":"&amp;","cause":"it's <odd>"}]},
-        {"op":"cursor.hash","claimed":false,"cases":0,"agree":0,"diverge":0,"skipped":4,"faults":0,"findings":[]},
-        {"op":"dice.roll","claimed":false,"cases":0,"agree":0,"diverge":0,"skipped":4,"faults":0,"findings":[]}],"faults":[]},
-      {"target":"b","ops":[{"op":"cursor.hash","claimed":true,"cases":5,"agree":5,"diverge":0,"skipped":0,"faults":0,"findings":[]}]}]}"#;
+          {"op":"cursor.raw","group":"raw differs","cause":"input","count":1,"origin":"vector","found":"","request":"{\"op\":\"cursor.raw\",\"clientSeed\":\"</pre><b>\"}","shrink_steps":0,"expected":"{}","got":"{}","diff":"","parted":"&amp;","recorded":"it's <odd>"}]},
+        {"op":"cursor.hash","claimed":false,"cases":0,"agree":0,"diverge":0,"skipped":0,"faults":0,"findings":[]},
+        {"op":"dice.roll","claimed":false,"cases":0,"agree":0,"diverge":0,"skipped":0,"faults":0,"findings":[]}],"faults":[]},
+      {"target":"b","instances":1,"seconds":0.1,"ops":[{"op":"cursor.hash","claimed":true,"cases":5,"agree":5,"diverge":0,"skipped":0,"faults":0,"findings":[]}]}]}"#;
 
     #[test]
     fn everything_from_the_run_is_escaped_for_html() {

@@ -1,9 +1,12 @@
 //! JUnit XML, for CI systems that draw test reports: one test suite per
 //! target, one test case per op, plus one per fault.
 
-use super::run::TargetReport;
+use super::report::TargetReport;
 
-pub(crate) use crate::base::text::xml as esc;
+/// Text as XML 1.0 character data or attribute value: [`crate::base::text::markup`].
+fn esc(s: &str) -> String {
+    crate::base::text::markup(s)
+}
 
 /// Renders the reports as one JUnit XML document.
 pub fn render(reports: &[TargetReport]) -> String {
@@ -33,8 +36,13 @@ pub fn render(reports: &[TargetReport]) -> String {
                     .iter()
                     .map(|d| {
                         format!(
-                            "{} ({} cases)\nrequest: {}\n{}\n{}",
-                            d.group, d.count, d.request, d.diff, d.parted
+                            "{} ({} cases; cause: {})\nrequest: {}\n{}\n{}",
+                            d.group,
+                            d.count,
+                            d.cause.words(),
+                            d.request,
+                            d.diff,
+                            d.parted
                         )
                     })
                     .collect();

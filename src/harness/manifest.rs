@@ -44,7 +44,8 @@ pub struct Package {
 }
 
 /// What a stack in the wild is made of, for reports.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, Deserialize)]
+#[serde(default)]
 pub struct Provenance {
     pub packages: Vec<Package>,
     /// The ops whose answers go through the packages' own code.

@@ -13,30 +13,32 @@
 #![allow(clippy::result_large_err)]
 
 pub mod cases;
+pub mod cause;
 pub(crate) mod children;
 pub mod compare;
+pub(crate) mod driver;
 pub mod expect;
-pub(crate) mod explain;
 pub mod findings;
 pub mod html;
 pub mod junit;
 pub mod manifest;
 pub mod process;
 pub(crate) mod published;
+pub mod report;
 pub mod run;
-pub(crate) mod shrink;
+pub mod shrink;
 pub mod summary;
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use cases::Ask;
 
 use crate::protocol::Reply;
 
 /// How a target misbehaved, as opposed to answering differently.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FaultKind {
     /// The program could not be started at all.
@@ -98,19 +100,19 @@ impl FaultKind {
 
 /// A fault with its evidence: what was asked, what came back, how the
 /// process ended, and the tail of its stderr.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Fault {
     pub kind: FaultKind,
     pub detail: String,
     /// The request line in turn when the fault happened, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request: Option<String>,
     /// The start of the offending output line, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub received: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit_status: Option<String>,
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub stderr_tail: String,
 }
 

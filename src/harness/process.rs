@@ -308,7 +308,8 @@ impl ProcessTarget {
     fn request_in_turn(&self) -> Option<String> {
         self.last_lines
             .front()
-            .map(|(text, line)| String::from_utf8_lossy(&text[line.clone()]).chars().take(300).collect())
+            // Shown to people: escaped, as every text a report holds.
+            .map(|(text, line)| escape(&text[line.clone()]).chars().take(300).collect())
     }
 
     /// Reads one line, classifying anything that is not a line as a fault.

@@ -6,11 +6,16 @@
 //! seed before it ever tries a smaller count. Here every field proposes a
 //! few big steps first (empty, zero, half) and the first candidate that
 //! still diverges is taken; every candidate is strictly simpler than the
-//! request it came from, so the loop ends.
+//! request it came from, so the loop ends. [`shrink`] runs that loop
+//! against a live copy of the target within a budget of target calls.
 
 use serde_json::Value;
 
+use super::cases::Ask;
+use super::compare::same_reply;
+use super::driver::Driver;
 use crate::op::{Field, Kind, OpSpec, Request};
+use crate::protocol::Reply;
 
 /// Simpler versions of a string: empty, halves, one character fewer, ASCII only.
 fn strings(s: &str) -> Vec<String> {
@@ -158,4 +163,120 @@ pub fn candidates(request: &Request) -> Vec<Request> {
         );
     }
     out
+}
+
+/// A shrunk example: the minimal request, both answers to it, the steps taken.
+pub(crate) struct Shrunk {
+    pub request: Request,
+    pub want: Reply,
+    pub got: Reply,
+    pub steps: usize,
+}
+
+/// Shrinks a diverging request greedily: take the first simpler candidate
+/// that still diverges the same way, until none does or the budget is spent.
+/// `None` when the target, asked the request again, no longer diverges (or
+/// faults): its answers depend on more than the request, and the finding
+/// keeps what the run saw.
+pub(crate) fn shrink(driver: &mut Driver, found: &Request, budget: u64) -> Option<Shrunk> {
+    let mut best = found.clone();
+    let mut best_want = want_of(&best);
+    let mut best_got = driver.ask_one(&best).filter(|got| !same_reply(&best_want, got))?;
+    let cause = cause_of(&best_want, &best_got, &best);
+    let (mut steps, mut calls) = (0, 0_u64);
+    // Sizes first, by bisection: `lo` is a value not known to diverge the
+    // same way, `hi` one that does. Not every op is monotone in its size,
+    // so the result is the smallest size found, which still diverges for the
+    // same cause.
+    for (name, min) in sizes(&best) {
+        let Some(hi) = best.to_value().get(name).and_then(Value::as_u64) else {
+            continue;
+        };
+        // Below `min` by one, so that `min` itself is tried.
+        let (mut lo, mut hi) = (i128::from(min) - 1, i128::from(hi));
+        while hi - lo > 1 && calls < budget {
+            let mid = lo + (hi - lo) / 2;
+            let value = Value::from(u64::try_from(mid).expect("between min and a u64"));
+            let candidate = best.with(name, &value);
+            match candidate.map(|c| (attempt(driver, &mut calls, &c, &cause), c)) {
+                Some((Attempt::Keeps(want, got), c)) => {
+                    (best, best_want, best_got) = (c, want, got);
+                    steps += 1;
+                    hi = mid;
+                }
+                Some((Attempt::Dead, _)) => {
+                    return Some(Shrunk {
+                        request: best,
+                        want: best_want,
+                        got: best_got,
+                        steps,
+                    })
+                }
+                _ => lo = mid,
+            }
+        }
+    }
+    'outer: loop {
+        for candidate in candidates(&best) {
+            // A call budget, not a deadline: a clock would make the minimal
+            // request depend on the machine's load, and the same seed must
+            // report the same findings.
+            if calls >= budget {
+                break 'outer;
+            }
+            match attempt(driver, &mut calls, &candidate, &cause) {
+                Attempt::Keeps(want, got) => {
+                    (best, best_want, best_got) = (candidate, want, got);
+                    steps += 1;
+                    continue 'outer;
+                }
+                Attempt::Skipped | Attempt::Misses => {}
+                Attempt::Dead => break 'outer,
+            }
+        }
+        break;
+    }
+    Some(Shrunk {
+        request: best,
+        want: best_want,
+        got: best_got,
+        steps,
+    })
+}
+
+fn want_of(r: &Request) -> Reply {
+    Reply::from_result(r.run_value())
+}
+
+/// The group a divergence is shrunk within: its decision without asking
+/// lower ops (a shrink step must not cost two target calls).
+fn cause_of(want: &Reply, got: &Reply, r: &Request) -> String {
+    super::cause::decide(&Ask::Request(r.clone()), want, got, &mut super::cause::no_probe).group
+}
+
+/// What asking one shrink candidate showed.
+enum Attempt {
+    /// provably refuses it: not asked (shrinking must not wander into
+    /// inputs that are invalid).
+    Skipped,
+    /// It still diverges for the same cause: provably's answer, the target's.
+    Keeps(Reply, Reply),
+    /// It agrees, or diverges for another cause (the shrink would slip onto
+    /// another bug).
+    Misses,
+    /// The target did not answer.
+    Dead,
+}
+
+fn attempt(driver: &mut Driver, calls: &mut u64, candidate: &Request, cause: &str) -> Attempt {
+    let want = want_of(candidate);
+    if !matches!(want, Reply::Ok(_)) {
+        return Attempt::Skipped;
+    }
+    *calls += 1;
+    match driver.ask_one(candidate) {
+        Some(got) if !same_reply(&want, &got) && cause_of(&want, &got, candidate) == cause => Attempt::Keeps(want, got),
+        Some(_) => Attempt::Misses,
+        None => Attempt::Dead,
+    }
 }

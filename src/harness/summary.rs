@@ -1,11 +1,24 @@
 //! What a run says to people: the summary table and each problem in full.
 
-use super::run::TargetReport;
+use super::report::TargetReport;
 
-/// The summary table: target, ops, cases, agree, diverge, skipped, faults.
+/// The summary table, one row per target: the ops it claims (of those the
+/// run asks) and the ops it does not; the cases asked, and of them those
+/// that agree, diverge, were skipped (declined by the target, or refused by
+/// a published program) or lost to a fault (`cases` = `agree` + `diverge`
+/// + `skipped` + `lost`); the faults; the time.
 pub fn table(reports: &[TargetReport]) -> String {
     let mut rows = vec![[
-        "target", "ops", "cases", "agree", "diverge", "skipped", "faults", "time",
+        "target",
+        "ops",
+        "not claimed",
+        "cases",
+        "agree",
+        "diverge",
+        "skipped",
+        "lost",
+        "faults",
+        "time",
     ]
     .map(String::from)
     .to_vec()];
@@ -13,10 +26,12 @@ pub fn table(reports: &[TargetReport]) -> String {
         rows.push(vec![
             r.target.clone(),
             r.claimed_ops().to_string(),
+            (r.ops.len() - r.claimed_ops()).to_string(),
             r.total(|o| o.cases).to_string(),
             r.total(|o| o.agree).to_string(),
             r.total(|o| o.diverge).to_string(),
             r.total(|o| o.skipped).to_string(),
+            r.total(|o| o.faults).to_string(),
             r.faults.len().to_string(),
             format!("{:.1}s", r.seconds),
         ]);
@@ -57,9 +72,15 @@ pub fn details(r: &TargetReport) -> String {
     }
     for o in &r.ops {
         for d in &o.findings {
+            let hmac = d.hmac.as_ref().map_or(String::new(), |h| {
+                format!(
+                    "\n  HMAC of that step (provably): key {} (UTF-8 {}), message {} (UTF-8 {})",
+                    h.key, h.key_hex, h.message, h.message_hex
+                )
+            });
             out += &format!(
-                "DIVERGENCE in {} {}: {} ({} of {} cases)\n  found:   {} ({})\n  minimal: {} ({} shrink steps)\n{}\n  first step where the two sides part: {}\n\n",
-                r.target, o.op, d.group, d.count, o.cases, d.found, d.origin, d.request, d.shrink_steps, indent(&d.diff), d.parted
+                "DIVERGENCE in {} {}: {} ({} of {} cases)\n  cause:   {}\n  found:   {} ({})\n  minimal: {} ({} shrink steps)\n{}\n  first step where the two sides part (on the minimal request): {}{hmac}\n\n",
+                r.target, o.op, d.group, d.count, o.cases, d.cause.words(), d.found, d.origin, d.request, d.shrink_steps, indent(&d.diff), d.parted
             );
         }
         for (reason, n) in &o.declined {

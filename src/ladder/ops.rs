@@ -8,7 +8,7 @@ use super::{shuffle, DEFAULT_SIZE};
 use crate::op::error::MAX_COUNT;
 use crate::op::fields::{CLIENT_SEED, SERVER_SEED};
 use crate::op::strategy;
-use crate::op::{Field, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
+use crate::op::{Field, OpSpec, Outcome, Parting, Request, Scheme, Step, SERVER_SEED_SECRET};
 use crate::op::{Flag, OkField, Reach, Shape};
 
 pub static SCHEME: Scheme = Scheme {
@@ -78,12 +78,34 @@ pub static SHUFFLE: OpSpec = OpSpec {
 };
 
 /// Where two ladders part: the first differing draw, its word and block,
-/// and the j each side drew.
+/// and the j each side drew. Any answer is explained: an order of another
+/// length, or one that differs only at position 0 (which no draw fixes).
 fn explain(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
-    let i = crate::op::last_difference(w, g, "order")?;
     let n = size(r);
+    let got = g.get("order").and_then(Value::as_array);
+    if got.map(Vec::len) != Some(n) {
+        return Some(Parting::new(
+            "the order has another length",
+            format!(
+                "provably's order holds {n} cases; the target's {}",
+                got.map_or("is not a list".into(), |o| format!("holds {}", o.len()))
+            ),
+        ));
+    }
+    let i = crate::op::last_difference(w, g, "order")?;
+    let (server, client) = (r.text(SERVER_SEED), r.text(CLIENT_SEED));
+    if i == 0 {
+        return Some(Parting::new(
+            "position 0 differs (no draw fixes it)",
+            format!(
+                "only position 0 differs (provably {}, target {}): every draw agrees, so the target's order is not a permutation of 0..{n}",
+                w["order"][0],
+                crate::op::short(&g["order"][0])
+            ),
+        ));
+    }
     let draw = n - 1 - i;
-    let words = super::words(r.text(SERVER_SEED), r.text(CLIENT_SEED), n.saturating_sub(1));
+    let words = super::words(server, client, draw + 1);
     let draws: Vec<(usize, usize)> = (1..n)
         .rev()
         .zip(&words)
@@ -94,21 +116,24 @@ fn explain(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
         .get(i)
         .and_then(|v| crate::op::target_draw(start, &draws, i, v));
     let word = words[draw];
-    Some(Parting::new(
-        if draw < 8 {
-            "first differing draw in block 0"
-        } else {
-            "first differing draw past block 0 (block boundary)"
-        },
-        format!(
-            "position {i} is the first one the draws fix differently: the draw for i = {i} is word {} of block {} (message \"{}:{}\"): v = {word}, j = floor(v / 2^32 * {}) = {}; the target drew j = {}",
-            draw % 8,
-            draw / 8,
-            r.text(CLIENT_SEED),
-            draw / 8,
-            i + 1,
-            super::pick(word, i),
-            target_j.map_or("(not among the first i + 1)".into(), |j| j.to_string()),
-        ),
-    ))
+    let block = draw / 8;
+    let message = format!("{client}:{block}");
+    Some(
+        Parting::new(
+            if draw < 8 {
+                "first differing draw in block 0"
+            } else {
+                "first differing draw past block 0 (block boundary)"
+            },
+            format!(
+                "position {i} is the first one the draws fix differently: the draw for i = {i} is word {} of block {block} (HMAC message {}): v = {word}, j = floor(v / 2^32 * {}) = {}; the target drew j = {}",
+                draw % 8,
+                Value::from(message.as_str()),
+                i + 1,
+                super::pick(word, i),
+                crate::op::drawn(target_j, g["order"].get(i)),
+            ),
+        )
+        .at(Step::new(server, message, None)),
+    )
 }

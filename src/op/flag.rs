@@ -131,6 +131,7 @@ flags! {
     NumericString => "A number sent as a string (\"5\"). The request is invalid; an implementation that coerces (Number(x), int(x)) answers ok.",
     FloatInteger => "A float where an integer is required (1.0, 1e0). The request is invalid; JSON.parse cannot tell 1.0 from 1, so a JavaScript reader needs a stricter parser.",
     BelowLimit => "A value one step below its field's limit (range 0, players 1, decks 0, size 0, -1, penetration 0, four cards). The request is invalid.",
+    NegativeZero => "An integer field given -0, where the field's minimum is 1 or more: -0 is not a protocol integer, and a reader that takes it for 0 finds it below the minimum. The request is invalid.",
     AboveLimit => "A value one step above its field's limit (2^53, count 100,001, players 23, decks 9, penetration 1, card 52, eight cards, a seed of 2^63). The request is invalid.",
     DuplicateKey => "A key given twice, with the same value. The request is invalid (docs/protocol.md); a reader that keeps the last value answers ok. The line is not a JSON value to a strict reader, so the answer's id may be null.",
     DuplicateCard => "The same card twice. The request is invalid.",

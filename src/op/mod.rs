@@ -259,10 +259,12 @@ pub fn no_story(_: &Request, _: &Value, _: &Value) -> Option<Parting> {
 /// Where two answers part: the cause divergences share (`group`, which
 /// names no case-specific value, so a hundred divergences with one cause
 /// are one finding) and the story of this case, with both sides' values.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Parting {
     pub group: String,
     pub story: String,
+    /// The HMAC of the step where the two sides part, for ops built on one.
+    pub step: Option<Step>,
 }
 
 impl Parting {
@@ -270,7 +272,53 @@ impl Parting {
         Parting {
             group: group.into(),
             story: story.into(),
+            step: None,
         }
+    }
+
+    /// The same parting, at the HMAC step `step`.
+    #[must_use]
+    pub fn at(self, step: Step) -> Parting {
+        Parting {
+            step: Some(step),
+            ..self
+        }
+    }
+}
+
+/// The HMAC a parting step reads: its key and message as provably forms
+/// them, and the lower op that answers that MAC's bytes on its own (asked
+/// of the target to tell an HMAC input that differs from a draw or mapping
+/// that differs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    /// The HMAC key (a server seed) as text.
+    pub key: String,
+    /// The HMAC message.
+    pub message: String,
+    /// A request of a lower op whose answer holds this MAC's bytes, if the
+    /// scheme has one (`cursor.raw`, `shoe.stream`, `cursor.shuffle`).
+    pub lower: Option<Request>,
+    /// The answer is this MAC's bytes: any difference is in the HMAC's
+    /// input (or the HMAC itself), not in a draw.
+    pub is_mac: bool,
+}
+
+impl Step {
+    /// The step of MAC `message` under `key`, answered by `lower`.
+    pub fn new(key: &str, message: String, lower: Option<Request>) -> Step {
+        Step {
+            key: key.to_string(),
+            message,
+            lower,
+            is_mac: false,
+        }
+    }
+
+    /// The step of an op whose answer is the MAC itself.
+    #[must_use]
+    pub fn mac(self) -> Step {
+        Step { is_mac: true, ..self }
     }
 }
 
@@ -282,9 +330,25 @@ impl Parting {
 pub fn target_draw(start: Vec<Value>, draws: &[(usize, usize)], i: usize, got_at_i: &Value) -> Option<usize> {
     let mut order = start;
     for &(at, j) in draws.iter().take_while(|(at, _)| *at > i) {
+        if at >= order.len() || j >= order.len() {
+            return None;
+        }
         order.swap(at, j);
     }
     order.iter().take(i + 1).position(|v| v == got_at_i)
+}
+
+/// What the target drew at step `i`, for a story: the j of [`target_draw`],
+/// or, when no j explains it, what the target shows there and why.
+pub fn drawn(target_j: Option<usize>, got_at_i: Option<&Value>) -> String {
+    match (target_j, got_at_i) {
+        (Some(j), _) => j.to_string(),
+        (None, Some(v)) => format!(
+            "no j: it shows {} there, which is not among the items at positions 0..=i before that draw",
+            short(v)
+        ),
+        (None, None) => "no j: its answer has nothing at that position".to_string(),
+    }
 }
 
 /// A scheme: its ops. The list of schemes is [`crate::registry`], above

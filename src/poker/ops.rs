@@ -3,11 +3,12 @@
 
 use proptest::prelude::*;
 use serde::Serialize;
+use serde_json::Value;
 
 use super::{deal, evaluate, CATEGORIES, PLAYERS};
 use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
 use crate::op::strategy;
-use crate::op::{no_story, Field, Kind, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
+use crate::op::{no_story, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
 use crate::op::{ok, Flag, OkField, Reach, Shape};
 
 pub static SCHEME: Scheme = Scheme {
@@ -57,13 +58,37 @@ pub static DEAL: OpSpec = OpSpec {
             vec![Flag::DealPositions]
         }
     },
-    explain: no_story,
+    explain: explain_deal,
     reach: Reach {
         vectors: &[Flag::DealPositions, Flag::MaxPlayers, Flag::MinValue, Flag::MaxValue],
         generated: &[],
     },
     secret: Some(SERVER_SEED_SECRET),
 };
+
+/// A deal is the cursor shuffle of 52 cards at cursor 0, dealt to fixed
+/// positions: the lower op is that `cursor.shuffle`, and the step is the
+/// MAC of cursor 0.
+fn explain_deal(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
+    let (server, client, nonce) = (r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
+    let field = ["hole", "board"].into_iter().find(|k| w.get(*k) != g.get(*k))?;
+    let mut step = crate::cursor::ops::raw_step(server, client, nonce, 0);
+    step.lower = Some(Request::of(
+        &crate::cursor::ops::SHUFFLE,
+        vec![server.into(), client.into(), nonce.into(), 0u64.into(), 52u64.into()],
+    ));
+    Some(
+        Parting::new(
+            format!("{field} differs"),
+            format!(
+                "{field} differs: provably {}, target {}; the deal is cursor.shuffle of 52 cards from cursor 0 dealt to fixed positions",
+                crate::op::short(&w[field]),
+                crate::op::short(&g[field])
+            ),
+        )
+        .at(step),
+    )
+}
 
 #[derive(Serialize, Debug)]
 struct HandOk {

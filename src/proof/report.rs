@@ -201,7 +201,11 @@ pub fn table(sources: &[Source]) -> String {
         ]
     };
     let mut rows = vec![head.iter().map(|s| (*s).to_string()).collect::<Vec<_>>()];
-    rows.extend(sources.iter().map(|s| row(&s.name, &s.counts)));
+    rows.extend(
+        sources
+            .iter()
+            .map(|s| row(&crate::base::text::escape_str(&s.name), &s.counts)),
+    );
     if sources.len() > 1 {
         rows.push(row("total", &totals(sources)));
     }
@@ -269,91 +273,89 @@ pub fn write_report(out: &mut dyn Write, sources: &[Source], spool: &mut Spool) 
     out.write_all(b"\n]}\n")
 }
 
-// XML 1.0 text: the harness's JUnit escaping, which also keeps out
-// U+FFFE and U+FFFF (not even a character reference may carry them).
-use crate::base::text::xml as esc;
+/// XML 1.0 text: a document's keys, reasons and file names shown escaped
+/// ([`crate::base::text`], the one rule for text shown to people), then marked up.
+fn esc(s: &str) -> String {
+    crate::base::text::markup(&crate::base::text::escape_str(s))
+}
 
-/// Writes JUnit XML: one test suite per file, one test case per epoch or
-/// round with findings (a failure for a mismatch, an error for invalid
-/// input, skipped for a skipped or unobserved round), and one passing case
-/// for everything else in the file.
+/// Writes JUnit XML: one test suite per file, whose first test case is the
+/// file's summary (its verdict), then one test case per finding (a failure
+/// for a mismatch, an error for invalid input, skipped for a skipped or
+/// unobserved round). `tests=` counts exactly those test cases.
 pub fn write_junit(out: &mut dyn Write, sources: &[Source], spool: &mut Spool) -> io::Result<()> {
+    // One pass over the spool counts each file's findings, so that a
+    // suite's head, written before its findings, holds its true counts.
+    let mut tally = vec![[0u64; 4]; sources.len()];
+    spool.replay(&mut |source, f| {
+        let t = &mut tally[source];
+        t[0] += 1;
+        match f.kind {
+            FindingKind::Mismatch | FindingKind::Commit => t[1] += 1,
+            FindingKind::Invalid => t[2] += 1,
+            FindingKind::Skipped | FindingKind::Unobserved => t[3] += 1,
+        }
+        Ok(())
+    })?;
     writeln!(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")?;
     writeln!(out, "<testsuites name=\"provably audit\">")?;
-    let suite = |out: &mut dyn Write, s: &Source| -> io::Result<()> {
-        let c = &s.counts;
+    let suite = |out: &mut dyn Write, i: usize| -> io::Result<()> {
+        let (s, [n, failures, errors, skipped]) = (&sources[i], tally[i]);
         writeln!(
             out,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">",
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\">",
             esc(&s.name),
-            c.rounds + c.epochs,
-            c.mismatch + c.commit_mismatch,
-            c.invalid + c.invalid_other,
-            c.skipped + c.unobserved
+            n + 1,
         )?;
         writeln!(
             out,
             "    <testcase classname=\"{0}\" name=\"{0}: summary\"><system-out>{1}</system-out></testcase>",
             esc(&s.name),
-            esc(&verdict_line(c))
+            esc(&verdict_line(&s.counts))
         )
     };
     // Findings come in source order: a suite opens at its source's first
     // finding, and suites without findings are written whole in between.
     let mut next_suite = 0usize;
-    let mut in_suite = false;
-    // A test case per (source, epoch, round, line).
-    type Case = (usize, Option<u64>, Option<u64>, Option<u64>);
-    let mut case: Option<Case> = None;
+    let mut number = 0u64;
     spool.replay(&mut |source, f| {
-        if !in_suite || source >= next_suite {
-            if case.take().is_some() {
-                writeln!(out, "    </testcase>")?;
-            }
-            if in_suite {
+        if source >= next_suite {
+            if next_suite > 0 {
                 writeln!(out, "  </testsuite>")?;
             }
-            for s in &sources[next_suite..source] {
-                suite(out, s)?;
+            for i in next_suite..source {
+                suite(out, i)?;
                 writeln!(out, "  </testsuite>")?;
             }
-            suite(out, &sources[source])?;
-            (next_suite, in_suite) = (source + 1, true);
+            suite(out, source)?;
+            (next_suite, number) = (source + 1, 0);
         }
-        let key = (source, f.epoch, f.round, f.line);
-        if case != Some(key) {
-            if case.take().is_some() {
-                writeln!(out, "    </testcase>")?;
-            }
-            let at = f.place().to_string();
-            let name = match at.trim_end_matches([':', ' ']) {
-                "" => "document",
-                name => name,
-            };
-            writeln!(
-                out,
-                "    <testcase classname=\"{}\" name=\"{}\">",
-                esc(&sources[source].name),
-                esc(name)
-            )?;
-            case = Some(key);
-        }
+        number += 1;
+        let at = f.place().to_string();
+        let name = match at.trim_end_matches([':', ' ']) {
+            "" => "document",
+            name => name,
+        };
+        writeln!(
+            out,
+            "    <testcase classname=\"{}\" name=\"{} (finding {number})\">",
+            esc(&sources[source].name),
+            esc(name)
+        )?;
         let text = esc(&describe(&f));
         match f.kind {
             FindingKind::Mismatch => writeln!(out, "      <failure type=\"mismatch\" message=\"{text}\"/>"),
             FindingKind::Commit => writeln!(out, "      <failure type=\"commit\" message=\"{text}\"/>"),
             FindingKind::Invalid => writeln!(out, "      <error type=\"invalid\" message=\"{text}\"/>"),
             FindingKind::Skipped | FindingKind::Unobserved => writeln!(out, "      <skipped message=\"{text}\"/>"),
-        }
+        }?;
+        writeln!(out, "    </testcase>")
     })?;
-    if case.is_some() {
-        writeln!(out, "    </testcase>")?;
-    }
-    if in_suite {
+    if next_suite > 0 {
         writeln!(out, "  </testsuite>")?;
     }
-    for s in &sources[next_suite..] {
-        suite(out, s)?;
+    for i in next_suite..sources.len() {
+        suite(out, i)?;
         writeln!(out, "  </testsuite>")?;
     }
     writeln!(out, "</testsuites>")

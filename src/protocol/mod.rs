@@ -202,14 +202,7 @@ impl Answer {
         match &self.result {
             Ok(ok) => {
                 let mut out = Vec::with_capacity(64);
-                out.extend_from_slice(b"{\"id\":");
-                match self.id {
-                    Some(id) => out.extend_from_slice(id.to_string().as_bytes()),
-                    None => out.extend_from_slice(b"null"),
-                }
-                out.extend_from_slice(b",\"ok\":");
-                ok.write_json(&mut out);
-                out.push(b'}');
+                write_ok_line(self.id, ok, &mut out);
                 String::from_utf8(out).expect("JSON is UTF-8")
             }
             Err(e) => Response {
@@ -228,6 +221,21 @@ impl Answer {
         };
         Response { id: self.id, reply }
     }
+}
+
+/// Appends the `ok` response line of request `id` (null when the line had
+/// none), without the newline: `{"id":…,"ok":…}`, serialized straight from
+/// the typed outcome. The one framing of an `ok` line: `serve` prints it,
+/// and the harness compares a target's line with it byte for byte.
+pub fn write_ok_line(id: Option<i64>, ok: &Outcome, out: &mut Vec<u8>) {
+    out.extend_from_slice(b"{\"id\":");
+    match id {
+        Some(id) => out.extend_from_slice(itoa::Buffer::new().format(id).as_bytes()),
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(b",\"ok\":");
+    ok.write_json(out);
+    out.push(b'}');
 }
 
 /// Answers one request line as `provably serve` does: never panics, never

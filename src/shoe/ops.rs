@@ -10,9 +10,20 @@ use crate::op::error::MAX_COUNT;
 use crate::op::fields::{CLIENT_SEED, COUNT, NONCE, SERVER_SEED};
 use crate::op::strategy;
 use crate::op::{
-    last_difference, target_draw, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET,
+    drawn, last_difference, target_draw, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, Step,
+    SERVER_SEED_SECRET,
 };
 use crate::op::{Flag, OkField, Reach, Shape};
+
+/// The step of stream block `block` of the shoe's stream, answered by the
+/// `shoe.stream` of its first `count` bytes.
+fn stream_step(server: &str, client: &str, nonce: u64, block: u64, count: u64) -> Step {
+    let lower = Request::of(
+        &STREAM,
+        vec![server.into(), client.into(), nonce.into(), count.min(MAX_COUNT).into()],
+    );
+    Step::new(server, format!("{client}:{nonce}:{block}"), Some(lower))
+}
 
 pub static SCHEME: Scheme = Scheme {
     name: "shoe",
@@ -227,17 +238,22 @@ fn flags(r: &Request) -> Vec<Flag> {
 /// bytes of the stream it read, and the j each side drew.
 fn explain(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
     let (client, nonce) = stream_of(r);
-    let card = |v: &Value, i: usize| v["cards"].get(i).map_or("nothing".into(), Value::to_string);
+    let server = r.text(SERVER_SEED);
+    let card = |v: &Value, i: usize| v["cards"].get(i).map_or("nothing".into(), crate::op::short);
     let Some(i) = last_difference(w, g, "cards") else {
-        return Some(Parting::new(
-            "the cards agree, the cut differs",
-            format!(
-                "the cards agree; the cut differs: provably {} / target {} (rounding, clamps, or a different byte count before the cut draw)",
-                w["cut"], g["cut"]
-            ),
-        ));
+        return Some(
+            Parting::new(
+                "the cards agree, the cut differs",
+                format!(
+                    "the cards agree; the cut differs: provably {} / target {} (rounding, clamps, or a different byte count before the cut draw)",
+                    w["cut"],
+                    crate::op::short(&g["cut"])
+                ),
+            )
+            .at(stream_step(server, &client, nonce, 0, 32)),
+        );
     };
-    let draws = draws(r.text(SERVER_SEED), &client, nonce, decks(r));
+    let draws = draws(server, &client, nonce, decks(r));
     let Some(d) = draws.iter().find(|d| d.i == i) else {
         return Some(Parting::new(
             "a card differs",
@@ -254,22 +270,25 @@ fn explain(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
         if width > 1 { "s" } else { "" },
         if rejected { ", after a rejection" } else { "" }
     );
-    Some(Parting::new(
-        group,
-        format!(
-            "position {i} is the first one the draws fix differently (provably {}, target {}): provably's draw j = index({}) for i = {i} read stream bytes {}..{} (block {}, byte {}){} and drew j = {}; the target drew j = {}",
-            card(w, i),
-            card(g, i),
-            i + 1,
-            d.bytes.start,
-            d.bytes.end,
-            d.bytes.start / 32,
-            d.bytes.start % 32,
-            if rejected { ", after a rejection" } else { "" },
-            d.j,
-            target_j.map_or("(not among the first i + 1 cards)".into(), |j| j.to_string()),
-        ),
-    ))
+    let block = d.bytes.start / 32;
+    Some(
+        Parting::new(
+            group,
+            format!(
+                "position {i} is the first one the draws fix differently (provably {}, target {}): provably's draw j = index({}) for i = {i} read stream bytes {}..{} (block {block}, byte {}){} and drew j = {}; the target drew j = {}",
+                card(w, i),
+                card(g, i),
+                i + 1,
+                d.bytes.start,
+                d.bytes.end,
+                d.bytes.start % 32,
+                if rejected { ", after a rejection" } else { "" },
+                d.j,
+                drawn(target_j, g["cards"].get(i)),
+            ),
+        )
+        .at(stream_step(server, &client, nonce, block, d.bytes.end)),
+    )
 }
 
 pub static STREAM: OpSpec = OpSpec {
@@ -344,6 +363,11 @@ fn explain_stream(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
         ));
     };
     let block = i / 32;
+    let step = Step::new(
+        r.text(SERVER_SEED),
+        format!("{}:{}:{block}", r.text(CLIENT_SEED), r.int(NONCE)),
+        None,
+    );
     let group = if block == 0 {
         "block 0 differs"
     } else {
@@ -359,5 +383,6 @@ fn explain_stream(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
             Value::from(r.text(CLIENT_SEED)),
             r.int(NONCE),
         ),
-    ))
+    )
+    .at(step.mac()))
 }

@@ -17,6 +17,10 @@ pub fn add(v: &mut VectorSet) {
         ("size 9: eight draws, exactly one block", CLIENT_B, 9),
         ("size 10: the ninth draw opens block 1", CLIENT_B, 10),
         ("size 1000", CLIENT_B, 1000),
+        // A mapping that errs only for large i (j from 32-bit or binary32
+        // arithmetic, a product that overflows 2^48) shows only here.
+        ("size 65537: draws for i past 2^16", CLIENT_B, 65_537),
+        ("size 100000: the largest ladder", CLIENT_B, 100_000),
     ] {
         v.add(
             comment,

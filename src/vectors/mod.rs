@@ -529,26 +529,26 @@ pub struct Drift {
 /// those that differ. A file that is not there is drift (it would be new);
 /// a root that is not a readable directory, or a file that cannot be read,
 /// is an error naming the path: there is nothing to compare with.
-pub fn check(root: &Path) -> std::io::Result<Vec<Drift>> {
+pub fn check(root: &Path, files: &[(String, String)]) -> std::io::Result<Vec<Drift>> {
     let named = |path: &Path, e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
     std::fs::read_dir(root).map_err(|e| named(root, e))?;
     let mut drift = Vec::new();
-    for (name, want) in render() {
-        let path = root.join(&name);
+    for (name, want) in files {
+        let path = root.join(name);
         let have = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(named(&path, e)),
         };
-        if have != want {
+        if &have != want {
             drift.push(Drift {
                 diff: crate::base::diff::unified_diff(
                     &have,
-                    &want,
+                    want,
                     &format!("{name} (on disk)"),
                     &format!("{name} (generated)"),
                 ),
-                file: name,
+                file: name.clone(),
             });
         }
     }
@@ -556,15 +556,15 @@ pub fn check(root: &Path) -> std::io::Result<Vec<Drift>> {
 }
 
 /// Writes every generated file under `root`, each atomically (a temporary file renamed into place).
-pub fn write(root: &Path) -> std::io::Result<Vec<String>> {
+pub fn write(root: &Path, files: &[(String, String)]) -> std::io::Result<Vec<String>> {
     let mut names = Vec::new();
-    for (name, text) in render() {
-        let path = root.join(&name);
+    for (name, text) in files {
+        let path = root.join(name);
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
         }
         crate::base::fsutil::write_atomic(&path, text.as_bytes())?;
-        names.push(name);
+        names.push(name.clone());
     }
     Ok(names)
 }

@@ -447,6 +447,54 @@ const NOT_DECIMAL: &[(&str, &str)] = &[
     ("\u{661}\u{662}", "Arabic-Indic digits (Python's int() takes them)"),
 ];
 
+/// One step past an integer field's limits, and the values past any
+/// 64-bit integer.
+fn int_limits(out: &mut Out, name: &str, min: u64, max: u64) {
+    if min == 0 {
+        value!(out, Flag::BelowLimit, name, "-1", "below the minimum 0");
+    } else {
+        value!(
+            out,
+            Flag::BelowLimit,
+            name,
+            &(min - 1).to_string(),
+            &format!("below the minimum {min}"),
+        );
+        // docs/protocol.md: -0 is no protocol integer; where the
+        // minimum is 1 a reader that takes it for 0 refuses it too.
+        value!(
+            out,
+            Flag::NegativeZero,
+            name,
+            "-0",
+            &format!("-0 is not an integer (and read as 0 it is below the minimum {min})"),
+        );
+    }
+    value!(
+        out,
+        Flag::AboveLimit,
+        name,
+        &(max + 1).to_string(),
+        &format!("above the maximum {max}"),
+    );
+    if max + 1 != MAX_SAFE_INTEGER + 1 {
+        value!(
+            out,
+            Flag::AboveLimit,
+            name,
+            &(MAX_SAFE_INTEGER + 1).to_string(),
+            "2^53, above the maximum",
+        );
+    }
+    value!(
+        out,
+        Flag::AboveLimit,
+        name,
+        "18446744073709551616",
+        "2^64, past any 64-bit integer",
+    );
+}
+
 /// One step past each limit, and the values a careless reader lets through.
 fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
     match (kind, arg) {
@@ -466,42 +514,7 @@ fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
                 "a lone low surrogate is not a Unicode scalar value",
             );
         }
-        (Kind::Int { min, max, .. }, _) => {
-            if min == 0 {
-                value!(out, Flag::BelowLimit, name, "-1", "below the minimum 0");
-            } else {
-                value!(
-                    out,
-                    Flag::BelowLimit,
-                    name,
-                    &(min - 1).to_string(),
-                    &format!("below the minimum {min}"),
-                );
-            }
-            value!(
-                out,
-                Flag::AboveLimit,
-                name,
-                &(max + 1).to_string(),
-                &format!("above the maximum {max}"),
-            );
-            if max + 1 != MAX_SAFE_INTEGER + 1 {
-                value!(
-                    out,
-                    Flag::AboveLimit,
-                    name,
-                    &(MAX_SAFE_INTEGER + 1).to_string(),
-                    "2^53, above the maximum",
-                );
-            }
-            value!(
-                out,
-                Flag::AboveLimit,
-                name,
-                "18446744073709551616",
-                "2^64, past any 64-bit integer",
-            );
-        }
+        (Kind::Int { min, max, .. }, _) => int_limits(out, name, min, max),
         (Kind::Fraction, _) => {
             for (raw, why) in [
                 ("0", "not above 0"),

@@ -35,6 +35,17 @@ const HANDS: &[(&str, &str)] = &[
         "Ad 2d 3d 4d 5d 6h 7s",
     ),
     ("six cards: pair", "3c 3d 9h Js Kc Ad"),
+    // Runs that are straights only under modular rank arithmetic (the king
+    // wrapping round to the two): high card here, a straight to an evaluator
+    // that counts ranks mod 13.
+    ("Q K A 2 3 is no straight (ranks do not wrap)", "Qc Kd Ah 2s 3c"),
+    ("K A 2 3 4 is no straight", "Kc Ad 2h 3s 4c"),
+    ("J Q K A 2 is no straight", "Jc Qd Kh Ac 2s"),
+    ("wrap-around run among seven is no straight", "Jc Qd Kh Ad 2s 7h 9c"),
+    (
+        "wrap-around run in one suit is a flush, not a straight flush",
+        "Qh Kh Ah 2h 3h",
+    ),
 ];
 
 /// Card numbers of a hand written as text.

@@ -6,7 +6,8 @@ started as `python3 tests/faux/faux.py MODE`, misbehaves in exactly one way
 chosen by MODE, so each of the harness's fault classes can be provoked on
 purpose. Apart from its fault it is a correct target for the five `cursor`
 operations (seed 003), written here from the scheme with hmac/hashlib, and
-it always claims exactly those five ops in hello.
+it claims those five ops in hello (or those of them the comma-separated
+environment variable FAUX_OPS names: empty, none).
 
 Requests are counted by input line: hello is request 0, the first request
 after it is request 1, and so on; blank lines (spaces and tabs only) get no
@@ -51,12 +52,29 @@ memory, or to outlive it.
                     "ALL TARGETS AGREE" summary and a right-to-left override.
   noncharacters     Answers request 3 wrongly with U+FFFE and U+FFFF in a value
                     and writes them to stderr (XML 1.0 cannot carry them).
+  invisible         Answers request 3 wrongly with one character of every
+                    class a human cannot see (controls, bidi, zero-width,
+                    private use, noncharacters) in a value and in stderr.
   huge-answers      Pads each of the first 64 answers with whitespace to just
                     under 16 MiB (still valid JSON, still the right value).
+  huge-wrong        Answers every request with an extra field of 15 MiB:
+                    every answer diverges, each just under the line cap.
   partial           A verifier that supports only cursor 0: declines every
                     request with another cursor (kind `declined`), answers
                     the others correctly.
   declines-all      Declines every request of every op it claims.
+
+Planted HMAC-input bugs: one cause, seen in every op downstream of the MAC.
+
+  latin1-key        Encodes the server seed (the HMAC key) as latin-1, a
+                    character latin-1 lacks as "?", instead of UTF-8.
+  float-nonce       Writes the nonce of the HMAC message as a float ("1.0").
+
+  random-wrong      Claims every op of harness/protocol.schema.json and
+                    answers each request (valid or not) with a random wrong
+                    answer: fields of random types and sizes, missing or
+                    extra fields, random error kinds. The harness must
+                    survive any answer; FAUX_SEED varies the answers.
   setsid-child      Starts a child in a session of its own that sleeps an hour
                     (its pid goes to the file $FAUX_CHILD_PID), then serves
                     correctly.
@@ -72,8 +90,13 @@ MODES = (
     "correct", "crash", "hang", "slow-start", "garbage", "wrong-id", "too-few", "too-many",
     "huge-line", "stderr-flood", "bad-utf8", "lies-unsupported", "subtle", "subtle-shuffle",
     "exit-nonzero", "terminal-escapes", "noncharacters", "huge-answers", "setsid-child",
-    "partial", "declines-all",
+    "partial", "declines-all", "latin1-key", "float-nonce", "random-wrong",
+    "invisible", "huge-wrong",
 )
+INVISIBLE = ("\x1b\x07\r\x7f\x9b\xa0\xad\u061c\u200b\u200d\u200e\u2028\u202e\u2060\u2068"
+             "\ue000\uf8ff\ufdd0\ufdef\ufe0f\ufeff\ufffe\uffff\U0001fffe\U000e0020\U000f0000"
+             "\U00100000\U0010ffff")
+MODE = "correct"
 HOSTILE = "\x1b[2J\r\nALL TARGETS AGREE\u202e"
 MIB = 1 << 20
 MAX_INT = 2**53 - 1
@@ -82,8 +105,13 @@ MAX_INT = 2**53 - 1
 # --- the cursor scheme, correct unless MODE says otherwise -------------------
 
 def mac(server_seed, client_seed, nonce, cursor):
-    msg = f"{client_seed}:{nonce}:{cursor}".encode("utf-8")
-    return hmac.new(server_seed.encode("utf-8"), msg, hashlib.sha256).digest()
+    shown = float(nonce) if MODE == "float-nonce" else nonce
+    msg = f"{client_seed}:{shown}:{cursor}".encode("utf-8")
+    if MODE == "latin1-key":
+        key = server_seed.encode("latin-1", "replace")
+    else:
+        key = server_seed.encode("utf-8")
+    return hmac.new(key, msg, hashlib.sha256).digest()
 
 
 def draw(rng, req, cursor, accept_limit=False):
@@ -214,7 +242,9 @@ def answer(line, mode):
             if type(req["protocol"]) is not int or req["protocol"] != 1:
                 raise Invalid("protocol: only version 1 is spoken")
             name = f"faux {mode}" + (HOSTILE if mode == "terminal-escapes" else "")
-            return {"id": rid, "ok": {"name": name, "ops": list(OPS)}}
+            claimed = os.environ.get("FAUX_OPS")
+            ops = list(OPS) if claimed is None else [o for o in claimed.split(",") if o in OPS]
+            return {"id": rid, "ok": {"name": name, "ops": ops}}
         for name in takes:
             check(name, req[name])
     except Invalid as e:
@@ -274,13 +304,91 @@ def wrong(response, text):
     return response
 
 
+def random_ok_fields():
+    """Every op's ok fields and their JSON types, from the protocol schema."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "harness", "protocol.schema.json"), encoding="utf-8") as f:
+        defs = json.load(f)["$defs"]
+    out = {}
+    for name, schema in defs.items():
+        if name.startswith("ok:") and name != "ok:hello":
+            props = schema.get("properties", {})
+            out[name[3:]] = {k: v.get("type", "any") for k, v in props.items()}
+    return out
+
+
+def random_value(rng, kind, depth=0):
+    if depth > 1:
+        kind = rng.choice(["integer", "number", "string", "null", "boolean"])
+    elif rng.random() < 0.3:
+        kind = rng.choice(["integer", "number", "string", "array", "null", "object", "boolean"])
+    if kind == "integer":
+        return rng.choice([0, 1, -1, 2**53, 2**64, rng.randrange(-10**6, 10**6), rng.randrange(0, 60)])
+    if kind == "number":
+        return rng.choice([0.0, -0.0, 1.5, 1e308, rng.random(), 3.0])
+    if kind == "string":
+        return rng.choice(["", "x", "\u202e\ue000", "ff" * rng.randrange(0, 70), "AS", "stehen", "zz"])
+    if kind == "array":
+        n = rng.choice([0, 1, 2, 5, 52, rng.randrange(0, 400)])
+        item = rng.choice(["integer", "string", "array", "integer"])
+        return [random_value(rng, item, depth + 1) for _ in range(n)]
+    if kind == "object":
+        return {"a": random_value(rng, "integer", depth + 1)}
+    if kind == "boolean":
+        return rng.random() < 0.5
+    return None
+
+
+def random_answer(line, seed, fields):
+    """A random wrong answer to one request line, under its own id."""
+    import random
+    import zlib
+    rng = random.Random(zlib.crc32(line) ^ seed)
+    try:
+        req = json.loads(line.decode("utf-8"))
+        rid = req.get("id") if isinstance(req, dict) and type(req.get("id")) is int else None
+        op = req.get("op") if isinstance(req, dict) else None
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        rid, op = None, None
+    if op == "hello":
+        return {"id": rid, "ok": {"name": "faux random-wrong", "ops": list(fields)}}
+    if rid is None:
+        return err(None, "invalid", "not a request")
+    if rng.random() < 0.15:
+        return err(rid, rng.choice(["invalid", "exhausted", "declined"]), "random")
+    ok = {k: random_value(rng, t) for k, t in fields.get(op, {}).items()}
+    if ok and rng.random() < 0.1:
+        ok.pop(rng.choice(list(ok)))
+    if rng.random() < 0.1:
+        ok["extra"] = 1
+    if op == "ladder.shuffle" and rng.random() < 0.2:
+        ok = {"order": [1]}
+    return {"id": rid, "ok": ok}
+
+
+def serve_random(seed):
+    fields = random_ok_fields()
+    for line in sys.stdin.buffer:
+        if not line.strip(b" \t\r\n"):
+            continue
+        send(json.dumps(random_answer(line, seed, fields), separators=(",", ":")).encode("utf-8") + b"\n")
+    return 0
+
+
 def serve(mode):
+    global MODE
+    MODE = mode
+    if mode == "random-wrong":
+        return serve_random(int(os.environ.get("FAUX_SEED", "0")))
     if mode == "slow-start":
         time.sleep(60)
     if mode == "setsid-child":
         start_detached_child()
     if mode == "terminal-escapes":
         sys.stderr.write("faux" + HOSTILE + "\n")
+        sys.stderr.flush()
+    if mode == "invisible":
+        sys.stderr.buffer.write(("faux " + INVISIBLE + "\n").encode("utf-8", "surrogatepass"))
         sys.stderr.flush()
     if mode == "noncharacters":
         sys.stderr.buffer.write("faux \ufffe\uffff\n".encode("utf-8"))
@@ -316,6 +424,11 @@ def serve(mode):
             send(b'"}}\n')
         elif number == 3 and mode == "terminal-escapes":
             send(json.dumps(wrong(response, HOSTILE), separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n")
+        elif number >= 1 and mode == "huge-wrong" and "ok" in response:
+            line = encode(response)
+            send(line[:-3] + b',"pad":"' + b"x" * (15 * MIB) + b'"}}\n')
+        elif number == 3 and mode == "invisible":
+            send(json.dumps(wrong(response, INVISIBLE), separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n")
         elif number == 3 and mode == "noncharacters":
             send(json.dumps(wrong(response, "\ufffe\uffff"), separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n")
         elif 1 <= number <= 64 and mode == "huge-answers":

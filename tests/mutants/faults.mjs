@@ -330,6 +330,7 @@ export const FAULTS = {
 
   // --------------------------------------------------------- poker.evaluate
   'eval-first-five': { ops: { 'poker.evaluate': { run: async (_, f) => k.evaluate(f.cards.slice(0, 5)) } } },
+  'eval-modular-straight': { ops: { 'poker.evaluate': { run: async (_, f) => k.evaluate(f.cards, { wrap: true }) } } },
   'eval-no-wheel': { ops: { 'poker.evaluate': { run: async (_, f) => k.evaluate(f.cards, { lowAce: false }) } } },
   'eval-trips-not-pair': {
     ops: { 'poker.evaluate': { run: async (_, f) => k.evaluate(f.cards, { tripsAsPair: false }) } },
@@ -598,6 +599,23 @@ export const FAULTS = {
   'ladder-float32': {
     ops: {
       'ladder.shuffle': { run: (p, f) => k.ladderShuffle(p, f, { j: (r, n) => Math.floor(Math.fround(r) * n) }) },
+    },
+  },
+  'ladder-r-24-bits': {
+    ops: {
+      'ladder.shuffle': {
+        run: (p, f) => k.ladderShuffle(p, f, { j: (r, n) => Math.floor((Math.floor(r * 16777216) / 16777216) * n) }),
+      },
+    },
+  },
+  'ladder-uint16-order': {
+    ops: {
+      'ladder.shuffle': {
+        run: async (p, f) => {
+          const { order } = await k.ladderShuffle(p, f);
+          return { order: Array.from(Uint16Array.from(order)) };
+        },
+      },
     },
   },
   'ladder-size-cap-1000': { ops: { 'ladder.shuffle': { fields: { size: int(1, 1000) } } } },

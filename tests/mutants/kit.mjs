@@ -178,6 +178,13 @@ export function evaluate(cards, h = {}) {
   const straight = (mask) => {
     const m = lowAce && mask & (1 << 14) ? mask | 2 : mask;
     for (let high = 14; high >= 5; high--) if ((m & (0b11111 << (high - 4))) === 0b11111 << (high - 4)) return high;
+    // h.wrap: ranks counted mod 13, so a run may go on past the ace (J Q K A 2).
+    if (h.wrap) {
+      for (let start = 11; start <= 13; start++) {
+        const run = [0, 1, 2, 3, 4].map((d) => ((start - 2 + d) % 13) + 2);
+        if (run.every((r) => m & (1 << r))) return run[4];
+      }
+    }
     return 0;
   };
   const kickers = h.kickers ?? topRanks;

@@ -79,7 +79,7 @@ fn progress(name: &str, size: Option<u64>) -> ProgressBar {
         ),
     };
     bar.set_style(ProgressStyle::with_template(template).expect("a valid template"));
-    bar.set_prefix(name.to_string());
+    bar.set_prefix(provably::base::text::escape_str(name));
     bar
 }
 
@@ -140,10 +140,11 @@ fn print(sources: &[Source], spool: &mut Spool, quiet: bool) -> io::Result<()> {
         writeln!(out, "\nfindings ({}):", spool.len())?;
         let several = sources.len() > 1;
         spool.replay(&mut |source, f| {
+            // A document's keys, reasons and file names are shown, not obeyed.
             if several {
-                write!(out, "{}: ", sources[source].name)?;
+                write!(out, "{}: ", provably::base::text::escape_str(&sources[source].name))?;
             }
-            writeln!(out, "{}", report::describe(&f))
+            writeln!(out, "{}", provably::base::text::escape_str(&report::describe(&f)))
         })?;
     }
     writeln!(out, "\n{}", report::verdict_line(&report::totals(sources)))?;

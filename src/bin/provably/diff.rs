@@ -10,10 +10,10 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use provably::harness::expect::{self, Change, Expectations};
+use provably::harness::report::{self, ExpectationsInfo, ManifestInfo};
 use provably::harness::run::{run_target, Options, TargetReport, MAX_CASES, SHRINK_BUDGET};
 use provably::harness::summary::{details, table};
 use provably::harness::{junit, manifest, open};
-use serde_json::{json, Value};
 
 use crate::out::Out;
 
@@ -55,6 +55,12 @@ pub struct DiffArgs {
     /// Print nothing but the problems and the table: no progress.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Ask only this op (repeatable); default: every op each target claims.
+    #[arg(long = "op", value_name = "OP", value_parser = parse_op)]
+    pub ops: Vec<String>,
+    /// Fail (exit 4) unless at least N cases of each target were compared (answered, not declined); default 1.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub require_cases: u64,
     /// Hold the results to the known findings recorded in DIR (one TARGET.toml each): exit 0 when every divergence and fault is recorded and every recorded one still happens, 3 when something changed.
     #[arg(long, value_name = "DIR")]
     pub expectations: Option<PathBuf>,
@@ -62,6 +68,20 @@ pub struct DiffArgs {
 
 /// The exit status when results differ from the recorded expectations.
 pub const CHANGED: u8 = 3;
+/// The exit status when a target had fewer cases compared than required.
+pub const NOTHING_COMPARED: u8 = 4;
+/// The exit status when an output could not be written (every other one was).
+pub const OUTPUT_FAILED: u8 = 5;
+
+fn parse_op(s: &str) -> Result<String, String> {
+    match provably::registry::find(s) {
+        Some(op) => Ok(op.name.to_string()),
+        None => Err(format!(
+            "{s:?} is not a protocol v1 op (one of {})",
+            provably::registry::names().join(", ")
+        )),
+    }
+}
 
 fn parse_cases_for(s: &str) -> Result<(String, u64), String> {
     let (op, n) = s.split_once('=').ok_or_else(|| format!("{s:?} is not OP=N"))?;
@@ -92,9 +112,11 @@ fn bar(quiet: bool, target: &str) -> ProgressBar {
     bar
 }
 
-/// Runs the harness; exit 0 when everything agrees, 1 on a divergence, 2 on
-/// a fault. With `--expectations`: 0 when the results are as recorded, 3
-/// when something changed.
+/// Runs the harness. Exit 0 when everything agrees, 1 on a divergence, 2
+/// on a fault, 4 when a target had fewer than `--require-cases` cases
+/// compared, 5 when an output could not be written (every other output
+/// still is). With `--expectations`: 0 when the results are as recorded,
+/// 3 when something changed.
 pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     let dir = manifest::targets_dir(args.targets_dir.as_deref());
     let targets = manifest::resolve(&args.targets, &args.target_cmds, dir.as_deref())?;
@@ -111,106 +133,143 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         vectors_only: args.vectors_only,
         shrink_budget: args.shrink_budget,
         jobs,
+        only: args.ops.clone(),
     };
     let mut out = Out::default();
-    let (mut reports, mut entries, mut changes) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut reports, mut changes) = (Vec::new(), Vec::new());
+    let mut output_failed = false;
     for m in targets {
-        let required = m.ops.clone();
-        let instances = if m.single_instance { 1 } else { jobs };
-        let progress = bar(args.quiet, &m.name);
-        let report = run_target(
-            &|| open(m.clone()),
-            instances,
-            required.as_deref(),
-            &opts,
-            &|event| match event {
-                provably::harness::run::Progress::Total(n) => progress.set_length(n),
-                provably::harness::run::Progress::Done(n) => progress.inc(n),
-            },
-        );
-        progress.finish_and_clear();
-        out.print(&details(&report))?;
-        let mut entry = entry_of(&report, &m)?;
-        if let Some(exp) = &expectations {
-            changes.extend(hold(&mut entry, &report, &m, exp));
+        let mut report = run_one(args, &m, &opts, jobs);
+        if let Err(e) = out.print(&details(&report)) {
+            output_failed = complain(&e);
         }
-        entries.push(entry);
+        report.manifest = Some(ManifestInfo::of(&m));
+        if let Some(exp) = &expectations {
+            changes.extend(hold(&mut report, &m, exp));
+        }
         reports.push(report);
     }
-    // The report files first: a closed stdout must not lose them.
+    let run = report::Run {
+        version: report::VERSION,
+        seed: args.seed,
+        cases: opts.cases,
+        vectors_only: args.vectors_only,
+        jobs,
+        only_ops: args.ops.clone(),
+        peak_rss_kib: peak_rss_kib(),
+        targets: reports,
+    };
+    // Every output is tried; one that fails does not stop the others.
     if let Some(path) = &args.report {
-        let json = json!({
-            "seed": args.seed,
-            "cases": opts.cases,
-            "vectorsOnly": args.vectors_only,
-            "jobs": jobs,
-            "peakRssKiB": peak_rss_kib(),
-            "targets": entries,
-        });
-        write_file(path, &(serde_json::to_string_pretty(&json)? + "\n"))?;
+        let text = serde_json::to_string_pretty(&run)? + "\n";
+        output_failed |= write_file(path, &text).map_err(|e| complain(&e)).is_err();
     }
     if let Some(path) = &args.junit {
-        write_file(path, &junit::render(&reports))?;
+        output_failed |= write_file(path, &junit::render(&run.targets))
+            .map_err(|e| complain(&e))
+            .is_err();
     }
-    out.print(&format!(
+    let reports = run.targets;
+    let mut text = format!(
         "{}\nseed {} · {} generated cases per op{} · {jobs} job(s) · rerun with the same --seed to ask the same cases\n",
         table(&reports),
         args.seed,
         if args.vectors_only { 0 } else { args.cases },
         if args.vectors_only { " (vectors only)" } else { "" }
-    ))?;
+    );
+    let short = shortfall(&reports, args.require_cases);
+    text += &short;
     if let Some(exp) = &expectations {
-        out.print(&verdict(&changes, &reports, exp))?;
-        return Ok(ExitCode::from(if changes.is_empty() { 0 } else { CHANGED }));
+        text += &verdict(&changes, &reports, exp);
     }
-    let faults = reports.iter().any(|r| !r.faults.is_empty());
-    let diverged = reports.iter().any(TargetReport::diverged);
-    Ok(ExitCode::from(if faults {
-        2
-    } else if diverged {
-        1
-    } else {
-        0
-    }))
+    if let Err(e) = out.print(&text) {
+        output_failed = complain(&e);
+    }
+    let as_recorded = expectations.as_ref().map(|_| changes.is_empty());
+    Ok(ExitCode::from(exit_code(
+        &reports,
+        as_recorded,
+        !short.is_empty(),
+        output_failed,
+    )))
 }
 
-/// A target's entry in the JSON report: its report, and what its manifest
-/// says it is (the report page shows packages, versions and licences).
-fn entry_of(report: &TargetReport, m: &manifest::Manifest) -> anyhow::Result<Value> {
-    let mut entry = serde_json::to_value(report)?;
-    entry["manifest"] = json!({
-        "name": m.name,
-        "description": m.description,
-        "origin": m.origin,
-        "provenance": m.provenance,
-    });
-    Ok(entry)
+/// A line for each target with fewer than `required` cases compared.
+fn shortfall(reports: &[TargetReport], required: u64) -> String {
+    reports
+        .iter()
+        .filter(|r| r.compared() < required)
+        .map(|r| {
+            format!(
+                "NOTHING COMPARED: {} had {} case(s) compared, fewer than --require-cases {required}\n",
+                r.target,
+                r.compared(),
+            )
+        })
+        .collect()
+}
+
+/// Says why an output failed; returns true (it failed).
+fn complain(e: &anyhow::Error) -> bool {
+    eprintln!(
+        "error: {}",
+        provably::base::text::escape_lines(format!("{e:#}").as_bytes())
+    );
+    true
+}
+
+/// The exit status of the shared table: faults 2, divergences 1, nothing
+/// compared 4, output 5; with expectations, 3 for a change, else 0.
+fn exit_code(reports: &[TargetReport], as_recorded: Option<bool>, short: bool, output_failed: bool) -> u8 {
+    let faults = reports.iter().any(|r| !r.faults.is_empty());
+    let diverged = reports.iter().any(TargetReport::diverged);
+    match as_recorded {
+        Some(false) => CHANGED,
+        _ if output_failed => OUTPUT_FAILED,
+        Some(true) => 0,
+        None if faults => 2,
+        None if diverged => 1,
+        None if short => NOTHING_COMPARED,
+        None => 0,
+    }
+}
+
+/// Runs one target with a progress bar.
+fn run_one(args: &DiffArgs, m: &manifest::Manifest, opts: &Options, jobs: usize) -> TargetReport {
+    let required = m.ops.clone();
+    let instances = if m.single_instance { 1 } else { jobs };
+    let progress = bar(args.quiet, &m.name);
+    let report = run_target(
+        &|| open(m.clone()),
+        instances,
+        required.as_deref(),
+        opts,
+        &|event| match event {
+            provably::harness::run::Progress::Total(n) => progress.set_length(n),
+            provably::harness::run::Progress::Done(n) => progress.inc(n),
+        },
+    );
+    progress.finish_and_clear();
+    report
 }
 
 /// Holds one target's results to its expectations: asks the recorded
 /// requests again, writes each finding's recorded cause and the replays
-/// into its report entry, and returns what changed.
-fn hold(entry: &mut Value, report: &TargetReport, m: &manifest::Manifest, exp: &Expectations) -> Vec<Change> {
+/// into its report, and returns what changed.
+fn hold(report: &mut TargetReport, m: &manifest::Manifest, exp: &Expectations) -> Vec<Change> {
     let expected = exp.of(&m.name);
     let replayed = expect::replay(m, &expected);
     let changes = expect::check(report, &expected, &replayed);
-    if let Some(ops) = entry["ops"].as_array_mut() {
-        for op in ops {
-            let name = op["op"].as_str().unwrap_or_default().to_string();
-            for f in op["findings"].as_array_mut().into_iter().flatten() {
-                let group = f["group"].as_str().unwrap_or_default();
-                if let Some(e) = expect::cause_of(&expected, &name, group) {
-                    f["cause"] = json!(e.cause);
-                    f["recordedRequest"] = json!(e.request);
-                }
-            }
+    for op in &mut report.ops {
+        for f in &mut op.findings {
+            f.recorded = expect::cause_of(&expected, &op.op, &f.group).map(|e| e.cause.clone());
         }
     }
-    entry["expectations"] = json!({
-        "file": expected.path.display().to_string(),
-        "replayed": replayed,
-        "faults": expected.faults,
-        "changes": changes,
+    report.expectations = Some(ExpectationsInfo {
+        file: expected.path.display().to_string(),
+        replayed,
+        faults: expected.faults.clone(),
+        changes: changes.clone(),
     });
     changes
 }

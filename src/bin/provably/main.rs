@@ -72,7 +72,7 @@ fn vectors(check: bool, root: &std::path::Path) -> anyhow::Result<ExitCode> {
             "no vectors/ under {}: `vectors --check` compares a checkout's vectors/ with what this binary generates; run it from the checkout's root or name it with --root",
             std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()).display()
         );
-        let drift = provably::vectors::check(root).context("checking the vectors")?;
+        let drift = provably::vectors::check(root, &provably::generated()).context("checking the vectors")?;
         for d in &drift {
             eprintln!("{} differs from the generated vectors:\n{}", d.file, d.diff);
         }
@@ -86,8 +86,8 @@ fn vectors(check: bool, root: &std::path::Path) -> anyhow::Result<ExitCode> {
             root.display()
         )?;
     } else {
-        for name in
-            provably::vectors::write(root).with_context(|| format!("writing vectors under {}", root.display()))?
+        for name in provably::vectors::write(root, &provably::generated())
+            .with_context(|| format!("writing vectors under {}", root.display()))?
         {
             writeln!(io::stdout().lock(), "wrote {}", root.join(name).display())?;
         }
@@ -130,7 +130,8 @@ fn main() -> ExitCode {
             {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {}", chain(&err));
+            // An error may quote a document's keys or a request's text: shown, not obeyed.
+            eprintln!("error: {}", provably::base::text::escape_lines(chain(&err).as_bytes()));
             ExitCode::from(2)
         }
     }

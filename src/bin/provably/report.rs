@@ -24,7 +24,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     let mut runs = Vec::new();
     for path in &args.runs {
         let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let run: Run = serde_json::from_str(&text)
+        let run: Run = provably::harness::report::read(&text)
             .with_context(|| format!("{} is not a `provably diff --report` file", path.display()))?;
         let name = path
             .file_name()

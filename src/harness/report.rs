@@ -1,0 +1,316 @@
+//! The report of a `provably diff` run, typed: what `diff --report`
+//! writes, what `provably report` (the HTML page) and the expectations read.
+//!
+//! The file carries [`VERSION`]; its JSON Schema is [`schema`], committed
+//! as harness/report.schema.json (written by `provably vectors`, as the
+//! other schemas are). Every text in it that a target controls was escaped
+//! with [`crate::base::text`] when the report was made.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::expect::{Change, FaultExpectation, Replayed};
+use super::Fault;
+use crate::op::Step;
+
+/// The version of the report's form; a reader refuses another.
+pub const VERSION: u32 = 1;
+
+/// One run: its settings and every target's report.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Run {
+    pub version: u32,
+    pub seed: u64,
+    pub cases: u64,
+    pub vectors_only: bool,
+    pub jobs: usize,
+    /// The ops `--op` restricted the run to (empty: every op).
+    #[serde(default)]
+    pub only_ops: Vec<String>,
+    #[serde(default, rename = "peakRssKiB")]
+    pub peak_rss_kib: Option<u64>,
+    pub targets: Vec<TargetReport>,
+}
+
+/// Everything about one target's run.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TargetReport {
+    pub target: String,
+    #[serde(default)]
+    pub hello: Option<String>,
+    /// Copies of the target that shared the cases.
+    pub instances: usize,
+    pub ops: Vec<OpReport>,
+    #[serde(default)]
+    pub faults: Vec<Fault>,
+    pub seconds: f64,
+    /// What its manifest says it is (the page shows packages and licences).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub manifest: Option<ManifestInfo>,
+    /// The recorded expectations, as asked again (with `--expectations`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expectations: Option<ExpectationsInfo>,
+}
+
+impl TargetReport {
+    pub fn claimed_ops(&self) -> usize {
+        self.ops.iter().filter(|o| o.claimed).count()
+    }
+    pub fn total(&self, f: impl Fn(&OpReport) -> u64) -> u64 {
+        self.ops.iter().map(f).sum()
+    }
+    pub fn diverged(&self) -> bool {
+        self.total(|o| o.diverge) > 0
+    }
+    /// Cases the target answered and that were compared.
+    pub fn compared(&self) -> u64 {
+        self.total(|o| o.agree + o.diverge)
+    }
+}
+
+/// Counts and findings for one op.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpReport {
+    pub op: String,
+    /// Claimed in hello (and asked: not left out by `--op`).
+    pub claimed: bool,
+    /// Cases asked.
+    pub cases: u64,
+    pub agree: u64,
+    /// Cases that diverge, in all findings.
+    pub diverge: u64,
+    /// Cases asked and not compared: declined by the target (see
+    /// `declined`), refused by a published program, or not asked again
+    /// after the target was given up on. An op that is not claimed has none.
+    pub skipped: u64,
+    /// Declined cases by the reason the target gave.
+    #[serde(default)]
+    pub declined: BTreeMap<String, u64>,
+    /// Cases lost to a fault.
+    pub faults: u64,
+    /// Divergences grouped by cause.
+    #[serde(default)]
+    pub findings: Vec<Finding>,
+}
+
+/// What a divergence is (see [`super::cause`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Cause {
+    /// The HMAC input differs: the key or the message.
+    Input,
+    /// The bytes agree; the draw or the mapping differs.
+    Mapping,
+    /// The answer's form differs: a field, a number's form, an error kind.
+    Form,
+    /// Not localised: the target claims no lower op to tell bytes from mapping.
+    Unlocalised,
+}
+
+impl Cause {
+    /// The cause in words, for people.
+    pub fn words(self) -> &'static str {
+        match self {
+            Cause::Input => "the HMAC input differs",
+            Cause::Mapping => "the bytes agree, the draw or mapping differs",
+            Cause::Form => "the answer's form differs",
+            Cause::Unlocalised => "not localised (the target claims no lower op)",
+        }
+    }
+}
+
+/// The HMAC of the step where two sides part, as provably forms it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Hmac {
+    /// The key as text (escaped), and its UTF-8 bytes in hex.
+    pub key: String,
+    pub key_hex: String,
+    /// The message as text (escaped), and its UTF-8 bytes in hex.
+    pub message: String,
+    pub message_hex: String,
+}
+
+impl Hmac {
+    pub fn of(step: &Step) -> Hmac {
+        let quoted = |s: &str| crate::base::text::json(&Value::from(s).to_string());
+        Hmac {
+            key: quoted(&step.key),
+            key_hex: crate::base::crypto::hex(step.key.as_bytes()),
+            message: quoted(&step.message),
+            message_hex: crate::base::crypto::hex(step.message.as_bytes()),
+        }
+    }
+}
+
+/// One finding: a group of divergences with one cause, and its example.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Finding {
+    pub op: String,
+    /// What every divergence of the finding shares.
+    pub group: String,
+    pub cause: Cause,
+    /// How many cases diverge this way.
+    pub count: u64,
+    /// Where the example comes from (the group's first case).
+    pub origin: String,
+    /// The example as first found.
+    pub found: String,
+    /// The smallest request that still diverges the same way; everything
+    /// below is computed on it.
+    pub request: String,
+    pub shrink_steps: usize,
+    pub expected: String,
+    pub got: String,
+    /// Unified diff, provably on the `-` side, the target on the `+` side.
+    pub diff: String,
+    /// The first step where the two sides part, with both sides' values.
+    pub parted: String,
+    /// The HMAC of that step, for ops built on one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hmac: Option<Hmac>,
+    /// The cause recorded in the expectations, if they cover the finding.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recorded: Option<String>,
+}
+
+/// A target's manifest, as the report shows it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ManifestInfo {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub origin: String,
+    #[serde(default)]
+    pub provenance: super::manifest::Provenance,
+}
+
+impl ManifestInfo {
+    pub fn of(m: &super::manifest::Manifest) -> ManifestInfo {
+        ManifestInfo {
+            name: m.name.clone(),
+            description: m.description.clone(),
+            origin: m.origin.clone(),
+            provenance: m.provenance.clone(),
+        }
+    }
+}
+
+/// The recorded expectations of a target, as asked again after the run.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectationsInfo {
+    pub file: String,
+    #[serde(default)]
+    pub replayed: Vec<Replayed>,
+    #[serde(default)]
+    pub faults: Vec<FaultExpectation>,
+    #[serde(default)]
+    pub changes: Vec<Change>,
+}
+
+/// Why a report file cannot be read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReadError {
+    /// Occurs when the file is not a report of this form.
+    #[error("not a provably diff report: {0}")]
+    Form(String),
+    /// Occurs when the report has another version.
+    #[error("a diff report of version {0}; this build reads version {VERSION}")]
+    Version(u64),
+}
+
+/// Reads a report file's text, checking its version first.
+pub fn read(text: &str) -> Result<Run, ReadError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| ReadError::Form(e.to_string()))?;
+    match value.get("version").and_then(Value::as_u64) {
+        Some(v) if v == u64::from(VERSION) => {}
+        Some(v) => return Err(ReadError::Version(v)),
+        None => return Err(ReadError::Form("it has no version".into())),
+    }
+    serde_json::from_value(value).map_err(|e| ReadError::Form(e.to_string()))
+}
+
+/// harness/report.schema.json: the JSON Schema of a report file.
+pub fn schema() -> Value {
+    let string = json!({ "type": "string" });
+    let count = json!({ "type": "integer", "minimum": 0 });
+    let strings = json!({ "type": "array", "items": string });
+    let object = |required: &[&str], props: Value| json!({ "type": "object", "required": required, "properties": props, "additionalProperties": false });
+    let finding = object(
+        &[
+            "op",
+            "group",
+            "cause",
+            "count",
+            "origin",
+            "found",
+            "request",
+            "shrink_steps",
+            "expected",
+            "got",
+            "diff",
+            "parted",
+        ],
+        json!({
+            "op": string, "group": string,
+            "cause": { "enum": ["input", "mapping", "form", "unlocalised"] },
+            "count": count, "origin": string, "found": string, "request": string,
+            "shrink_steps": count, "expected": string, "got": string, "diff": string, "parted": string,
+            "hmac": object(&["key", "keyHex", "message", "messageHex"], json!({
+                "key": string, "keyHex": { "type": "string", "pattern": "^([0-9a-f]{2})*$" },
+                "message": string, "messageHex": { "type": "string", "pattern": "^([0-9a-f]{2})*$" }
+            })),
+            "recorded": string,
+        }),
+    );
+    let op = object(
+        &["op", "claimed", "cases", "agree", "diverge", "skipped", "faults"],
+        json!({
+            "op": string, "claimed": { "type": "boolean" }, "cases": count, "agree": count,
+            "diverge": count, "skipped": count, "faults": count,
+            "declined": { "type": "object", "additionalProperties": count },
+            "findings": { "type": "array", "items": { "$ref": "#/$defs/finding" } },
+        }),
+    );
+    let fault = object(
+        &["kind", "detail"],
+        json!({
+            "kind": string, "detail": string, "request": string, "received": string,
+            "exit_status": string, "stderr_tail": string,
+        }),
+    );
+    let target = object(
+        &["target", "instances", "ops", "seconds"],
+        json!({
+            "target": string, "hello": { "type": ["string", "null"] }, "instances": count,
+            "ops": { "type": "array", "items": { "$ref": "#/$defs/op" } },
+            "faults": { "type": "array", "items": { "$ref": "#/$defs/fault" } },
+            "seconds": { "type": "number", "minimum": 0 },
+            "manifest": { "type": "object" },
+            "expectations": { "type": "object" },
+        }),
+    );
+    let mut run = object(
+        &["version", "seed", "cases", "vectorsOnly", "jobs", "targets"],
+        json!({
+            "version": { "const": VERSION }, "seed": count, "cases": count,
+            "vectorsOnly": { "type": "boolean" }, "jobs": count, "onlyOps": strings,
+            "peakRssKiB": { "type": ["integer", "null"], "minimum": 0 },
+            "targets": { "type": "array", "items": { "$ref": "#/$defs/target" } },
+        }),
+    );
+    run["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+    run["title"] = json!("provably diff report");
+    run["$defs"] = json!({ "finding": finding, "op": op, "fault": fault, "target": target });
+    run
+}
