@@ -27,6 +27,8 @@ pub mod serve;
 
 // What players and auditors run.
 pub mod proof;
+// Statistics over whole archives (seed grinding) and the mappings' exact distributions.
+pub mod stats;
 pub mod vectors;
 pub mod vektoren;
 pub mod verify;

@@ -9,6 +9,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 mod audit;
+mod certify;
 mod derive;
 mod diff;
 mod house_edge;
@@ -48,8 +49,10 @@ enum Command {
     Vektoren,
     /// After the reveal: check the commitment, re-derive the outcome and compare it with what you saw.
     Verify(verify::VerifyArgs),
-    /// Check whole proofs (documents or JSON-lines archives): every commitment, every round; exit 0, 1 or 2.
+    /// Check whole proofs (documents or JSON-lines archives): every commitment, every round; exit 0, 1, 2, or 6 (--stats alarm).
     Audit(audit::AuditArgs),
+    /// Print the exact output distribution of every op's mapping, given uniform HMAC output (--power: the tests' power).
+    Certify(certify::CertifyArgs),
     /// Write a proof document from one round (the `derive` flags) or JSON lines of rounds, deriving what was observed.
     Proof(proof::ProofArgs),
     /// Run the differential harness against targets (the main job).
@@ -101,6 +104,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Verify(args) => verify::run(&args),
         Command::Audit(args) => audit::run(&args),
+        Command::Certify(args) => certify::run(&args),
         Command::Proof(args) => proof::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Diff(args) => diff::run(&args),
         Command::HouseEdge(args) => house_edge::run(&args),
