@@ -167,14 +167,56 @@ pub fn table() -> String {
     let mut row = |cells: [&str; 5]| {
         let _ = writeln!(out, "| {} |", cells.join(" | "));
     };
-    row(["`cursor.int`, shoe `index(m)`", "k bytes, reject v ≥ 256ᵏ − 256ᵏ mod m, v mod m", "each value limit/m of limit accepted words", "yes", "0 (costs rejected bytes only)"]);
-    row(["`dice.roll`", "first byte < 252, b mod 6 + 1", "each face 42 of 252 bytes", "yes", "0; exhausted with (4/256)⁵¹²"]);
-    row(["`cursor.shuffle`, `poker.deal`, `shoe.*`", "Fisher–Yates from the back, uniform j ≤ i", "each of n! orders once", "yes", "0"]);
-    row(["`selfpoker.deck`", "numpy masked rejection, Fisher–Yates", "each order once, given uniform PCG64 words", "yes (PCG64 assumed uniform)", "0"]);
-    row(["`cursor.float`", "v / 2³²", "2⁻³² on each multiple of 2⁻³² in [0, 1 − 2⁻³²]", "on the grid only", "mean 1/2 − 2⁻³³; P(f < x) = ⌈x·2³²⌉/2³²"]);
+    row([
+        "`cursor.int`, shoe `index(m)`",
+        "k bytes, reject v ≥ 256ᵏ − 256ᵏ mod m, v mod m",
+        "each value limit/m of limit accepted words",
+        "yes",
+        "0 (costs rejected bytes only)",
+    ]);
+    row([
+        "`dice.roll`",
+        "first byte < 252, b mod 6 + 1",
+        "each face 42 of 252 bytes",
+        "yes",
+        "0; exhausted with (4/256)⁵¹²",
+    ]);
+    row([
+        "`cursor.shuffle`, `poker.deal`, `shoe.*`",
+        "Fisher–Yates from the back, uniform j ≤ i",
+        "each of n! orders once",
+        "yes",
+        "0",
+    ]);
+    row([
+        "`selfpoker.deck`",
+        "numpy masked rejection, Fisher–Yates",
+        "each order once, given uniform PCG64 words",
+        "yes (PCG64 assumed uniform)",
+        "0",
+    ]);
+    row([
+        "`cursor.float`",
+        "v / 2³²",
+        "2⁻³² on each multiple of 2⁻³² in [0, 1 − 2⁻³²]",
+        "on the grid only",
+        "mean 1/2 − 2⁻³³; P(f < x) = ⌈x·2³²⌉/2³²",
+    ]);
     let ladder = ladder_bias(25);
-    row(["`ladder.shuffle`", "j = ⌊v·(i+1)/2³²⌋", "c_t = ⌈(t+1)2³²/(i+1)⌉ − ⌈t·2³²/(i+1)⌉ words for j = t", "no", &ladder]);
-    row(["`shoe.*` cut card", "clamp(base + index(2s+1) − s, max(20, round(n/2)), n − 15)", "offsets uniform, clamped mass on the bounds", "no (see below)", "see the cut table"]);
+    row([
+        "`ladder.shuffle`",
+        "j = ⌊v·(i+1)/2³²⌋",
+        "c_t = ⌈(t+1)2³²/(i+1)⌉ − ⌈t·2³²/(i+1)⌉ words for j = t",
+        "no",
+        &ladder,
+    ]);
+    row([
+        "`shoe.*` cut card",
+        "clamp(base + index(2s+1) − s, max(20, round(n/2)), n − 15)",
+        "offsets uniform, clamped mass on the bounds",
+        "no (see below)",
+        "see the cut table",
+    ]);
     out.push('\n');
     out.push_str(&rejection_table());
     out.push('\n');
@@ -232,7 +274,11 @@ pub fn rejection_table() -> String {
         let worst = worst_range(lo, hi, 8 * k);
         #[allow(clippy::cast_precision_loss, reason = "a ratio")]
         let accept = limit(worst, 8 * k) as f64 / (1u128 << (8 * k)) as f64;
-        let _ = writeln!(out, "| {k} | {lo} … {hi} | {worst} | {accept:.6} | {:.4} |", 1.0 / accept);
+        let _ = writeln!(
+            out,
+            "| {k} | {lo} … {hi} | {worst} | {accept:.6} | {:.4} |",
+            1.0 / accept
+        );
     }
     out
 }
@@ -242,9 +288,16 @@ pub fn ladder_table(size: usize) -> String {
     let mut out = format!("| ladder step i (size {size}) | words for j (min … max) | j with the larger count | max relative bias |\n|---|---|---|---|\n");
     for i in (1..size).rev() {
         let c = pick_counts(i as u64 + 1, 32);
-        let (min, max) = (c.iter().min().copied().unwrap_or(0), c.iter().max().copied().unwrap_or(0));
+        let (min, max) = (
+            c.iter().min().copied().unwrap_or(0),
+            c.iter().max().copied().unwrap_or(0),
+        );
         let larger = c.iter().filter(|&&x| x == max && max != min).count();
-        let _ = writeln!(out, "| {i} | {min} … {max} | {larger} | {:.3e} |", max_relative_deviation(&ladder_pick(i)));
+        let _ = writeln!(
+            out,
+            "| {i} | {min} … {max} | {larger} | {:.3e} |",
+            max_relative_deviation(&ladder_pick(i))
+        );
     }
     out
 }
@@ -262,7 +315,11 @@ pub fn cut_table() -> String {
                 .enumerate()
                 .map(|(i, w)| format!("{}:{w}", d.low + i))
                 .collect();
-            let _ = writeln!(out, "| {decks} | {penetration} | {base} | {spread} | [{low}, {high}] | {} |", compress(&cells));
+            let _ = writeln!(
+                out,
+                "| {decks} | {penetration} | {base} | {spread} | [{low}, {high}] | {} |",
+                compress(&cells)
+            );
         }
     }
     out
@@ -273,5 +330,11 @@ fn compress(cells: &[String]) -> String {
     if cells.len() <= 6 {
         return cells.join(" ");
     }
-    format!("{} {} … {} {}", cells[0], cells[1], cells[cells.len() - 2], cells[cells.len() - 1])
+    format!(
+        "{} {} … {} {}",
+        cells[0],
+        cells[1],
+        cells[cells.len() - 2],
+        cells[cells.len() - 1]
+    )
 }

@@ -96,8 +96,12 @@ pub fn key_of(req: &Request) -> Option<Key> {
     match op {
         "shoe.deal" | "shoe.tournament" => key(int(req, "decks")?, number(req, "penetration")?.to_bits()),
         "dice.roll" | "selfpoker.deck" | "cursor.float" => key(0, 0),
-        "ladder.shuffle" => int(req, "size").filter(|s| (2..=MAX_SHUFFLE).contains(s)).and_then(|s| key(s, 0)),
-        "cursor.shuffle" => int(req, "count").filter(|s| (2..=MAX_SHUFFLE).contains(s)).and_then(|s| key(s, 0)),
+        "ladder.shuffle" => int(req, "size")
+            .filter(|s| (2..=MAX_SHUFFLE).contains(s))
+            .and_then(|s| key(s, 0)),
+        "cursor.shuffle" => int(req, "count")
+            .filter(|s| (2..=MAX_SHUFFLE).contains(s))
+            .and_then(|s| key(s, 0)),
         "poker.deal" => key(int(req, "players")?, 0),
         "cursor.int" => int(req, "range").filter(|r| *r >= 2).and_then(|r| key(r, 0)),
         _ => None,
@@ -143,7 +147,10 @@ pub fn layout(key: Key) -> Layout {
             card_tests(&mut tests, &names, "rank", "suit");
             let cut = certify::cut_distribution(a, penetration);
             tests.push(("cut card position".into(), cut.probabilities()));
-            (format!("{} decks={a} penetration={penetration}", key.op), Some(uniform(13)))
+            (
+                format!("{} decks={a} penetration={penetration}", key.op),
+                Some(uniform(13)),
+            )
         }
         "dice.roll" => {
             tests.extend((0..DICE_INDICES).map(|n| (format!("face of die n={n}"), uniform(6))));
@@ -152,7 +159,11 @@ pub fn layout(key: Key) -> Layout {
         }
         "ladder.shuffle" => {
             let m = certify::shuffle_marginals(a, &certify::ladder_pick);
-            tests.extend(m.into_iter().enumerate().map(|(k, p)| (format!("entry in case {k}"), p)));
+            tests.extend(
+                m.into_iter()
+                    .enumerate()
+                    .map(|(k, p)| (format!("entry in case {k}"), p)),
+            );
             (format!("ladder.shuffle size={a}"), None)
         }
         "cursor.shuffle" => {

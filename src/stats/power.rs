@@ -60,7 +60,13 @@ pub fn best_of_two(p0: &[f64], good: &[usize]) -> Vec<f64> {
     let kept = 1.0 - (1.0 - g) * (1.0 - g);
     p0.iter()
         .enumerate()
-        .map(|(i, &p)| if good.contains(&i) { p / g * kept } else { p / (1.0 - g) * (1.0 - kept) })
+        .map(|(i, &p)| {
+            if good.contains(&i) {
+                p / g * kept
+            } else {
+                p / (1.0 - g) * (1.0 - kept)
+            }
+        })
         .collect()
 }
 
@@ -90,12 +96,42 @@ fn rows() -> Vec<Row> {
     let (shoe_m, dice_m) = (shoe.tests.len() + 3, dice.tests.len() + 3);
     let uniform = |n: usize| vec![1.0 / f64::from(u32::try_from(n).expect("small")); n];
     vec![
-        Row { test: "dice.roll: face of die n (6 cells)", tests: dice_m, p0: uniform(6), good: vec![5] },
-        Row { test: "shoe.deal 6 decks: rank at a position (13 cells)", tests: shoe_m, p0: uniform(13), good: vec![0, 9, 10, 11, 12] },
-        Row { test: "shoe.deal 6 decks: suit at a position (4 cells)", tests: shoe_m, p0: uniform(4), good: vec![0] },
-        Row { test: "shoe.deal 6 decks, penetration 0.75: cut card (13 cells)", tests: shoe_m, p0: cut, good: vec![12] },
-        Row { test: "ladder.shuffle 25: entry in a case (25 cells)", tests: 25, p0: ladder[0].clone(), good: vec![24] },
-        Row { test: "dice.roll: serial pairs (36 cells)", tests: dice_m, p0: uniform(36), good: vec![35] },
+        Row {
+            test: "dice.roll: face of die n (6 cells)",
+            tests: dice_m,
+            p0: uniform(6),
+            good: vec![5],
+        },
+        Row {
+            test: "shoe.deal 6 decks: rank at a position (13 cells)",
+            tests: shoe_m,
+            p0: uniform(13),
+            good: vec![0, 9, 10, 11, 12],
+        },
+        Row {
+            test: "shoe.deal 6 decks: suit at a position (4 cells)",
+            tests: shoe_m,
+            p0: uniform(4),
+            good: vec![0],
+        },
+        Row {
+            test: "shoe.deal 6 decks, penetration 0.75: cut card (13 cells)",
+            tests: shoe_m,
+            p0: cut,
+            good: vec![12],
+        },
+        Row {
+            test: "ladder.shuffle 25: entry in a case (25 cells)",
+            tests: 25,
+            p0: ladder[0].clone(),
+            good: vec![24],
+        },
+        Row {
+            test: "dice.roll: serial pairs (36 cells)",
+            tests: dice_m,
+            p0: uniform(36),
+            good: vec![35],
+        },
     ]
 }
 
@@ -111,10 +147,22 @@ pub fn table(alpha: f64) -> String {
     for r in rows() {
         let cells: Vec<String> = [0.01, 0.05, 0.10, 0.50]
             .iter()
-            .map(|&rel| format!("{:.0}", rounds_needed(&r.p0, &skewed(&r.p0, r.good[0], rel), alpha, r.tests)))
+            .map(|&rel| {
+                format!(
+                    "{:.0}",
+                    rounds_needed(&r.p0, &skewed(&r.p0, r.good[0], rel), alpha, r.tests)
+                )
+            })
             .collect();
         let best = rounds_needed(&r.p0, &best_of_two(&r.p0, &r.good), alpha, r.tests);
-        let _ = writeln!(out, "| {} | {} | {} | {best:.0} ({:?}) |", r.test, r.tests, cells.join(" | "), r.good);
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {best:.0} ({:?}) |",
+            r.test,
+            r.tests,
+            cells.join(" | "),
+            r.good
+        );
     }
     out
 }
