@@ -589,4 +589,12 @@ fn dice_ground_on_the_first_die_match_every_commitment_and_raise_the_alarm() {
         assert!(t.get(key).is_some(), "{key} in {t}");
     }
     assert_eq!(report["statistics"]["level"], json!(provably::stats::DEFAULT_LEVEL));
+    // The report, statistics included, is what vectors/proof.schema.json says.
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("vectors/proof.schema.json")).unwrap()).unwrap();
+    let mut report_schema = schema["$defs"]["report"].clone();
+    report_schema["$defs"] = schema["$defs"].clone();
+    let validator = jsonschema::validator_for(&report_schema).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&report).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:?}");
 }

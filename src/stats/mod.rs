@@ -121,6 +121,35 @@ impl Statistics {
     }
 }
 
+/// The JSON Schema of [`Statistics`] (the report's optional `statistics`).
+pub fn schema() -> Value {
+    let number = serde_json::json!({ "type": "number" });
+    let count = serde_json::json!({ "type": "integer", "minimum": 0 });
+    let test = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "family": { "type": "string" }, "name": { "type": "string" },
+            "distribution": { "enum": ["chi2", "normal"] }, "statistic": number,
+            "df": { "type": ["integer", "null"], "minimum": 1 },
+            "pValue": { "type": "number", "minimum": 0, "maximum": 1 }, "n": count,
+            "threshold": number, "rejected": { "type": "boolean" }
+        },
+        "required": ["family", "name", "distribution", "statistic", "df", "pValue", "n", "threshold", "rejected"],
+        "additionalProperties": false
+    });
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "level": { "type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1 },
+            "correction": { "const": "holm" }, "alarm": { "type": "boolean" },
+            "rounds": count, "untested": count, "notRun": count,
+            "tests": { "type": "array", "items": test }
+        },
+        "required": ["level", "correction", "alarm", "rounds", "untested", "notRun", "tests"],
+        "additionalProperties": false
+    })
+}
+
 /// A χ² of observed counts against exact probabilities; `None` when a cell
 /// expects fewer than [`MIN_EXPECTED`] or nothing is left to test.
 pub fn chi_square(counts: &[u64], probs: &[f64]) -> Option<(f64, u64, f64)> {
