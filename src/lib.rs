@@ -22,6 +22,10 @@ pub mod shoe;
 // Every scheme, listed once.
 pub mod registry;
 
+// Statistics over whole archives (seed grinding) and the exact output
+// distribution of every op's mapping: the audit's second look.
+pub mod stats;
+
 // Protocol v1: request and answer lines, and the target loop (`serve`).
 pub mod protocol;
 

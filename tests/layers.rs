@@ -25,12 +25,13 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["cursor", "poker", "shoe", "dice", "selfpoker", "ladder", "blackjack"],
     ),
     ("registry", &["registry"]),
+    ("statistics", &["stats"]),
     ("protocol", &["protocol"]),
     ("proofs", &["proof"]),
     ("vectors and schemas", &["vectors"]),
     (
         "harness, audits and analyses",
-        &["harness", "verify", "wild", "web", "house_edge", "stats"],
+        &["harness", "verify", "wild", "web", "house_edge"],
     ),
     ("crate root", &[""]),
 ];

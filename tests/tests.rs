@@ -15,6 +15,8 @@ mod readme;
 mod verify;
 // `provably audit` and `provably proof`: proof vectors, examples, bad input, streaming.
 mod audit;
+// `audit --stats` and `certify`: certificates against enumeration, calibration, ground archives.
+mod stats;
 // `provably serve` as a protocol v1 target.
 mod serve;
 // The harness against deliberately broken targets and outside programs.

@@ -168,6 +168,46 @@ pub fn verdict_line(c: &Counts) -> String {
     }
 }
 
+/// The statistics for people: every rejected test, and (unless quiet)
+/// the five smallest p-values.
+pub fn statistics_text(s: &crate::stats::Statistics, quiet: bool) -> String {
+    use std::fmt::Write as _;
+    let mut out = format!(
+        "\nstatistics ({} tests, {} rounds, {} tables too small to test, {} rounds untested; Holm at family-wise {}):\n",
+        s.tests.len(),
+        s.rounds,
+        s.not_run,
+        s.untested,
+        s.level
+    );
+    let line = |t: &crate::stats::TestResult| {
+        let df = t.df.map(|d| format!(" df {d}")).unwrap_or_default();
+        format!(
+            "  {}{}: {}: {} {:.2}{df}, n {}, p {:.3e} (threshold {:.3e})\n",
+            if t.rejected { "ALARM " } else { "" },
+            t.family,
+            t.name,
+            t.distribution,
+            t.statistic,
+            t.n,
+            t.p_value,
+            t.threshold
+        )
+    };
+    for t in s.rejected() {
+        out.push_str(&line(t));
+    }
+    if !quiet {
+        let mut rest: Vec<_> = s.tests.iter().filter(|t| !t.rejected).collect();
+        rest.sort_by(|a, b| a.p_value.total_cmp(&b.p_value));
+        let _ = writeln!(out, "  smallest p-values of the tests not rejected:");
+        for t in rest.iter().take(5) {
+            out.push_str(&line(t));
+        }
+    }
+    out
+}
+
 /// The summary table: one row per source (and a total row for several).
 pub fn table(sources: &[Source]) -> String {
     let head = [
@@ -243,6 +283,17 @@ pub fn counts_value(c: &Counts) -> Map<String, Value> {
 /// Writes the report JSON: the totals, the verdict, one entry per file,
 /// then every finding with its file.
 pub fn write_report(out: &mut dyn Write, sources: &[Source], spool: &mut Spool) -> io::Result<()> {
+    write_report_with(out, sources, spool, None)
+}
+
+/// [`write_report`] with the `statistics` section of `audit --stats`
+/// (after `files`, before `findings`).
+pub fn write_report_with(
+    out: &mut dyn Write,
+    sources: &[Source],
+    spool: &mut Spool,
+    statistics: Option<&crate::stats::Statistics>,
+) -> io::Result<()> {
     let mut head = counts_value(&totals(sources));
     let files: Vec<Value> = sources
         .iter()
@@ -254,6 +305,9 @@ pub fn write_report(out: &mut dyn Write, sources: &[Source], spool: &mut Spool) 
         })
         .collect();
     head.insert("files".into(), Value::from(files));
+    if let Some(s) = statistics {
+        head.insert("statistics".into(), serde_json::to_value(s)?);
+    }
     let text = serde_json::to_string(&Value::Object(head))?;
     out.write_all(&text.as_bytes()[..text.len() - 1])?;
     out.write_all(b",\"findings\":[")?;

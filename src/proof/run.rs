@@ -36,6 +36,8 @@ pub struct Options {
     pub batch_bytes: usize,
     /// The longest JSON line; a longer one is reported with its line number and skipped.
     pub max_line: usize,
+    /// `audit --stats`: every derived round is counted here ([`crate::stats::tap`]).
+    pub stats: Option<Arc<crate::stats::Shared>>,
 }
 
 impl Default for Options {
@@ -45,6 +47,7 @@ impl Default for Options {
             batch_rounds: 256,
             batch_bytes: 1 << 20,
             max_line: 64 << 20,
+            stats: None,
         }
     }
 }
@@ -230,7 +233,7 @@ fn worker(
             return;
         };
         let mut out = Vec::new();
-        read::run_job(&job, options, &mut out);
+        crate::stats::tally(options.stats.as_deref(), || read::run_job(&job, options, &mut out));
         // Handed back for the reader to reuse; dropped here only when the reader is gone.
         let _ = done.try_send(job);
         if results.send((seq, out)).is_err() {

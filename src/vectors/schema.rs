@@ -496,11 +496,13 @@ fn report_defs(defs: &mut Map<String, Value>) {
         "files".into(),
         json!({ "type": "array", "items": closed_object(file, &[]) }),
     );
+    // `audit --stats` only (docs/statistics.md).
+    report.insert("statistics".into(), crate::stats::schema());
     report.insert(
         "findings".into(),
         json!({ "type": "array", "items": { "$ref": "#/$defs/reportFinding" } }),
     );
-    defs.insert("report".into(), closed_object(report, &[]));
+    defs.insert("report".into(), closed_object(report, &["statistics"]));
     let mut expected: Map<String, Value> = counts.into_iter().collect();
     expected.insert(
         "findings".into(),

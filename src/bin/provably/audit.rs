@@ -16,6 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use provably::proof::report::{self, Source, Spool};
 use provably::proof::run::Counting;
 use provably::proof::{self, Counts, Event, Place, ProofError};
+use provably::stats::Statistics;
 
 use crate::out::Out;
 
@@ -36,14 +37,30 @@ pub struct AuditArgs {
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
+    /// Test the outcomes' distribution for seed grinding (docs/statistics.md); exit 6 on an alarm without a mismatch.
+    #[arg(long)]
+    stats: bool,
+    /// The family-wise level of --stats: an honest archive raises the alarm with at most this probability.
+    #[arg(long, value_name = "ALPHA", default_value_t = provably::stats::DEFAULT_LEVEL, value_parser = level)]
+    stats_level: f64,
 }
 
-/// Exit 0 (match, or nothing to compare), 1 (a mismatch) or 2 (invalid input).
+fn level(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
+        _ => Err(format!("must be a number strictly between 0 and 1, not {s:?}")),
+    }
+}
+
+/// Exit 0 (match, or nothing to compare), 1 (a mismatch), 2 (invalid input)
+/// or 6 (--stats: a statistical alarm and no mismatch).
 pub fn run(args: &AuditArgs) -> anyhow::Result<ExitCode> {
     let mut options = proof::Options::default();
     if let Some(j) = args.jobs {
         options.jobs = j.max(1);
     }
+    let shared = args.stats.then(|| Arc::new(provably::stats::Shared::default()));
+    options.stats.clone_from(&shared);
     let bar = !args.quiet && io::stdout().is_terminal();
     let mut spool = Spool::new().context("creating a temporary file for the findings")?;
     let mut sources = Vec::new();
@@ -54,17 +71,22 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<ExitCode> {
             counts,
         });
     }
+    let stats = shared.map(|s| s.evaluate(args.stats_level));
     // A closed stdout (`| head`) ends the listing, not the audit (Out).
-    print(&sources, &mut spool, args.quiet).context("writing to stdout")?;
+    print(&sources, &mut spool, args.quiet, stats.as_ref()).context("writing to stdout")?;
     if let Some(path) = &args.report {
-        provably::base::fsutil::write_atomic_with(path, |w| report::write_report(w, &sources, &mut spool))
-            .with_context(|| format!("writing {}", path.display()))?;
+        provably::base::fsutil::write_atomic_with(path, |w| {
+            report::write_report_with(w, &sources, &mut spool, stats.as_ref())
+        })
+        .with_context(|| format!("writing {}", path.display()))?;
     }
     if let Some(path) = &args.junit {
         provably::base::fsutil::write_atomic_with(path, |w| report::write_junit(w, &sources, &mut spool))
             .with_context(|| format!("writing {}", path.display()))?;
     }
-    Ok(ExitCode::from(report::totals(&sources).verdict().exit_code()))
+    let code = report::totals(&sources).verdict().exit_code();
+    let alarm = stats.as_ref().is_some_and(|s| s.alarm);
+    Ok(ExitCode::from(if code == 0 && alarm { 6 } else { code }))
 }
 
 fn progress(name: &str, size: Option<u64>) -> ProgressBar {
@@ -132,8 +154,8 @@ fn audit_one(i: usize, name: &str, options: &proof::Options, spool: &mut Spool, 
     Ok(counts)
 }
 
-/// The table, every finding (unless quiet), and the verdict.
-fn print(sources: &[Source], spool: &mut Spool, quiet: bool) -> io::Result<()> {
+/// The table, every finding (unless quiet), the statistics and the verdict.
+fn print(sources: &[Source], spool: &mut Spool, quiet: bool, stats: Option<&Statistics>) -> io::Result<()> {
     let mut out = io::BufWriter::new(Out::default());
     out.write_all(report::table(sources).as_bytes())?;
     if !quiet && !spool.is_empty() {
@@ -147,6 +169,12 @@ fn print(sources: &[Source], spool: &mut Spool, quiet: bool) -> io::Result<()> {
             writeln!(out, "{}", provably::base::text::escape_str(&report::describe(&f)))
         })?;
     }
+    if let Some(s) = stats {
+        out.write_all(report::statistics_text(s, quiet).as_bytes())?;
+    }
     writeln!(out, "\n{}", report::verdict_line(&report::totals(sources)))?;
+    if let Some(s) = stats {
+        writeln!(out, "{}", s.line())?;
+    }
     out.flush()
 }

@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 mod args;
 mod audit;
+mod certify;
 mod derive;
 mod diff;
 mod house_edge;
@@ -49,8 +50,10 @@ enum Command {
     Vektoren,
     /// After the reveal: check the commitment, re-derive the outcome and compare it with what you saw.
     Verify(verify::VerifyArgs),
-    /// Check whole proofs (documents or JSON-lines archives): every commitment, every round; exit 0 all match, 1 a mismatch, 2 invalid input.
+    /// Check whole proofs (documents or JSON-lines archives): every commitment, every round; exit 0 all match, 1 a mismatch, 2 invalid input, 6 a --stats alarm.
     Audit(audit::AuditArgs),
+    /// Print the exact output distribution of every op's mapping, given uniform HMAC output (--power: the tests' power).
+    Certify(certify::CertifyArgs),
     /// Write a proof document from one round (the `derive` flags) or JSON lines of rounds, deriving what was observed.
     Proof(proof::ProofArgs),
     /// Run the differential harness against targets (the main job).
@@ -111,6 +114,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Verify(args) => verify::run(&args),
         Command::Audit(args) => audit::run(&args),
+        Command::Certify(args) => certify::run(&args),
         Command::Proof(args) => proof::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Diff(args) => diff::run(&args),
         Command::HouseEdge(args) => house_edge::run(&args),
