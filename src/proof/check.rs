@@ -601,6 +601,50 @@ pub fn mismatches(at: Place, observed: &Map<String, Value>, derived: &Value, spe
     (compared, out)
 }
 
+/// The longest derived outcome an `unobserved` finding lists, in bytes of
+/// compact JSON. A six- or eight-deck shoe (under 2.2 KB) is listed; a
+/// 100,000-item shuffle (about 700 KB) is not, so that an archive of big
+/// unobserved rounds has a report of its own size, not of its outcomes'.
+pub const MAX_LISTED: usize = 4096;
+
+/// The finding of a round with nothing observed: the derived outcome as
+/// `derived`, or, past [`MAX_LISTED`], null and its size in the reason
+/// (`provably derive` gives it whole). The size is counted only up to the
+/// limit.
+fn unobserved(round: &Round, at: Place, derived: &Value) -> Finding {
+    let mut f = Finding::new(FindingKind::Unobserved, at);
+    f.observed = round.observed.clone().map_or(Value::Null, Value::Object);
+    let mut size = Counter(0);
+    let _ = serde_json::to_writer(&mut size, derived);
+    if size.0 <= MAX_LISTED {
+        f.derived = derived.clone();
+        f.reason = Some("nothing observed: the round is derived, nothing is compared".into());
+    } else {
+        f.reason = Some(format!(
+            "nothing observed: the round is derived, nothing is compared; its outcome (more than {MAX_LISTED} bytes of JSON) is not listed: `provably derive {}` gives it",
+            round.request.op()
+        ));
+    }
+    f
+}
+
+/// Counts the bytes written to it, and stops the writer (an error) once
+/// past [`MAX_LISTED`]: the size of a big outcome is only known to be big.
+struct Counter(usize);
+
+impl std::io::Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        if self.0 > MAX_LISTED {
+            return Err(std::io::Error::other("past the listing limit"));
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// A round checked: its verdict and findings, and what was derived.
 #[derive(Debug, Clone)]
 pub struct Judgement {
@@ -659,11 +703,7 @@ pub fn judge(round: &Round, at: Place) -> Judgement {
     let (verdict, findings) = if !differing.is_empty() {
         (RoundVerdict::Mismatch, differing)
     } else if compared == 0 {
-        let mut f = Finding::new(FindingKind::Unobserved, at);
-        f.derived = derived.clone();
-        f.observed = round.observed.clone().map_or(Value::Null, Value::Object);
-        f.reason = Some("nothing observed: the round is derived, nothing is compared".into());
-        (RoundVerdict::Unobserved, vec![f])
+        (RoundVerdict::Unobserved, vec![unobserved(round, at, &derived)])
     } else {
         (RoundVerdict::Match, Vec::new())
     };
