@@ -957,3 +957,55 @@ fn a_directory_is_named_and_a_text_that_is_no_proof_is_one_finding() {
     assert!(reason.starts_with("this is not a proof document"), "{reason}");
     assert_eq!(findings[0].line, Some(1));
 }
+
+/// The vectors' texts as Python's `json.dumps` writes them (", " and ": ",
+/// non-ASCII as `\u` escapes), each round's and observation's keys in
+/// reverse order when `reverse`.
+fn as_python_writes(text: &str, reverse: bool) -> String {
+    let script = r#"
+import json, sys
+reverse = sys.argv[1] == "1"
+def turn(d):
+    return dict(reversed(list(d.items()))) if reverse else d
+def epoch(e):
+    if isinstance(e, dict) and isinstance(e.get("rounds"), list):
+        e["rounds"] = [turn({k: (turn(v) if k == "observed" and isinstance(v, dict) else v) for k, v in r.items()})
+                       if isinstance(r, dict) else r for r in e["rounds"]]
+    return e
+text = sys.stdin.read()
+if text.lstrip().startswith('{"proof"'):
+    doc = json.loads(text)
+    doc["epochs"] = [epoch(e) for e in doc["epochs"]]
+    sys.stdout.write(json.dumps(doc))
+else:
+    sys.stdout.write("\n".join(json.dumps(epoch(json.loads(l))) if l.strip() else l for l in text.split("\n")))
+"#;
+    duct::cmd(
+        crate::support::python(),
+        ["-c", script, if reverse { "1" } else { "0" }],
+    )
+    .stdin_bytes(text.as_bytes().to_vec())
+    .read()
+    .unwrap()
+}
+
+#[test]
+fn vectors_written_by_pythons_json_dumps_in_any_key_order_give_the_same_reports() {
+    let mut texts = 0;
+    for t in vectors().iter().filter(|t| t["class"] != "invalid") {
+        let text = t["text"].as_str().unwrap();
+        let want = report(text, &Options::default());
+        for reverse in [false, true] {
+            let other = as_python_writes(text, reverse);
+            assert_ne!(other, text);
+            assert_eq!(
+                report(&other, &Options::default()),
+                want,
+                "tcId {}, reversed {reverse}",
+                t["tcId"]
+            );
+            texts += 1;
+        }
+    }
+    assert!(texts > 20, "{texts} texts");
+}

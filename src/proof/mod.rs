@@ -60,6 +60,7 @@ pub mod make;
 pub mod read;
 pub mod report;
 pub mod run;
+pub(crate) mod same;
 pub(crate) mod scan;
 pub(crate) mod vectors;
 
