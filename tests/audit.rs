@@ -378,7 +378,7 @@ fn a_signal_during_the_report_removes_its_temporary_file() {
             );
             std::thread::sleep(std::time::Duration::from_millis(2));
         }
-        kill(nix::unistd::Pid::from_raw(child.id() as i32), signal).unwrap();
+        kill(nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap()), signal).unwrap();
         let status = child.wait().unwrap();
         assert_eq!(
             std::os::unix::process::ExitStatusExt::signal(&status),

@@ -280,7 +280,7 @@ mod tests {
                 shown.as_object_mut().unwrap().shift_remove(&first);
             }
             let text = if pretty { serde_json::to_string_pretty(&shown).unwrap() } else { serde_json::to_string(&shown).unwrap() };
-            let leaf = shown.as_object().unwrap().values().any(|v| has_scalar(v));
+            let leaf = shown.as_object().unwrap().values().any(has_scalar);
             prop_assert_eq!(same_observation(text.as_bytes(), compact.as_bytes()), leaf);
             let other_text = serde_json::to_string_pretty(&other).unwrap();
             if same_observation(other_text.as_bytes(), compact.as_bytes()) {

@@ -106,7 +106,7 @@ fn audit_one(i: usize, name: &str, options: &proof::Options, spool: &mut Spool, 
     } else {
         let opened = File::open(name).and_then(|f| match f.metadata() {
             Ok(m) if m.is_dir() => Err(io::Error::other("is a directory, not a proof file")),
-            Ok(m) => Ok((f, m.is_file().then(|| m.len()))),
+            Ok(m) => Ok((f, m.is_file().then_some(m.len()))),
             Err(e) => Err(e),
         });
         match opened {
