@@ -93,7 +93,8 @@ memory() {
 # Rewrites the rounds of a document written by `provably proof` (one round
 # per line) as json.dumps writes them; $1 = 1 reverses the keys.
 dumps() {
-  python3 - "$@" <<'PY'
+  # The script as -c: stdin is the document.
+  python3 -c "$(cat <<'PY'
 import json, sys
 reverse = sys.argv[1] == "1"
 turn = (lambda d: dict(reversed(list(d.items())))) if reverse else (lambda d: d)
@@ -110,6 +111,7 @@ for line in sys.stdin:
     else:
         out.write(line)
 PY
+)" "$@"
 }
 
 others() {

@@ -754,27 +754,31 @@ pub fn check_round(head: &EpochHead, round: u64, raw: &[u8]) -> Event {
     }
 }
 
-/// The fast path for a round whose text ends in `,"observed":` and the
-/// derived `ok` object verbatim (as `provably proof` writes rounds): the
-/// members before it are parsed, the observation only compared as bytes.
-/// The text before is a valid object when closed and the text after is the
-/// derived object exactly, so the round is that object plus this
-/// observation; any other text (a key inside a string, another order, white
-/// space) fails one of the two and takes the full path. `None`: full path.
-/// Only the members are checked for UTF-8: an observation equal to the
-/// derived bytes is UTF-8.
+/// The fast path for a round whose last member is `observed` (as
+/// `provably proof` writes rounds, and Python's `json.dumps` of a round in
+/// that key order): the members before it are parsed, the observation only
+/// compared as text with the derived object (byte for byte, or token by
+/// token). The text before `, "observed"` is a valid object when closed, so
+/// that key stands at the top level (not in a string, not deeper), and the
+/// text after its colon is one value equal to the derived object, so the
+/// round is that object plus this observation; any other text (a key inside
+/// a string, another order) fails one of the two and takes the next path.
+/// `None`: the next path. Only the members are checked for UTF-8: an
+/// observation the same as the derived object is UTF-8.
 fn verbatim(head: &EpochHead, round: u64, raw: &[u8], secret: Option<(&str, &Value)>) -> Option<Event> {
-    const KEY: &[u8] = b",\"observed\":";
-    let body = raw.strip_suffix(b"}")?;
+    const KEY: &[u8] = b"\"observed\"";
+    let body = raw.trim_ascii_end().strip_suffix(b"}")?;
     // The first occurrence: the members before it are short, the observation long.
     let at = memchr::memmem::find(body, KEY)?;
-    let members = format!("{}}}", std::str::from_utf8(&raw[..at]).ok()?);
-    let (map, observed) = parse_round(&members, true).ok()?;
-    if observed.is_some() {
+    let before = body[..at].trim_ascii_end().strip_suffix(b",")?;
+    let observed = body[at + KEY.len()..].trim_ascii_start().strip_prefix(b":")?;
+    let members = format!("{}}}", std::str::from_utf8(before).ok()?);
+    let (map, inner) = parse_round(&members, true).ok()?;
+    if inner.is_some() {
         return None;
     }
     let r = read_round(Value::Object(map), secret).ok()?;
-    (r.external.is_none() && same_text(&r.request, &body[at + KEY.len()..])).then_some(Event::Round {
+    (r.external.is_none() && same_text(&r.request, observed)).then_some(Event::Round {
         epoch: head.epoch,
         round,
         verdict: RoundVerdict::Match,

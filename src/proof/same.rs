@@ -91,40 +91,40 @@ impl<'a> Tokens<'a> {
         (self.peek()? == b).then(|| self.at += 1)
     }
 
-    /// A string literal at `at` (its opening quote), appended to `out` in
-    /// serde's form.
-    fn string(&mut self, out: &mut Vec<u8>) -> Option<()> {
+    /// The string literal at `at` (its opening quote), as written, and
+    /// whether it holds an escape.
+    fn literal(&mut self) -> Option<(&'a [u8], bool)> {
+        let text: &'a [u8] = self.text;
         let start = self.at;
         let mut i = start + 1;
         let mut escapes = false;
         loop {
-            i += memchr::memchr2(b'"', b'\\', self.text.get(i..)?)?;
-            if self.text[i] == b'"' {
+            i += memchr::memchr2(b'"', b'\\', text.get(i..)?)?;
+            if text[i] == b'"' {
                 break;
             }
             escapes = true;
             i += 2;
         }
-        let literal = &self.text[start..=i];
         self.at = i + 1;
-        if escapes {
-            let decoded: String = serde_json::from_slice(literal).ok()?;
-            serde_json::to_writer(&mut *out, &decoded).ok()?;
-        } else {
-            out.extend_from_slice(literal);
-        }
-        Some(())
+        Some((&text[start..=i], escapes))
     }
 
-    /// One value, appended to `out` without white space (strings as serde
-    /// writes them). `None` on text that cannot be the same as a compact value.
-    fn value(&mut self, out: &mut Vec<u8>) -> Option<()> {
-        let mut depth = 0usize;
-        let mut after_value = false;
+    /// Whether the next value is `want` (compact JSON) token by token:
+    /// white space dropped, a string with an escape compared in serde's
+    /// form. Compared in place, piece by piece, stopping at the first
+    /// difference; `None`: not the same (or not JSON).
+    fn value_is(&mut self, want: &[u8], scratch: &mut Vec<u8>) -> Option<()> {
+        let mut pos = 0;
+        let mut take = |bytes: &[u8]| -> Option<()> {
+            let end = pos + bytes.len();
+            (want.get(pos..end)? == bytes).then(|| pos = end)
+        };
+        let (mut depth, mut after_value) = (0usize, false);
         loop {
             let b = self.peek()?;
             if structural(b) {
-                out.push(b);
+                take(&[b])?;
                 self.at += 1;
                 match b {
                     b'{' | b'[' => depth += 1,
@@ -138,31 +138,39 @@ impl<'a> Tokens<'a> {
                     return None;
                 }
                 if b == b'"' {
-                    self.string(out)?;
+                    let (literal, escapes) = self.literal()?;
+                    if escapes {
+                        let decoded: String = serde_json::from_slice(literal).ok()?;
+                        scratch.clear();
+                        serde_json::to_writer(&mut *scratch, &decoded).ok()?;
+                        take(scratch)?;
+                    } else {
+                        take(literal)?;
+                    }
                 } else {
-                    let len = self.text[self.at..]
+                    let rest = &self.text[self.at..];
+                    let len = rest
                         .iter()
                         .position(|&c| structural(c) || matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'"'))
-                        .unwrap_or(self.text.len() - self.at);
-                    out.extend_from_slice(&self.text[self.at..self.at + len]);
+                        .unwrap_or(rest.len());
+                    take(&rest[..len])?;
                     self.at += len;
                 }
                 after_value = true;
             }
             if depth == 0 {
-                return Some(());
+                return (pos == want.len()).then_some(());
             }
         }
     }
 
-    /// An object key, decoded (keys with escapes are decoded by serde).
-    fn key(&mut self, scratch: &mut Vec<u8>) -> Option<String> {
+    /// An object key, decoded.
+    fn key(&mut self) -> Option<String> {
         if self.peek()? != b'"' {
             return None;
         }
-        scratch.clear();
-        self.string(scratch)?;
-        serde_json::from_slice(scratch).ok()
+        let (literal, _) = self.literal()?;
+        serde_json::from_slice(literal).ok()
     }
 }
 
@@ -178,23 +186,19 @@ fn same(observed: &[u8], derived: &[u8]) -> Option<bool> {
     let fields = members(derived)?;
     let mut seen = vec![false; fields.len()];
     let mut t = Tokens { text: observed, at: 0 };
-    let (mut scratch, mut value) = (Vec::new(), Vec::new());
+    let mut scratch = Vec::new();
     let mut leaf = false;
     t.eat(b'{')?;
     if t.eat(b'}').is_none() {
         loop {
-            let key = t.key(&mut scratch)?;
+            let key = t.key()?;
             t.eat(b':')?;
             let i = fields.iter().position(|(k, _)| *k == key.as_bytes())?;
             if std::mem::replace(&mut seen[i], true) {
                 return None;
             }
-            value.clear();
-            t.value(&mut value)?;
-            if value != fields[i].1 {
-                return None;
-            }
-            leaf = leaf || super::check::has_leaf(&value);
+            t.value_is(fields[i].1, &mut scratch)?;
+            leaf = leaf || super::check::has_leaf(fields[i].1);
             match t.peek()? {
                 b',' => t.at += 1,
                 b'}' => {
