@@ -6,6 +6,8 @@
 #   scripts/bench-audit.sh check    # only check the inputs (audit clean, serve agrees)
 #   scripts/bench-audit.sh speed    # only the hyperfine comparison
 #   scripts/bench-audit.sh memory   # only the peak-RSS runs
+#   scripts/bench-audit.sh others   # only: the document as Python's json.dumps writes it (and keys reversed), hyperfine against serve
+#   scripts/bench-audit.sh hostile  # only: issue 26's hostile documents (big unobserved shuffles, a 2 GiB string, 40,000 keys), RSS and time
 #
 # Inputs (target/bench-audit/, deterministic): N six-deck `shoe.deal`
 # requests, one server seed per shoe (seed 000 reveals a shoe's seed when
@@ -15,6 +17,11 @@
 # such rounds as JSON lines and as one document holding a single epoch of
 # 10^6 rounds (rounds stream inside an epoch too), and that epoch under
 # another server seed (every round mismatches: findings stream to disk).
+# For `others`: the same document with every round (and its observation)
+# written again by Python's `json.dumps` defaults (", " and ": ", non-ASCII
+# escaped), once in the key order of `provably proof` and once with every
+# round's and observation's keys reversed (`observed` first, `cut` before
+# `cards`).
 #
 # Needs: cargo, python3, hyperfine, /usr/bin/time (GNU time).
 set -euo pipefail
@@ -83,11 +90,79 @@ memory() {
   done
 }
 
+# Rewrites the rounds of a document written by `provably proof` (one round
+# per line) as json.dumps writes them; $1 = 1 reverses the keys.
+dumps() {
+  # The script as -c: stdin is the document.
+  python3 -c "$(cat <<'PY'
+import json, sys
+reverse = sys.argv[1] == "1"
+turn = (lambda d: dict(reversed(list(d.items())))) if reverse else (lambda d: d)
+out = sys.stdout
+for line in sys.stdin:
+    body = line.rstrip("\n")
+    comma = body.endswith(",")
+    text = body[:-1] if comma else body
+    if text.startswith('{"op"'):
+        r = json.loads(text)
+        if isinstance(r.get("observed"), dict):
+            r["observed"] = turn(r["observed"])
+        out.write(json.dumps(turn(r)) + ("," if comma else "") + "\n")
+    else:
+        out.write(line)
+PY
+)" "$@"
+}
+
+others() {
+  [ -s "$OUT/shoes-dumps.json" ] || dumps 0 < "$OUT/shoes.json" > "$OUT/shoes-dumps.json"
+  [ -s "$OUT/shoes-dumps-reversed.json" ] || dumps 1 < "$OUT/shoes.json" > "$OUT/shoes-dumps-reversed.json"
+  sed -n 3p "$OUT/shoes-dumps-reversed.json" | cut -c1-160
+  for f in shoes-dumps.json shoes-dumps-reversed.json; do "$P" audit --quiet "$OUT/$f" | tail -1; done
+  echo "nproc $(nproc), load $(cut -d' ' -f1-3 /proc/loadavg)"
+  hyperfine --warmup 1 --runs "$RUNS" --export-markdown "$OUT/others.md" \
+    -n "serve" "$P serve < $OUT/requests.jsonl" \
+    -n "audit, document by provably proof" "$P audit --quiet $OUT/shoes.json" \
+    -n "audit, document by json.dumps" "$P audit --quiet $OUT/shoes-dumps.json" \
+    -n "audit, document by json.dumps, keys reversed" "$P audit --quiet $OUT/shoes-dumps-reversed.json"
+  echo "load after $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+hostile() {
+  python3 - "$OUT" <<'PY'
+import sys
+out = sys.argv[1]
+rounds = ",".join('{"op":"cursor.shuffle","clientSeed":"c","nonce":%d,"cursor":0,"count":100000}' % n for n in range(200))
+open(out + "/shuffles-200.json", "w").write('{"proof":1,"epochs":[{"commit":null,"serverSeed":"s","rounds":[%s]}]}' % rounds)
+keys = ",".join('"k%d":0' % i for i in range(40000))
+open(out + "/keys-40k.json", "w").write('{"proof":1,"epochs":[{"serverSeed":"s",%s,"rounds":[]}]}' % keys)
+with open(out + "/string-2g.json", "w") as f:
+    f.write('{"proof":1,"title":"')
+    chunk = "x" * (1 << 20)
+    for _ in range(2048):
+        f.write(chunk)
+    f.write('","epochs":[]}')
+PY
+  ls -l "$OUT"/shuffles-200.json "$OUT"/keys-40k.json "$OUT"/string-2g.json
+  for f in shuffles-200.json keys-40k.json string-2g.json; do
+    echo "== $f"
+    /usr/bin/time -v "$P" audit "$OUT/$f" --report "$OUT/report-$f" --junit "$OUT/junit-$f.xml" \
+      > "$OUT/stdout-$f.txt" 2> "$OUT/time-$f.txt" || echo "exit $?"
+    tail -1 "$OUT/stdout-$f.txt"
+    echo "stdout $(wc -c < "$OUT/stdout-$f.txt") B, report $(wc -c < "$OUT/report-$f") B, junit $(wc -c < "$OUT/junit-$f.xml") B"
+    grep -E "Maximum resident set size|Elapsed \(wall clock\)" "$OUT/time-$f.txt"
+  done
+  rm "$OUT/string-2g.json"
+  hyperfine --warmup 1 --runs "$RUNS" -i -n "audit, 40,000 distinct keys" "$P audit --quiet $OUT/keys-40k.json"
+}
+
 case "${1:-all}" in
   inputs) cargo build --release --locked --features wild; inputs ;;
   check) check ;;
   speed) speed ;;
   memory) memory ;;
-  all) cargo build --release --locked --features wild; inputs; check; speed; memory ;;
-  *) echo "usage: $0 [inputs|check|speed|memory]" >&2; exit 2 ;;
+  others) others ;;
+  hostile) hostile ;;
+  all) cargo build --release --locked --features wild; inputs; check; speed; memory; others; hostile ;;
+  *) echo "usage: $0 [inputs|check|speed|memory|others|hostile]" >&2; exit 2 ;;
 esac

@@ -261,19 +261,132 @@ fn junit_has_a_suite_per_file_and_a_case_per_finding() {
 }
 
 #[test]
-fn a_report_in_a_missing_directory_is_exit_2_and_writes_nothing() {
-    let (code, _, err) = run(
+fn an_unwritable_report_is_exit_5_and_every_other_output_is_still_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let junit = dir.path().join("j.xml");
+    let (code, out, err) = run(
         &[
             "audit",
             "examples/proofs/ladder.json",
             "--report",
             "no/such/dir/report.json",
+            "--junit",
+            junit.to_str().unwrap(),
         ],
         "",
     );
-    assert_eq!(code, 2);
+    // Before: exit 2, the code of invalid input, after "verdict: match".
+    assert_eq!(code, 5, "{err}");
     assert!(err.contains("no/such/dir/report.json"), "{err}");
+    assert!(out.contains("verdict: match"), "{out}");
+    assert!(junit.exists(), "the junit is still written");
     assert!(!root().join("no").exists());
+    // A mismatch keeps its own status: the finding comes first.
+    let text = std::fs::read_to_string(root().join("examples/proofs/ladder.json")).unwrap();
+    let tampered = text.replacen("\"order\":[", "\"order\":[99,", 1);
+    let (code, _, _) = run(&["audit", "-", "--report", "no/such/dir/report.json"], &tampered);
+    assert_eq!(code, 1);
+}
+
+/// Runs the binary with stdout on /dev/full (every write fails: ENOSPC).
+fn with_full_stdout(args: &[&str]) -> (Option<i32>, String) {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let out = std::process::Command::new(bin())
+        .args(args)
+        .current_dir(root())
+        .stdin(std::process::Stdio::null())
+        .stdout(full)
+        .output()
+        .unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn a_full_stdout_is_exit_5_and_the_report_is_still_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.json");
+    let (code, err) = with_full_stdout(&[
+        "audit",
+        "examples/proofs/ladder.json",
+        "--report",
+        path.to_str().unwrap(),
+    ]);
+    // Before: exit 2 and no report.
+    assert_eq!(code, Some(5), "{err}");
+    assert!(err.contains("stdout"), "{err}");
+    assert_eq!(load(path.to_str().unwrap())["verdict"], "match");
+    let (code, err) = with_full_stdout(&[
+        "proof",
+        "dice.roll",
+        "--server-seed",
+        "s",
+        "--client-seed",
+        "c",
+        "--n",
+        "1",
+    ]);
+    assert_eq!(code, Some(5), "{err}");
+    let out = dir.path().join("no/p.json");
+    let (code, err) = with_full_stdout(&[
+        "proof",
+        "dice.roll",
+        "--server-seed",
+        "s",
+        "--client-seed",
+        "c",
+        "--n",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(5), "{err}");
+}
+
+#[test]
+fn a_signal_during_the_report_removes_its_temporary_file() {
+    use nix::sys::signal::{kill, Signal};
+    let dir = tempfile::tempdir().unwrap();
+    // 300,000 invalid rounds: a report of tens of megabytes, written for a while.
+    let rounds = vec!["{}"; 300_000].join(",");
+    let input = dir.path().join("in.json");
+    std::fs::write(&input, format!(r#"{{"proof":1,"epochs":[{{"rounds":[{rounds}]}}]}}"#)).unwrap();
+    for signal in [Signal::SIGTERM, Signal::SIGINT] {
+        let report = dir.path().join("r.json");
+        let mut child = std::process::Command::new(bin())
+            .args([
+                "audit",
+                "--quiet",
+                input.to_str().unwrap(),
+                "--report",
+                report.to_str().unwrap(),
+            ])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let temporary = || {
+            std::fs::read_dir(dir.path())
+                .unwrap()
+                .flatten()
+                .any(|e| e.file_name().to_string_lossy().starts_with(".r.json.provably-"))
+        };
+        let start = std::time::Instant::now();
+        while !temporary() {
+            assert!(start.elapsed().as_secs() < 300, "the report never began");
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "the audit ended before it was signalled"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        kill(nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap()), signal).unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(
+            std::os::unix::process::ExitStatusExt::signal(&status),
+            Some(signal as i32)
+        );
+        assert!(!temporary(), "{signal}: a temporary file is left");
+        assert!(!report.exists());
+    }
 }
 
 /// Runs the binary with its stdout a pipe whose reader is already gone, so
@@ -685,4 +798,214 @@ fn a_round_that_is_not_utf8_in_its_fields_or_its_observation_is_invalid_and_the_
             "{findings:?}"
         );
     }
+}
+
+/// A document of `rounds` unobserved `cursor.shuffle` rounds of `count` items, one epoch.
+fn unobserved_shuffles(rounds: usize, count: u64) -> String {
+    let round =
+        |n: usize| format!(r#"{{"op":"cursor.shuffle","clientSeed":"c","nonce":{n},"cursor":0,"count":{count}}}"#);
+    let rounds: Vec<String> = (0..rounds).map(round).collect();
+    format!(
+        r#"{{"proof":1,"epochs":[{{"commit":null,"serverSeed":"s","rounds":[{}]}}]}}"#,
+        rounds.join(",")
+    )
+}
+
+#[test]
+fn unobserved_big_shuffles_do_not_list_their_outcomes_in_any_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let (report, junit) = (dir.path().join("r.json"), dir.path().join("j.xml"));
+    let text = unobserved_shuffles(20, 100_000);
+    let args = [
+        "audit",
+        "-",
+        "--report",
+        report.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ];
+    let (code, out, err) = run(&args, &text);
+    assert_eq!(code, 0, "{err}");
+    // Before: about 700 KB of derived order per round in each output.
+    assert!(out.len() < 20_000, "stdout has {} bytes", out.len());
+    for path in [&report, &junit] {
+        let len = std::fs::metadata(path).unwrap().len();
+        assert!(len < 20_000, "{} has {len} bytes", path.display());
+    }
+    assert!(out.contains("more than 4096 bytes of JSON and not listed"), "{out}");
+    let r = load(report.to_str().unwrap());
+    assert_eq!(
+        (r["unobserved"].as_u64(), r["verdict"].as_str()),
+        (Some(20), Some("unobserved"))
+    );
+    assert!(r["findings"].as_array().unwrap().iter().all(|f| f["derived"].is_null()));
+    // A small outcome is still listed whole.
+    let (_, findings) = audit_text(&unobserved_shuffles(1, 52), &Options::default());
+    assert_eq!(findings[0].derived["order"].as_array().map(Vec::len), Some(52));
+}
+
+#[test]
+fn a_value_past_the_cap_stops_the_reading_with_a_finding_that_names_the_limit() {
+    let options = Options {
+        max_value: 1000,
+        ..Options::default()
+    };
+    let big = "x".repeat(5000);
+    for text in [
+        // A title, a skipped unknown field, a round.
+        format!(r#"{{"proof":1,"title":"{big}","epochs":[]}}"#),
+        format!(r#"{{"proof":1,"junk":["{big}"],"epochs":[]}}"#),
+        format!(
+            r#"{{"proof":1,"epochs":[{{"serverSeed":"s","rounds":[{{"op":"dice.roll","clientSeed":"{big}","n":1}}]}}]}}"#
+        ),
+    ] {
+        let (counts, findings) = audit_text(&text, &options);
+        let last = findings.last().unwrap();
+        let reason = last.reason.as_deref().unwrap();
+        assert!(reason.contains("longer than 1000 bytes"), "{reason}");
+        assert_eq!(counts.verdict(), proof::Verdict::Invalid);
+        assert_eq!(counts.rounds, 0, "the capped round is not read");
+    }
+    // Values up to the cap are read as before.
+    let text = format!(r#"{{"proof":1,"title":"{}","epochs":[]}}"#, "x".repeat(900));
+    assert_eq!(audit_text(&text, &options).1, vec![]);
+}
+
+/// Runs `f` on another thread, failing if it has not finished after `secs`
+/// (a hang guard on a loaded machine, not a speed claim).
+fn within<T: Send + 'static>(secs: u64, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(f()));
+    rx.recv_timeout(std::time::Duration::from_secs(secs))
+        .expect("still running: the work grows faster than its input")
+}
+
+#[test]
+fn distinct_keys_of_an_epoch_and_of_the_document_are_not_compared_pairwise() {
+    // 200,000 distinct keys: quadratic, this took hours (160,000 took 150 s).
+    let keys: Vec<String> = (0..200_000).map(|i| format!(r#""k{i}":0"#)).collect();
+    let text = format!(
+        r#"{{"proof":1,{0},"epochs":[{{"serverSeed":"s",{0},"rounds":[]}}]}}"#,
+        keys.join(",")
+    );
+    let (counts, findings) = within(300, move || audit_text(&text, &Options::default()));
+    assert_eq!(counts.invalid_other, 400_000);
+    assert_eq!(findings.len(), 400_000);
+}
+
+#[test]
+fn a_truncated_document_counts_every_complete_round_of_its_last_epoch() {
+    let rounds: Vec<String> = (1..=10)
+        .map(|n| format!(r#"{{"op":"dice.roll","clientSeed":"c","n":{n},"observed":{{"face":1}}}}"#))
+        .collect();
+    let text = format!(
+        r#"{{"proof":1,"epochs":[{{"serverSeed":"s","rounds":[{}]}}]}}"#,
+        rounds.join(",")
+    );
+    // Cut inside the tenth round, and between the ninth and the tenth.
+    for cut in [text.rfind("\"n\":10").unwrap(), text.rfind(",{").unwrap() + 1] {
+        for batch_rounds in [2, 256] {
+            let options = Options {
+                batch_rounds,
+                ..Options::default()
+            };
+            let (counts, findings) = audit_text(&text[..cut], &options);
+            assert_eq!(counts.rounds, 9, "cut at {cut}, batches of {batch_rounds}");
+            let last = findings.last().unwrap();
+            assert_eq!((last.epoch, last.round), (Some(0), Some(9)), "{last:?}");
+            assert!(last.reason.as_deref().unwrap().starts_with("not JSON"), "{last:?}");
+        }
+    }
+}
+
+#[test]
+fn jobs_past_256_is_a_usage_error_not_a_panic() {
+    for jobs in ["18446744073709551615", "100000", "0"] {
+        let (code, _, err) = run(&["audit", "--jobs", jobs, "examples/proofs/ladder.json"], "");
+        assert_eq!(code, 2, "--jobs {jobs}: {err}");
+        assert!(!err.contains("panicked") && err.contains("1..=256"), "{err}");
+    }
+    let (code, _, err) = run(&["audit", "--jobs", "256", "examples/proofs/ladder.json"], "");
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn a_byte_order_mark_before_the_proof_key_still_makes_a_document() {
+    let text = std::fs::read_to_string(root().join("examples/proofs/ladder.json")).unwrap();
+    let plain = report(&text, &Options::default());
+    assert_eq!(plain["verdict"], "match");
+    assert_eq!(report(&format!("\u{feff}{text}"), &Options::default()), plain);
+}
+
+#[test]
+fn a_directory_is_named_and_a_text_that_is_no_proof_is_one_finding() {
+    let (code, out, _) = run(&["audit", "docs"], "");
+    assert_eq!(code, 2);
+    assert!(out.contains("docs: is a directory"), "{out}");
+    let (code, out, _) = run(&["audit", "README.md", "--quiet"], "");
+    assert_eq!(code, 2);
+    let (counts, findings) = audit_text(
+        &std::fs::read_to_string(root().join("README.md")).unwrap(),
+        &Options::default(),
+    );
+    assert_eq!(
+        (counts.epochs, counts.invalid_other, findings.len()),
+        (0, 1, 1),
+        "{out}"
+    );
+    let reason = findings[0].reason.as_deref().unwrap();
+    assert!(reason.starts_with("this is not a proof document"), "{reason}");
+    assert_eq!(findings[0].line, Some(1));
+}
+
+/// The vectors' texts as Python's `json.dumps` writes them (", " and ": ",
+/// non-ASCII as `\u` escapes), each round's and observation's keys in
+/// reverse order when `reverse`.
+fn as_python_writes(text: &str, reverse: bool) -> String {
+    let script = r#"
+import json, sys
+reverse = sys.argv[1] == "1"
+def turn(d):
+    return dict(reversed(list(d.items()))) if reverse else d
+def epoch(e):
+    if isinstance(e, dict) and isinstance(e.get("rounds"), list):
+        e["rounds"] = [turn({k: (turn(v) if k == "observed" and isinstance(v, dict) else v) for k, v in r.items()})
+                       if isinstance(r, dict) else r for r in e["rounds"]]
+    return e
+text = sys.stdin.read()
+if text.lstrip().startswith('{"proof"'):
+    doc = json.loads(text)
+    doc["epochs"] = [epoch(e) for e in doc["epochs"]]
+    sys.stdout.write(json.dumps(doc))
+else:
+    sys.stdout.write("\n".join(json.dumps(epoch(json.loads(l))) if l.strip() else l for l in text.split("\n")))
+"#;
+    duct::cmd(
+        crate::support::python(),
+        ["-c", script, if reverse { "1" } else { "0" }],
+    )
+    .stdin_bytes(text.as_bytes().to_vec())
+    .read()
+    .unwrap()
+}
+
+#[test]
+fn vectors_written_by_pythons_json_dumps_in_any_key_order_give_the_same_reports() {
+    let mut texts = 0;
+    for t in vectors().iter().filter(|t| t["class"] != "invalid") {
+        let text = t["text"].as_str().unwrap();
+        let want = report(text, &Options::default());
+        for reverse in [false, true] {
+            let other = as_python_writes(text, reverse);
+            assert_ne!(other, text);
+            assert_eq!(
+                report(&other, &Options::default()),
+                want,
+                "tcId {}, reversed {reverse}",
+                t["tcId"]
+            );
+            texts += 1;
+        }
+    }
+    assert!(texts > 20, "{texts} texts");
 }

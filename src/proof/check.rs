@@ -589,6 +589,50 @@ pub fn mismatches(at: Place, observed: &Map<String, Value>, derived: &Value, spe
     (compared, out)
 }
 
+/// The longest derived outcome an `unobserved` finding lists, in bytes of
+/// compact JSON. A six- or eight-deck shoe (under 2.2 KB) is listed; a
+/// 100,000-item shuffle (about 700 KB) is not, so that an archive of big
+/// unobserved rounds has a report of its own size, not of its outcomes'.
+pub const MAX_LISTED: usize = 4096;
+
+/// The finding of a round with nothing observed: the derived outcome as
+/// `derived`, or, past [`MAX_LISTED`], null and its size in the reason
+/// (`provably derive` gives it whole). The size is counted only up to the
+/// limit.
+fn unobserved(round: &Round, at: Place, derived: &Value) -> Finding {
+    let mut f = Finding::new(FindingKind::Unobserved, at);
+    f.observed = round.observed.clone().map_or(Value::Null, Value::Object);
+    let mut size = Counter(0);
+    let _ = serde_json::to_writer(&mut size, derived);
+    if size.0 <= MAX_LISTED {
+        f.derived = derived.clone();
+        f.reason = Some("nothing observed: the round is derived, nothing is compared".into());
+    } else {
+        f.reason = Some(format!(
+            "nothing observed: the round is derived, nothing is compared; its outcome (more than {MAX_LISTED} bytes of JSON) is not listed: `provably derive {}` gives it",
+            round.request.op()
+        ));
+    }
+    f
+}
+
+/// Counts the bytes written to it, and stops the writer (an error) once
+/// past [`MAX_LISTED`]: the size of a big outcome is only known to be big.
+struct Counter(usize);
+
+impl std::io::Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        if self.0 > MAX_LISTED {
+            return Err(std::io::Error::other("past the listing limit"));
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// A round checked: its verdict and findings, and what was derived.
 #[derive(Debug, Clone)]
 pub struct Judgement {
@@ -647,11 +691,7 @@ pub fn judge(round: &Round, at: Place) -> Judgement {
     let (verdict, findings) = if !differing.is_empty() {
         (RoundVerdict::Mismatch, differing)
     } else if compared == 0 {
-        let mut f = Finding::new(FindingKind::Unobserved, at);
-        f.derived = derived.clone();
-        f.observed = round.observed.clone().map_or(Value::Null, Value::Object);
-        f.reason = Some("nothing observed: the round is derived, nothing is compared".into());
-        (RoundVerdict::Unobserved, vec![f])
+        (RoundVerdict::Unobserved, vec![unobserved(round, at, &derived)])
     } else {
         (RoundVerdict::Match, Vec::new())
     };
@@ -683,6 +723,9 @@ pub fn check_round(head: &EpochHead, round: u64, raw: &[u8]) -> Event {
         Ok(text) => text,
         Err(e) => return invalid(FieldError::new("round", format!("not UTF-8: {e}"))),
     };
+    if let Some(event) = typed(head, round, raw, secret) {
+        return event;
+    }
     // Parsed whole, observation included, so that the first key given twice
     // in the text is the round's first error.
     let map = match parse_round(raw, false) {
@@ -705,27 +748,49 @@ pub fn check_round(head: &EpochHead, round: u64, raw: &[u8]) -> Event {
     }
 }
 
-/// The fast path for a round whose text ends in `,"observed":` and the
-/// derived `ok` object verbatim (as `provably proof` writes rounds): the
-/// members before it are parsed, the observation only compared as bytes.
-/// The text before is a valid object when closed and the text after is the
-/// derived object exactly, so the round is that object plus this
-/// observation; any other text (a key inside a string, another order, white
-/// space) fails one of the two and takes the full path. `None`: full path.
-/// Only the members are checked for UTF-8: an observation equal to the
-/// derived bytes is UTF-8.
+/// The fast path for a round whose last member is `observed` (as
+/// `provably proof` writes rounds, and Python's `json.dumps` of a round in
+/// that key order): the members before it are parsed, the observation only
+/// compared as text with the derived object (byte for byte, or token by
+/// token). The text before `, "observed"` is a valid object when closed, so
+/// that key stands at the top level (not in a string, not deeper), and the
+/// text after its colon is one value equal to the derived object, so the
+/// round is that object plus this observation; any other text (a key inside
+/// a string, another order) fails one of the two and takes the next path.
+/// `None`: the next path. Only the members are checked for UTF-8: an
+/// observation the same as the derived object is UTF-8.
 fn verbatim(head: &EpochHead, round: u64, raw: &[u8], secret: Option<(&str, &Value)>) -> Option<Event> {
-    const KEY: &[u8] = b",\"observed\":";
-    let body = raw.strip_suffix(b"}")?;
+    const KEY: &[u8] = b"\"observed\"";
+    let body = raw.trim_ascii_end().strip_suffix(b"}")?;
     // The first occurrence: the members before it are short, the observation long.
     let at = memchr::memmem::find(body, KEY)?;
-    let members = format!("{}}}", std::str::from_utf8(&raw[..at]).ok()?);
-    let (map, observed) = parse_round(&members, true).ok()?;
-    if observed.is_some() {
+    let before = body[..at].trim_ascii_end().strip_suffix(b",")?;
+    let observed = body[at + KEY.len()..].trim_ascii_start().strip_prefix(b":")?;
+    let members = format!("{}}}", std::str::from_utf8(before).ok()?);
+    let (map, inner) = parse_round(&members, true).ok()?;
+    if inner.is_some() {
         return None;
     }
     let r = read_round(Value::Object(map), secret).ok()?;
-    (r.external.is_none() && same_text(&r.request, &body[at + KEY.len()..])).then_some(Event::Round {
+    (r.external.is_none() && same_text(&r.request, observed)).then_some(Event::Round {
+        epoch: head.epoch,
+        round,
+        verdict: RoundVerdict::Match,
+        findings: Vec::new(),
+    })
+}
+
+/// The fast path for any other text of a round (white space, key order,
+/// escapes): its members parsed with `observed` kept as text, which is
+/// then compared with the derived object token by token
+/// ([`super::same`]). `None` (a prefix, a null item, a number written
+/// otherwise, a mismatch, anything invalid): the full path decides.
+fn typed(head: &EpochHead, round: u64, raw: &str, secret: Option<(&str, &Value)>) -> Option<Event> {
+    let (map, Some(observed)) = parse_round(raw, true).ok()? else {
+        return None;
+    };
+    let r = read_round(Value::Object(map), secret).ok()?;
+    (r.external.is_none() && same_text(&r.request, observed.as_bytes())).then_some(Event::Round {
         epoch: head.epoch,
         round,
         verdict: RoundVerdict::Match,
@@ -735,22 +800,26 @@ fn verbatim(head: &EpochHead, round: u64, raw: &[u8], secret: Option<(&str, &Val
 
 /// Whether an observation written exactly as the derived `ok` object
 /// (compact, fields in the op's order, as `provably proof` writes it) is
-/// that object: then it is valid and matches, and nothing needs parsing.
-/// Any other text takes the full path.
+/// that object, or is the same JSON in another layout ([`super::same`]):
+/// then it is valid and matches, and nothing needs parsing. Any other text
+/// takes the full path.
 fn same_text(request: &Request, observed: &[u8]) -> bool {
     let Ok(outcome) = request.run() else {
         return false;
     };
     let mut derived = Vec::with_capacity(observed.len());
     outcome.write_json(&mut derived);
-    derived == observed && has_leaf(&derived)
+    if derived == observed {
+        return has_leaf(&derived);
+    }
+    super::same::same_observation(observed, &derived)
 }
 
 /// Whether compact JSON holds a scalar (a string, number, boolean or null)
 /// as a value: what makes a full observation more than nothing. Keys are
 /// the strings followed by `:`; every other string, and every number,
 /// `true`, `false` and `null`, is a value.
-fn has_leaf(json: &[u8]) -> bool {
+pub(crate) fn has_leaf(json: &[u8]) -> bool {
     let mut i = 0;
     while i < json.len() {
         match json[i] {

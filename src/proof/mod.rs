@@ -60,6 +60,7 @@ pub mod make;
 pub mod read;
 pub mod report;
 pub mod run;
+pub(crate) mod same;
 pub(crate) mod scan;
 
 use std::fmt;
@@ -217,6 +218,10 @@ pub enum ProofError {
     /// Occurs when the input cannot be read (a file that is not there, a read error).
     #[error("{at}cannot read: {message}")]
     Read { at: Place, message: String },
+    /// Occurs when a single value of a document (a round, a seed, a skipped
+    /// field) is longer than `limit` bytes; `at` is where it begins.
+    #[error("{at}a single value longer than {limit} bytes (the cap on any one value of a proof document)")]
+    TooLarge { at: Place, limit: usize },
 }
 
 impl ProofError {
@@ -225,7 +230,8 @@ impl ProofError {
             ProofError::NotJson { at, .. }
             | ProofError::Field { at, .. }
             | ProofError::Shape { at, .. }
-            | ProofError::Read { at, .. } => *at,
+            | ProofError::Read { at, .. }
+            | ProofError::TooLarge { at, .. } => *at,
         }
     }
 
@@ -243,6 +249,9 @@ impl ProofError {
             }
             ProofError::Shape { reason, .. } => reason.clone(),
             ProofError::Read { message, .. } => format!("cannot read: {message}"),
+            ProofError::TooLarge { limit, .. } => format!(
+                "a single value longer than {limit} bytes (the cap on any one value of a proof document); reading stops here"
+            ),
         });
         f
     }

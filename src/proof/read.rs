@@ -15,6 +15,7 @@
 //! `provably proof` writes) streams without waiting.
 
 use std::cell::Cell;
+use std::collections::HashSet;
 use std::io::{self, BufRead, Read};
 use std::sync::Arc;
 
@@ -40,8 +41,12 @@ const MARK: &[u8] = b"\"proof\"";
 /// The input again, the bytes looked at first included.
 pub type Sniffed<R> = io::Chain<io::Cursor<Vec<u8>>, R>;
 
+/// The UTF-8 byte order mark some editors put first: not part of the text.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// Decides the format from the first bytes (`{`, optional white space,
-/// `"proof"` makes a document) and returns a reader that still yields them.
+/// `"proof"` makes a document) and returns a reader that still yields them,
+/// but for a UTF-8 byte order mark in front, which is dropped.
 pub fn sniff<R: Read>(mut input: R) -> io::Result<(Format, Sniffed<R>)> {
     let mut prefix = Vec::new();
     let mut chunk = [0u8; 512];
@@ -59,11 +64,18 @@ pub fn sniff<R: Read>(mut input: R) -> io::Result<(Format, Sniffed<R>)> {
         }
         prefix.extend_from_slice(&chunk[..n]);
     };
+    if prefix.starts_with(BOM) {
+        prefix.drain(..BOM.len());
+    }
     Ok((format, io::Cursor::new(prefix).chain(input)))
 }
 
 /// `None` while the bytes seen do not decide yet.
 fn decide(prefix: &[u8]) -> Option<Format> {
+    if BOM.starts_with(prefix) && prefix.len() < BOM.len() {
+        return None;
+    }
+    let prefix = prefix.strip_prefix(BOM).unwrap_or(prefix);
     let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
     let start = prefix.iter().position(|b| !ws(b))?;
     if prefix[start] != b'{' {
@@ -256,6 +268,7 @@ fn read_line_epoch(line: u64, epoch: u64, text: Result<&[u8], usize>, options: &
         let message = match e {
             ScanError::Syntax { message, .. } => message,
             ScanError::Io(e) => e.to_string(),
+            ScanError::TooLarge { limit, .. } => format!("a value of more than {limit} bytes"),
         };
         let at = Place {
             round: ctx.round.get(),
@@ -348,11 +361,11 @@ pub(crate) fn read_document<R: BufRead, S: Sink>(
     ctx: &Ctx,
     options: &Options,
 ) -> Result<(), ReadStop> {
-    let mut sc = Scanner::new(input);
+    let mut sc = Scanner::with_limit(input, options.max_value);
     let report = |sink: &mut S, field: &str, reason: String| {
         sink.job(Job::Events(vec![invalid_event(Place::default(), field, reason)]))
     };
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen = HashSet::new();
     let mut more = !sc.open(b'{', b'}')?;
     while more {
         let key = sc.key()?;
@@ -360,7 +373,7 @@ pub(crate) fn read_document<R: BufRead, S: Sink>(
             sc.skip()?;
             report(sink, &key, "appears twice".into())?;
         } else {
-            seen.push(key.clone());
+            seen.insert(key.clone());
             match key.as_str() {
                 "proof" => {
                     let v = small(&mut sc)?;
@@ -393,7 +406,7 @@ pub(crate) fn read_document<R: BufRead, S: Sink>(
         }
         more = sc.more(b'}')?;
     }
-    if !seen.iter().any(|k| k == "epochs") {
+    if !seen.contains("epochs") {
         report(sink, "epochs", "is missing".into())?;
     }
     Ok(sc.end()?)
@@ -435,6 +448,21 @@ fn read_epoch<R: BufRead, S: Sink>(
 ) -> Result<(), ReadStop> {
     let mut b = EpochBuilder::new(epoch, line, sink, ctx);
     b.begin()?;
+    let result = epoch_members(sc, &mut b, options);
+    if result.is_err() {
+        // The text breaks inside the epoch: what was read before goes out
+        // ahead of the break's finding (rounds waiting for a secret that
+        // never came are checked without one).
+        b.settle()?;
+    }
+    result
+}
+
+fn epoch_members<R: BufRead, S: Sink>(
+    sc: &mut Scanner<R>,
+    b: &mut EpochBuilder<'_, S>,
+    options: &Options,
+) -> Result<(), ReadStop> {
     if sc.peek()? != Some(b'{') {
         let t = type_of(sc)?;
         let reason = format!("an epoch must be a JSON object, not {t}");
@@ -442,7 +470,8 @@ fn read_epoch<R: BufRead, S: Sink>(
         b.sink.job(Job::Events(vec![Event::Invalid(e.finding())]))?;
         return Ok(());
     }
-    let mut seen: Vec<String> = Vec::new();
+    // A set, not a list: an epoch of many distinct keys is read in linear time.
+    let mut seen = HashSet::new();
     let mut more = !sc.open(b'{', b'}')?;
     while more {
         let key = sc.key()?;
@@ -450,15 +479,15 @@ fn read_epoch<R: BufRead, S: Sink>(
             sc.skip()?;
             b.invalid(&key, "appears twice")?;
         } else {
-            seen.push(key.clone());
-            epoch_member(sc, &mut b, &key, options)?;
+            seen.insert(key.clone());
+            epoch_member(sc, b, &key, options)?;
         }
         more = sc.more(b'}')?;
     }
-    if !seen.iter().any(|k| k == "rounds") {
+    if !seen.contains("rounds") {
         b.invalid("rounds", "is missing")?;
     }
-    if !seen.iter().any(|k| k == "commit") {
+    if !seen.contains("commit") {
         b.piece(Piece::Commit(None))?;
     }
     b.settle()?;
@@ -523,9 +552,11 @@ fn read_rounds<R: BufRead, S: Sink>(
     let mut batch = Vec::new();
     // Rounds in a row are much alike: room for the last one's length saves regrowing.
     let mut raw = b.sink.buffer();
-    loop {
+    let result = loop {
         ctx.round.set(Some(next));
-        sc.value(&mut raw)?;
+        if let Err(e) = sc.value(&mut raw) {
+            break Err(e.into());
+        }
         ctx.round.set(None);
         match &in_place {
             Some(head) => {
@@ -546,14 +577,18 @@ fn read_rounds<R: BufRead, S: Sink>(
             b.piece(Piece::Rounds(first, std::mem::take(&mut batch)))?;
             (first, bytes) = (next, 0);
         }
-        if !sc.more(b']')? {
-            break;
+        match sc.more(b']') {
+            Ok(true) => {}
+            Ok(false) => break Ok(()),
+            Err(e) => break Err(e.into()),
         }
-    }
+    };
+    // The rounds read before a break are complete: they are checked and
+    // counted, so the count and the break's place agree.
     if !batch.is_empty() {
         b.piece(Piece::Rounds(first, batch))?;
     }
-    Ok(())
+    result
 }
 
 /// A piece of an epoch, waiting for its secret.
@@ -635,6 +670,28 @@ impl<'a, S: Sink> EpochBuilder<'a, S> {
     }
 }
 
+/// Why a text whose first line is `first` is no proof at all (a README, a
+/// JSON file of something else), or `None`: a first line that is not a
+/// JSON object cannot be an epoch, and the lines after it are then not
+/// epochs either, so one finding says so instead of one per line.
+fn not_a_proof(first: &[u8]) -> Option<String> {
+    let text = first.trim_ascii_start();
+    let object = text.first() == Some(&b'{') && serde_json::from_slice::<serde::de::IgnoredAny>(text).is_ok();
+    if object {
+        return None;
+    }
+    let begins = text.first().map_or_else(String::new, |&b| {
+        if b.is_ascii_graphic() {
+            format!(" (it begins with '{}')", b as char)
+        } else {
+            format!(" (it begins with byte {b:#04x})")
+        }
+    });
+    Some(format!(
+        "this is not a proof document: a proof is a JSON document that begins with {{\"proof\", or JSON lines of epoch objects, and its first line is not a JSON object{begins}"
+    ))
+}
+
 /// Reads JSON lines into jobs: batches of lines, each line one epoch.
 /// Blank lines are skipped (but counted for line numbers).
 pub(crate) fn read_lines<R: BufRead, S: Sink>(mut input: R, sink: &mut S, options: &Options) -> io::Result<()> {
@@ -660,6 +717,18 @@ pub(crate) fn read_lines<R: BufRead, S: Sink>(mut input: R, sink: &mut S, option
         if let Ok(t) = &text {
             if t.iter().all(u8::is_ascii_whitespace) {
                 continue;
+            }
+        }
+        if epoch == 0 {
+            if let Some(reason) = text.as_ref().ok().and_then(|t| not_a_proof(t)) {
+                let at = Place {
+                    line: Some(line),
+                    ..Place::default()
+                };
+                let _ = sink.job(Job::Events(vec![Event::Invalid(
+                    ProofError::Shape { at, reason }.finding(),
+                )]));
+                return Ok(());
             }
         }
         bytes += text.as_ref().map_or(0, Vec::len);

@@ -120,6 +120,10 @@ pub fn describe(f: &Finding) -> String {
             "{at}skipped: external ({}), not derived from the seed",
             f.reason.as_deref().unwrap_or("")
         ),
+        FindingKind::Unobserved if f.derived.is_null() => format!(
+            "{at}nothing observed to compare; the derived outcome is more than {} bytes of JSON and not listed",
+            super::check::MAX_LISTED
+        ),
         FindingKind::Unobserved => format!("{at}nothing observed to compare; derived {}", f.derived),
     }
 }

@@ -38,6 +38,10 @@ pub struct Options {
     pub max_line: usize,
     /// `audit --stats`: every derived round is counted here ([`crate::stats::tap`]).
     pub stats: Option<Arc<crate::stats::Shared>>,
+    /// The longest single value in a document (a round, a seed, a skipped
+    /// field), in bytes: past it, reading stops with a finding that names
+    /// the limit, so no value is held in memory whole whatever its size.
+    pub max_value: usize,
 }
 
 impl Default for Options {
@@ -48,9 +52,14 @@ impl Default for Options {
             batch_bytes: 1 << 20,
             max_line: 64 << 20,
             stats: None,
+            max_value: MAX_VALUE,
         }
     }
 }
+
+/// The default cap on one value of a document: that of a JSON line, since
+/// a JSON-lines epoch is one value too.
+pub const MAX_VALUE: usize = 64 << 20;
 
 /// A reader that counts the bytes read through it (for a progress bar).
 pub struct Counting<R> {
@@ -209,6 +218,13 @@ fn read_all<R: Read>(input: R, pool: &mut Pool, options: &Options) {
                         ..ctx.place()
                     };
                     fail(pool, ProofError::NotJson { at, message });
+                }
+                Err(ReadStop::Scan(ScanError::TooLarge { line, limit })) => {
+                    let at = Place {
+                        line: Some(line),
+                        ..ctx.place()
+                    };
+                    fail(pool, ProofError::TooLarge { at, limit });
                 }
             }
         }

@@ -26,6 +26,12 @@ pub(crate) enum ScanError {
         line: u64,
         message: String,
     },
+    /// A single value (a round, a seed, a skipped field) passed the cap of
+    /// `limit` bytes; it started at this line.
+    TooLarge {
+        line: u64,
+        limit: usize,
+    },
 }
 
 impl From<io::Error> for ScanError {
@@ -37,6 +43,36 @@ impl From<io::Error> for ScanError {
 pub(crate) struct Scanner<R> {
     input: R,
     line: u64,
+    /// The longest value [`Scanner::value`] cuts out or skips, in bytes.
+    max_value: usize,
+}
+
+/// Where a value's bytes go: kept (`out`) or only counted (a skipped
+/// value), never more than `max` of them.
+struct Cut<'a> {
+    out: Option<&'a mut Vec<u8>>,
+    len: usize,
+    max: usize,
+    /// The line the value starts at, for the error.
+    line: u64,
+}
+
+impl Cut<'_> {
+    /// Takes `bytes`, or fails once the value would pass the cap: nothing
+    /// past it is kept, so a runaway value never fills memory.
+    fn push(&mut self, bytes: &[u8]) -> Result<(), ScanError> {
+        self.len = self.len.saturating_add(bytes.len());
+        if self.len > self.max {
+            return Err(ScanError::TooLarge {
+                line: self.line,
+                limit: self.max,
+            });
+        }
+        if let Some(out) = self.out.as_deref_mut() {
+            out.extend_from_slice(bytes);
+        }
+        Ok(())
+    }
 }
 
 fn shown(b: u8) -> String {
@@ -48,8 +84,18 @@ fn shown(b: u8) -> String {
 }
 
 impl<R: BufRead> Scanner<R> {
+    /// A scanner whose values are not capped (a JSON line, already capped as a whole).
     pub(crate) fn new(input: R) -> Self {
-        Scanner { input, line: 1 }
+        Self::with_limit(input, usize::MAX)
+    }
+
+    /// A scanner that refuses any single value longer than `max_value` bytes.
+    pub(crate) fn with_limit(input: R, max_value: usize) -> Self {
+        Scanner {
+            input,
+            line: 1,
+            max_value,
+        }
     }
 
     pub(crate) fn syntax(&self, message: impl Into<String>) -> ScanError {
@@ -141,7 +187,7 @@ impl<R: BufRead> Scanner<R> {
     pub(crate) fn key(&mut self) -> Result<String, ScanError> {
         let mut raw = Vec::new();
         match self.peek()? {
-            Some(b'"') => self.string(&mut raw)?,
+            Some(b'"') => self.cut(Some(&mut raw))?,
             Some(b) => return Err(self.syntax(format!("expected a key (a string), found {}", shown(b)))),
             None => return Err(self.syntax("expected a key, found the end of the text")),
         }
@@ -153,23 +199,34 @@ impl<R: BufRead> Scanner<R> {
 
     /// Appends the text of one value (after white space) to `out`.
     pub(crate) fn value(&mut self, out: &mut Vec<u8>) -> Result<(), ScanError> {
-        match self.peek()? {
+        self.cut(Some(out))
+    }
+
+    /// Skips one value, keeping none of it (but holding it to the same cap).
+    pub(crate) fn skip(&mut self) -> Result<(), ScanError> {
+        self.cut(None)
+    }
+
+    fn cut(&mut self, out: Option<&mut Vec<u8>>) -> Result<(), ScanError> {
+        let first = self.peek()?;
+        let mut cut = Cut {
+            out,
+            len: 0,
+            max: self.max_value,
+            line: self.line,
+        };
+        match first {
             None => Err(self.syntax("expected a value, found the end of the text")),
-            Some(b'"') => self.string(out),
-            Some(b'{' | b'[') => self.container(out),
+            Some(b'"') => self.string(&mut cut),
+            Some(b'{' | b'[') => self.container(&mut cut),
             Some(b @ (b'}' | b']' | b',' | b':')) => Err(self.syntax(format!("expected a value, found {}", shown(b)))),
-            Some(_) => self.scalar(out),
+            Some(_) => self.scalar(&mut cut),
         }
     }
 
-    /// Skips one value.
-    pub(crate) fn skip(&mut self) -> Result<(), ScanError> {
-        self.value(&mut Vec::new())
-    }
-
     /// A string literal, quotes and escapes included, as written.
-    fn string(&mut self, out: &mut Vec<u8>) -> Result<(), ScanError> {
-        out.push(b'"');
+    fn string(&mut self, out: &mut Cut) -> Result<(), ScanError> {
+        out.push(b"\"")?;
         self.bump();
         loop {
             let buf = self.input.fill_buf()?;
@@ -179,7 +236,7 @@ impl<R: BufRead> Scanner<R> {
             match memchr::memchr2(b'"', b'\\', buf) {
                 Some(i) => {
                     let quote = buf[i] == b'"';
-                    out.extend_from_slice(&buf[..=i]);
+                    out.push(&buf[..=i])?;
                     // A raw line break in a string is not JSON; serde says so when it parses it.
                     self.line += bytecount(&buf[..i]);
                     self.input.consume(i + 1);
@@ -190,11 +247,11 @@ impl<R: BufRead> Scanner<R> {
                     let Some(&escaped) = buf.first() else {
                         return Err(self.syntax("the text ends inside a string"));
                     };
-                    out.push(escaped);
+                    out.push(&[escaped])?;
                     self.input.consume(1);
                 }
                 None => {
-                    out.extend_from_slice(buf);
+                    out.push(buf)?;
                     self.line += bytecount(buf);
                     let n = buf.len();
                     self.input.consume(n);
@@ -205,7 +262,7 @@ impl<R: BufRead> Scanner<R> {
 
     /// An object or a list, as written: brackets counted outside strings
     /// ([`Walk`]), buffer by buffer.
-    fn container(&mut self, out: &mut Vec<u8>) -> Result<(), ScanError> {
+    fn container(&mut self, out: &mut Cut) -> Result<(), ScanError> {
         let mut walk = Walk::default();
         loop {
             let buf = self.input.fill_buf()?;
@@ -214,7 +271,7 @@ impl<R: BufRead> Scanner<R> {
             }
             let end = walk.find_end(buf);
             let n = end.unwrap_or(buf.len());
-            out.extend_from_slice(&buf[..n]);
+            out.push(&buf[..n])?;
             self.line += bytecount(&buf[..n]);
             self.input.consume(n);
             if end.is_some() {
@@ -224,7 +281,7 @@ impl<R: BufRead> Scanner<R> {
     }
 
     /// A number, `true`, `false` or `null`: everything up to a delimiter.
-    fn scalar(&mut self, out: &mut Vec<u8>) -> Result<(), ScanError> {
+    fn scalar(&mut self, out: &mut Cut) -> Result<(), ScanError> {
         loop {
             let buf = self.input.fill_buf()?;
             if buf.is_empty() {
@@ -237,7 +294,7 @@ impl<R: BufRead> Scanner<R> {
                 )
             });
             let n = end.unwrap_or(buf.len());
-            out.extend_from_slice(&buf[..n]);
+            out.push(&buf[..n])?;
             self.input.consume(n);
             if end.is_some() {
                 return Ok(());

@@ -34,9 +34,9 @@ pub struct AuditArgs {
     /// No progress bar and no finding lines: the table and the verdict only.
     #[arg(long, short)]
     quiet: bool,
-    /// Worker threads (default: one per core).
-    #[arg(long, value_name = "N")]
-    jobs: Option<usize>,
+    /// Worker threads (default: one per core; at most 256, as for `diff`).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
+    jobs: Option<u64>,
     /// Test the outcomes' distribution for seed grinding (docs/statistics.md); exit 6 on an alarm without a mismatch.
     #[arg(long)]
     stats: bool,
@@ -52,12 +52,19 @@ fn level(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Exit 0 (match, or nothing to compare), 1 (a mismatch), 2 (invalid input)
-/// or 6 (--stats: a statistical alarm and no mismatch).
+/// The exit status when an output (stdout, --report, --junit) could not be
+/// written: the shared table's 5.
+const OUTPUT_FAILED: u8 = 5;
+
+/// Exit 0 (match, or nothing to compare), 1 (a mismatch), 2 (invalid
+/// input), 6 (--stats: a statistical alarm and no mismatch), or 5 when the
+/// verdict is 0 but an output could not be written (every other output is
+/// still written; a mismatch or invalid input keeps its own status, and the
+/// failure is on stderr either way).
 pub fn run(args: &AuditArgs) -> anyhow::Result<ExitCode> {
     let mut options = proof::Options::default();
     if let Some(j) = args.jobs {
-        options.jobs = j.max(1);
+        options.jobs = usize::try_from(j).expect("at most 256");
     }
     let shared = args.stats.then(|| Arc::new(provably::stats::Shared::default()));
     options.stats.clone_from(&shared);
@@ -72,21 +79,35 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<ExitCode> {
         });
     }
     let stats = shared.map(|s| s.evaluate(args.stats_level));
-    // A closed stdout (`| head`) ends the listing, not the audit (Out).
-    print(&sources, &mut spool, args.quiet, stats.as_ref()).context("writing to stdout")?;
+    // Each output is written whatever became of the others. A closed
+    // stdout (`| head`) ends the listing and is no failure (Out).
+    let mut failed = false;
+    let mut written = |r: io::Result<()>, what: &dyn Fn() -> String| {
+        if let Err(e) = r {
+            eprintln!("error: writing {}: {e}", what());
+            failed = true;
+        }
+    };
+    written(print(&sources, &mut spool, args.quiet, stats.as_ref()), &|| {
+        "to stdout".into()
+    });
     if let Some(path) = &args.report {
-        provably::base::fsutil::write_atomic_with(path, |w| {
+        let r = provably::base::fsutil::write_atomic_with(path, |w| {
             report::write_report_with(w, &sources, &mut spool, stats.as_ref())
-        })
-        .with_context(|| format!("writing {}", path.display()))?;
+        });
+        written(r, &|| path.display().to_string());
     }
     if let Some(path) = &args.junit {
-        provably::base::fsutil::write_atomic_with(path, |w| report::write_junit(w, &sources, &mut spool))
-            .with_context(|| format!("writing {}", path.display()))?;
+        let r = provably::base::fsutil::write_atomic_with(path, |w| report::write_junit(w, &sources, &mut spool));
+        written(r, &|| path.display().to_string());
     }
     let code = report::totals(&sources).verdict().exit_code();
     let alarm = stats.as_ref().is_some_and(|s| s.alarm);
-    Ok(ExitCode::from(if code == 0 && alarm { 6 } else { code }))
+    Ok(ExitCode::from(match code {
+        0 if failed => OUTPUT_FAILED,
+        0 if alarm => 6,
+        code => code,
+    }))
 }
 
 fn progress(name: &str, size: Option<u64>) -> ProgressBar {
@@ -110,11 +131,13 @@ fn audit_one(i: usize, name: &str, options: &proof::Options, spool: &mut Spool, 
     let (input, size): (Box<dyn Read + Send>, Option<u64>) = if name == "-" {
         (Box::new(io::stdin()), None)
     } else {
-        match File::open(name) {
-            Ok(f) => {
-                let size = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
-                (Box::new(f), size)
-            }
+        let opened = File::open(name).and_then(|f| match f.metadata() {
+            Ok(m) if m.is_dir() => Err(io::Error::other("is a directory, not a proof file")),
+            Ok(m) => Ok((f, m.is_file().then_some(m.len()))),
+            Err(e) => Err(e),
+        });
+        match opened {
+            Ok((f, size)) => (Box::new(f), size),
             Err(e) => {
                 let f = ProofError::Read {
                     at: Place::default(),

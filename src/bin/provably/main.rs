@@ -115,7 +115,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Verify(args) => verify::run(&args),
         Command::Audit(args) => audit::run(&args),
         Command::Certify(args) => certify::run(&args),
-        Command::Proof(args) => proof::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Proof(args) => proof::run(&args),
         Command::Diff(args) => diff::run(&args),
         Command::HouseEdge(args) => house_edge::run(&args),
         Command::Report(args) => report::run(&args),

@@ -1,9 +1,11 @@
 //! `provably proof`: write a proof document from one round (the flags of
 //! `derive`) or from JSON lines of rounds, deriving what was observed.
 
+use std::cell::Cell;
 use std::fs::File;
 use std::io::{self, BufReader, Write};
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
@@ -111,30 +113,69 @@ impl ProofArgs {
     }
 }
 
-pub fn run(args: &ProofArgs) -> anyhow::Result<()> {
+/// A writer that notes whether a write failed, so that a failure of the
+/// output (exit 5) is told from one of the input (exit 2) whichever error
+/// reaches the top.
+struct Noting<'a, W> {
+    inner: W,
+    failed: &'a Cell<bool>,
+}
+
+impl<W: Write> Write for Noting<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf).inspect_err(|_| self.failed.set(true))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush().inspect_err(|_| self.failed.set(true))
+    }
+}
+
+/// The shared table's status for an output that could not be written.
+const OUTPUT_FAILED: u8 = 5;
+
+/// Exit 0, 2 for an invalid round (or input that cannot be read), 5 when
+/// the document could not be written (`--out` or stdout).
+pub fn run(args: &ProofArgs) -> anyhow::Result<ExitCode> {
+    let failed = Cell::new(false);
+    let output_failed = |e: &anyhow::Error, what: &str| {
+        eprintln!("error: writing {what}: {e:#}");
+        Ok(ExitCode::from(OUTPUT_FAILED))
+    };
     match &args.out {
         Some(path) => {
             let mut failure = None;
             // A failed run leaves no file: the error is carried out of the
             // writer so that the temporary file is dropped, not renamed.
             let written = provably::base::fsutil::write_atomic_with(path, |w| {
-                args.write(w).map_err(|e| {
+                let mut w = Noting {
+                    inner: w,
+                    failed: &failed,
+                };
+                args.write(&mut w).map_err(|e| {
                     failure = Some(e);
                     io::Error::other("stopped")
                 })
             });
-            if let Some(e) = failure {
-                return Err(e);
+            match (failure, written) {
+                (Some(e), _) if failed.get() => output_failed(&e, &path.display().to_string()),
+                (Some(e), _) => Err(e),
+                (None, Err(e)) => output_failed(&e.into(), &path.display().to_string()),
+                (None, Ok(())) => Ok(ExitCode::SUCCESS),
             }
-            written.with_context(|| format!("writing {}", path.display()))
         }
         None => {
             // A closed stdout discards the rest of the document; every round
             // is still read, so a bad one is still exit 2 (Out).
-            let mut out = io::BufWriter::new(Out::default());
-            args.write(&mut out)?;
-            out.flush()?;
-            Ok(())
+            let mut out = io::BufWriter::new(Noting {
+                inner: Out::default(),
+                failed: &failed,
+            });
+            let result = args.write(&mut out).and_then(|()| Ok(out.flush()?));
+            match result {
+                Err(e) if failed.get() => output_failed(&e, "to stdout"),
+                Err(e) => Err(e),
+                Ok(()) => Ok(ExitCode::SUCCESS),
+            }
         }
     }
 }
