@@ -113,12 +113,12 @@ fn pad(ranks: &[u8]) -> [u8; 5] {
     out
 }
 
-/// Returns the best five-card hand among 5 to 7 distinct cards in 0..52.
+/// The cards by rank: how many of each rank (2 ..= 14), each suit's ranks as
+/// a bit mask, and all ranks as one; an ace sets bit 1 too, for the wheel.
 ///
 /// # Panics
-/// When there are fewer than 5 or more than 7 cards, a card above 51, or a
-/// card twice (the protocol's `cards` field cannot hold such a list).
-pub fn evaluate(cards: &[u8]) -> Hand {
+/// As [`evaluate`].
+fn tally(cards: &[u8]) -> ([u8; 15], [u16; 4], u16) {
     assert!(
         (5..=7).contains(&cards.len()),
         "{} cards: 5 to 7 are evaluated",
@@ -140,6 +140,17 @@ pub fn evaluate(cards: &[u8]) -> Hand {
         suit_masks[(c / 13) as usize] |= bit;
         all |= bit;
     }
+
+    (counts, suit_masks, all)
+}
+
+/// Returns the best five-card hand among 5 to 7 distinct cards in 0..52.
+///
+/// # Panics
+/// When there are fewer than 5 or more than 7 cards, a card above 51, or a
+/// card twice (the protocol's `cards` field cannot hold such a list).
+pub fn evaluate(cards: &[u8]) -> Hand {
+    let (counts, suit_masks, all) = tally(cards);
 
     // Ranks with at least `n` cards, highest first.
     let with = |n: u8| (2..=14u8).rev().filter(move |&r| counts[r as usize] >= n);

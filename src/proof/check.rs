@@ -723,8 +723,11 @@ pub fn check_round(head: &EpochHead, round: u64, raw: &[u8]) -> Event {
         Ok(text) => text,
         Err(e) => return invalid(FieldError::new("round", format!("not UTF-8: {e}"))),
     };
-    if let Some(event) = typed(head, round, raw, secret) {
-        return event;
+    // Nor does the typed shortcut (a match decided by comparing text).
+    if !crate::stats::tapping() {
+        if let Some(event) = typed(head, round, raw, secret) {
+            return event;
+        }
     }
     // Parsed whole, observation included, so that the first key given twice
     // in the text is the round's first error.

@@ -299,6 +299,53 @@ fn structure(out: &mut Out, r: &Request) {
     }
 }
 
+/// A list of cards in another type: text, a number, a card as a string,
+/// a float or null.
+fn wrong_cards(out: &mut Out, name: &str, cards: &[u8]) {
+    let text: Vec<String> = cards.iter().map(u8::to_string).collect();
+    value!(
+        out,
+        Flag::WrongType,
+        name,
+        &format!("\"{}\"", text.join(" ")),
+        "a string, not a list",
+    );
+    value!(
+        out,
+        Flag::WrongType,
+        name,
+        &cards[0].to_string(),
+        "a number, not a list"
+    );
+    let element = |raw: String| {
+        let mut items = text.clone();
+        items[0] = raw;
+        format!("[{}]", items.join(","))
+    };
+    let c = cards[0];
+    value!(
+        out,
+        Flag::NumericString,
+        name,
+        &element(format!("\"{c}\"")),
+        "a card as a string",
+    );
+    value!(
+        out,
+        Flag::FloatInteger,
+        name,
+        &element(format!("{c}.0")),
+        "a card as a float"
+    );
+    value!(
+        out,
+        Flag::WrongType,
+        name,
+        &element("null".into()),
+        "a card that is null"
+    );
+}
+
 /// The field given as each JSON type it is not.
 fn wrong_types(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
     let common = [("null", "null"), ("true", "a boolean"), ("{}", "an object")];
@@ -359,50 +406,7 @@ fn wrong_types(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
                 "a list, not a number"
             );
         }
-        (Kind::Cards { .. }, Arg::Cards(cards)) => {
-            let text: Vec<String> = cards.iter().map(u8::to_string).collect();
-            value!(
-                out,
-                Flag::WrongType,
-                name,
-                &format!("\"{}\"", text.join(" ")),
-                "a string, not a list",
-            );
-            value!(
-                out,
-                Flag::WrongType,
-                name,
-                &cards[0].to_string(),
-                "a number, not a list"
-            );
-            let element = |raw: String| {
-                let mut items = text.clone();
-                items[0] = raw;
-                format!("[{}]", items.join(","))
-            };
-            let c = cards[0];
-            value!(
-                out,
-                Flag::NumericString,
-                name,
-                &element(format!("\"{c}\"")),
-                "a card as a string",
-            );
-            value!(
-                out,
-                Flag::FloatInteger,
-                name,
-                &element(format!("{c}.0")),
-                "a card as a float"
-            );
-            value!(
-                out,
-                Flag::WrongType,
-                name,
-                &element("null".into()),
-                "a card that is null"
-            );
-        }
+        (Kind::Cards { .. }, Arg::Cards(cards)) => wrong_cards(out, name, cards),
         (Kind::DecimalSeed, Arg::Seed(s)) => {
             value!(
                 out,

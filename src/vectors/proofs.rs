@@ -140,7 +140,6 @@ fn truncate(field: &'static str, n: usize) -> impl FnOnce(&mut Map<String, Value
 }
 
 fn valid(out: &mut Vec<Vector>) {
-    use FindingKind::Skipped;
     let s = seed("shoe");
     let full = observed(ss(&s), shoe_round(12), |_| {});
     out.push(Vector {
@@ -181,6 +180,12 @@ fn valid(out: &mut Vec<Vector>) {
         verdict: Verdict::Match,
         wants: vec![],
     });
+    valid_games(out);
+}
+
+/// Valid documents of the other games: dice, a poker table, selfpoker hands.
+fn valid_games(out: &mut Vec<Vector>) {
+    use FindingKind::Skipped;
     let d = seed("dice");
     let client = "a26460084a0ef89b:d4f28bac6efd1b6e";
     let mut dice: Vec<Value> = (0..6)
@@ -413,7 +418,7 @@ fn tampered(out: &mut Vec<Vector>) {
 }
 
 fn tampered_order(out: &mut Vec<Vector>) {
-    use FindingKind::{Commit, Mismatch};
+    use FindingKind::Mismatch;
     let s = seed("shoe");
     let t = seed("tournament");
     let hand =
@@ -475,6 +480,13 @@ fn tampered_order(out: &mut Vec<Vector>) {
             at(Mismatch, 0, 1, "action", Idx::Null),
         ],
     });
+    tampered_lines(out);
+}
+
+/// Tampered JSON lines: a commitment and a die of one epoch wrong.
+fn tampered_lines(out: &mut Vec<Vector>) {
+    use FindingKind::{Commit, Mismatch};
+    let s = seed("shoe");
     let d = seed("dice");
     let good = |n: u64| {
         epoch(
@@ -508,6 +520,47 @@ fn tampered_order(out: &mut Vec<Vector>) {
             at(Mismatch, 1, 0, "face", Idx::Null),
         ],
     });
+}
+
+/// Invalid epochs and documents: a field that does not exist, a bad
+/// commitment, no rounds, another version, text that is not JSON.
+fn invalid_documents(s: &str, full: &Value) -> Vec<(&'static str, String, Want)> {
+    use FindingKind::Invalid;
+    vec![
+        (
+            "invalid: an epoch field that does not exist (its rounds are still checked)",
+            doc(&[json!({"commit": null, "serverSeed": s, "foo": 1, "rounds": [full.clone()]})]),
+            want(Invalid, Some(0), None, Some("foo"), Idx::Null),
+        ),
+        (
+            "invalid: a commitment that is not 64 hex characters (its rounds are still checked)",
+            doc(&[epoch(Value::from("abc"), ss(s), vec![full.clone()])]),
+            want(Invalid, Some(0), None, Some("commit"), Idx::Null),
+        ),
+        (
+            "invalid: an epoch without rounds",
+            doc(&[json!({"commit": null, "serverSeed": s})]),
+            want(Invalid, Some(0), None, Some("rounds"), Idx::Null),
+        ),
+        (
+            "invalid: a document field that does not exist",
+            format!(
+                r#"{{"proof":1,"foo":true,"epochs":[{}]}}"#,
+                epoch(Value::Null, ss(s), vec![full.clone()])
+            ),
+            want(Invalid, None, None, Some("foo"), Idx::Null),
+        ),
+        (
+            "invalid: proof version 2 (nothing else is read)",
+            r#"{"proof": 2, "epochs": []}"#.to_string(),
+            want(Invalid, None, None, Some("proof"), Idx::Null),
+        ),
+        (
+            "invalid: a document that is not JSON (it breaks before its first epoch)",
+            r#"{"proof": 1, "epochs": ["#.to_string(),
+            want(Invalid, None, None, None, Idx::Null),
+        ),
+    ]
 }
 
 /// A shoe round with one field changed, after a good one.
@@ -624,42 +677,8 @@ fn invalid(out: &mut Vec<Vector>) {
             ),
             invalid_round(0, 0, "n"),
         ),
-        (
-            "invalid: an epoch field that does not exist (its rounds are still checked)",
-            doc(&[
-                json!({"commit": null, "serverSeed": s, "foo": 1, "rounds": [full.clone()]}),
-            ]),
-            want(Invalid, Some(0), None, Some("foo"), Idx::Null),
-        ),
-        (
-            "invalid: a commitment that is not 64 hex characters (its rounds are still checked)",
-            doc(&[epoch(Value::from("abc"), ss(&s), vec![full.clone()])]),
-            want(Invalid, Some(0), None, Some("commit"), Idx::Null),
-        ),
-        (
-            "invalid: an epoch without rounds",
-            doc(&[json!({"commit": null, "serverSeed": s})]),
-            want(Invalid, Some(0), None, Some("rounds"), Idx::Null),
-        ),
-        (
-            "invalid: a document field that does not exist",
-            format!(
-                r#"{{"proof":1,"foo":true,"epochs":[{}]}}"#,
-                epoch(Value::Null, ss(&s), vec![full.clone()])
-            ),
-            want(Invalid, None, None, Some("foo"), Idx::Null),
-        ),
-        (
-            "invalid: proof version 2 (nothing else is read)",
-            r#"{"proof": 2, "epochs": []}"#.to_string(),
-            want(Invalid, None, None, Some("proof"), Idx::Null),
-        ),
-        (
-            "invalid: a document that is not JSON (it breaks before its first epoch)",
-            r#"{"proof": 1, "epochs": ["#.to_string(),
-            want(Invalid, None, None, None, Idx::Null),
-        ),
     ]);
+    cases.extend(invalid_documents(&s, &full));
     for (comment, text, w) in cases {
         out.push(Vector {
             comment,

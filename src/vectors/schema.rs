@@ -354,34 +354,13 @@ fn proof_round(op: &OpSpec) -> Value {
     round
 }
 
-/// vectors/proof.schema.json: a proof document (its `$defs/epoch` is one
-/// line of a JSON-lines archive), the report of `provably audit --report`,
-/// and the proof vector file.
-pub fn proof() -> Value {
-    let mut defs = Map::new();
-    let rounds: Vec<&OpSpec> = crate::registry::ops()
-        .filter(|o| o.secret.is_none_or(|s| s.commit_op != o.name))
-        .collect();
-    for o in &rounds {
-        defs.insert(format!("round:{}", o.name), proof_round(o));
-    }
-    defs.insert(
-        "seats".into(),
-        json!({
-            "type": "array",
-            "description": "the client seed is the seeds ordered by ascending player, concatenated; a player may sit once",
-            "items": closed_object(
-                [("player".to_string(), uint(0, crate::op::error::MAX_SAFE_INTEGER)), ("seed".to_string(), json!({ "type": "string" }))]
-                    .into_iter()
-                    .collect(),
-                &[],
-            ),
-        }),
-    );
+/// One epoch definition per kind of secret (and one for rounds without a
+/// secret), each listing the rounds it may hold; returns their references.
+fn epoch_defs(rounds: &[&OpSpec], defs: &mut Map<String, Value>) -> Vec<Value> {
     let commit = json!({ "anyOf": [{ "type": "string", "pattern": "^[0-9a-fA-F]{64}$" }, { "type": "null" }] });
     let mut epochs = Vec::new();
     let mut groups: Vec<Option<(&'static str, Kind)>> = vec![None];
-    for o in &rounds {
+    for o in rounds {
         if let Some(s) = o.secret {
             let kind = o.field(s.field).expect("the secret is a field").kind;
             if !groups.contains(&Some((s.field, kind))) {
@@ -416,6 +395,34 @@ pub fn proof() -> Value {
         defs.insert(name.clone(), closed_object(props, &["commit"]));
         epochs.push(json!({ "$ref": format!("#/$defs/{name}") }));
     }
+    epochs
+}
+
+/// vectors/proof.schema.json: a proof document (its `$defs/epoch` is one
+/// line of a JSON-lines archive), the report of `provably audit --report`,
+/// and the proof vector file.
+pub fn proof() -> Value {
+    let mut defs = Map::new();
+    let rounds: Vec<&OpSpec> = crate::registry::ops()
+        .filter(|o| o.secret.is_none_or(|s| s.commit_op != o.name))
+        .collect();
+    for o in &rounds {
+        defs.insert(format!("round:{}", o.name), proof_round(o));
+    }
+    defs.insert(
+        "seats".into(),
+        json!({
+            "type": "array",
+            "description": "the client seed is the seeds ordered by ascending player, concatenated; a player may sit once",
+            "items": closed_object(
+                [("player".to_string(), uint(0, crate::op::error::MAX_SAFE_INTEGER)), ("seed".to_string(), json!({ "type": "string" }))]
+                    .into_iter()
+                    .collect(),
+                &[],
+            ),
+        }),
+    );
+    let epochs = epoch_defs(&rounds, &mut defs);
     defs.insert("epoch".into(), json!({ "anyOf": epochs }));
     defs.insert(
         "document".into(),
@@ -443,6 +450,28 @@ pub fn proof() -> Value {
     })
 }
 
+/// The members of one finding of an audit report (docs/proofs.md).
+fn finding_props(index: &Value) -> Map<String, Value> {
+    [
+        ("epoch", index.clone()),
+        ("round", index.clone()),
+        (
+            "kind",
+            json!({ "enum": ["mismatch", "commit", "invalid", "skipped", "unobserved"] }),
+        ),
+        ("field", json!({ "type": ["string", "null"] })),
+        ("index", index.clone()),
+        ("derived", json!({})),
+        ("observed", json!({})),
+        ("reason", json!({ "type": ["string", "null"] })),
+        ("line", json!({ "type": ["integer", "null"], "minimum": 1 })),
+        ("differences", json!({ "type": ["integer", "null"], "minimum": 1 })),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
+
 /// The report, a finding and the proof vector file.
 fn report_defs(defs: &mut Map<String, Value>) {
     let count = json!({ "type": "integer", "minimum": 0 });
@@ -467,24 +496,7 @@ fn report_defs(defs: &mut Map<String, Value>) {
         json!({ "enum": ["match", "unobserved", "mismatch", "invalid"] }),
     )])
     .collect();
-    let finding: Map<String, Value> = [
-        ("epoch", index.clone()),
-        ("round", index.clone()),
-        (
-            "kind",
-            json!({ "enum": ["mismatch", "commit", "invalid", "skipped", "unobserved"] }),
-        ),
-        ("field", json!({ "type": ["string", "null"] })),
-        ("index", index.clone()),
-        ("derived", json!({})),
-        ("observed", json!({})),
-        ("reason", json!({ "type": ["string", "null"] })),
-        ("line", json!({ "type": ["integer", "null"], "minimum": 1 })),
-        ("differences", json!({ "type": ["integer", "null"], "minimum": 1 })),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v))
-    .collect();
+    let finding = finding_props(&index);
     defs.insert("finding".into(), closed_object(finding.clone(), &[]));
     let mut with_file = finding;
     with_file.insert("file".into(), json!({ "type": "string" }));
