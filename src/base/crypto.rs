@@ -194,7 +194,7 @@ impl Keyed {
 
     /// [`Keyed::counter`] of the prefix that is `parts` one after another,
     /// without putting them together first.
-    pub fn counter_of(&self, parts: &[&[u8]]) -> Counter {
+    pub(crate) fn counter_of(&self, parts: &[&[u8]]) -> Counter {
         let mut c = Counter {
             state: self.inner,
             done: 64,
@@ -389,7 +389,7 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// Appends the lowercase hex of `bytes` to `out`, two digits per byte from
 /// one table lookup (a `String::push` per digit costs more than a stream's MACs).
-pub fn hex_into(bytes: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn hex_into(bytes: &[u8], out: &mut Vec<u8>) {
     static PAIRS: [[u8; 2]; 256] = {
         const DIGITS: &[u8; 16] = b"0123456789abcdef";
         let mut t = [[0u8; 2]; 256];

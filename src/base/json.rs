@@ -120,7 +120,7 @@ pub fn why_not(text: &str, e: &serde_json::Error) -> String {
 /// lone surrogate (`"\ud800"`, which no Rust string can hold) or a key
 /// given twice is answered `invalid` with its own id, as the JavaScript
 /// and Python targets answer it. A repeated `id` gives none.
-pub fn lenient_id(text: &str) -> Option<i64> {
+pub(crate) fn lenient_id(text: &str) -> Option<i64> {
     struct Ids;
     impl<'de> Visitor<'de> for Ids {
         type Value = Option<i64>;
@@ -149,7 +149,7 @@ pub fn lenient_id(text: &str) -> Option<i64> {
 /// The first `\uXXXX` escape in `text` that is a surrogate without its
 /// partner: JSON allows it, but it is no Unicode scalar value, so no seed
 /// can hold it.
-pub fn lone_surrogate(text: &str) -> Option<&str> {
+pub(crate) fn lone_surrogate(text: &str) -> Option<&str> {
     let bytes = text.as_bytes();
     let unit = |at: usize| -> Option<u16> {
         let hex = text.get(at + 2..at + 6)?;

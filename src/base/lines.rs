@@ -57,7 +57,7 @@ pub fn read_line<R: BufRead>(input: &mut R, max: usize) -> io::Result<Line> {
 }
 
 /// Drops the rest of a line, newline included; returns how many bytes it had.
-pub fn skip_line<R: BufRead>(input: &mut R) -> io::Result<usize> {
+pub(crate) fn skip_line<R: BufRead>(input: &mut R) -> io::Result<usize> {
     let mut skipped = 0;
     loop {
         let chunk = input.fill_buf()?;

@@ -3,10 +3,10 @@
 
 /// The largest m with a precomputed reciprocal: above every shoe (416
 /// cards), every cut draw and a poker deck.
-pub const SMALL: u32 = 1024;
+pub(crate) const SMALL: u32 = 1024;
 
 /// ⌈2^32 / m⌉, the reciprocal [`rem`] multiplies by (m ≥ 1).
-pub const fn reciprocal_of(m: u32) -> u64 {
+pub(crate) const fn reciprocal_of(m: u32) -> u64 {
     (1u64 << 32).div_ceil(m as u64)
 }
 
@@ -22,7 +22,7 @@ static RECIPROCALS: [u64; SMALL as usize + 1] = {
 };
 
 /// The reciprocal of m for [`rem`], if m is small enough to have one.
-pub fn reciprocal(m: u32) -> Option<u64> {
+pub(crate) fn reciprocal(m: u32) -> Option<u64> {
     RECIPROCALS
         .get(usize::try_from(m).ok()?)
         .copied()
@@ -34,7 +34,7 @@ pub fn reciprocal(m: u32) -> Option<u64> {
 /// With inv = (2^32 + e) / m, 0 ≤ e < m, the quotient v·inv / 2^32 exceeds
 /// v / m by v·e / (m·2^32) < 1/m (as v·e < 2^16 · 2^10 < 2^32), too little
 /// to reach the next multiple of 1/m: the floor is v div m exactly.
-pub fn rem(v: u32, m: u32, inv: u64) -> u32 {
+pub(crate) fn rem(v: u32, m: u32, inv: u64) -> u32 {
     debug_assert!(v <= 1 << 16 && m <= SMALL);
     let q = (u64::from(v) * inv) >> 32;
     v - u32::try_from(q).expect("q <= v") * m

@@ -8,7 +8,7 @@ use serde::Serialize;
 /// Returns `repr(x)` as CPython 3 prints a float: the shortest digits that
 /// read back to `x`, fixed notation for 1e-4 ≤ |x| < 1e16, otherwise
 /// scientific with a signed exponent of at least two digits.
-pub fn float_repr(x: f64) -> String {
+pub(crate) fn float_repr(x: f64) -> String {
     if x.is_nan() {
         return "nan".into();
     }
@@ -92,7 +92,7 @@ impl serde_json::ser::Formatter for AsciiPretty<'_> {
 }
 
 /// Returns `json.dumps(value, indent=2)` as CPython prints it (ensure_ascii on).
-pub fn dumps_indent2<T: Serialize>(value: &T) -> String {
+pub(crate) fn dumps_indent2<T: Serialize>(value: &T) -> String {
     let mut out = Vec::new();
     let fmt = AsciiPretty(serde_json::ser::PrettyFormatter::with_indent(b"  "));
     let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);

@@ -118,7 +118,7 @@ pub fn json(text: &str) -> String {
 /// character reference). Backslashes stay as they are: this is for text
 /// that [`escape`] already made (a report's), shown once more in markup,
 /// so a hostile report file still cannot hide or reorder anything.
-pub fn markup(text: &str) -> String {
+pub(crate) fn markup(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -140,7 +140,7 @@ mod tests {
     use super::*;
 
     /// One character of every class that must not reach a human raw.
-    pub const CLASSES: &[(&str, char)] = &[
+    pub(crate) const CLASSES: &[(&str, char)] = &[
         ("C0 escape", '\u{1b}'),
         ("C0 bell", '\u{7}'),
         ("carriage return", '\r'),

@@ -23,12 +23,12 @@ pub fn pip(card: u8) -> u8 {
 }
 
 /// The count value of a card number (`kartenwert`): ace 11, tens and faces 10.
-pub fn count_value(card: u8) -> u8 {
+pub(crate) fn count_value(card: u8) -> u8 {
     pip_to_count(pip(card))
 }
 
 /// Pip 1…10 to count value 2…11 (ace 1 becomes 11).
-pub fn pip_to_count(pip: u8) -> u8 {
+pub(crate) fn pip_to_count(pip: u8) -> u8 {
     if pip == 1 {
         11
     } else {
@@ -91,7 +91,7 @@ impl Hand {
 }
 
 /// The value of a list of pips.
-pub fn hand_of_pips(pips: impl IntoIterator<Item = u8>) -> Hand {
+pub(crate) fn hand_of_pips(pips: impl IntoIterator<Item = u8>) -> Hand {
     let mut h = Hand::default();
     for p in pips {
         h.add(p);

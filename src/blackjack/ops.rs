@@ -24,7 +24,7 @@ use super::strategy::{decision, pair_of, Action, Chart, Decision, COPIES, MAX_CA
 use crate::op::{self, Arg, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme};
 use crate::op::{Flag, OkField, Reach, Shape};
 
-pub static SCHEME: Scheme = Scheme {
+pub(crate) static SCHEME: Scheme = Scheme {
     name: "blackjack",
     source: "seed 003 (basisstrategie, published TypeScript)",
     ops: &[&STRATEGY],

@@ -67,7 +67,7 @@ fn card_for(pip: u8, k: usize) -> u8 {
 
 /// Every multiset of pips 1…10 with `len` ≥ 3 cards and hard total ≤ 21,
 /// as card-number lists (pips ascending), in the order they are numbered.
-pub fn multi_card_hands() -> &'static [Vec<u8>] {
+pub(crate) fn multi_card_hands() -> &'static [Vec<u8>] {
     fn grow(min_pip: u8, total: u8, pips: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
         if pips.len() >= 3 {
             let mut seen = [0usize; 11];
@@ -98,7 +98,7 @@ pub fn multi_card_hands() -> &'static [Vec<u8>] {
 }
 
 /// How many multisets [`multi_card_hands`] lists.
-pub const MULTI_CARD_HANDS: usize = 3_017;
+pub(crate) const MULTI_CARD_HANDS: usize = 3_017;
 
 /// Situations per two-card hand: 10 up-cards × `canDouble` × `canSplit`
 /// (both values only for a pair) × `doubleAfterSplit`.

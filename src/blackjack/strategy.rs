@@ -51,7 +51,7 @@ impl Action {
     }
 
     /// One letter, as strategy charts print it: P (split), D, S, H.
-    pub fn letter(self) -> char {
+    pub(crate) fn letter(self) -> char {
         match self {
             Action::Teilen => 'P',
             Action::Verdoppeln => 'D',
@@ -186,7 +186,13 @@ pub fn decide(value: HandValue, pair: Option<u8>, dealer: u8, can_double: bool, 
 }
 
 /// [`decide`], with the cell the decision was read from.
-pub fn decide_traced(value: HandValue, pair: Option<u8>, dealer: u8, can_double: bool, can_split: bool) -> Decision {
+pub(crate) fn decide_traced(
+    value: HandValue,
+    pair: Option<u8>,
+    dealer: u8,
+    can_double: bool,
+    can_split: bool,
+) -> Decision {
     let col = usize::from(dealer - 2);
     let consulted = pair.filter(|_| can_split);
     if let Some(p) = consulted {
@@ -227,10 +233,10 @@ pub fn decide_traced(value: HandValue, pair: Option<u8>, dealer: u8, can_double:
 
 /// The most cards a hand can hold without being bust: 21 aces (a 6-deck
 /// shoe has 24). Longer lists are refused before they are read.
-pub const MAX_CARDS: usize = 21;
+pub(crate) const MAX_CARDS: usize = 21;
 
 /// How many of each card number a shoe of the published rules (6 decks) holds.
-pub const COPIES: usize = 6;
+pub(crate) const COPIES: usize = 6;
 
 /// Holds each field to its own limits at wire width, and returns the cards
 /// and the up-card narrowed. These are the limits the op's request parser
@@ -327,7 +333,7 @@ pub fn validate(cards: &[u8], can_double: bool, can_split: bool) -> Result<Hand,
 }
 
 /// The count value of a two-card pair, or `None`.
-pub fn pair_of(cards: &[u8]) -> Option<u8> {
+pub(crate) fn pair_of(cards: &[u8]) -> Option<u8> {
     match cards {
         [a, b] if count_value(*a) == count_value(*b) => Some(count_value(*a)),
         _ => None,

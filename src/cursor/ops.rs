@@ -14,7 +14,7 @@ use crate::op::{
 };
 use crate::op::{ok, Flag, OkField, Reach, Shape};
 
-pub static SCHEME: Scheme = Scheme {
+pub(crate) static SCHEME: Scheme = Scheme {
     name: "cursor",
     source: "seed 003 (referenz.py)",
     ops: &[&HASH, &RAW, &FLOAT, &INT, &SHUFFLE],
@@ -32,7 +32,7 @@ fn raw_like(op: &'static OpSpec) -> BoxedStrategy<Request> {
         .boxed()
 }
 
-pub static HASH: OpSpec = OpSpec {
+pub(crate) static HASH: OpSpec = OpSpec {
     name: "cursor.hash",
     fields: &[SERVER_SEED],
     ok: &[OkField::new("hash", ok::HEX64)],
@@ -59,7 +59,7 @@ pub static HASH: OpSpec = OpSpec {
     secret: Some(SERVER_SEED_SECRET),
 };
 
-pub static RAW: OpSpec = OpSpec {
+pub(crate) static RAW: OpSpec = OpSpec {
     name: "cursor.raw",
     fields: &[SERVER_SEED, CLIENT_SEED, NONCE, CURSOR],
     ok: &[OkField::new("raw", ok::HEX64)],
@@ -74,7 +74,7 @@ pub static RAW: OpSpec = OpSpec {
     secret: Some(SERVER_SEED_SECRET),
 };
 
-pub static FLOAT: OpSpec = OpSpec {
+pub(crate) static FLOAT: OpSpec = OpSpec {
     name: "cursor.float",
     fields: &[SERVER_SEED, CLIENT_SEED, NONCE, CURSOR],
     ok: &[OkField::new("float", Shape::Number { min: 0, below: 1 })],
@@ -103,7 +103,7 @@ pub static FLOAT: OpSpec = OpSpec {
     secret: Some(SERVER_SEED_SECRET),
 };
 
-pub static INT: OpSpec = OpSpec {
+pub(crate) static INT: OpSpec = OpSpec {
     name: "cursor.int",
     fields: &[SERVER_SEED, CLIENT_SEED, NONCE, CURSOR, RANGE],
     ok: &[
@@ -150,7 +150,7 @@ struct IntOk {
     cursor_next: u64,
 }
 
-pub static SHUFFLE: OpSpec = OpSpec {
+pub(crate) static SHUFFLE: OpSpec = OpSpec {
     name: "cursor.shuffle",
     fields: &[SERVER_SEED, CLIENT_SEED, NONCE, CURSOR, COUNT],
     ok: &[
@@ -221,7 +221,7 @@ fn range() -> BoxedStrategy<u64> {
 
 /// The ranges at 256^k − 1, 256^k and 256^k + 1 for k = 1 to 6, where the
 /// byte count steps from k to k + 1 (between 256^k and 256^k + 1).
-pub fn byte_width_edges() -> Vec<u64> {
+pub(crate) fn byte_width_edges() -> Vec<u64> {
     (1..=6u32)
         .flat_map(|k| {
             let p = 1u64 << (8 * k);
@@ -520,7 +520,7 @@ fn explain_shuffle(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
 /// `client`, `nonce`, with its HMAC message `client:nonce:cursor`: the lower
 /// op the harness asks when a cursor op diverges. A cursor past 2^53−1 (a
 /// `cursorNext` may be) has no `cursor.raw` to ask.
-pub fn raw_step(server: &str, client: &str, nonce: u64, cursor: u64) -> Step {
+pub(crate) fn raw_step(server: &str, client: &str, nonce: u64, cursor: u64) -> Step {
     let lower = Request::parse_with(
         &serde_json::json!({
             "op": RAW.name,

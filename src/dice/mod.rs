@@ -12,7 +12,7 @@ pub(crate) mod ops;
 pub(crate) use ops::SCHEME;
 
 /// How many MACs a die may read before it gives up.
-pub const ROUNDS: u64 = 16;
+pub(crate) const ROUNDS: u64 = 16;
 
 /// The die's byte, where it was found, and its face.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use crate::op::strategy;
 use crate::op::{Field, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
 use crate::op::{Flag, OkField, Reach, Shape};
 
-pub static SCHEME: Scheme = Scheme {
+pub(crate) static SCHEME: Scheme = Scheme {
     name: "dice",
     source: "seed 001 (published JavaScript)",
     ops: &[&ROLL],
@@ -19,7 +19,7 @@ pub static SCHEME: Scheme = Scheme {
 /// The die's number in the game.
 const N: Field = Field::counter("n");
 
-pub static ROLL: OpSpec = OpSpec {
+pub(crate) static ROLL: OpSpec = OpSpec {
     name: "dice.roll",
     fields: &[SERVER_SEED, CLIENT_SEED, N],
     ok: &[OkField::new("face", Shape::int(1, 6))],

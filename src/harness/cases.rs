@@ -45,7 +45,7 @@ impl Ask {
     }
 
     /// Appends [`Ask::line`] to `out`.
-    pub fn write_line(&self, id: i64, out: &mut Vec<u8>) {
+    pub(crate) fn write_line(&self, id: i64, out: &mut Vec<u8>) {
         match self {
             Ask::Request(r) => r.write_line(id, out),
             Ask::Invalid(i) => i.write_line_with_id(id, out),
@@ -129,7 +129,7 @@ fn vector_index() -> &'static HashMap<&'static str, Vec<Case>> {
 }
 
 /// The canonical vectors of `op`.
-pub fn vectors_for(op: &str) -> &'static [Case] {
+pub(crate) fn vectors_for(op: &str) -> &'static [Case] {
     vector_index().get(op).map_or(&[], Vec::as_slice)
 }
 
@@ -212,7 +212,7 @@ pub fn generated(seed: u64, op: &'static OpSpec, index: u64) -> Case {
 
 /// The cases of one op: its vectors, then `generated` property cases.
 #[derive(Debug, Clone, Copy)]
-pub struct Plan {
+pub(crate) struct Plan {
     pub op: &'static OpSpec,
     pub seed: u64,
     pub generated: u64,
@@ -222,10 +222,6 @@ impl Plan {
     /// How many cases the op has in all.
     pub fn len(&self) -> u64 {
         vectors_for(self.op.name).len() as u64 + self.generated
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     /// Case `k` of the op (vectors first).

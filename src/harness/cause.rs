@@ -35,10 +35,10 @@ use crate::protocol::Reply;
 
 /// Asks the target a lower op's request; `None` when it was not asked (the
 /// op is not claimed, the target is gone) or not answered.
-pub type Probe<'a> = dyn FnMut(&Request) -> Option<Reply> + 'a;
+pub(crate) type Probe<'a> = dyn FnMut(&Request) -> Option<Reply> + 'a;
 
 /// A probe that asks nothing: the group of a case while the run streams.
-pub fn no_probe(_: &Request) -> Option<Reply> {
+pub(crate) fn no_probe(_: &Request) -> Option<Reply> {
     None
 }
 

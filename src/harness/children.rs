@@ -32,7 +32,7 @@ static SUBREAPER: AtomicBool = AtomicBool::new(false);
 
 /// Makes this process the reaper of its orphaned descendants. Returns
 /// whether the kernel agreed (Linux 3.4 and later).
-pub fn become_subreaper() -> bool {
+pub(crate) fn become_subreaper() -> bool {
     let ok = nix::sys::prctl::set_child_subreaper(true).is_ok();
     SUBREAPER.store(ok, Ordering::SeqCst);
     ok
@@ -54,7 +54,7 @@ pub fn exited(pid: u32) {
 }
 
 /// Kills a process group (a target and the children it did not detach).
-pub fn kill_group(pid: u32) {
+pub(crate) fn kill_group(pid: u32) {
     if let Ok(pid) = i32::try_from(pid) {
         let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
     }
@@ -80,7 +80,7 @@ fn own_children() -> Vec<i32> {
 /// Kills and reaps every orphan re-parented to the harness, until none is
 /// left (killing one may orphan its own children). Does nothing unless
 /// [`become_subreaper`] succeeded.
-pub fn reap_orphans() {
+pub(crate) fn reap_orphans() {
     if !SUBREAPER.load(Ordering::SeqCst) {
         return;
     }

@@ -260,7 +260,12 @@ pub struct Replayed {
 
 /// The group of a divergence of `request`, or `None` when the two agree:
 /// [`super::cause::decide`], asking lower ops through `probe`.
-pub fn group_of(request: &Request, want: &Reply, got: &Reply, probe: &mut super::cause::Probe<'_>) -> Option<String> {
+pub(crate) fn group_of(
+    request: &Request,
+    want: &Reply,
+    got: &Reply,
+    probe: &mut super::cause::Probe<'_>,
+) -> Option<String> {
     if same_reply(want, got) {
         return None;
     }

@@ -27,7 +27,7 @@ const MAX_GROUPS: usize = 64;
 
 /// One group while a run goes on.
 #[derive(Debug, Clone)]
-pub struct Pending {
+pub(crate) struct Pending {
     pub count: u64,
     /// The smallest case index of the group, and that case.
     pub index: u64,
@@ -38,7 +38,7 @@ pub struct Pending {
 }
 
 /// The largest answer an example keeps, in bytes of its JSON text.
-pub const KEPT_ANSWER: usize = 64 * 1024;
+pub(crate) const KEPT_ANSWER: usize = 64 * 1024;
 
 /// The answer, if it is small enough to keep.
 fn kept(got: Reply) -> Option<Reply> {
@@ -69,7 +69,7 @@ fn json_size(v: &serde_json::Value) -> usize {
 
 /// The divergences of one op, by group.
 #[derive(Debug, Clone, Default)]
-pub struct Groups {
+pub(crate) struct Groups {
     pub groups: BTreeMap<String, Pending>,
 }
 
@@ -102,7 +102,7 @@ impl Groups {
     }
 
     /// Takes in another copy's groups.
-    pub fn merge(&mut self, other: Groups) {
+    pub(crate) fn merge(&mut self, other: Groups) {
         for (group, p) in other.groups {
             match self.groups.get_mut(&group) {
                 Some(mine) => {

@@ -21,7 +21,7 @@ use super::Fault;
 
 /// Text for the page: [`crate::base::text::markup`], the one rule for text shown
 /// to people, for markup.
-pub fn esc(text: &str) -> String {
+pub(crate) fn esc(text: &str) -> String {
     crate::base::text::markup(text)
 }
 

@@ -129,8 +129,8 @@ pub enum ManifestError {
     NoTargetsDir { looked: String },
 }
 
-pub const DEFAULT_STARTUP: Duration = Duration::from_secs(20);
-pub const DEFAULT_REQUEST: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_STARTUP: Duration = Duration::from_secs(20);
+pub(crate) const DEFAULT_REQUEST: Duration = Duration::from_secs(30);
 
 /// Expands `${PYTHON}`, `${NODE}`, `${PROVABLY}` and `${BINDIR}` (the
 /// folder of that provably binary, where `cargo build` puts the other
@@ -226,7 +226,7 @@ impl Manifest {
     }
 
     /// A manifest for `--target-cmd`: the command runs through `sh -c` in the current directory.
-    pub fn from_command(cmd: &str) -> Manifest {
+    pub(crate) fn from_command(cmd: &str) -> Manifest {
         Manifest {
             name: cmd.to_string(),
             description: "given with --target-cmd".into(),
@@ -292,7 +292,7 @@ pub fn targets_dir(given: Option<&Path>) -> Option<PathBuf> {
 
 /// The targets built into the binary, which need no checkout: this
 /// implementation itself, spoken to over the protocol.
-pub fn builtin() -> Vec<Manifest> {
+pub(crate) fn builtin() -> Vec<Manifest> {
     let text = r#"name = "provably-serve"
 description = "provably's own Rust implementation, spoken to over the protocol (provably serve)"
 command = ["${PROVABLY}", "serve"]

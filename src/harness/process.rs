@@ -35,11 +35,11 @@ use crate::base::text::escape;
 use crate::protocol::{Reply, Response};
 
 /// How much of stderr is kept for reports.
-pub const STDERR_TAIL: usize = 64 << 10;
+pub(crate) const STDERR_TAIL: usize = 64 << 10;
 /// More stderr than this in total is a fault.
-pub const STDERR_LIMIT: u64 = 1 << 20;
+pub(crate) const STDERR_LIMIT: u64 = 1 << 20;
 /// Bytes of answer lines read from a target but not yet taken by the harness.
-pub const IN_FLIGHT: usize = 64 << 20;
+pub(crate) const IN_FLIGHT: usize = 64 << 20;
 /// How long a target may take to exit once its stdin is closed.
 const EXIT_GRACE: Duration = Duration::from_secs(5);
 

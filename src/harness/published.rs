@@ -20,7 +20,7 @@ use crate::op::Request;
 use crate::protocol::Reply;
 
 /// A published program and the way it is called.
-pub struct PublishedTarget {
+pub(crate) struct PublishedTarget {
     manifest: Manifest,
     /// Batches sent and not yet run.
     pending: std::collections::VecDeque<Vec<Ask>>,

@@ -55,7 +55,7 @@ pub enum Policy {
 }
 
 /// Dealer outcome probabilities: 17, 18, 19, 20, 21, bust, blackjack.
-pub type Dist = [f64; 7];
+pub(crate) type Dist = [f64; 7];
 const BUST: usize = 5;
 const BJ: usize = 6;
 /// [`BUST`] and [`BJ`] as a dealer state's outcome.
@@ -84,7 +84,7 @@ struct DState {
 
 /// Every dealer hand that still draws, from one up-card, as a graph: its
 /// probabilities depend on the shoe, the shape does not.
-pub struct DealerGraph {
+pub(crate) struct DealerGraph {
     states: Vec<DState>,
 }
 
@@ -151,7 +151,7 @@ impl DealerGraph {
 
     /// The dealer's outcome probabilities drawing from `rem` (`total` cards).
     #[allow(clippy::needless_range_loop)] // three arrays indexed by pip in step
-    pub fn eval(&self, rem: &[u16; 10], total: u16, scratch: &mut Vec<Dist>) -> Dist {
+    pub(crate) fn eval(&self, rem: &[u16; 10], total: u16, scratch: &mut Vec<Dist>) -> Dist {
         scratch.clear();
         scratch.resize(self.states.len(), [0.0; 7]);
         for i in (0..self.states.len()).rev() {
@@ -186,7 +186,7 @@ impl DealerGraph {
 
 /// A player hand as a multiset of pips, with a packed key for memo tables.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Node {
+pub(crate) struct Node {
     pub c: [u8; 10],
     key: u64,
     pub hand: Hand,
@@ -208,7 +208,7 @@ impl Node {
 
 /// The values of the actions open at one decision (unnormalised, see the module doc).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Choices {
+pub(crate) struct Choices {
     pub stand: f64,
     pub hit: f64,
     pub double: Option<f64>,
@@ -244,7 +244,7 @@ impl Choices {
 }
 
 /// One shoe (base) and up-card: the memoised values of every hand in it.
-pub struct Ctx<'g> {
+pub(crate) struct Ctx<'g> {
     pub rules: Rules,
     pub policy: Policy,
     /// The up-card's pip 1…10.
@@ -257,7 +257,7 @@ pub struct Ctx<'g> {
 }
 
 /// The full shoe of `decks` decks by pip.
-pub fn full_shoe(decks: u8) -> [u16; 10] {
+pub(crate) fn full_shoe(decks: u8) -> [u16; 10] {
     let mut s = [4 * u16::from(decks); 10];
     s[9] = 16 * u16::from(decks);
     s
@@ -283,7 +283,7 @@ impl<'g> Ctx<'g> {
     }
 
     /// The shoe after the hand's cards, and its size.
-    pub fn rem(&self, n: &Node) -> ([u16; 10], u16) {
+    pub(crate) fn rem(&self, n: &Node) -> ([u16; 10], u16) {
         let mut r = self.base;
         for (k, c) in r.iter_mut().zip(n.c) {
             *k -= u16::from(c);
@@ -292,7 +292,7 @@ impl<'g> Ctx<'g> {
     }
 
     /// P(the hole card makes blackjack | the shoe after `n`).
-    pub fn p_dealer_blackjack(&self, n: &Node) -> f64 {
+    pub(crate) fn p_dealer_blackjack(&self, n: &Node) -> f64 {
         let (r, t) = self.rem(n);
         match self.up {
             1 => f64::from(r[9]) / f64::from(t),
@@ -310,7 +310,7 @@ impl<'g> Ctx<'g> {
         }
     }
 
-    pub fn dist(&mut self, n: &Node) -> Dist {
+    pub(crate) fn dist(&mut self, n: &Node) -> Dist {
         if let Some(d) = self.dist.get(&n.key) {
             return *d;
         }
@@ -390,7 +390,7 @@ impl<'g> Ctx<'g> {
     }
 
     /// Stand, hit and (if open) double for a two-card hand; no split.
-    pub fn choices(&mut self, n: &Node, can_double: bool) -> Choices {
+    pub(crate) fn choices(&mut self, n: &Node, can_double: bool) -> Choices {
         Choices {
             stand: self.stand(n),
             hit: self.hit(n),
@@ -400,7 +400,7 @@ impl<'g> Ctx<'g> {
     }
 
     /// The value of `c` under the policy, with the table's flags.
-    pub fn chosen(&self, n: &Node, c: &Choices, can_double: bool, can_split: bool) -> (Action, f64) {
+    pub(crate) fn chosen(&self, n: &Node, c: &Choices, can_double: bool, can_split: bool) -> (Action, f64) {
         match self.policy {
             Policy::Table => {
                 let pair = pair_pip(n).filter(|_| n.hand.cards == 2).map(pip_to_count);
@@ -412,13 +412,13 @@ impl<'g> Ctx<'g> {
     }
 
     /// Whether doubling is open on this two-card hand, after a split or not.
-    pub fn may_double(&self, n: &Node, after_split: bool) -> bool {
+    pub(crate) fn may_double(&self, n: &Node, after_split: bool) -> bool {
         let v = n.hand.value();
         n.hand.cards == 2 && self.rules.double_on.allows(v.total, v.soft) && (!after_split || self.rules.das)
     }
 
     /// A split hand (this context's base lacks the other pair card) after its second card.
-    pub fn post_split(&mut self, n: &Node, p: u8) -> (Option<(Choices, bool)>, f64) {
+    pub(crate) fn post_split(&mut self, n: &Node, p: u8) -> (Option<(Choices, bool)>, f64) {
         if p == 1 && !self.rules.hit_split_aces {
             return (None, self.stand(n));
         }
@@ -442,7 +442,7 @@ pub struct Split {
 }
 
 /// Splits pair `p` in `ctx`, whose base lacks the other pair card.
-pub fn split(ctx: &mut Ctx<'_>, p: u8) -> Split {
+pub(crate) fn split(ctx: &mut Ctx<'_>, p: u8) -> Split {
     let start = Node::of(&[p]);
     let (r, t) = ctx.rem(&start);
     let mut pr = [0.0; 11];
@@ -539,7 +539,7 @@ impl Chain<'_> {
 }
 
 /// One up-card: the main context and one context per split pair.
-pub struct UpCard<'g> {
+pub(crate) struct UpCard<'g> {
     pub main: Ctx<'g>,
     splits: Vec<Option<Ctx<'g>>>,
     split_memo: [Option<Split>; 11],
@@ -547,7 +547,7 @@ pub struct UpCard<'g> {
 
 /// What the first two cards are worth.
 #[derive(Debug, Clone, Copy)]
-pub struct Start {
+pub(crate) struct Start {
     /// The round's value given these cards and up-card, dealer blackjack included.
     pub ev: f64,
     /// The open actions (unnormalised), or `None` for a player blackjack.
@@ -568,7 +568,7 @@ impl<'g> UpCard<'g> {
     }
 
     /// The context of the hands after splitting pair `p`: the other pair card is out.
-    pub fn split_ctx(&mut self, p: u8) -> &mut Ctx<'g> {
+    pub(crate) fn split_ctx(&mut self, p: u8) -> &mut Ctx<'g> {
         let main = &self.main;
         self.splits[usize::from(p)].get_or_insert_with(|| {
             let mut base = main.base;
@@ -658,7 +658,7 @@ pub struct CellSum {
 
 impl CellSum {
     /// The per-hand values, given the hand is played.
-    pub fn per_hand(&self) -> Choices {
+    pub(crate) fn per_hand(&self) -> Choices {
         let w = self.played;
         Choices {
             stand: self.stand / w,

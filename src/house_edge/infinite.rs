@@ -54,7 +54,7 @@ pub fn dealer(up: u8, r: &Rules) -> [f64; 7] {
 }
 
 /// Values for one up-card; all unnormalised as in [`crate::house_edge::exact`].
-pub struct Infinite {
+pub(crate) struct Infinite {
     pub rules: Rules,
     pub policy: Policy,
     pub up: u8,
@@ -131,7 +131,7 @@ impl Infinite {
     }
 
     /// The value of a two-card hand with the given options.
-    pub fn two_cards(&mut self, a: u8, b: u8, can_double: bool, can_split: bool) -> f64 {
+    pub(crate) fn two_cards(&mut self, a: u8, b: u8, can_double: bool, can_split: bool) -> f64 {
         let mut h = Hand::default();
         h.add(a);
         h.add(b);

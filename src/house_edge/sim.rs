@@ -57,7 +57,7 @@ impl ShuffledShoe {
     }
 
     /// The card number at shoe position `k`: shoe index `order[k]`, card `index % 52`.
-    pub fn card_at(&self, k: usize) -> u8 {
+    pub(crate) fn card_at(&self, k: usize) -> u8 {
         u8::try_from(self.order[k] % 52).expect("below 52")
     }
 
@@ -423,12 +423,12 @@ pub fn chunk_size(source: &Source) -> u64 {
 }
 
 /// The 32-byte xoshiro seed of fast chunk `chunk`: SHA-256 of "provably house-edge fast:SEED:CHUNK".
-pub fn chunk_seed(seed: u64, chunk: u64) -> [u8; 32] {
+pub(crate) fn chunk_seed(seed: u64, chunk: u64) -> [u8; 32] {
     Sha256::digest(format!("provably house-edge fast:{seed}:{chunk}").as_bytes()).into()
 }
 
 /// Plays rounds `first .. first + count` of the run.
-pub fn run_chunk(r: &Rules, seats: usize, source: &Source, chunk: u64, first: u64, count: u64) -> Tally {
+pub(crate) fn run_chunk(r: &Rules, seats: usize, source: &Source, chunk: u64, first: u64, count: u64) -> Tally {
     let mut t = Tally::default();
     match source {
         Source::Verifiable {

@@ -11,7 +11,7 @@ use crate::op::strategy;
 use crate::op::{Field, OpSpec, Outcome, Parting, Request, Scheme, Step, SERVER_SEED_SECRET};
 use crate::op::{Flag, OkField, Reach, Shape};
 
-pub static SCHEME: Scheme = Scheme {
+pub(crate) static SCHEME: Scheme = Scheme {
     name: "ladder",
     source: "seed 004 (Deal or No Deal)",
     ops: &[&SHUFFLE],
@@ -23,7 +23,7 @@ fn size(r: &Request) -> usize {
     usize::try_from(r.int(SIZE)).expect("at most 100,000 cases")
 }
 
-pub static SHUFFLE: OpSpec = OpSpec {
+pub(crate) static SHUFFLE: OpSpec = OpSpec {
     name: "ladder.shuffle",
     fields: &[SERVER_SEED, CLIENT_SEED, SIZE],
     ok: &[OkField::new("order", Shape::list(&Shape::int(0, MAX_COUNT)))],

@@ -5,7 +5,7 @@
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
 /// The largest `count` (shuffle) and `size` (ladder) a request may ask for.
-pub const MAX_COUNT: u64 = 100_000;
+pub(crate) const MAX_COUNT: u64 = 100_000;
 
 /// A rejected input, naming the field and saying what was wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -76,7 +76,7 @@ pub fn parse_seed(field: &str, text: &str) -> Result<u64, InvalidInput> {
 }
 
 /// Checks that `value` of `field` lies in `min ..= max`.
-pub fn check_range(field: &str, value: u64, min: u64, max: u64) -> Result<u64, InvalidInput> {
+pub(crate) fn check_range(field: &str, value: u64, min: u64, max: u64) -> Result<u64, InvalidInput> {
     if value < min || value > max {
         return Err(InvalidInput::new(field, format!("{value} is outside {min}..={max}")));
     }

@@ -114,15 +114,14 @@ impl Field {
 
 /// The fields shared by most ops.
 pub mod fields {
-    use super::{Field, Kind, MAX_COUNT, MAX_SAFE_INTEGER};
+    use super::{Field, MAX_COUNT, MAX_SAFE_INTEGER};
 
-    pub const SERVER_SEED: Field = Field::text("serverSeed");
-    pub const CLIENT_SEED: Field = Field::text("clientSeed");
+    pub(crate) const SERVER_SEED: Field = Field::text("serverSeed");
+    pub(crate) const CLIENT_SEED: Field = Field::text("clientSeed");
     pub const NONCE: Field = Field::counter("nonce");
-    pub const CURSOR: Field = Field::counter("cursor").cli_default(0);
-    pub const RANGE: Field = Field::size("range", 1, MAX_SAFE_INTEGER);
+    pub(crate) const CURSOR: Field = Field::counter("cursor").cli_default(0);
+    pub(crate) const RANGE: Field = Field::size("range", 1, MAX_SAFE_INTEGER);
     pub const COUNT: Field = Field::size("count", 0, MAX_COUNT);
-    pub const FRACTION: Kind = Kind::Fraction;
 }
 
 /// A validated field value. Only the parser and [`Request::of`] make them,
@@ -242,17 +241,17 @@ impl OpSpec {
 }
 
 /// The scheme an op name belongs to: the part before the dot.
-pub fn scheme_of(op: &str) -> &str {
+pub(crate) fn scheme_of(op: &str) -> &str {
     op.split('.').next().unwrap_or(op)
 }
 
 /// A flag-deriving function for ops whose vectors reach no trace-dependent branch.
-pub fn no_flags(_: &Request) -> Vec<Flag> {
+pub(crate) fn no_flags(_: &Request) -> Vec<Flag> {
     Vec::new()
 }
 
 /// An explainer for ops with nothing to say beyond the generic difference.
-pub fn no_story(_: &Request, _: &Value, _: &Value) -> Option<Parting> {
+pub(crate) fn no_story(_: &Request, _: &Value, _: &Value) -> Option<Parting> {
     None
 }
 
@@ -327,7 +326,7 @@ impl Step {
 /// `start` the order before the first draw. Positions above `i` agree, so
 /// both sides held the same order before step `i`; the target moved the
 /// item it shows at `i` from its j.
-pub fn target_draw(start: Vec<Value>, draws: &[(usize, usize)], i: usize, got_at_i: &Value) -> Option<usize> {
+pub(crate) fn target_draw(start: Vec<Value>, draws: &[(usize, usize)], i: usize, got_at_i: &Value) -> Option<usize> {
     let mut order = start;
     for &(at, j) in draws.iter().take_while(|(at, _)| *at > i) {
         if at >= order.len() || j >= order.len() {
@@ -340,7 +339,7 @@ pub fn target_draw(start: Vec<Value>, draws: &[(usize, usize)], i: usize, got_at
 
 /// What the target drew at step `i`, for a story: the j of [`target_draw`],
 /// or, when no j explains it, what the target shows there and why.
-pub fn drawn(target_j: Option<usize>, got_at_i: Option<&Value>) -> String {
+pub(crate) fn drawn(target_j: Option<usize>, got_at_i: Option<&Value>) -> String {
     match (target_j, got_at_i) {
         (Some(j), _) => j.to_string(),
         (None, Some(v)) => format!(
@@ -390,7 +389,7 @@ impl Request {
         Request { op, args }
     }
 
-    pub fn spec(&self) -> &'static OpSpec {
+    pub(crate) fn spec(&self) -> &'static OpSpec {
         self.op
     }
 
@@ -476,7 +475,7 @@ impl Request {
     }
 
     /// Appends [`Request::line`] to `out`.
-    pub fn write_line(&self, id: i64, out: &mut Vec<u8>) {
+    pub(crate) fn write_line(&self, id: i64, out: &mut Vec<u8>) {
         serde_json::to_writer(out, &WithId(id, self)).expect("requests serialize");
     }
 
@@ -502,7 +501,10 @@ impl Request {
     /// Parses and validates a request object (an `id` member is ignored),
     /// looking its op up with `find` ([`crate::registry::parse`] looks in
     /// every scheme). An op `find` does not know is [`OpError::Unsupported`].
-    pub fn parse_with(value: &Value, find: impl Fn(&str) -> Option<&'static OpSpec>) -> Result<Request, OpError> {
+    pub(crate) fn parse_with(
+        value: &Value,
+        find: impl Fn(&str) -> Option<&'static OpSpec>,
+    ) -> Result<Request, OpError> {
         let Value::Object(map) = value else {
             return Err(
                 InvalidInput::new("request", format!("must be a JSON object, not {}", type_name(value))).into(),
@@ -619,7 +621,7 @@ fn read(f: &Field, v: &Value) -> Result<Raw, InvalidInput> {
 }
 
 /// Reads a JSON integer in 0 ..= 2^53−1, the range every integer field shares.
-pub fn read_int(name: &str, v: &Value) -> Result<u64, InvalidInput> {
+pub(crate) fn read_int(name: &str, v: &Value) -> Result<u64, InvalidInput> {
     match v.as_u64() {
         Some(n) if n <= MAX_SAFE_INTEGER => Ok(n),
         Some(n) => Err(InvalidInput::new(name, format!("{n} is above 2^53-1"))),
@@ -678,7 +680,7 @@ fn settle(f: &Field, raw: Raw) -> Result<Arg, InvalidInput> {
 }
 
 /// The JSON type of a value, for messages.
-pub fn type_name(v: &Value) -> &'static str {
+pub(crate) fn type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -753,7 +755,7 @@ impl Outcome {
     }
 
     /// The `ok` object `{name: hex(bytes)}`; `name` is ASCII letters.
-    pub fn hex_field(name: &'static str, bytes: Vec<u8>) -> Outcome {
+    pub(crate) fn hex_field(name: &'static str, bytes: Vec<u8>) -> Outcome {
         Outcome(Box::new(HexField { name, bytes }))
     }
     /// Appends the `ok` object as compact JSON.
@@ -772,7 +774,7 @@ impl fmt::Debug for Outcome {
 }
 
 /// The commitment of every scheme keyed by a server seed: hex SHA-256 of its text.
-pub const SERVER_SEED_SECRET: Secret = Secret {
+pub(crate) const SERVER_SEED_SECRET: Secret = Secret {
     field: "serverSeed",
     commit: |a| match a {
         Arg::Text(s) => crate::base::crypto::sha256_hex(s),
@@ -786,7 +788,7 @@ pub const SERVER_SEED_SECRET: Secret = Secret {
 /// Every shuffle here is Fisher–Yates from the back: the first draw fixes
 /// the last position, so the highest differing index is the first draw
 /// that differs.
-pub fn last_difference(want: &Value, got: &Value, key: &str) -> Option<usize> {
+pub(crate) fn last_difference(want: &Value, got: &Value, key: &str) -> Option<usize> {
     let list = |v: &Value| v.get(key).and_then(Value::as_array).cloned().unwrap_or_default();
     let (w, g) = (list(want), list(got));
     (0..w.len().max(g.len())).rev().find(|&i| w.get(i) != g.get(i))

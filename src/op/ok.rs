@@ -46,13 +46,13 @@ impl OkField {
 }
 
 /// Lowercase hex of 32 bytes (a MAC, a SHA-256).
-pub const HEX64: Shape = Shape::Text {
+pub(crate) const HEX64: Shape = Shape::Text {
     pattern: "^[0-9a-f]{64}$",
     max_length: None,
 };
 
 /// A card number of a 52-card deck.
-pub const CARD: Shape = Shape::int(0, 51);
+pub(crate) const CARD: Shape = Shape::int(0, 51);
 
 impl Shape {
     /// An integer in `min ..= max`.
@@ -71,7 +71,7 @@ impl Shape {
     }
 
     /// A list of `min ..= max` of `items`.
-    pub const fn sized(items: &'static Shape, min: u64, max: u64) -> Shape {
+    pub(crate) const fn sized(items: &'static Shape, min: u64, max: u64) -> Shape {
         Shape::List {
             items,
             min: Some(min),

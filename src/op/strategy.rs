@@ -24,14 +24,14 @@ pub const DECOMPOSED: &str = "Cafe\u{301}";
 
 /// One character from each of the 17 Unicode planes, the BMP's private-use
 /// and specials block, and the astral planes' private use and noncharacters.
-pub const EVERY_PLANE: &str = "A\u{1f600}\u{20bb7}\u{30000}\u{40000}\u{50000}\u{60000}\u{70000}\u{80000}\u{90000}\u{a0000}\u{b0000}\u{c0000}\u{d0000}\u{e0041}\u{f0000}\u{10fffd}";
+pub(crate) const EVERY_PLANE: &str = "A\u{1f600}\u{20bb7}\u{30000}\u{40000}\u{50000}\u{60000}\u{70000}\u{80000}\u{90000}\u{a0000}\u{b0000}\u{c0000}\u{d0000}\u{e0041}\u{f0000}\u{10fffd}";
 
 /// U+E000–U+FFFF: private use, a noncharacter of the Arabic block, the
 /// replacement character and the two noncharacters at the BMP's end.
-pub const HIGH_BMP: &str = "\u{e000}x\u{f8ff}\u{fdd0}\u{fffd}\u{fffe}\u{ffff}";
+pub(crate) const HIGH_BMP: &str = "\u{e000}x\u{f8ff}\u{fdd0}\u{fffd}\u{fffe}\u{ffff}";
 
 /// `len` bytes of ASCII: a repeated phrase, cut.
-pub fn ascii(len: usize) -> String {
+pub(crate) fn ascii(len: usize) -> String {
     "provably-fair-seed-".chars().cycle().take(len).collect()
 }
 
@@ -79,7 +79,7 @@ pub fn edge_texts() -> Vec<(&'static str, String)> {
 
 /// The integer edges a field takes within `min ..= max`: its limits, one,
 /// the edges of 32-bit arithmetic and 2^53−1.
-pub fn edge_ints(min: u64, max: u64) -> Vec<u64> {
+pub(crate) fn edge_ints(min: u64, max: u64) -> Vec<u64> {
     let mut out = Vec::new();
     for v in [
         min,
@@ -252,7 +252,7 @@ impl Strategy for Text {
 /// A text and how many of its characters are kept: shrinking searches for
 /// the shortest prefix that still fails.
 #[derive(Debug, Clone)]
-pub struct Prefix {
+pub(crate) struct Prefix {
     text: String,
     chars: usize,
     len: BinarySearch,
@@ -281,13 +281,13 @@ impl ValueTree for Prefix {
 
 /// Non-empty text: the published dice code cannot key WebCrypto's HMAC with
 /// an empty seed, and a real server seed is never empty.
-pub fn nonempty_text() -> BoxedStrategy<String> {
+pub(crate) fn nonempty_text() -> BoxedStrategy<String> {
     text().prop_filter("non-empty", |s| !s.is_empty()).boxed()
 }
 
 /// Integers 0 ..= 2^53−1, most of them small, some at the top, some at the
 /// edges of 32-bit arithmetic.
-pub fn big_int() -> BoxedStrategy<u64> {
+pub(crate) fn big_int() -> BoxedStrategy<u64> {
     prop_oneof![
         4 => 0u64..1000,
         2 => 0u64..=MAX_SAFE_INTEGER,

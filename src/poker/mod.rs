@@ -30,7 +30,7 @@ pub const CATEGORIES: [&str; 9] = [
 
 /// The most and fewest players a deal has positions for: the river of 22
 /// players is card 51.
-pub const PLAYERS: std::ops::RangeInclusive<u64> = 2..=22;
+pub(crate) const PLAYERS: std::ops::RangeInclusive<u64> = 2..=22;
 
 /// The cards of one hand, as the published program reads them off the deck.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -41,7 +41,7 @@ pub struct Deal {
 
 /// Deck positions for `n` players: hole cards (i, n + i), then flop, turn and
 /// river with one burn card before each.
-pub fn positions(n: usize) -> (Vec<[usize; 2]>, [usize; 5]) {
+pub(crate) fn positions(n: usize) -> (Vec<[usize; 2]>, [usize; 5]) {
     let hole = (0..n).map(|i| [i, n + i]).collect();
     (hole, [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 5, 2 * n + 7])
 }
@@ -73,7 +73,7 @@ pub struct Hand {
 }
 
 impl Hand {
-    pub fn category_name(&self) -> &'static str {
+    pub(crate) fn category_name(&self) -> &'static str {
         CATEGORIES[self.category as usize]
     }
 }
@@ -81,7 +81,7 @@ impl Hand {
 /// Reads a card written as rank and suit, `9c`, `Td`, `As` (ranks A 2-9 T J Q
 /// K, suits c d h s for ♣ ♦ ♥ ♠, either case): its number c, with rank
 /// c % 13 (0 = ace) and suit c / 13.
-pub fn card_from_text(text: &str) -> Option<u8> {
+pub(crate) fn card_from_text(text: &str) -> Option<u8> {
     let mut chars = text.chars();
     let (r, s) = (chars.next()?, chars.next()?);
     if chars.next().is_some() {

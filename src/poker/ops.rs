@@ -11,7 +11,7 @@ use crate::op::strategy;
 use crate::op::{no_story, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
 use crate::op::{ok, Flag, OkField, Reach, Shape};
 
-pub static SCHEME: Scheme = Scheme {
+pub(crate) static SCHEME: Scheme = Scheme {
     name: "poker",
     source: "seed 003 (poker_referenz.py)",
     ops: &[&DEAL, &EVALUATE],
@@ -31,7 +31,7 @@ fn players(r: &Request) -> usize {
     usize::try_from(r.int(PLAYERS_FIELD)).expect("2 to 22 players")
 }
 
-pub static DEAL: OpSpec = OpSpec {
+pub(crate) static DEAL: OpSpec = OpSpec {
     name: "poker.deal",
     fields: &[SERVER_SEED, CLIENT_SEED, NONCE, PLAYERS_FIELD],
     ok: &[
@@ -96,7 +96,7 @@ struct HandOk {
     ranks: [u8; 5],
 }
 
-pub static EVALUATE: OpSpec = OpSpec {
+pub(crate) static EVALUATE: OpSpec = OpSpec {
     name: "poker.evaluate",
     fields: &[CARDS],
     ok: &[

@@ -24,16 +24,16 @@ use crate::op::error::OpError;
 use crate::op::{self, fields::CLIENT_SEED, short, type_name, OpSpec, Request};
 
 /// The round keys that are not request fields.
-pub const OBSERVED: &str = "observed";
-pub const EXTERNAL: &str = "external";
-pub const SEATS: &str = "seats";
+pub(crate) const OBSERVED: &str = "observed";
+pub(crate) const EXTERNAL: &str = "external";
+pub(crate) const SEATS: &str = "seats";
 
 /// The longest `external` reason, in characters.
-pub const MAX_EXTERNAL: usize = 64;
+pub(crate) const MAX_EXTERNAL: usize = 64;
 
 /// What a worker needs to know about an epoch to check its rounds.
 #[derive(Debug, Clone, PartialEq)]
-pub struct EpochHead {
+pub(crate) struct EpochHead {
     pub epoch: u64,
     /// The line of a JSON-lines epoch.
     pub line: Option<u64>,
@@ -48,7 +48,7 @@ impl EpochHead {
 }
 
 /// The fields that hold a committed secret, in op-table order.
-pub fn secret_fields() -> &'static [&'static str] {
+pub(crate) fn secret_fields() -> &'static [&'static str] {
     static FIELDS: OnceLock<Vec<&'static str>> = OnceLock::new();
     FIELDS.get_or_init(|| {
         let mut out = Vec::new();
@@ -63,7 +63,7 @@ pub fn secret_fields() -> &'static [&'static str] {
 
 /// The op that answers the commitment of the secret `field` (`cursor.hash`
 /// for `serverSeed`, `selfpoker.commit` for `seed`).
-pub fn commit_op(field: &str) -> Option<&'static OpSpec> {
+pub(crate) fn commit_op(field: &str) -> Option<&'static OpSpec> {
     crate::registry::ops().find(|o| o.secret.is_some_and(|s| s.field == field && s.commit_op == o.name))
 }
 
@@ -82,12 +82,12 @@ pub fn commitment(field: &str, value: &Value) -> Result<String, FieldError> {
 }
 
 /// A commitment as written: 64 hex characters in either case.
-pub fn is_commitment(text: &str) -> bool {
+pub(crate) fn is_commitment(text: &str) -> bool {
     text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// Checks an epoch's `commit` (None: the key is left out).
-pub fn check_commit(head: &EpochHead, commit: Option<&Value>) -> Event {
+pub(crate) fn check_commit(head: &EpochHead, commit: Option<&Value>) -> Event {
     let at = head.place();
     let epoch = head.epoch;
     let invalid = |e: FieldError| Event::Commit {
@@ -162,7 +162,7 @@ fn op_error(e: &OpError) -> FieldError {
 
 /// Reads a round object: every rule of the format and of protocol v1.
 /// `secret` is the epoch's secret field and value.
-pub fn read_round(value: Value, secret: Option<(&str, &Value)>) -> Result<Round, FieldError> {
+pub(crate) fn read_round(value: Value, secret: Option<(&str, &Value)>) -> Result<Round, FieldError> {
     let Value::Object(mut map) = value else {
         return Err(FieldError::new(
             "round",
@@ -404,7 +404,7 @@ impl Shape {
 }
 
 /// The `ok` fields of an op and their shapes, in the op's order.
-pub fn shapes(spec: &OpSpec) -> &'static [(&'static str, Shape)] {
+pub(crate) fn shapes(spec: &OpSpec) -> &'static [(&'static str, Shape)] {
     type OkShapes = Vec<(&'static str, Shape)>;
     static ALL: OnceLock<Vec<(&'static str, OkShapes)>> = OnceLock::new();
     let all = ALL.get_or_init(|| {
@@ -419,7 +419,7 @@ pub fn shapes(spec: &OpSpec) -> &'static [(&'static str, Shape)] {
 
 /// Reads `observed`: an object of some of the op's `ok` fields, each item
 /// within the field's limits; `null` only for an array item.
-pub fn read_observed(spec: &OpSpec, v: Value) -> Result<Map<String, Value>, FieldError> {
+pub(crate) fn read_observed(spec: &OpSpec, v: Value) -> Result<Map<String, Value>, FieldError> {
     let Value::Object(map) = v else {
         return Err(FieldError::new(
             OBSERVED,
@@ -555,7 +555,12 @@ fn same(a: &Value, b: &Value) -> bool {
 /// Compares and returns one finding per field that differs: the first
 /// differing top-level index, the items there, and how many top-level items
 /// differ (a wrong seed makes every card differ: only the first is kept).
-pub fn mismatches(at: Place, observed: &Map<String, Value>, derived: &Value, spec: &OpSpec) -> (u64, Vec<Finding>) {
+pub(crate) fn mismatches(
+    at: Place,
+    observed: &Map<String, Value>,
+    derived: &Value,
+    spec: &OpSpec,
+) -> (u64, Vec<Finding>) {
     let mut out: Vec<Finding> = Vec::new();
     let mut last_top = None;
     let compared = walk(spec, observed, derived, &mut |field, path, _, _| {
@@ -593,7 +598,7 @@ pub fn mismatches(at: Place, observed: &Map<String, Value>, derived: &Value, spe
 /// compact JSON. A six- or eight-deck shoe (under 2.2 KB) is listed; a
 /// 100,000-item shuffle (about 700 KB) is not, so that an archive of big
 /// unobserved rounds has a report of its own size, not of its outcomes'.
-pub const MAX_LISTED: usize = 4096;
+pub(crate) const MAX_LISTED: usize = 4096;
 
 /// The finding of a round with nothing observed: the derived outcome as
 /// `derived`, or, past [`MAX_LISTED`], null and its size in the reason
@@ -635,12 +640,10 @@ impl std::io::Write for Counter {
 
 /// A round checked: its verdict and findings, and what was derived.
 #[derive(Debug, Clone)]
-pub struct Judgement {
+pub(crate) struct Judgement {
     pub verdict: RoundVerdict,
     pub findings: Vec<Finding>,
     pub derived: Option<Value>,
-    /// How many observed items were compared.
-    pub compared: u64,
 }
 
 /// A round whose request the op refuses (a rule that ties fields together,
@@ -659,12 +662,11 @@ fn underivable(round: &Round, at: Place, e: &OpError) -> Judgement {
         verdict: RoundVerdict::Invalid,
         findings: vec![f],
         derived: None,
-        compared: 0,
     }
 }
 
 /// Derives a read round and compares it with what was observed.
-pub fn judge(round: &Round, at: Place) -> Judgement {
+pub(crate) fn judge(round: &Round, at: Place) -> Judgement {
     if let Some(reason) = &round.external {
         // Validated like any round, the op's own rules included; nothing compared.
         if let Err(e @ OpError::Invalid(_)) = round.request.run() {
@@ -678,7 +680,6 @@ pub fn judge(round: &Round, at: Place) -> Judgement {
             verdict: RoundVerdict::Skipped,
             findings: vec![f],
             derived: None,
-            compared: 0,
         };
     }
     let derived = match round.request.run_value() {
@@ -699,12 +700,11 @@ pub fn judge(round: &Round, at: Place) -> Judgement {
         verdict,
         findings,
         derived: Some(derived),
-        compared,
     }
 }
 
 /// Checks one round given as its JSON text.
-pub fn check_round(head: &EpochHead, round: u64, raw: &[u8]) -> Event {
+pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8]) -> Event {
     let at = head.place().round(round);
     let invalid = |e: FieldError| Event::Round {
         epoch: head.epoch,
@@ -902,7 +902,7 @@ impl<'de> Visitor<'de> for RoundVisitor<'_> {
 
 /// Parses a round's JSON text, refusing a key given twice: the error names
 /// the key by its path of object keys (`nonce`, `observed.cut`, `seats.player`).
-pub fn parse_strict(raw: &str) -> Result<Value, FieldError> {
+pub(crate) fn parse_strict(raw: &str) -> Result<Value, FieldError> {
     parse_strict_at(raw, None)
 }
 

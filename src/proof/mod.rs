@@ -411,7 +411,7 @@ impl Counts {
     }
 
     /// The sum of two counts (several files).
-    pub fn merge(&mut self, o: &Counts) {
+    pub(crate) fn merge(&mut self, o: &Counts) {
         self.epochs += o.epochs;
         self.rounds += o.rounds;
         self.matched += o.matched;

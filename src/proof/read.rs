@@ -29,7 +29,7 @@ use crate::op::{short, type_name};
 
 /// How a file is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     /// `{"proof": 1, …}`: one document.
     Document,
     /// One epoch object per line.
@@ -39,7 +39,7 @@ pub enum Format {
 const MARK: &[u8] = b"\"proof\"";
 
 /// The input again, the bytes looked at first included.
-pub type Sniffed<R> = io::Chain<io::Cursor<Vec<u8>>, R>;
+pub(crate) type Sniffed<R> = io::Chain<io::Cursor<Vec<u8>>, R>;
 
 /// The UTF-8 byte order mark some editors put first: not part of the text.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -47,7 +47,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// Decides the format from the first bytes (`{`, optional white space,
 /// `"proof"` makes a document) and returns a reader that still yields them,
 /// but for a UTF-8 byte order mark in front, which is dropped.
-pub fn sniff<R: Read>(mut input: R) -> io::Result<(Format, Sniffed<R>)> {
+pub(crate) fn sniff<R: Read>(mut input: R) -> io::Result<(Format, Sniffed<R>)> {
     let mut prefix = Vec::new();
     let mut chunk = [0u8; 512];
     let format = loop {

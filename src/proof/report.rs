@@ -286,11 +286,7 @@ pub fn counts_value(c: &Counts) -> Map<String, Value> {
 
 /// Writes the report JSON: the totals, the verdict, one entry per file,
 /// then every finding with its file.
-pub fn write_report(out: &mut dyn Write, sources: &[Source], spool: &mut Spool) -> io::Result<()> {
-    write_report_with(out, sources, spool, None)
-}
-
-/// [`write_report`] with the `statistics` section of `audit --stats`
+/// The report, with the `statistics` section of `audit --stats`
 /// (after `files`, before `findings`).
 pub fn write_report_with(
     out: &mut dyn Write,

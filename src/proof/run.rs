@@ -59,7 +59,7 @@ impl Default for Options {
 
 /// The default cap on one value of a document: that of a JSON line, since
 /// a JSON-lines epoch is one value too.
-pub const MAX_VALUE: usize = 64 << 20;
+pub(crate) const MAX_VALUE: usize = 64 << 20;
 
 /// A reader that counts the bytes read through it (for a progress bar).
 pub struct Counting<R> {

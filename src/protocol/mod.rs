@@ -14,13 +14,13 @@ use crate::op::error::{InvalidInput, OpError};
 use crate::op::{short, type_name, Outcome, Request};
 
 /// The protocol version this crate speaks.
-pub const PROTOCOL: u64 = 1;
+pub(crate) const PROTOCOL: u64 = 1;
 
 /// The name this implementation gives in `hello`.
 pub const NAME: &str = concat!("provably ", env!("CARGO_PKG_VERSION"));
 
 /// The handshake request line with its id.
-pub fn hello_line(id: i64) -> String {
+pub(crate) fn hello_line(id: i64) -> String {
     format!(r#"{{"id":{id},"op":"hello","protocol":{PROTOCOL}}}"#)
 }
 
@@ -87,7 +87,7 @@ impl Reply {
         }
     }
 
-    pub fn from_error(e: &OpError) -> Reply {
+    pub(crate) fn from_error(e: &OpError) -> Reply {
         Reply::Error {
             kind: e.kind().to_string(),
             message: e.to_string(),
@@ -227,7 +227,7 @@ impl Answer {
 /// none), without the newline: `{"id":…,"ok":…}`, serialized straight from
 /// the typed outcome. The one framing of an `ok` line: `serve` prints it,
 /// and the harness compares a target's line with it byte for byte.
-pub fn write_ok_line(id: Option<i64>, ok: &Outcome, out: &mut Vec<u8>) {
+pub(crate) fn write_ok_line(id: Option<i64>, ok: &Outcome, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"id\":");
     match id {
         Some(id) => out.extend_from_slice(itoa::Buffer::new().format(id).as_bytes()),

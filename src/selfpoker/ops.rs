@@ -8,7 +8,7 @@ use super::{commit, deck, MAX_SEED};
 use crate::op::{no_story, Arg, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, Secret};
 use crate::op::{ok, Flag, OkField, Reach, Shape};
 
-pub static SCHEME: Scheme = Scheme {
+pub(crate) static SCHEME: Scheme = Scheme {
     name: "selfpoker",
     source: "seed 002 (numpy.random.default_rng(seed).permutation(52))",
     ops: &[&COMMIT, &DECK],
@@ -17,10 +17,10 @@ pub static SCHEME: Scheme = Scheme {
 const SEED: Field = Field::new("seed", Kind::DecimalSeed);
 
 /// The seeds at the edges of numpy's SeedSequence word split.
-pub const NUMPY_EDGES: [u64; 6] = [0, 1, (1 << 32) - 1, 1 << 32, 1 << 62, MAX_SEED];
+pub(crate) const NUMPY_EDGES: [u64; 6] = [0, 1, (1 << 32) - 1, 1 << 32, 1 << 62, MAX_SEED];
 
 /// A hand's seed is committed as SHA-256 of `selfpoker:<seed>`.
-pub const SEED_SECRET: Secret = Secret {
+pub(crate) const SEED_SECRET: Secret = Secret {
     field: "seed",
     commit: |a| match a {
         Arg::Seed(s) => commit(*s),
@@ -77,7 +77,7 @@ pub static COMMIT: OpSpec = OpSpec {
     secret: Some(SEED_SECRET),
 };
 
-pub static DECK: OpSpec = OpSpec {
+pub(crate) static DECK: OpSpec = OpSpec {
     name: "selfpoker.deck",
     fields: &[SEED],
     ok: &[OkField::new(

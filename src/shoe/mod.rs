@@ -15,14 +15,14 @@ pub(crate) mod ops;
 pub(crate) use ops::SCHEME;
 
 /// Suits in shoe order: spades, hearts, diamonds, clubs.
-pub const SUITS: [char; 4] = ['S', 'H', 'D', 'C'];
+pub(crate) const SUITS: [char; 4] = ['S', 'H', 'D', 'C'];
 /// Ranks in shoe order; `T` is the ten.
-pub const RANKS: [char; 13] = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
+pub(crate) const RANKS: [char; 13] = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
 
 /// The published server is TypeScript, so rounding is JavaScript's
 /// `Math.round`: halves go up (towards +∞), unlike Rust's `f64::round`.
 #[allow(clippy::cast_possible_truncation, reason = "a shoe's products are below 417")]
-pub fn js_round(x: f64) -> i64 {
+pub(crate) fn js_round(x: f64) -> i64 {
     let f = x.floor();
     // x − ⌊x⌋ is exact for every magnitude a shoe reaches.
     if x - f >= 0.5 {
@@ -70,7 +70,7 @@ impl ByteStream {
     }
 
     /// How many bytes have been read so far.
-    pub fn consumed(&self) -> u64 {
+    pub(crate) fn consumed(&self) -> u64 {
         // Blocks made so far, less what is left in the buffer (`pos` starts
         // at its end with no block made). Derived, not counted: a counter
         // bumped per byte costs a shuffle a tenth of its time.
@@ -299,7 +299,7 @@ static SMALL_DRAWS: [Small; modulo::SMALL as usize + 1] = {
 
 /// The 52 labels of one deck in shoe order: spades, hearts, diamonds, clubs,
 /// each ace to king.
-pub const DECK: [&str; 52] = [
+pub(crate) const DECK: [&str; 52] = [
     "AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS", //
     "AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH", "KH", //
     "AD", "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD", //
@@ -355,7 +355,7 @@ pub struct Cut {
 }
 
 /// The most decks a shoe holds.
-pub const MAX_DECKS: u64 = 8;
+pub(crate) const MAX_DECKS: u64 = 8;
 /// The cards of the largest shoe.
 const MAX_CARDS: usize = 52 * 8;
 const _: () = assert!(MAX_CARDS as u64 == 52 * MAX_DECKS);
@@ -477,7 +477,7 @@ fn deal_with<const COUNTS: bool>(
 }
 
 /// Returns the client seed and nonce of hand `hand` of tournament `tournament_id`.
-pub fn tournament_round(tournament_id: &str, hand: u64) -> (String, u64) {
+pub(crate) fn tournament_round(tournament_id: &str, hand: u64) -> (String, u64) {
     (format!("{tournament_id}:{hand}"), hand)
 }
 

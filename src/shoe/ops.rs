@@ -25,7 +25,7 @@ fn stream_step(server: &str, client: &str, nonce: u64, block: u64, count: u64) -
     Step::new(server, format!("{client}:{nonce}:{block}"), Some(lower))
 }
 
-pub static SCHEME: Scheme = Scheme {
+pub(crate) static SCHEME: Scheme = Scheme {
     name: "shoe",
     source: "seed 000 (Rechne uns nach)",
     ops: &[&DEAL, &TOURNAMENT, &STREAM],
@@ -77,7 +77,7 @@ fn run(r: &Request) -> Result<Outcome, crate::op::error::OpError> {
     )))
 }
 
-pub static DEAL: OpSpec = OpSpec {
+pub(crate) static DEAL: OpSpec = OpSpec {
     name: "shoe.deal",
     fields: &[SERVER_SEED, CLIENT_SEED, NONCE, DECKS, PENETRATION],
     ok: SHOE_OK,
@@ -120,7 +120,7 @@ pub static DEAL: OpSpec = OpSpec {
     secret: Some(SERVER_SEED_SECRET),
 };
 
-pub static TOURNAMENT: OpSpec = OpSpec {
+pub(crate) static TOURNAMENT: OpSpec = OpSpec {
     name: "shoe.tournament",
     fields: &[SERVER_SEED, TOURNAMENT_ID, HAND, DECKS, PENETRATION],
     ok: SHOE_OK,
@@ -291,7 +291,7 @@ fn explain(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
     )
 }
 
-pub static STREAM: OpSpec = OpSpec {
+pub(crate) static STREAM: OpSpec = OpSpec {
     name: "shoe.stream",
     fields: &[SERVER_SEED, CLIENT_SEED, NONCE, COUNT],
     ok: &[OkField::new(

@@ -47,7 +47,7 @@ pub fn pick_counts(m: u64, width: u32) -> Vec<u64> {
 }
 
 /// The ladder's j at step i: P(j = t) for t in 0 … i, exactly.
-pub fn ladder_pick(i: usize) -> Vec<f64> {
+pub(crate) fn ladder_pick(i: usize) -> Vec<f64> {
     #[allow(clippy::cast_precision_loss, reason = "counts below 2^32 are exact in f64")]
     pick_counts(i as u64 + 1, 32)
         .into_iter()
@@ -92,7 +92,7 @@ pub fn cut_parameters(decks: usize, penetration: f64) -> (i64, i64, i64, i64) {
 }
 
 /// The smallest and largest cut position.
-pub fn cut_support(decks: usize, penetration: f64) -> (usize, usize) {
+pub(crate) fn cut_support(decks: usize, penetration: f64) -> (usize, usize) {
     let (base, spread, low, high) = cut_parameters(decks, penetration);
     let at = |v: i64| usize::try_from(v.clamp(low, high)).expect("within the shoe");
     (at(base - spread), at(base + spread))
@@ -243,7 +243,7 @@ fn ladder_bias(size: usize) -> String {
 }
 
 /// max |p·n − 1| over the cells of a distribution that would be uniform.
-pub fn max_relative_deviation(p: &[f64]) -> f64 {
+pub(crate) fn max_relative_deviation(p: &[f64]) -> f64 {
     #[allow(clippy::cast_precision_loss, reason = "n is small")]
     let n = p.len() as f64;
     p.iter().map(|&x| (x * n - 1.0).abs()).fold(0.0, f64::max)
@@ -266,7 +266,7 @@ pub fn worst_range(lo: u64, hi: u64, bits: u32) -> u64 {
 }
 
 /// Rejection at every width: the ranges it covers and its worst acceptance.
-pub fn rejection_table() -> String {
+pub(crate) fn rejection_table() -> String {
     let mut out = String::from("| bytes k | ranges | worst range | acceptance there | expected MACs per value there |\n|---|---|---|---|---|\n");
     for k in 1..=7u32 {
         let lo = if k == 1 { 2 } else { 1u64 << (8 * (k - 1)) | 1 };
@@ -284,7 +284,7 @@ pub fn rejection_table() -> String {
 }
 
 /// The ladder's draw counts for one size: per step, the two counts and how many j get the larger.
-pub fn ladder_table(size: usize) -> String {
+pub(crate) fn ladder_table(size: usize) -> String {
     let mut out = format!("| ladder step i (size {size}) | words for j (min … max) | j with the larger count | max relative bias |\n|---|---|---|---|\n");
     for i in (1..size).rev() {
         let c = pick_counts(i as u64 + 1, 32);
@@ -303,7 +303,7 @@ pub fn ladder_table(size: usize) -> String {
 }
 
 /// The cut card's distribution per deck count, at penetrations that show the clamps.
-pub fn cut_table() -> String {
+pub(crate) fn cut_table() -> String {
     let mut out = String::from("| decks | penetration | base | spread | clamp | positions (offsets of 2s+1 on each) |\n|---|---|---|---|---|---|\n");
     for decks in 1..=8 {
         for penetration in [0.5, 0.75, 0.9] {

@@ -18,7 +18,7 @@ use super::model::{self, Key, Step};
 use crate::op::Request;
 
 /// The most families (configurations) an audit keeps tables for.
-pub const MAX_FAMILIES: usize = 64;
+pub(crate) const MAX_FAMILIES: usize = 64;
 
 /// The counts of one family.
 #[derive(Debug, Clone, PartialEq)]
@@ -110,7 +110,7 @@ impl Collector {
 
     /// Adds another collector's counts (a batch's) to these. Sequences do
     /// not continue across a merge.
-    pub fn merge(&mut self, o: &Collector) {
+    pub(crate) fn merge(&mut self, o: &Collector) {
         for (key, t) in &o.tables {
             if let Some(mine) = self.tables.get_mut(key) {
                 mine.merge(t);

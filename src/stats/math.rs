@@ -11,7 +11,7 @@
 //! and to numerical integration of the normal density.
 
 /// ln Γ(x) for x > 0 (Lanczos approximation, relative error below 1e−14).
-pub fn ln_gamma(x: f64) -> f64 {
+pub(crate) fn ln_gamma(x: f64) -> f64 {
     const G: f64 = 7.0;
     const C: [f64; 9] = [
         0.999_999_999_999_809_9,
@@ -40,7 +40,7 @@ pub fn ln_gamma(x: f64) -> f64 {
 }
 
 /// The regularized upper incomplete gamma function Q(a, x) = Γ(a, x) / Γ(a).
-pub fn gamma_q(a: f64, x: f64) -> f64 {
+pub(crate) fn gamma_q(a: f64, x: f64) -> f64 {
     if x <= 0.0 {
         return 1.0;
     }
@@ -96,12 +96,12 @@ fn gamma_q_fraction(a: f64, x: f64) -> f64 {
 }
 
 /// P(χ²_df ≥ x).
-pub fn chi2_sf(x: f64, df: f64) -> f64 {
+pub(crate) fn chi2_sf(x: f64, df: f64) -> f64 {
     gamma_q(df / 2.0, x / 2.0)
 }
 
 /// The two-sided p-value of a standard normal statistic: P(|Z| ≥ |z|).
-pub fn normal_two_sided(z: f64) -> f64 {
+pub(crate) fn normal_two_sided(z: f64) -> f64 {
     gamma_q(0.5, z * z / 2.0)
 }
 
@@ -109,7 +109,7 @@ pub fn normal_two_sided(z: f64) -> f64 {
 /// the Poisson(λ/2) mixture Σ_j e^{−λ/2} (λ/2)^j / j! · P(χ²_{df+2j} ≥ x),
 /// summed outwards from the mode of the Poisson weights until they are
 /// negligible.
-pub fn noncentral_chi2_sf(x: f64, df: f64, lambda: f64) -> f64 {
+pub(crate) fn noncentral_chi2_sf(x: f64, df: f64, lambda: f64) -> f64 {
     if lambda <= 0.0 {
         return chi2_sf(x, df);
     }
@@ -139,7 +139,7 @@ pub fn noncentral_chi2_sf(x: f64, df: f64, lambda: f64) -> f64 {
 }
 
 /// The x with P(χ²_df ≥ x) = p (bisection on [`chi2_sf`], which falls in x).
-pub fn chi2_isf(p: f64, df: f64) -> f64 {
+pub(crate) fn chi2_isf(p: f64, df: f64) -> f64 {
     let (mut lo, mut hi) = (0.0, df + 10.0);
     while chi2_sf(hi, df) > p {
         hi *= 2.0;

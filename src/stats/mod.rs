@@ -30,7 +30,7 @@
 
 pub mod certify;
 pub mod collect;
-pub mod math;
+pub(crate) mod math;
 pub mod model;
 pub mod power;
 
@@ -49,7 +49,7 @@ use crate::op::Request;
 pub const DEFAULT_LEVEL: f64 = 1e-3;
 
 /// A table is tested only when each of its cells expects this many counts.
-pub const MIN_EXPECTED: f64 = 20.0;
+pub(crate) const MIN_EXPECTED: f64 = 20.0;
 
 /// One test's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -182,7 +182,7 @@ pub fn chi_square(counts: &[u64], probs: &[f64]) -> Option<(f64, u64, f64)> {
 
 /// Holm's step-down procedure: each test's threshold α/(m − rank) and
 /// whether it is rejected (every smaller p-value was rejected too).
-pub fn holm(tests: &mut [TestResult], level: f64) {
+pub(crate) fn holm(tests: &mut [TestResult], level: f64) {
     let mut order: Vec<usize> = (0..tests.len()).collect();
     order.sort_by(|&a, &b| tests[a].p_value.total_cmp(&tests[b].p_value));
     let m = tests.len();
@@ -313,7 +313,7 @@ pub struct Shared(Mutex<Collector>);
 
 impl Shared {
     /// The counts so far.
-    pub fn collector(&self) -> Collector {
+    pub(crate) fn collector(&self) -> Collector {
         self.0.lock().map(|c| c.clone()).unwrap_or_default()
     }
 
@@ -346,13 +346,13 @@ pub fn tally<T>(shared: Option<&Shared>, f: impl FnOnce() -> T) -> T {
 
 /// Whether a collector is installed on this thread (the audit then derives
 /// every round, rather than only comparing its bytes).
-pub fn tapping() -> bool {
+pub(crate) fn tapping() -> bool {
     TALLY.with(|t| t.borrow().is_some())
 }
 
 /// The audit's hook: one derived round of epoch `epoch`, its request and its
 /// derived `ok` object. Does nothing unless [`tally`] installed a collector.
-pub fn tap(epoch: u64, req: &Request, ok: &Value) {
+pub(crate) fn tap(epoch: u64, req: &Request, ok: &Value) {
     TALLY.with(|t| {
         if let Some(c) = t.borrow_mut().as_mut() {
             c.add(epoch, req, ok);

@@ -38,9 +38,9 @@ pub struct Key {
 }
 
 /// The largest ladder or `cursor.shuffle` whose positions are tested.
-pub const MAX_SHUFFLE: u64 = 64;
+pub(crate) const MAX_SHUFFLE: u64 = 64;
 /// Dice indices n below this have a table each.
-pub const DICE_INDICES: u64 = 16;
+pub(crate) const DICE_INDICES: u64 = 16;
 /// Bins of `cursor.int` with a large range and of `cursor.float`.
 pub const BINS: u64 = 16;
 
@@ -90,7 +90,7 @@ fn hash(parts: &[&[u8]]) -> u64 {
 }
 
 /// The family a round belongs to, if its op has tests.
-pub fn key_of(req: &Request) -> Option<Key> {
+pub(crate) fn key_of(req: &Request) -> Option<Key> {
     let op = req.op();
     let key = |a, b| Some(Key { op, a, b });
     match op {
@@ -109,7 +109,7 @@ pub fn key_of(req: &Request) -> Option<Key> {
 }
 
 /// Whether the op's outcomes have tests in some configuration.
-pub fn has_tests(op: &str) -> bool {
+pub(crate) fn has_tests(op: &str) -> bool {
     matches!(
         op,
         "shoe.deal"
@@ -199,7 +199,7 @@ pub fn layout(key: Key) -> Layout {
 
 /// The tests and the most cells of any, without computing probabilities
 /// (what a count table needs).
-pub fn shape(key: Key) -> (usize, usize) {
+pub(crate) fn shape(key: Key) -> (usize, usize) {
     let a = usize::try_from(key.a).expect("a small parameter");
     match key.op {
         "shoe.deal" | "shoe.tournament" => {

@@ -14,10 +14,10 @@ use std::fmt::Write as _;
 use super::{certify, math, model};
 
 /// The power the table is computed for.
-pub const POWER: f64 = 0.9;
+pub(crate) const POWER: f64 = 0.9;
 
 /// The λ at which P(χ²_df(λ) ≥ critical) = power.
-pub fn lambda_for(critical: f64, df: f64, power: f64) -> f64 {
+pub(crate) fn lambda_for(critical: f64, df: f64, power: f64) -> f64 {
     let (mut lo, mut hi) = (0.0, 1.0);
     while math::noncentral_chi2_sf(critical, df, hi) < power {
         hi *= 2.0;
@@ -35,7 +35,7 @@ pub fn lambda_for(critical: f64, df: f64, power: f64) -> f64 {
 
 /// Rounds a χ² test of `p0` needs to reject `p1` with [`POWER`] at
 /// level `alpha / tests`.
-pub fn rounds_needed(p0: &[f64], p1: &[f64], alpha: f64, tests: usize) -> f64 {
+pub(crate) fn rounds_needed(p0: &[f64], p1: &[f64], alpha: f64, tests: usize) -> f64 {
     #[allow(clippy::cast_precision_loss, reason = "small counts")]
     let (df, m) = ((p0.len() - 1) as f64, tests as f64);
     let critical = math::chi2_isf(alpha / m, df);
@@ -44,7 +44,7 @@ pub fn rounds_needed(p0: &[f64], p1: &[f64], alpha: f64, tests: usize) -> f64 {
 }
 
 /// `p0` with cell `cell` moved to p·(1 + rel), the other cells scaled to keep the sum 1.
-pub fn skewed(p0: &[f64], cell: usize, rel: f64) -> Vec<f64> {
+pub(crate) fn skewed(p0: &[f64], cell: usize, rel: f64) -> Vec<f64> {
     let moved = p0[cell] * (1.0 + rel);
     let rest = (1.0 - moved) / (1.0 - p0[cell]);
     p0.iter()
@@ -55,7 +55,7 @@ pub fn skewed(p0: &[f64], cell: usize, rel: f64) -> Vec<f64> {
 
 /// Best of two: the operator draws up to two seeds and keeps the first
 /// whose outcome lies in `good` (else the second): P(good) = 1 − (1 − g)².
-pub fn best_of_two(p0: &[f64], good: &[usize]) -> Vec<f64> {
+pub(crate) fn best_of_two(p0: &[f64], good: &[usize]) -> Vec<f64> {
     let g: f64 = good.iter().map(|&i| p0[i]).sum();
     let kept = 1.0 - (1.0 - g) * (1.0 - g);
     p0.iter()

@@ -10,9 +10,9 @@ use crate::vectors::vektoren::{self, SEED_A, SEED_B};
 use crate::vectors::VectorSet;
 
 /// The published program's client seed.
-pub const CLIENT_B: &str = "MarcTestet";
+pub(crate) const CLIENT_B: &str = "MarcTestet";
 /// Non-ASCII text: a combining acute accent, an eszett, an astral-plane emoji, and a colon.
-pub const UNICODE_CLIENT: &str = "Spie\u{301}ler:ß-😀";
+pub(crate) const UNICODE_CLIENT: &str = "Spie\u{301}ler:ß-😀";
 
 /// Finds the first cursor whose draw of `range` is rejected at least `rejections` times in a row.
 fn cursor_with_rejections(round: &Round, range: u64, rejections: usize) -> u64 {

@@ -243,7 +243,7 @@ impl VectorSet {
     ///
     /// # Panics
     /// When `provably` itself does not answer it `invalid`: the case is wrong.
-    pub fn add_invalid(&mut self, invalid: Invalid) {
+    pub(crate) fn add_invalid(&mut self, invalid: Invalid) {
         if let Err(answer) = invalid.check() {
             panic!(
                 "invalid vector {:?} ({}) is answered {answer}",
@@ -289,7 +289,7 @@ pub struct Vectors {
 
 impl Vectors {
     /// The tcId of `invalid[index]` in the scheme's file.
-    pub fn invalid_tc_id(&self, index: usize) -> usize {
+    pub(crate) fn invalid_tc_id(&self, index: usize) -> usize {
         self.cases.len() + index + 1
     }
 }
@@ -339,7 +339,7 @@ pub fn schemes() -> &'static [Vectors] {
 }
 
 /// The generator named in every file.
-pub const GENERATOR: &str = concat!("provably ", env!("CARGO_PKG_VERSION"));
+pub(crate) const GENERATOR: &str = concat!("provably ", env!("CARGO_PKG_VERSION"));
 
 /// Runs a scheme's cases and lays them out as its vector file.
 pub fn file(v: &Vectors) -> Value {
@@ -397,7 +397,7 @@ pub fn file(v: &Vectors) -> Value {
 }
 
 /// Why a test is left out of the self-test bundle.
-pub const OMITTED_NOTE: &str = "Heavy vectors (a count or size above 10,000) are left out so that the page's self-test stays well under a second; the vector files hold them, and the harness and the JavaScript tests run them.";
+pub(crate) const OMITTED_NOTE: &str = "Heavy vectors (a count or size above 10,000) are left out so that the page's self-test stays well under a second; the vector files hold them, and the harness and the JavaScript tests run them.";
 
 /// The web page's self-test: every vector of every scheme, flattened, but
 /// the heavy ones, which it names under `omitted`.

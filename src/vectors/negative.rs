@@ -51,7 +51,7 @@ impl Invalid {
     }
 
     /// Appends [`Invalid::line_with_id`] to `out`.
-    pub fn write_line_with_id(&self, id: i64, out: &mut Vec<u8>) {
+    pub(crate) fn write_line_with_id(&self, id: i64, out: &mut Vec<u8>) {
         let rest = self.line.strip_prefix('{').expect("an invalid line is an object text");
         out.extend_from_slice(b"{\"id\":");
         out.extend_from_slice(itoa::Buffer::new().format(id).as_bytes());

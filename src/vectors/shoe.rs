@@ -52,7 +52,7 @@ pub fn add(v: &mut VectorSet) {
 /// Every field over its whole domain, decimal penetrations at and next to
 /// rounding ties, the extreme penetrations, and draws that read exactly
 /// the rejection limit or one below it.
-pub fn add_domain(v: &mut VectorSet) {
+pub(crate) fn add_domain(v: &mut VectorSet) {
     let deal = json!({ "op": "shoe.deal", "serverSeed": SEED_B, "clientSeed": CLIENT_B, "nonce": 1, "decks": 1, "penetration": 0.75 });
     v.edges(deal.clone());
     v.edges(
@@ -165,7 +165,7 @@ fn add_limit_hits(v: &mut VectorSet, deal: &serde_json::Value) {
 }
 
 /// Every single-fault mutation of a small request of each op.
-pub fn add_invalid(v: &mut VectorSet) {
+pub(crate) fn add_invalid(v: &mut VectorSet) {
     v.variants(json!({ "op": "shoe.stream", "serverSeed": "s", "clientSeed": "c", "nonce": 1, "count": 40 }));
     v.variants(
         json!({ "op": "shoe.deal", "serverSeed": "s", "clientSeed": "c", "nonce": 1, "decks": 2, "penetration": 0.75 }),
@@ -177,8 +177,8 @@ pub fn add_invalid(v: &mut VectorSet) {
 /// emoji variation selector U+FE0F, and full-width letters (U+FF4C …). An
 /// encoder that mishandles the top of the Basic Multilingual Plane (one
 /// published UTF-8 encoder throws there) breaks on them.
-pub const LUCKY_HEART: &str = "lucky\u{2764}\u{fe0f}";
-pub const LUCKY_FULL_WIDTH: &str = "\u{ff4c}\u{ff55}\u{ff43}\u{ff4b}\u{ff59}";
+pub(crate) const LUCKY_HEART: &str = "lucky\u{2764}\u{fe0f}";
+pub(crate) const LUCKY_FULL_WIDTH: &str = "\u{ff4c}\u{ff55}\u{ff43}\u{ff4b}\u{ff59}";
 
 /// `shoe.stream`: the bytes the shoe reads, across block edges.
 fn add_stream(v: &mut VectorSet) {

@@ -10,11 +10,11 @@ use crate::base::pyfmt::{dumps_indent2, float_repr};
 use crate::cursor::{hash, Round};
 
 /// The published program's two server seeds.
-pub const SEED_A: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+pub(crate) const SEED_A: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 pub const SEED_B: &str = "a3f1c9d4e5b6072839a0b1c2d3e4f5061728394a5b6c7d8e9f0a1b2c3d4e5f60";
 
 /// The published program's raw/float cases: server seed, client seed, nonce, cursor.
-pub const RAW_CASES: [(&str, &str, u64, u64); 6] = [
+pub(crate) const RAW_CASES: [(&str, &str, u64, u64); 6] = [
     (SEED_A, "spieler-1", 0, 0),
     (SEED_A, "spieler-1", 0, 1),
     (SEED_A, "spieler-1", 1, 0),
@@ -24,10 +24,10 @@ pub const RAW_CASES: [(&str, &str, u64, u64); 6] = [
 ];
 
 /// The published program's ranges for `int`, all at SEED_B, "MarcTestet", nonce 42, cursor 0.
-pub const INT_RANGES: [u64; 7] = [2, 6, 37, 52, 200, 312, 10_000];
+pub(crate) const INT_RANGES: [u64; 7] = [2, 6, 37, 52, 200, 312, 10_000];
 
 /// The published program's shuffle sizes, at the same round.
-pub const SHUFFLE_COUNTS: [u64; 3] = [5, 52, 312];
+pub(crate) const SHUFFLE_COUNTS: [u64; 3] = [5, 52, 312];
 
 /// Returns the published vectors as a JSON value, keys in the program's order.
 pub fn value() -> Value {

@@ -41,7 +41,7 @@ const LINGER_BYTES: usize = 64 * 1024;
 
 /// A request answered without reaching hyper.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
+pub(crate) struct Refusal {
     pub status: StatusCode,
     pub message: String,
     /// Send `Allow: GET, HEAD` (405).
@@ -67,7 +67,7 @@ impl Refusal {
 
 /// The outcome of reading a head.
 #[derive(Debug)]
-pub enum Head {
+pub(crate) enum Head {
     /// Everything read so far (the head, and any bytes after it) for hyper.
     Complete(Vec<u8>),
     Refused(Refusal),
@@ -292,7 +292,7 @@ pub async fn refuse(stream: &mut TcpStream, refusal: &Refusal, linger: bool) {
 
 /// A socket whose first reads return bytes already read from it.
 #[derive(Debug)]
-pub struct Rewind {
+pub(crate) struct Rewind {
     prefix: Bytes,
     inner: TcpStream,
 }

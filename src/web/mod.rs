@@ -77,10 +77,10 @@ use gate::{Head, Refusal};
 use slots::{Slot, Slots};
 
 /// The page's Content-Security-Policy: its own files, nothing else.
-pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+pub(crate) const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /// The methods the server answers, as sent in `Allow`.
-pub const ALLOW: &str = "GET, HEAD";
+pub(crate) const ALLOW: &str = "GET, HEAD";
 
 /// Sent with every response: the CSP, no MIME sniffing, no referrer, no caching
 /// (a verifier must never run yesterday's code).

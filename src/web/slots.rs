@@ -30,11 +30,11 @@ use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
 /// How long a connection may wait for its head before a newcomer may displace it.
-pub const EVICT_AFTER: Duration = Duration::from_millis(500);
+pub(crate) const EVICT_AFTER: Duration = Duration::from_millis(500);
 
 /// The slots of one server.
 #[derive(Debug)]
-pub struct Slots {
+pub(crate) struct Slots {
     permits: Arc<Semaphore>,
     grace: Duration,
     /// Connections still reading their head, by admission order (oldest first).
@@ -59,7 +59,7 @@ struct Waiter {
 
 /// One admitted connection; dropping it frees the slot.
 #[derive(Debug)]
-pub struct Slot {
+pub(crate) struct Slot {
     slots: Arc<Slots>,
     id: u64,
     evicted: Option<oneshot::Receiver<()>>,
@@ -73,7 +73,7 @@ impl Slots {
     }
 
     /// Slots whose waiting connections may be displaced after `grace`.
-    pub fn with_grace(max: usize, grace: Duration) -> Arc<Slots> {
+    pub(crate) fn with_grace(max: usize, grace: Duration) -> Arc<Slots> {
         Arc::new(Slots {
             permits: Arc::new(Semaphore::new(max)),
             grace,

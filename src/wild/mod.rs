@@ -46,7 +46,7 @@ pub trait Stream {
 }
 
 /// The stream made of [`Primitives`]' MACs: block b = HMAC(serverSeed, "clientSeed:nonce:b").
-pub struct MacStream<'a, P: Primitives + ?Sized> {
+pub(crate) struct MacStream<'a, P: Primitives + ?Sized> {
     p: &'a P,
     server_seed: String,
     prefix: String,
