@@ -348,6 +348,12 @@ fn snapshot_usage_errors_name_the_range_and_say_each_cause_once() {
     insta::assert_snapshot!("derive_nonce_negative", shown(&[&nonce[..], &["-1"]].concat(), None));
     insta::assert_snapshot!("derive_nonce_exponent", shown(&[&nonce[..], &["1e3"]].concat(), None));
     insta::assert_snapshot!("diff_jobs_zero", shown(&["diff", "--jobs", "0"], None));
+    insta::assert_snapshot!("diff_cases_exponent", shown(&["diff", "--cases", "1e3"], None));
+    insta::assert_snapshot!("diff_seed_negative", shown(&["diff", "--seed", "-1"], None));
+    insta::assert_snapshot!(
+        "diff_cases_for_word",
+        shown(&["diff", "--cases-for", "dice.roll=abc"], None)
+    );
     insta::assert_snapshot!(
         "diff_missing_manifest",
         shown(&["diff", "--target", "/nonexistent/provably.toml"], None)

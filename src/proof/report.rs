@@ -213,56 +213,66 @@ pub fn statistics_text(s: &crate::stats::Statistics, quiet: bool) -> String {
 }
 
 /// The summary table: one row per source (and a total row for several).
+/// The counts that are 0 in every row (skipped, unobserved, invalid, a
+/// commitment that differs or is absent) are left out, and a last line
+/// names them, so that the usual table fits 100 columns; the JSON report
+/// (`--report`) always has every count.
 pub fn table(sources: &[Source]) -> String {
-    let head = [
-        "file",
-        "epochs",
-        "rounds",
-        "match",
-        "mismatch",
-        "skipped",
-        "unobserved",
-        "invalid",
-        "commit ok",
-        "commit mismatch",
-        "commit absent",
-        "verdict",
-    ];
-    let row = |name: &str, c: &Counts| {
-        vec![
-            name.to_string(),
-            c.epochs.to_string(),
-            c.rounds.to_string(),
-            c.matched.to_string(),
-            c.mismatch.to_string(),
-            c.skipped.to_string(),
-            c.unobserved.to_string(),
-            (c.invalid + c.invalid_other).to_string(),
-            c.commit_ok.to_string(),
-            c.commit_mismatch.to_string(),
-            c.commit_absent.to_string(),
-            c.verdict().name().to_string(),
-        ]
-    };
-    let mut rows = vec![head.iter().map(|s| (*s).to_string()).collect::<Vec<_>>()];
-    rows.extend(
-        sources
-            .iter()
-            .map(|s| row(&crate::base::text::escape_str(&s.name), &s.counts)),
-    );
+    let mut names: Vec<String> = sources.iter().map(|s| crate::base::text::escape_str(&s.name)).collect();
+    let mut counts: Vec<Counts> = sources.iter().map(|s| s.counts).collect();
     if sources.len() > 1 {
-        rows.push(row("total", &totals(sources)));
+        names.push("total".into());
+        counts.push(totals(sources));
     }
-    let widths: Vec<usize> = (0..head.len())
+    // (header, count, always shown)
+    type Column = (&'static str, fn(&Counts) -> u64, bool);
+    let columns: [Column; 10] = [
+        ("epochs", |c| c.epochs, true),
+        ("rounds", |c| c.rounds, true),
+        ("match", |c| c.matched, true),
+        ("mismatch", |c| c.mismatch, true),
+        ("skipped", |c| c.skipped, false),
+        ("unobserved", |c| c.unobserved, false),
+        ("invalid", |c| c.invalid + c.invalid_other, false),
+        ("commit ok", |c| c.commit_ok, true),
+        ("commit mismatch", |c| c.commit_mismatch, false),
+        ("commit absent", |c| c.commit_absent, false),
+    ];
+    let (shown, hidden): (Vec<&Column>, Vec<&Column>) = columns
+        .iter()
+        .partition(|(_, count, always)| *always || counts.iter().any(|c| count(c) > 0));
+    let mut rows = vec![std::iter::once("file")
+        .chain(shown.iter().map(|c| c.0))
+        .chain(["verdict"])
+        .map(String::from)
+        .collect::<Vec<_>>()];
+    for (name, c) in names.iter().zip(&counts) {
+        let mut row = vec![name.clone()];
+        row.extend(shown.iter().map(|col| (col.1)(c).to_string()));
+        row.push(c.verdict().name().to_string());
+        rows.push(row);
+    }
+    let mut out = aligned(&rows);
+    if !hidden.is_empty() {
+        let list: Vec<&str> = hidden.iter().map(|c| c.0).collect();
+        out.push_str(&format!("(0 in every row: {})\n", list.join(", ")));
+    }
+    out
+}
+
+/// Rows as columns: the first and last left-aligned, the others right-aligned.
+fn aligned(rows: &[Vec<String>]) -> String {
+    let n = rows.first().map_or(0, Vec::len);
+    let widths: Vec<usize> = (0..n)
         .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
         .collect();
     let mut out = String::new();
-    for r in &rows {
+    for r in rows {
         let cells: Vec<String> = r
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                if i == 0 || i == head.len() - 1 {
+                if i == 0 || i == n - 1 {
                     format!("{c:<w$}", w = widths[i])
                 } else {
                     format!("{c:>w$}", w = widths[i])

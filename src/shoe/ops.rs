@@ -36,6 +36,16 @@ const PENETRATION: Field = Field::new("penetration", Kind::Fraction);
 const TOURNAMENT_ID: Field = Field::text("tournamentId");
 const HAND: Field = Field::counter("hand");
 
+/// What 1,000 generated deals reach: every tie and clamp of the cut card.
+const CUT_REACHED: &[Flag] = &[
+    Flag::RoundTie,
+    Flag::TieByRounding,
+    Flag::NearTie,
+    Flag::FractionEdge,
+    Flag::CutClampLow,
+    Flag::CutClampHigh,
+];
+
 /// The answer of `shoe.deal` and `shoe.tournament`: the shoe and the cut.
 const SHOE_OK: &[OkField] = &[
     OkField::new(
@@ -108,14 +118,7 @@ pub(crate) static DEAL: OpSpec = OpSpec {
             Flag::MinValue,
             Flag::MaxValue,
         ],
-        generated: &[
-            Flag::RoundTie,
-            Flag::TieByRounding,
-            Flag::NearTie,
-            Flag::FractionEdge,
-            Flag::CutClampLow,
-            Flag::CutClampHigh,
-        ],
+        generated: CUT_REACHED,
     },
     secret: Some(SERVER_SEED_SECRET),
 };
@@ -146,14 +149,7 @@ pub(crate) static TOURNAMENT: OpSpec = OpSpec {
             Flag::MinValue,
             Flag::MaxValue,
         ],
-        generated: &[
-            Flag::RoundTie,
-            Flag::TieByRounding,
-            Flag::NearTie,
-            Flag::FractionEdge,
-            Flag::CutClampLow,
-            Flag::CutClampHigh,
-        ],
+        generated: CUT_REACHED,
     },
     secret: Some(SERVER_SEED_SECRET),
 };

@@ -29,13 +29,13 @@ pub struct DiffArgs {
     #[arg(long)]
     pub vectors_only: bool,
     /// Generated cases per op (at most 10^9).
-    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(0..=MAX_CASES))]
+    #[arg(long, default_value_t = 200, value_parser = cases, allow_negative_numbers = true)]
     pub cases: u64,
     /// Generated cases for one op, overriding --cases (for example poker.deal=300). Repeatable.
     #[arg(long = "cases-for", value_name = "OP=N", value_parser = parse_cases_for)]
     pub cases_for: Vec<(String, u64)>,
     /// Seed of the generated cases; the same seed asks the same cases, whatever --jobs is.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = seed, allow_negative_numbers = true)]
     pub seed: u64,
     /// Most target calls spent shrinking one group's example to a minimal request; 0 reports the case as found.
     #[arg(long, value_name = "CALLS", default_value_t = SHRINK_BUDGET, value_parser = clap::value_parser!(u64).range(0..=100_000))]
@@ -88,11 +88,21 @@ fn parse_cases_for(s: &str) -> Result<(String, u64), String> {
     if provably::registry::find(op).is_none() {
         return Err(format!("{op:?} is not a protocol v1 op"));
     }
-    let n: u64 = n.parse().map_err(|e| format!("{n:?}: {e}"))?;
-    if n > MAX_CASES {
-        return Err(format!("{n} is above the limit {MAX_CASES}"));
+    Ok((op.to_string(), cases(n)?))
+}
+
+/// A number of cases: digits, 0 ..= 10^9 (`1e3` and `-1` say so).
+fn cases(text: &str) -> Result<u64, String> {
+    const WANTED: &str = "an integer 0..=1000000000 (10^9)";
+    match crate::args::digits(text, WANTED)? {
+        n if n > MAX_CASES => Err(format!("{n} is above 10^9; {WANTED} is wanted")),
+        n => Ok(n),
     }
-    Ok((op.to_string(), n))
+}
+
+/// The generator's seed: digits, 0 ..= 2^64-1.
+fn seed(text: &str) -> Result<u64, String> {
+    crate::args::digits(text, "an integer 0..=2^64-1")
 }
 
 fn bar(quiet: bool, target: &str) -> ProgressBar {

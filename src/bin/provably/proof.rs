@@ -160,7 +160,10 @@ pub fn run(args: &ProofArgs) -> anyhow::Result<ExitCode> {
                 (Some(e), _) if failed.get() => output_failed(&e, &path.display().to_string()),
                 (Some(e), _) => Err(e),
                 (None, Err(e)) => output_failed(&e.into(), &path.display().to_string()),
-                (None, Ok(())) => Ok(ExitCode::SUCCESS),
+                (None, Ok(())) => {
+                    eprintln!("wrote {}", path.display());
+                    Ok(ExitCode::SUCCESS)
+                }
             }
         }
         None => {
