@@ -713,8 +713,10 @@ pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8]) -> Event {
         findings: vec![e.at(at).finding()],
     };
     let secret = head.secret.as_ref().map(|(f, v)| (*f, v));
-    // With statistics every round is derived: the byte shortcut derives none.
-    if !crate::stats::tapping() {
+    // With statistics every round is derived: the shortcuts (the byte
+    // comparison and the typed one) decide a match without deriving.
+    let shortcuts = !crate::stats::tapping();
+    if shortcuts {
         if let Some(event) = verbatim(head, round, raw, secret) {
             return event;
         }
@@ -723,8 +725,7 @@ pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8]) -> Event {
         Ok(text) => text,
         Err(e) => return invalid(FieldError::new("round", format!("not UTF-8: {e}"))),
     };
-    // Nor does the typed shortcut (a match decided by comparing text).
-    if !crate::stats::tapping() {
+    if shortcuts {
         if let Some(event) = typed(head, round, raw, secret) {
             return event;
         }
