@@ -565,7 +565,7 @@ fn a_document_streams_the_first_findings_come_out_before_the_input_is_read() {
     };
     let total = 200_000 * 100;
     let mut first_seen_at = None;
-    let counts = proof::audit(input, &Options::default(), &mut |e| {
+    let counts = proof::audit(std::io::BufReader::new(input), &Options::default(), &mut |e| {
         if let (proof::Event::Round { .. }, None) = (e, first_seen_at) {
             first_seen_at = Some(read.load(Ordering::Relaxed));
         }

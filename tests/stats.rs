@@ -598,3 +598,35 @@ fn dice_ground_on_the_first_die_match_every_commitment_and_raise_the_alarm() {
     let errors: Vec<String> = validator.iter_errors(&report).map(|e| e.to_string()).collect();
     assert!(errors.is_empty(), "{errors:?}");
 }
+
+#[test]
+fn serial_pairs_are_counted_across_the_audits_batches_in_document_order() {
+    // One epoch of 1,000 dice in a row: the audit's reader cuts it into
+    // batches of 256 rounds, and workers count batches in any order.
+    let seed = provably::base::crypto::sha256_hex("one seed, many dice");
+    let reqs: Vec<Value> = (0..1000)
+        .map(|n| json!({"op": "dice.roll", "serverSeed": seed, "clientSeed": "c", "n": n}))
+        .collect();
+    let oks = serve(&reqs);
+    let dir = tempfile::tempdir().unwrap();
+    let lines = dir.path().join("dice.jsonl");
+    write_archive(&lines, &[(seed, reqs, oks)]);
+    // As a document: its rounds are cut into batches (a JSON line is one job).
+    let epochs: Vec<String> = std::fs::read_to_string(&lines)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    let path = dir.path().join("dice.json");
+    std::fs::write(&path, format!("{{\"proof\": 1, \"epochs\": [{}]}}", epochs.join(","))).unwrap();
+    let (code, report) = audit_stats(&path);
+    assert_eq!(code, 0, "{:?}", rejected(&report));
+    let pairs: Vec<u64> = report["statistics"]["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["name"] == json!("serial pairs along nonces"))
+        .map(|t| t["n"].as_u64().unwrap())
+        .collect();
+    assert_eq!(pairs, [999], "every consecutive pair once, none lost at a batch edge");
+}

@@ -6,6 +6,7 @@ pub mod diff;
 pub mod fsutil;
 pub mod json;
 pub(crate) mod lines;
+pub mod masks;
 pub(crate) mod modulo;
 pub(crate) mod pyfmt;
 pub mod text;

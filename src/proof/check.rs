@@ -64,7 +64,14 @@ pub(crate) fn secret_fields() -> &'static [&'static str] {
 /// The op that answers the commitment of the secret `field` (`cursor.hash`
 /// for `serverSeed`, `selfpoker.commit` for `seed`).
 pub(crate) fn commit_op(field: &str) -> Option<&'static OpSpec> {
-    crate::registry::ops().find(|o| o.secret.is_some_and(|s| s.field == field && s.commit_op == o.name))
+    // Asked once per epoch: the registry is walked once per process.
+    static COMMIT_OPS: std::sync::OnceLock<Vec<(&'static str, &'static OpSpec)>> = std::sync::OnceLock::new();
+    let ops = COMMIT_OPS.get_or_init(|| {
+        crate::registry::ops()
+            .filter_map(|o| o.secret.filter(|s| s.commit_op == o.name).map(|s| (s.field, o)))
+            .collect()
+    });
+    ops.iter().find(|(f, _)| *f == field).map(|(_, o)| *o)
 }
 
 /// The commitment (lowercase hex) of `value` as the secret `field`, held to
@@ -811,12 +818,18 @@ fn same_text(request: &Request, observed: &[u8]) -> bool {
     let Ok(outcome) = request.run() else {
         return false;
     };
-    let mut derived = Vec::with_capacity(observed.len());
-    outcome.write_json(&mut derived);
-    if derived == observed {
-        return has_leaf(&derived);
+    // One buffer per worker: a round's derived text is as long as the last one's.
+    thread_local! {
+        static DERIVED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     }
-    super::same::same_observation(observed, &derived)
+    DERIVED.with_borrow_mut(|derived| {
+        derived.clear();
+        outcome.write_json(derived);
+        if derived == observed || super::same::same_but_space(observed, derived) {
+            return has_leaf(derived);
+        }
+        super::same::same_observation(observed, derived)
+    })
 }
 
 /// Whether compact JSON holds a scalar (a string, number, boolean or null)

@@ -458,6 +458,31 @@ fn read_epoch<R: BufRead, S: Sink>(
     result
 }
 
+/// The keys of an epoch seen so far. An epoch has three or four keys, so a
+/// list (no hashing, one allocation per epoch saved); a set once there
+/// are many, so that an epoch of many distinct keys is read in linear time.
+#[derive(Default)]
+struct Keys {
+    few: Vec<String>,
+    many: HashSet<String>,
+}
+
+impl Keys {
+    const FEW: usize = 16;
+
+    fn contains(&self, key: &str) -> bool {
+        self.few.iter().any(|k| k == key) || self.many.contains(key)
+    }
+
+    fn insert(&mut self, key: String) {
+        if self.few.len() < Self::FEW {
+            self.few.push(key);
+        } else {
+            self.many.insert(key);
+        }
+    }
+}
+
 fn epoch_members<R: BufRead, S: Sink>(
     sc: &mut Scanner<R>,
     b: &mut EpochBuilder<'_, S>,
@@ -470,8 +495,7 @@ fn epoch_members<R: BufRead, S: Sink>(
         b.sink.job(Job::Events(vec![Event::Invalid(e.finding())]))?;
         return Ok(());
     }
-    // A set, not a list: an epoch of many distinct keys is read in linear time.
-    let mut seen = HashSet::new();
+    let mut seen = Keys::default();
     let mut more = !sc.open(b'{', b'}')?;
     while more {
         let key = sc.key()?;
@@ -479,8 +503,8 @@ fn epoch_members<R: BufRead, S: Sink>(
             sc.skip()?;
             b.invalid(&key, "appears twice")?;
         } else {
-            seen.insert(key.clone());
             epoch_member(sc, b, &key, options)?;
+            seen.insert(key);
         }
         more = sc.more(b'}')?;
     }

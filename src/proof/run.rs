@@ -15,7 +15,7 @@
 //! document order with a bounded window, which is a few lines here.
 
 use std::collections::BTreeMap;
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufRead, Read};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
@@ -78,6 +78,18 @@ impl<R: Read> Read for Counting<R> {
         let n = self.inner.read(buf)?;
         self.count.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
+    }
+}
+
+/// Bytes are counted as they are consumed: the scanner reads a mapped
+/// file a window at a time, and a window is not read until it is scanned.
+impl<R: BufRead> BufRead for Counting<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+    fn consume(&mut self, amount: usize) {
+        self.count.fetch_add(amount as u64, Ordering::Relaxed);
+        self.inner.consume(amount);
     }
 }
 
@@ -150,7 +162,7 @@ impl Sink for Pool<'_> {
 /// `on_event` in document order; the counts are returned. Problems with
 /// the input (not JSON, a read error) are findings, not errors: only an
 /// error of `on_event` ends the audit early.
-pub fn audit<R: Read + Send>(
+pub fn audit<R: BufRead + Send>(
     input: R,
     options: &Options,
     on_event: &mut dyn FnMut(&Event) -> io::Result<()>,
@@ -188,12 +200,12 @@ pub fn audit<R: Read + Send>(
     })
 }
 
-fn reader<R: Read>(input: R, mut pool: Pool, options: &Options) {
+fn reader<R: BufRead>(input: R, mut pool: Pool, options: &Options) {
     read_all(input, &mut pool, options);
     let _ = pool.flush();
 }
 
-fn read_all<R: Read>(input: R, pool: &mut Pool, options: &Options) {
+fn read_all<R: BufRead>(input: R, pool: &mut Pool, options: &Options) {
     let fail = |pool: &mut Pool, e: ProofError| {
         let _ = pool.job(Job::Events(vec![Event::Invalid(e.finding())]));
     };
@@ -205,7 +217,6 @@ fn read_all<R: Read>(input: R, pool: &mut Pool, options: &Options) {
         Ok(x) => x,
         Err(e) => return fail(pool, read_error(Place::default(), &e)),
     };
-    let input = BufReader::with_capacity(1 << 16, input);
     match format {
         Format::Document => {
             let ctx = Ctx::default();
@@ -249,7 +260,7 @@ fn worker(
             return;
         };
         let mut out = Vec::new();
-        crate::stats::tally(options.stats.as_deref(), || read::run_job(&job, options, &mut out));
+        crate::stats::tally(options.stats.as_deref(), seq, || read::run_job(&job, options, &mut out));
         // Handed back for the reader to reuse; dropped here only when the reader is gone.
         let _ = done.try_send(job);
         if results.send((seq, out)).is_err() {

@@ -20,6 +20,78 @@
 //! between), and a value token directly after another one in the
 //! observation is refused, so both texts cut into the same tokens.
 
+use crate::base::masks::{masks, prefix_parity, Class};
+
+/// What [`same_but_space`] looks for: quotes, backslashes, white space.
+const SPACED: [Class; 6] = [
+    Class::byte(b'"'),
+    Class::byte(b'\\'),
+    Class::byte(b' '),
+    Class::byte(b'\n'),
+    Class::byte(b'\t'),
+    Class::byte(b'\r'),
+];
+
+/// Bytes that a number or a literal (`true`, `false`, `null`) is made of:
+/// white space between two of them splits one token in two (`2 34`).
+fn in_token(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.')
+}
+
+/// Whether `observed` is `derived` (compact JSON) but for white space
+/// between tokens: the layout of `json.dumps` and of pretty printers with
+/// the derived key order. One pass, 64 bytes at a time: white space outside
+/// strings is dropped and what is left compared run by run. A backslash
+/// (an escape to decode), white space inside a number or literal, or any
+/// other difference: `false`, and the token comparison decides.
+pub(crate) fn same_but_space(observed: &[u8], derived: &[u8]) -> bool {
+    let (mut at, mut in_string, mut gap, mut last) = (0usize, false, false, 0u8);
+    let mut padded = [b' '; 64];
+    for start in (0..observed.len()).step_by(64) {
+        let piece = &observed[start..observed.len().min(start + 64)];
+        // The tail is padded; the padding is never compared.
+        let block: &[u8; 64] = if let Ok(full) = piece.try_into() {
+            full
+        } else {
+            padded[..piece.len()].copy_from_slice(piece);
+            &padded
+        };
+        let [quotes, backslashes, space, newline, tab, cr] = masks(block, SPACED);
+        if backslashes != 0 {
+            return false;
+        }
+        let inside = prefix_parity(quotes) ^ if in_string { u64::MAX } else { 0 };
+        let mut white = (space | newline | tab | cr) & !inside;
+        let mut from = 0usize;
+        loop {
+            let to = if white == 0 {
+                64
+            } else {
+                white.trailing_zeros() as usize
+            }
+            .min(piece.len());
+            let run = &block[from.min(to)..to];
+            if let Some(&first) = run.first() {
+                if gap && in_token(last) && in_token(first) {
+                    return false;
+                }
+                match derived.get(at..at + run.len()) {
+                    Some(want) if want == run => at += run.len(),
+                    _ => return false,
+                }
+                (gap, last) = (false, run[run.len() - 1]);
+            }
+            if white == 0 {
+                break;
+            }
+            white &= white - 1;
+            (gap, from) = (true, to + 1);
+        }
+        in_string = inside >> 63 != 0;
+    }
+    at == derived.len()
+}
+
 /// The members of a compact object: (key as written, without its quotes;
 /// value text). `None` if `text` is not a compact object of plain keys.
 fn members(text: &[u8]) -> Option<Vec<(&[u8], &[u8])>> {
@@ -260,6 +332,32 @@ mod tests {
         assert!(same_observation(br#"{"order": [], "cursorNext": 0}"#, empty.as_bytes()));
     }
 
+    #[test]
+    fn white_space_between_tokens_is_the_same_and_inside_a_token_or_string_is_not() {
+        let compact = serde_json::to_string(&serde_json::from_str::<Value>(DERIVED).unwrap()).unwrap();
+        let plain = r#"{"cards":["AS","TD","9h"],"cut":234,"hole":[[1,2],[3,4]]}"#;
+        for same in [
+            plain.to_string(),
+            r#"{"cards": ["AS", "TD", "9h"], "cut": 234, "hole": [[1, 2], [3, 4]]}"#.into(),
+            "\n {\"cards\" :\t[\"AS\",\r\n\"TD\" , \"9h\"],\"cut\":234,\"hole\":[[1,2],[3,4]]}\n".into(),
+            // Longer than a block, white space across block edges.
+            format!("{}{plain}{}", " ".repeat(63), " ".repeat(65)),
+        ] {
+            assert!(same_but_space(same.as_bytes(), plain.as_bytes()), "{same}");
+        }
+        for not in [
+            r#"{"cards":["AS","TD","9h"],"cut":2 34,"hole":[[1,2],[3,4]]}"#,
+            r#"{"cards":["AS","TD","9 h"],"cut":234,"hole":[[1,2],[3,4]]}"#,
+            r#"{"cards":["AS","TD","9h"],"cut":234,"hole":[[1,2],[3,4]]} x"#,
+            r#"{"cards":["AS","TD","9h"],"cut":234,"hole":[[1,2],[3,4]"#,
+            r#"{"cards":["\u0041S","TD","9h"],"cut":234,"hole":[[1,2],[3,4]]}"#,
+        ] {
+            assert!(!same_but_space(not.as_bytes(), plain.as_bytes()), "{not}");
+        }
+        // Inside a string, white space is text: the derived holds none here.
+        assert!(!same_but_space(br#"{"name":" a\"b"}"#, compact.as_bytes()));
+    }
+
     fn object() -> impl Strategy<Value = Value> {
         let leaf = prop_oneof![
             any::<u32>().prop_map(Value::from),
@@ -291,6 +389,29 @@ mod tests {
                 for (k, v) in other.as_object().unwrap() {
                     prop_assert_eq!(Some(v), derived.get(k));
                 }
+            }
+        }
+    }
+
+    proptest! {
+        /// Decided "the same" only for text that serde reads as the derived
+        /// object; the derived object in serde's pretty layout is.
+        #[test]
+        fn same_but_space_holds_only_for_what_serde_reads_as_equal(
+            derived in object(),
+            noise in prop::collection::vec((0usize..200, prop::sample::select(vec![" ", "\n", "\t", "  ", "1", "\"", ","])), 0..4),
+        ) {
+            let compact = serde_json::to_string(&derived).unwrap();
+            let pretty = serde_json::to_string_pretty(&derived).unwrap();
+            prop_assert_eq!(same_but_space(pretty.as_bytes(), compact.as_bytes()), !pretty.contains('\\'));
+            let mut text = pretty.clone();
+            for (at, s) in noise {
+                let mut at = at.min(text.len());
+                while !text.is_char_boundary(at) { at -= 1; }
+                text.insert_str(at, s);
+            }
+            if same_but_space(text.as_bytes(), compact.as_bytes()) {
+                prop_assert_eq!(serde_json::from_str::<Value>(&text).ok(), Some(derived));
             }
         }
     }
