@@ -7,11 +7,8 @@
 //! numbers, hands) of one sequence (the same epoch and client seed): a
 //! round whose index is the previous round's plus one adds the pair
 //! (previous value, value). Rounds are seen in document order within a
-//! batch of the audit, and batches are counted by different workers in any
-//! order: each batch keeps its first and last step per family, and
-//! [`Joined`] puts the batches back in document order to count the pairs
-//! that straddle two of them, so every consecutive pair is counted once
-//! whatever the batching.
+//! batch of the audit; a pair that straddles two batches is not counted
+//! (one in 256 at most), which loses power, never calibration.
 
 use std::collections::BTreeMap;
 
@@ -33,15 +30,7 @@ pub struct Table {
     pub rounds: u64,
     /// pairs[a · stride + b] for consecutive values a, b.
     pub pairs: Vec<u64>,
-    /// The first and the last step counted (epoch, step), for the pairs
-    /// across batches.
-    first: Option<(u64, Step)>,
     last: Option<(u64, Step)>,
-}
-
-/// Whether `b` follows `a` in one sequence: the same epoch and stream, the next index.
-fn consecutive(a: (u64, Step), b: (u64, Step)) -> bool {
-    a.0 == b.0 && a.1.stream == b.1.stream && a.1.index.checked_add(1) == Some(b.1.index)
 }
 
 impl Table {
@@ -53,7 +42,6 @@ impl Table {
             counts: vec![0; tests * stride],
             rounds: 0,
             pairs: vec![0; stride * stride],
-            first: None,
             last: None,
         }
     }
@@ -66,10 +54,6 @@ impl Table {
             *a += b;
         }
         self.rounds += o.rounds;
-    }
-
-    fn pair(&mut self, a: Step, b: Step) {
-        self.pairs[usize::from(a.value) * self.stride + usize::from(b.value)] += 1;
     }
 
     /// The counts of one test.
@@ -113,13 +97,12 @@ impl Collector {
             table.rounds += 1;
             self.rounds += 1;
             if let Some(step) = step {
-                let now = (epoch, step);
-                match table.last {
-                    Some(last) if consecutive(last, now) => table.pair(last.1, step),
-                    Some(_) => {}
-                    None => table.first = Some(now),
+                if let Some((e, last)) = table.last {
+                    if e == epoch && last.stream == step.stream && last.index.checked_add(1) == Some(step.index) {
+                        table.pairs[usize::from(last.value) * table.stride + usize::from(step.value)] += 1;
+                    }
                 }
-                table.last = Some(now);
+                table.last = Some((epoch, step));
             }
         }
         self.cells = cells;
@@ -133,7 +116,7 @@ impl Collector {
                 mine.merge(t);
             } else if self.tables.len() < MAX_FAMILIES {
                 let mut t = t.clone();
-                (t.first, t.last) = (None, None);
+                t.last = None;
                 self.tables.insert(*key, t);
             } else {
                 self.untested += t.rounds;
@@ -149,52 +132,5 @@ impl Collector {
         self.tables.clear();
         self.rounds = 0;
         self.untested = 0;
-    }
-}
-
-/// The batches' counts joined: each batch is merged as it comes, and its
-/// first and last steps wait until the batches before it are in, so the
-/// pairs across two batches are counted in document order. What waits is
-/// bounded by the audit's window of jobs in flight.
-#[derive(Debug, Clone, Default)]
-pub struct Joined {
-    pub collector: Collector,
-    /// Batches come in with their sequence numbers: the first and last step per family.
-    waiting: BTreeMap<u64, Vec<Edge>>,
-    next: u64,
-    /// The last step per family of the batches joined in order so far.
-    last: BTreeMap<Key, (u64, Step)>,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Edge {
-    key: Key,
-    first: Option<(u64, Step)>,
-    last: Option<(u64, Step)>,
-}
-
-impl Joined {
-    /// Adds batch `seq` (numbered from 0 in document order, each number once).
-    pub fn add(&mut self, seq: u64, batch: &Collector) {
-        self.collector.merge(batch);
-        let edges = batch.tables.iter().map(|(key, t)| Edge {
-            key: *key,
-            first: t.first,
-            last: t.last,
-        });
-        self.waiting.insert(seq, edges.collect());
-        while let Some(edges) = self.waiting.remove(&self.next) {
-            for e in edges {
-                if let (Some(first), Some(&last)) = (e.first, self.last.get(&e.key)) {
-                    if let (true, Some(t)) = (consecutive(last, first), self.collector.tables.get_mut(&e.key)) {
-                        t.pair(last.1, first.1);
-                    }
-                }
-                if let Some(last) = e.last {
-                    self.last.insert(e.key, last);
-                }
-            }
-            self.next += 1;
-        }
     }
 }

@@ -25,9 +25,8 @@
 //!   positions are dependent). Default level [`DEFAULT_LEVEL`] = 10⁻³.
 //! * Fixed-size count tables ([`collect`]): memory does not grow with the
 //!   archive. Counting happens in the audit's workers, one collector per
-//!   batch, joined under a lock in document order ([`collect::Joined`], so
-//!   serial pairs across batches count): [`tally`] installs it for the
-//!   batch and [`tap`] is the audit's one call per derived round.
+//!   batch, merged under a lock: [`tally`] installs it for the batch and
+//!   [`tap`] is the audit's one call per derived round.
 
 pub mod certify;
 pub mod collect;
@@ -41,7 +40,7 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use collect::{Collector, Joined};
+pub use collect::Collector;
 
 use crate::op::Request;
 
@@ -310,12 +309,12 @@ fn serial_tests(family: &str, pairs: &[u64], stride: usize, marginal: &[f64], ou
 
 /// The collector an audit's workers count into.
 #[derive(Debug, Default)]
-pub struct Shared(Mutex<Joined>);
+pub struct Shared(Mutex<Collector>);
 
 impl Shared {
     /// The counts so far.
     pub(crate) fn collector(&self) -> Collector {
-        self.0.lock().map(|j| j.collector.clone()).unwrap_or_default()
+        self.0.lock().map(|c| c.clone()).unwrap_or_default()
     }
 
     /// The tests over everything counted, corrected at `level`.
@@ -329,10 +328,9 @@ thread_local! {
     static TALLY: RefCell<Option<Collector>> = const { RefCell::new(None) };
 }
 
-/// Runs `f` (batch `seq` of the audit, numbered from 0 in document order)
-/// with a collector installed for [`tap`], then joins what it counted into
-/// `shared`. Without `shared`, runs `f`.
-pub fn tally<T>(shared: Option<&Shared>, seq: u64, f: impl FnOnce() -> T) -> T {
+/// Runs `f` (a batch of the audit) with a collector installed for [`tap`],
+/// then merges what it counted into `shared`. Without `shared`, runs `f`.
+pub fn tally<T>(shared: Option<&Shared>, f: impl FnOnce() -> T) -> T {
     let Some(shared) = shared else {
         return f();
     };
@@ -340,7 +338,7 @@ pub fn tally<T>(shared: Option<&Shared>, seq: u64, f: impl FnOnce() -> T) -> T {
     let out = f();
     if let Some(c) = TALLY.with(|t| t.borrow_mut().take()) {
         if let Ok(mut s) = shared.0.lock() {
-            s.add(seq, &c);
+            s.merge(&c);
         }
     }
     out
