@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The example proofs in examples/proofs/, one per seed system, written by
 # `provably proof` from the rounds in examples/proofs/*.requests.jsonl.
+# Their titles are German: players open them on the page (docs/proof-page.md).
 #
 #   scripts/proof-examples.sh            # write the proofs from the committed rounds
 #   scripts/proof-examples.sh check      # write them to a temporary directory and diff (the tests run this)
@@ -64,18 +65,18 @@ PY
 proofs() { # output directory
   local o=$1
   "$P" proof --requests $DIR/dice-game.requests.jsonl --group --commit \
-    --title "A dice game (seed 001): one commitment, twelve dice, die 5 rolled with Telegram" --out "$o/dice-game.json"
+    --title "Ein Würfelspiel (Seed 001): ein Commitment, zwölf Würfe, Wurf Nummer 6 mit Telegram gewürfelt" --out "$o/dice-game.json"
   "$P" proof --requests $DIR/tournament.requests.jsonl --group --commit --prefix 20 \
-    --title "A tournament of 10 hands from one seed (seed 000): the first 20 cards of each hand's shoe and its cut" \
+    --title "Ein Turnier mit 10 Händen aus einem Seed (Seed 000): von jedem Schuh die ersten 20 Karten und die Cut-Card" \
     --out "$o/tournament.json"
   "$P" proof --requests $DIR/table-rotation.requests.jsonl --group --commit \
-    --title "A poker table's 100 hands until its seed rotated (seed 003): seats in player order, every hand shown" \
+    --title "100 Hände an einem Pokertisch bis zum neuen Seed (Seed 003): Plätze nach Spielernummer, jede Hand gezeigt" \
     --out "$o/table-rotation.json"
   "$P" proof --requests $DIR/selfpoker-hands.requests.jsonl --group --commit --prefix 13 \
-    --title "Five selfpoker hands, one epoch each (seed 002): four players' hole cards and the board" \
+    --title "Fünf Selfpoker-Hände mit je eigenem Seed (Seed 002): die Handkarten von vier Spielern und das Board" \
     --out "$o/selfpoker-hands.json"
   "$P" proof --requests $DIR/ladder.requests.jsonl --group --commit \
-    --title "A Deal-or-No-Deal round (seed 004): all 25 cases opened" --out "$o/ladder.json"
+    --title "Eine Deal-or-No-Deal-Runde (Seed 004): alle 25 Koffer geöffnet" --out "$o/ladder.json"
 }
 
 case "${1:-write}" in
