@@ -598,3 +598,44 @@ fn dice_ground_on_the_first_die_match_every_commitment_and_raise_the_alarm() {
     let errors: Vec<String> = validator.iter_errors(&report).map(|e| e.to_string()).collect();
     assert!(errors.is_empty(), "{errors:?}");
 }
+
+/// The statistics of `text` audited in batches of `batch_rounds` rounds.
+fn statistics_in_batches(text: &str, batch_rounds: usize) -> provably::stats::Statistics {
+    let shared = std::sync::Arc::new(provably::stats::Shared::default());
+    let options = provably::proof::Options {
+        jobs: 2,
+        batch_rounds,
+        stats: Some(std::sync::Arc::clone(&shared)),
+        ..provably::proof::Options::default()
+    };
+    provably::proof::run::audit_text(text, &options);
+    shared.evaluate(provably::stats::DEFAULT_LEVEL)
+}
+
+#[test]
+fn serial_pairs_across_the_audits_batches_count_as_in_one_pass() {
+    // One seed, 1,500 dice along n in one document: the audit cuts its rounds
+    // into batches; every one of the 1,499 consecutive pairs still counts,
+    // whatever the batch size (and the page, which counts in one pass,
+    // web/stats.mjs, reports the same).
+    let seed = "one long game";
+    let rounds: Vec<Value> = (0..1500)
+        .map(|n| {
+            let (_, ok) = derive(&json!({"op": "dice.roll", "serverSeed": seed, "clientSeed": "c", "n": n}));
+            json!({"op": "dice.roll", "clientSeed": "c", "n": n, "observed": ok})
+        })
+        .collect();
+    let text = json!({"proof": 1, "epochs": [{"serverSeed": seed, "rounds": rounds}]}).to_string();
+    let pairs = |s: &provably::stats::Statistics| {
+        s.tests
+            .iter()
+            .find(|t| t.name == "serial pairs along nonces")
+            .map(|t| t.n)
+    };
+    let whole = statistics_in_batches(&text, 1 << 20);
+    assert_eq!(pairs(&whole), Some(1499));
+    for batch in [1, 7, 256] {
+        let s = statistics_in_batches(&text, batch);
+        assert_eq!(s, whole, "batches of {batch} rounds");
+    }
+}

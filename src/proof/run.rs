@@ -249,7 +249,7 @@ fn worker(
             return;
         };
         let mut out = Vec::new();
-        crate::stats::tally(options.stats.as_deref(), || read::run_job(&job, options, &mut out));
+        crate::stats::tally(options.stats.as_deref(), seq, || read::run_job(&job, options, &mut out));
         // Handed back for the reader to reuse; dropped here only when the reader is gone.
         let _ = done.try_send(job);
         if results.send((seq, out)).is_err() {
