@@ -599,8 +599,8 @@ fn dice_ground_on_the_first_die_match_every_commitment_and_raise_the_alarm() {
     assert!(errors.is_empty(), "{errors:?}");
 }
 
-/// The statistics of `text` audited in batches of `batch_rounds` rounds.
-fn statistics_in_batches(text: &str, batch_rounds: usize) -> provably::stats::Statistics {
+/// The statistics of `texts` (files) audited one after the other, in batches of `batch_rounds` rounds.
+fn statistics_in_batches(texts: &[&str], batch_rounds: usize) -> provably::stats::Statistics {
     let shared = std::sync::Arc::new(provably::stats::Shared::default());
     let options = provably::proof::Options {
         jobs: 2,
@@ -608,8 +608,21 @@ fn statistics_in_batches(text: &str, batch_rounds: usize) -> provably::stats::St
         stats: Some(std::sync::Arc::clone(&shared)),
         ..provably::proof::Options::default()
     };
-    provably::proof::run::audit_text(text, &options);
+    for text in texts {
+        provably::proof::run::audit_text(text, &options);
+    }
     shared.evaluate(provably::stats::DEFAULT_LEVEL)
+}
+
+/// A document of one seed's dice n in `range`.
+fn dice_document(seed: &str, range: std::ops::Range<u64>) -> String {
+    let rounds: Vec<Value> = range
+        .map(|n| {
+            let (_, ok) = derive(&json!({"op": "dice.roll", "serverSeed": seed, "clientSeed": "c", "n": n}));
+            json!({"op": "dice.roll", "clientSeed": "c", "n": n, "observed": ok})
+        })
+        .collect();
+    json!({"proof": 1, "epochs": [{"serverSeed": seed, "rounds": rounds}]}).to_string()
 }
 
 #[test]
@@ -618,24 +631,29 @@ fn serial_pairs_across_the_audits_batches_count_as_in_one_pass() {
     // into batches; every one of the 1,499 consecutive pairs still counts,
     // whatever the batch size (and the page, which counts in one pass,
     // web/stats.mjs, reports the same).
-    let seed = "one long game";
-    let rounds: Vec<Value> = (0..1500)
-        .map(|n| {
-            let (_, ok) = derive(&json!({"op": "dice.roll", "serverSeed": seed, "clientSeed": "c", "n": n}));
-            json!({"op": "dice.roll", "clientSeed": "c", "n": n, "observed": ok})
-        })
-        .collect();
-    let text = json!({"proof": 1, "epochs": [{"serverSeed": seed, "rounds": rounds}]}).to_string();
+    let text = dice_document("one long game", 0..1500);
     let pairs = |s: &provably::stats::Statistics| {
         s.tests
             .iter()
             .find(|t| t.name == "serial pairs along nonces")
             .map(|t| t.n)
     };
-    let whole = statistics_in_batches(&text, 1 << 20);
+    let whole = statistics_in_batches(&[&text], 1 << 20);
     assert_eq!(pairs(&whole), Some(1499));
     for batch in [1, 7, 256] {
-        let s = statistics_in_batches(&text, batch);
+        let s = statistics_in_batches(&[&text], batch);
         assert_eq!(s, whole, "batches of {batch} rounds");
+    }
+    // Two files: the second's first die does not continue the first's last.
+    let (a, b) = (
+        dice_document("one long game", 0..750),
+        dice_document("one long game", 750..1500),
+    );
+    for batch in [1, 256] {
+        assert_eq!(
+            pairs(&statistics_in_batches(&[&a, &b], batch)),
+            Some(1498),
+            "batches of {batch}"
+        );
     }
 }

@@ -156,6 +156,9 @@ pub fn audit<R: Read + Send>(
     on_event: &mut dyn FnMut(&Event) -> io::Result<()>,
 ) -> io::Result<Counts> {
     let jobs = options.jobs.max(1);
+    if let Some(s) = &options.stats {
+        s.start();
+    }
     let window = 4 * jobs + 4;
     let (job_tx, job_rx) = mpsc::sync_channel::<(u64, Job)>(window);
     let job_rx = Arc::new(Mutex::new(job_rx));

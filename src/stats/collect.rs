@@ -157,6 +157,13 @@ impl Collector {
         self.untested += o.untested;
     }
 
+    /// No sequence continues past here (the next rounds come from another file).
+    pub(crate) fn end_sequences(&mut self) {
+        for t in self.tables.values_mut() {
+            t.last = None;
+        }
+    }
+
     /// Empties the tables.
     pub fn clear(&mut self) {
         self.tables.clear();

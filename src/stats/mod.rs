@@ -337,6 +337,18 @@ impl Shared {
         c
     }
 
+    /// A new audit (another file) begins: its batches are numbered from 0
+    /// again, and no sequence goes on from the last file's.
+    pub(crate) fn start(&self) {
+        let Ok(mut s) = self.0.lock() else { return };
+        let waiting = std::mem::take(&mut s.waiting);
+        for c in waiting.values() {
+            s.counted.append(c);
+        }
+        s.counted.end_sequences();
+        s.next = 0;
+    }
+
     /// Appends batch `seq`'s counts, and every waiting batch that now follows in order.
     fn add(&self, seq: u64, c: Collector) {
         let Ok(mut s) = self.0.lock() else { return };
