@@ -30,7 +30,7 @@ export function formatP(p) {
   return `${mantissa.replace('.', ',')} · 10${[...String(Number(exponent))].map((c) => SUPERSCRIPT[c]).join('')}`;
 }
 
-/** "1 von 1.000" for a level of 0.001: how rare a false alarm is (in archives). */
+/** "1 von 1.000" for a level of 0.001: how rare a false alarm is (in proofs). */
 export function levelText(level) {
   const one = Math.round(1 / level);
   return Math.abs(1 / one - level) < 1e-12 * level ? `1 von ${formatInt(one)}` : `${formatP(level * 100)} von 100`;
@@ -67,7 +67,7 @@ export function testText(family, name) {
     [/^face over all dice$/, () => 'Augenzahlen aller Würfe'],
     [/^(rank|value) at position (\d+)$/, (m) => `Kartenwert der ${nth(Number(m[2]))} Karte${card}`],
     [/^suit at position (\d+)$/, (m) => `Farbe der ${nth(Number(m[1]))} Karte${card}`],
-    [/^cut card position$/, () => 'Lage der Schnittkarte'],
+    [/^cut card position$/, () => 'Lage der Cut-Card'],
     [/^entry in case (\d+)$/, (m) => `Leiterplatz in Koffer ${formatInt(Number(m[1]) + 1)}`],
     [/^(rank|suit) of seat (\d+) card (\d+)$/, (m) => `${m[1] === 'rank' ? 'Kartenwert' : 'Farbe'} der ${nth(Number(m[3]))} Karte von Platz ${formatInt(Number(m[2]) + 1)}`],
     [/^(rank|suit) of board card (\d+)$/, (m) => `${m[1] === 'rank' ? 'Kartenwert' : 'Farbe'} der ${nth(Number(m[2]))} Board-Karte`],
@@ -105,14 +105,14 @@ export function meaningOf(s) {
   if (first) {
     return {
       state: 'alarm',
-      sentence: `Auffällig: „${testText(first.family, first.name)}“ fällt so einseitig aus, wie es bei ehrlich gezogenen Seeds in weniger als ${levelText(s.level)} Archiven vorkommt – das deutet darauf hin, dass der Betreiber Server-Seeds nach ihrem Ergebnis ausgesucht hat, ist aber kein Beweis für Betrug.`,
-      caveat: 'Jede Runde folgt weiterhin aus ihrem Seed (das Urteil oben), und auch ein ehrliches Archiv trifft es selten. Bewahre den Nachweis auf; je mehr Runden, desto klarer wird das Bild.',
+      sentence: `Auffällig: „${testText(first.family, first.name)}“ fällt so einseitig aus, wie es bei ehrlich gezogenen Seeds in weniger als ${levelText(s.level)} Nachweisen vorkommt – das deutet darauf hin, dass der Betreiber Server-Seeds nach ihrem Ergebnis ausgesucht hat, ist aber kein Beweis für Betrug.`,
+      caveat: 'Jede Runde folgt weiterhin aus ihrem Seed (das Urteil oben), und selten trifft es auch einen ehrlichen Nachweis. Bewahre den Nachweis auf und frag den Betreiber; je mehr Runden, desto klarer wird das Bild.',
     };
   }
   return {
     state: 'clean',
     sentence: `Nichts deutet darauf hin, dass die Server-Seeds nach ihrem Ergebnis ausgesucht wurden: alle ${plural(s.tests.length, 'Test liegt', 'Tests liegen')} im Rahmen dessen, was ehrlicher Zufall ergibt.`,
-    caveat: 'Ein Beweis für faire Seeds ist das nicht: eine schwache Bevorzugung zeigt sich erst in sehr großen Archiven.',
+    caveat: 'Ein Beweis für faire Seeds ist das nicht: eine schwache Bevorzugung zeigt sich erst in sehr großen Nachweisen.',
   };
 }
 
@@ -139,7 +139,7 @@ export function statisticsSection(s) {
     m.caveat ? el('p', { class: 'verdict-means', id: 'proof-stats-caveat' }, m.caveat) : null,
     el('p', { class: 'muted small', id: 'proof-stats-level' },
       `${plural(s.tests.length, 'Test', 'Tests')} über ${plural(s.rounds, 'Runde', 'Runden')}${s.notRun ? `; ${plural(s.notRun, 'weiterer Test hat', 'weitere Tests haben')} noch zu wenige Runden` : ''}${s.untested ? `; ${plural(s.untested, 'Runde', 'Runden')} ohne Test` : ''}. `
-      + `Fehlalarm-Grenze: Von ehrlichen Archiven löst höchstens ${levelText(s.level)} den Alarm aus (Niveau ${formatP(s.level)} für alle Tests zusammen, Holm-Korrektur).`),
+      + `Fehlalarm-Grenze: Von ehrlichen Nachweisen löst höchstens ${levelText(s.level)} den Alarm aus (Niveau ${formatP(s.level)} für alle Tests zusammen, Holm-Korrektur).`),
     listed.length ? el('ol', { class: 'stats-tests', id: 'proof-stats-tests' }, ...listed.map(testItem)) : null);
   if (s.tests.length > listed.length) {
     const all = el('details', { class: 'formula', id: 'proof-stats-all' }, el('summary', {}, `Alle ${plural(s.tests.length, 'Test', 'Tests')} zeigen`));

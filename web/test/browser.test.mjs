@@ -1065,7 +1065,7 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
       assert.match(await page.textContent('#proof-verdict'), /✓ Der Nachweis stimmt/);
       assert.doesNotMatch(await page.textContent('#proof-verdict'), /Auffällig|Statistik/);
       assert.equal(g.state, 'alarm', g.text);
-      assert.match(g.means, /^Auffällig: „Augenzahl bei Wurf Nummer 0“ fällt so einseitig aus, wie es bei ehrlich gezogenen Seeds in weniger als 1 von 1\.000 Archiven vorkommt – das deutet darauf hin, dass der Betreiber Server-Seeds nach ihrem Ergebnis ausgesucht hat, ist aber kein Beweis für Betrug\.$/);
+      assert.match(g.means, /^Auffällig: „Augenzahl bei Wurf Nummer 0“ fällt so einseitig aus, wie es bei ehrlich gezogenen Seeds in weniger als 1 von 1\.000 Nachweisen vorkommt – das deutet darauf hin, dass der Betreiber Server-Seeds nach ihrem Ergebnis ausgesucht hat, ist aber kein Beweis für Betrug\.$/);
       const first = page.locator('#proof-stats-tests li.stat').first();
       assert.equal(await first.getAttribute('data-rejected'), 'yes');
       assert.match(await first.textContent(), /^Augenzahl bei Wurf Nummer 0 · Würfel · 1\.000 Runden: p = \d,\d · 10⁻[¹²³⁴⁵⁶⁷⁸⁹⁰]+auffällig \(Schwelle \d,\d · 10⁻[¹²³⁴⁵⁶⁷⁸⁹⁰]+\)$/);
