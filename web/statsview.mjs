@@ -88,7 +88,8 @@ export function testText(family, name) {
 
 /**
  * The state of a statistics result and its one sentence for a player:
- * { state: 'alarm' | 'clean' | 'few' | 'none', sentence, caveat }.
+ * { state: 'alarm' | 'clean' | 'few' | 'none', sentence, caveat } (a section whose
+ * computation failed has the state 'error').
  */
 export function meaningOf(s) {
   if (s.rounds === 0 && s.untested === 0 && s.tests.length === 0) {
@@ -128,6 +129,11 @@ function testItem(t) {
 /** The statistics part of a checked proof (the worker's `statistics`), or null when there is nothing to count. */
 export function statisticsSection(s) {
   if (!s) return null;
+  if (s.error) {
+    return el('section', { class: 'stats', id: 'proof-stats', 'data-state': 'error', 'aria-labelledby': 'proof-stats-title' },
+      el('h3', { id: 'proof-stats-title' }, 'Statistik: wurden Seeds nach ihrem Ergebnis ausgesucht?'),
+      el('p', { class: 'notice info', id: 'proof-stats-means' }, `Die Statistik ließ sich nicht berechnen (${s.error}); das Urteil oben gilt unabhängig davon. Bitte melden.`));
+  }
   const m = meaningOf(s);
   if (m.state === 'none') return null;
   const byP = [...s.tests].sort((a, b) => a.pValue - b.pValue);

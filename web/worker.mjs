@@ -73,7 +73,13 @@ async function proof(id, job) {
   const checked = await checkProof(input, { onProgress: progress(id) });
   const text = typeof input === 'string' ? input : null;
   // Over the rounds just derived (web/stats.mjs): what `audit --stats` reports, no HMAC again.
-  const statistics = statisticsOf(checked.epochs);
+  // A failure here must not cost the verdict: the statistics are apart from it.
+  let statistics;
+  try {
+    statistics = statisticsOf(checked.epochs);
+  } catch (e) {
+    statistics = { error: String(e?.message ?? e) };
+  }
   return { ...proofView(checked), statistics, length: typeof input === 'string' ? input.length : input.length, text: job.keepText && text !== null && text.length <= job.keepText ? text : null };
 }
 

@@ -1042,7 +1042,7 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
   // The statistics of a whole proof (web/stats.mjs, web/statsview.mjs): the
   // archives are tests/stats.rs's, built through `provably serve`.
 
-  test('statistics: 10,000 honest dice show no alarm; ground on the first die, every round matching, they show the alarm in German, apart from the verdict; a new paste clears them', { timeout: TEST_TIMEOUT * 2 }, async () => {
+  test('statistics: 10,000 honest dice show no alarm; ground on the first die, every round matching, they show the alarm in German, apart from the verdict; a new paste clears them; a link shows them too', { timeout: TEST_TIMEOUT * 2 }, async () => {
     const { honest, ground } = diceArchives(BIN, 1000);
     const { page, context, problems } = await ready();
     const open = async (name, epochs) => {
@@ -1092,6 +1092,16 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
+    }
+    // A link: 4,000 ground dice from #proof=, the alarm again.
+    const link = await ready({ hash: `#proof=${base64url(asLines(diceArchives(BIN, 400).ground))}` });
+    try {
+      await link.page.waitForSelector('#proof-verdict[data-state="done"]', { timeout: STEP * 2 });
+      assert.equal(await link.page.getAttribute('#proof-verdict', 'data-verdict'), 'match');
+      assert.equal(await link.page.getAttribute('#proof-stats', 'data-state'), 'alarm', await link.page.textContent('#proof-stats'));
+      assert.match(await link.page.textContent('#proof-stats-means'), /^Auffällig: „Augenzahl bei Wurf Nummer 0“/);
+    } finally {
+      await link.context.close();
     }
   });
 });
