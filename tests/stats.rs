@@ -657,3 +657,31 @@ fn serial_pairs_across_the_audits_batches_count_as_in_one_pass() {
         );
     }
 }
+
+#[test]
+fn the_families_that_get_tables_are_the_first_to_come_whatever_the_batches() {
+    // 63 families (cursor.int ranges 2 … 64), then range 200 five times and
+    // range 100 once: one pass keeps range 200 (it came first) and leaves
+    // range 100's round untested. Batches of 63 rounds put the last two in a
+    // batch of their own, whose families must be taken in the order they
+    // came, not in key order (100 < 200), or the five rounds of 200 would be
+    // the untested ones.
+    let seed = "many families";
+    let mut requests: Vec<Value> = (2..=64u64).map(|range| json!({"range": range})).collect();
+    requests.extend((0..5).map(|_| json!({"range": 200})));
+    requests.push(json!({"range": 100}));
+    let rounds: Vec<Value> = requests
+        .iter()
+        .enumerate()
+        .map(|(nonce, r)| {
+            let req = json!({"op": "cursor.int", "serverSeed": seed, "clientSeed": "c", "nonce": nonce, "cursor": 0, "range": r["range"]});
+            let (_, ok) = derive(&req);
+            json!({"op": "cursor.int", "clientSeed": "c", "nonce": nonce, "cursor": 0, "range": r["range"], "observed": ok})
+        })
+        .collect();
+    let text = json!({"proof": 1, "epochs": [{"serverSeed": seed, "rounds": rounds}]}).to_string();
+    for batch in [63, 1 << 20] {
+        let s = statistics_in_batches(&[&text], batch);
+        assert_eq!((s.rounds, s.untested), (68, 1), "batches of {batch} rounds");
+    }
+}
