@@ -95,6 +95,13 @@ export function meaningOf(s) {
   if (s.rounds === 0 && s.untested === 0 && s.tests.length === 0) {
     return { state: 'none', sentence: 'Keine Runde mit einem Zufallsergebnis, das sich zählen ließe: hier gibt es keine Statistik.', caveat: null };
   }
+  if (s.tests.length === 0 && s.rounds === 0) {
+    return {
+      state: 'few',
+      sentence: `Für diese ${plural(s.untested, 'Runde', 'Runden')} hat die Statistik keinen Test: sie zählt Mischungen und Koffer nur bis 64 Einträge und höchstens 64 verschiedene Spielarten.`,
+      caveat: null,
+    };
+  }
   if (s.tests.length === 0) {
     return {
       state: 'few',

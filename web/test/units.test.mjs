@@ -408,6 +408,8 @@ describe('statsview.mjs: the statistics in a player\'s German', () => {
     assert.equal(few.state, 'few');
     assert.match(few.sentence, /^Zu wenige Runden für die Statistik: Mit 40 Runden kann sie noch nichts erkennen/);
     assert.equal(statsview.meaningOf(of([], 0)).state, 'none');
+    const untested = statsview.meaningOf({ ...of([], 0), untested: 3 });
+    assert.match(untested.sentence, /^Für diese 3 Runden hat die Statistik keinen Test/);
     for (const m of [clean, alarm, few]) for (const t of [m.sentence, m.caveat]) assert.doesNotMatch(t, ENGLISH, t);
   });
 });
