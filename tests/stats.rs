@@ -630,3 +630,90 @@ fn serial_pairs_are_counted_across_the_audits_batches_in_document_order() {
         .collect();
     assert_eq!(pairs, [999], "every consecutive pair once, none lost at a batch edge");
 }
+
+/// The statistics of `texts` (files) audited one after the other, in batches of `batch_rounds` rounds.
+fn statistics_in_batches(texts: &[&str], batch_rounds: usize) -> provably::stats::Statistics {
+    let shared = std::sync::Arc::new(provably::stats::Shared::default());
+    let options = provably::proof::Options {
+        jobs: 2,
+        batch_rounds,
+        stats: Some(std::sync::Arc::clone(&shared)),
+        ..provably::proof::Options::default()
+    };
+    for text in texts {
+        provably::proof::run::audit_text(text, &options);
+    }
+    shared.evaluate(provably::stats::DEFAULT_LEVEL)
+}
+
+/// A document of one seed's dice n in `range`.
+fn dice_document(seed: &str, range: std::ops::Range<u64>) -> String {
+    let rounds: Vec<Value> = range
+        .map(|n| {
+            let (_, ok) = derive(&json!({"op": "dice.roll", "serverSeed": seed, "clientSeed": "c", "n": n}));
+            json!({"op": "dice.roll", "clientSeed": "c", "n": n, "observed": ok})
+        })
+        .collect();
+    json!({"proof": 1, "epochs": [{"serverSeed": seed, "rounds": rounds}]}).to_string()
+}
+
+#[test]
+fn serial_pairs_across_the_audits_batches_count_as_in_one_pass() {
+    // One seed, 1,500 dice along n in one document: the audit cuts its rounds
+    // into batches; every one of the 1,499 consecutive pairs still counts,
+    // whatever the batch size (and the page, which counts in one pass,
+    // web/stats.mjs, reports the same).
+    let text = dice_document("one long game", 0..1500);
+    let pairs = |s: &provably::stats::Statistics| {
+        s.tests
+            .iter()
+            .find(|t| t.name == "serial pairs along nonces")
+            .map(|t| t.n)
+    };
+    let whole = statistics_in_batches(&[&text], 1 << 20);
+    assert_eq!(pairs(&whole), Some(1499));
+    for batch in [1, 7, 256] {
+        let s = statistics_in_batches(&[&text], batch);
+        assert_eq!(s, whole, "batches of {batch} rounds");
+    }
+    // Two files: the second's first die does not continue the first's last.
+    let (a, b) = (
+        dice_document("one long game", 0..750),
+        dice_document("one long game", 750..1500),
+    );
+    for batch in [1, 256] {
+        assert_eq!(
+            pairs(&statistics_in_batches(&[&a, &b], batch)),
+            Some(1498),
+            "batches of {batch}"
+        );
+    }
+}
+
+#[test]
+fn the_families_that_get_tables_are_the_first_to_come_whatever_the_batches() {
+    // 63 families (cursor.int ranges 2 … 64), then range 200 five times and
+    // range 100 once: one pass keeps range 200 (it came first) and leaves
+    // range 100's round untested. Batches of 63 rounds put the last two in a
+    // batch of their own, whose families must be taken in the order they
+    // came, not in key order (100 < 200), or the five rounds of 200 would be
+    // the untested ones.
+    let seed = "many families";
+    let mut requests: Vec<Value> = (2..=64u64).map(|range| json!({"range": range})).collect();
+    requests.extend((0..5).map(|_| json!({"range": 200})));
+    requests.push(json!({"range": 100}));
+    let rounds: Vec<Value> = requests
+        .iter()
+        .enumerate()
+        .map(|(nonce, r)| {
+            let req = json!({"op": "cursor.int", "serverSeed": seed, "clientSeed": "c", "nonce": nonce, "cursor": 0, "range": r["range"]});
+            let (_, ok) = derive(&req);
+            json!({"op": "cursor.int", "clientSeed": "c", "nonce": nonce, "cursor": 0, "range": r["range"], "observed": ok})
+        })
+        .collect();
+    let text = json!({"proof": 1, "epochs": [{"serverSeed": seed, "rounds": rounds}]}).to_string();
+    for batch in [63, 1 << 20] {
+        let s = statistics_in_batches(&[&text], batch);
+        assert_eq!((s.rounds, s.untested), (68, 1), "batches of {batch} rounds");
+    }
+}

@@ -11,6 +11,8 @@
 //   games.mjs      the games by their names, and how a round becomes a proof
 //   panel.mjs      a game's form, its one verdict and its outcome
 //   proofview.mjs  a whole proof: pasted, dropped or from #proof=…
+//   stats.mjs      a whole proof's statistics, as `audit --stats` (in the worker)
+//   statsview.mjs  those statistics in German, apart from the verdict
 //   fragment.mjs   the URL fragment (docs/links.md)
 //   german.mjs     the page's German: names, plurals, amounts, messages
 

@@ -15,6 +15,7 @@ import { $, copyButton, el } from './dom.mjs';
 import { encodedLength, proofFragment, recognisePasted } from './fragment.mjs';
 import { faces } from './games.mjs';
 import { fieldName, formatInt, germanReason, plural } from './german.mjs';
+import { statisticsSection } from './statsview.mjs';
 
 const LANE = 'proof';
 /** Rounds listed per seed before "alle zeigen" (rounds with findings are listed too, up to NOTABLE). */
@@ -365,6 +366,7 @@ function render(view, source) {
   $('proof-result').replaceChildren(...[
     el('p', { class: 'muted small', id: 'proof-source' }, `${format}${view.title ? `: „${view.title}“` : ''}${from}.`),
     counts(report),
+    statisticsSection(view.statistics),
     findingsList(report, opOf),
     ...epochs.map((e) => epochSection(e)),
   ].filter(Boolean));

@@ -8,6 +8,7 @@
 //               { id, kind: 'round', text }               a game's one-epoch proof
 // Messages out: { id, type: 'progress', done, total }     at most every 100 ms
 //               { id, type: 'done', result } | { id, type: 'error', message }
+//               (a proof's result carries its `statistics`, web/stats.mjs)
 
 import { checkProof } from './js/proof.mjs';
 import { execute } from './js/provably.mjs';
@@ -15,6 +16,7 @@ import { parseJson, stringifyJson } from './js/json.mjs';
 import { decodeBase64url } from './fragment.mjs';
 import { plain, proofView } from './roundview.mjs';
 import { runVectors } from './selftest.mjs';
+import { statisticsOf } from './stats.mjs';
 
 const PROGRESS_MS = 100;
 
@@ -70,7 +72,15 @@ async function proof(id, job) {
   if (input === null) return { unreadable: true };
   const checked = await checkProof(input, { onProgress: progress(id) });
   const text = typeof input === 'string' ? input : null;
-  return { ...proofView(checked), length: typeof input === 'string' ? input.length : input.length, text: job.keepText && text !== null && text.length <= job.keepText ? text : null };
+  // Over the rounds just derived (web/stats.mjs): what `audit --stats` reports, no HMAC again.
+  // A failure here must not cost the verdict: the statistics are apart from it.
+  let statistics;
+  try {
+    statistics = statisticsOf(checked.epochs);
+  } catch (e) {
+    statistics = { error: String(e?.message ?? e) };
+  }
+  return { ...proofView(checked), statistics, length: typeof input === 'string' ? input.length : input.length, text: job.keepText && text !== null && text.length <= job.keepText ? text : null };
 }
 
 async function round(id, { text }) {

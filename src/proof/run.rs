@@ -168,6 +168,9 @@ pub fn audit<R: BufRead + Send>(
     on_event: &mut dyn FnMut(&Event) -> io::Result<()>,
 ) -> io::Result<Counts> {
     let jobs = options.jobs.max(1);
+    if let Some(s) = &options.stats {
+        s.start();
+    }
     let window = 4 * jobs + 4;
     let (job_tx, job_rx) = mpsc::sync_channel::<(u64, Job)>(window);
     let job_rx = Arc::new(Mutex::new(job_rx));
@@ -260,7 +263,7 @@ fn worker(
             return;
         };
         let mut out = Vec::new();
-        crate::stats::tally(options.stats.as_deref(), || read::run_job(&job, options, &mut out));
+        crate::stats::tally(options.stats.as_deref(), seq, || read::run_job(&job, options, &mut out));
         // Handed back for the reader to reuse; dropped here only when the reader is gone.
         let _ = done.try_send(job);
         if results.send((seq, out)).is_err() {

@@ -7,8 +7,11 @@
 //! numbers, hands) of one sequence (the same epoch and client seed): a
 //! round whose index is the previous round's plus one adds the pair
 //! (previous value, value). Rounds are seen in document order within a
-//! batch of the audit; a pair that straddles two batches is not counted
-//! (one in 256 at most), which loses power, never calibration.
+//! batch of the audit, and batches are appended in document order
+//! ([`Collector::append`]): a pair that straddles two batches counts as it
+//! would in one pass, so the counts do not depend on how the audit cut the
+//! archive into batches (and the page, which counts in one pass,
+//! web/stats.mjs, gets the same).
 
 use std::collections::BTreeMap;
 
@@ -30,6 +33,9 @@ pub struct Table {
     pub rounds: u64,
     /// pairs[a · stride + b] for consecutive values a, b.
     pub pairs: Vec<u64>,
+    /// The first and the last serial step counted here (with its epoch):
+    /// where a later batch's sequence continues an earlier one's.
+    first: Option<(u64, Step)>,
     last: Option<(u64, Step)>,
 }
 
@@ -42,11 +48,27 @@ impl Table {
             counts: vec![0; tests * stride],
             rounds: 0,
             pairs: vec![0; stride * stride],
+            first: None,
             last: None,
         }
     }
 
-    fn merge(&mut self, o: &Table) {
+    /// Counts the pair (last, `step`) if `step` continues the last step's
+    /// sequence, and makes it the last.
+    fn step(&mut self, epoch: u64, step: Step) {
+        match self.last {
+            Some((e, last)) => {
+                if e == epoch && last.stream == step.stream && last.index.checked_add(1) == Some(step.index) {
+                    self.pairs[usize::from(last.value) * self.stride + usize::from(step.value)] += 1;
+                }
+            }
+            None => self.first = Some((epoch, step)),
+        }
+        self.last = Some((epoch, step));
+    }
+
+    /// Adds the counts of `o`, a table of the same family counted later in the document.
+    fn append(&mut self, o: &Table) {
         for (a, b) in self.counts.iter_mut().zip(&o.counts) {
             *a += b;
         }
@@ -54,6 +76,11 @@ impl Table {
             *a += b;
         }
         self.rounds += o.rounds;
+        // `o`'s first step had no predecessor in its batch: its predecessor is this table's last.
+        if let Some((epoch, first)) = o.first {
+            self.step(epoch, first);
+            self.last = o.last;
+        }
     }
 
     /// The counts of one test.
@@ -71,6 +98,9 @@ pub struct Collector {
     /// Rounds of an op with tests whose configuration found no room (more
     /// than [`MAX_FAMILIES`]) or that is not tested (a ladder above 64).
     pub untested: u64,
+    /// The families in the order their first round came (which ones got a
+    /// table when more than [`MAX_FAMILIES`] came).
+    order: Vec<Key>,
     cells: Vec<(u32, u16)>,
 }
 
@@ -89,6 +119,9 @@ impl Collector {
         }
         let mut cells = std::mem::take(&mut self.cells);
         cells.clear();
+        if !self.tables.contains_key(&key) {
+            self.order.push(key);
+        }
         let table = self.tables.entry(key).or_insert_with(|| Table::new(key));
         if let Some(step) = model::sample(key, req, ok, &mut cells) {
             for &(t, c) in &cells {
@@ -97,27 +130,24 @@ impl Collector {
             table.rounds += 1;
             self.rounds += 1;
             if let Some(step) = step {
-                if let Some((e, last)) = table.last {
-                    if e == epoch && last.stream == step.stream && last.index.checked_add(1) == Some(step.index) {
-                        table.pairs[usize::from(last.value) * table.stride + usize::from(step.value)] += 1;
-                    }
-                }
-                table.last = Some((epoch, step));
+                table.step(epoch, step);
             }
         }
         self.cells = cells;
     }
 
-    /// Adds another collector's counts (a batch's) to these. Sequences do
-    /// not continue across a merge.
-    pub(crate) fn merge(&mut self, o: &Collector) {
-        for (key, t) in &o.tables {
+    /// Adds the counts of `o`, a batch that comes after these in document
+    /// order: families are taken in the order they came, and a sequence
+    /// continues across the two, so appending every batch in order counts
+    /// what one pass over the document would.
+    pub(crate) fn append(&mut self, o: &Collector) {
+        for key in &o.order {
+            let Some(t) = o.tables.get(key) else { continue };
             if let Some(mine) = self.tables.get_mut(key) {
-                mine.merge(t);
+                mine.append(t);
             } else if self.tables.len() < MAX_FAMILIES {
-                let mut t = t.clone();
-                t.last = None;
-                self.tables.insert(*key, t);
+                self.tables.insert(*key, t.clone());
+                self.order.push(*key);
             } else {
                 self.untested += t.rounds;
                 continue;
@@ -127,9 +157,17 @@ impl Collector {
         self.untested += o.untested;
     }
 
+    /// No sequence continues past here (the next rounds come from another file).
+    pub(crate) fn end_sequences(&mut self) {
+        for t in self.tables.values_mut() {
+            t.last = None;
+        }
+    }
+
     /// Empties the tables.
     pub fn clear(&mut self) {
         self.tables.clear();
+        self.order.clear();
         self.rounds = 0;
         self.untested = 0;
     }

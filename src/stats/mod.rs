@@ -25,8 +25,10 @@
 //!   positions are dependent). Default level [`DEFAULT_LEVEL`] = 10⁻³.
 //! * Fixed-size count tables ([`collect`]): memory does not grow with the
 //!   archive. Counting happens in the audit's workers, one collector per
-//!   batch, merged under a lock: [`tally`] installs it for the batch and
-//!   [`tap`] is the audit's one call per derived round.
+//!   batch, appended in document order under a lock: [`tally`] installs it
+//!   for the batch and [`tap`] is the audit's one call per derived round.
+//!   The counts are those of one pass over the document, whatever the
+//!   batches: the page counts so too (web/stats.mjs) and reports the same.
 
 pub mod certify;
 pub mod collect;
@@ -35,6 +37,7 @@ pub mod model;
 pub mod power;
 
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
@@ -307,14 +310,55 @@ fn serial_tests(family: &str, pairs: &[u64], stride: usize, marginal: &[f64], ou
     not_run
 }
 
-/// The collector an audit's workers count into.
+/// The collector an audit's workers count into: batches are appended in
+/// document order (their sequence numbers), so a serial pair that straddles
+/// two batches counts; a batch that finishes early waits for those before
+/// it (at most the audit's jobs in flight).
 #[derive(Debug, Default)]
-pub struct Shared(Mutex<Collector>);
+pub struct Shared(Mutex<InOrder>);
+
+#[derive(Debug, Default)]
+struct InOrder {
+    counted: Collector,
+    next: u64,
+    waiting: BTreeMap<u64, Collector>,
+}
 
 impl Shared {
-    /// The counts so far.
+    /// The counts so far (a batch still waiting for an earlier one included, in order).
     pub(crate) fn collector(&self) -> Collector {
-        self.0.lock().map(|c| c.clone()).unwrap_or_default()
+        let Ok(s) = self.0.lock() else {
+            return Collector::default();
+        };
+        let mut c = s.counted.clone();
+        for w in s.waiting.values() {
+            c.append(w);
+        }
+        c
+    }
+
+    /// A new audit (another file) begins: its batches are numbered from 0
+    /// again, and no sequence goes on from the last file's.
+    pub(crate) fn start(&self) {
+        let Ok(mut s) = self.0.lock() else { return };
+        let waiting = std::mem::take(&mut s.waiting);
+        for c in waiting.values() {
+            s.counted.append(c);
+        }
+        s.counted.end_sequences();
+        s.next = 0;
+    }
+
+    /// Appends batch `seq`'s counts, and every waiting batch that now follows in order.
+    fn add(&self, seq: u64, c: Collector) {
+        let Ok(mut s) = self.0.lock() else { return };
+        s.waiting.insert(seq, c);
+        loop {
+            let next = s.next;
+            let Some(c) = s.waiting.remove(&next) else { break };
+            s.counted.append(&c);
+            s.next += 1;
+        }
     }
 
     /// The tests over everything counted, corrected at `level`.
@@ -328,19 +372,17 @@ thread_local! {
     static TALLY: RefCell<Option<Collector>> = const { RefCell::new(None) };
 }
 
-/// Runs `f` (a batch of the audit) with a collector installed for [`tap`],
-/// then merges what it counted into `shared`. Without `shared`, runs `f`.
-pub fn tally<T>(shared: Option<&Shared>, f: impl FnOnce() -> T) -> T {
+/// Runs `f` (batch `seq` of the audit, numbered in document order from 0)
+/// with a collector installed for [`tap`], then appends what it counted to
+/// `shared` in document order. Without `shared`, runs `f`.
+pub fn tally<T>(shared: Option<&Shared>, seq: u64, f: impl FnOnce() -> T) -> T {
     let Some(shared) = shared else {
         return f();
     };
     TALLY.with(|t| *t.borrow_mut() = Some(Collector::default()));
     let out = f();
-    if let Some(c) = TALLY.with(|t| t.borrow_mut().take()) {
-        if let Ok(mut s) = shared.0.lock() {
-            s.merge(&c);
-        }
-    }
+    let c = TALLY.with(|t| t.borrow_mut().take()).unwrap_or_default();
+    shared.add(seq, c);
     out
 }
 

@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startWeb } from '../../reference/js/testkit/web.mjs';
 import { base64url, loadVectors, seatsFor, sha256hex, systemProofs, tamperedShoe } from '../../reference/js/testkit/proofs.mjs';
+import { asLines, diceArchives } from '../../reference/js/testkit/archives.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const ROOT = resolve(process.env.PROVABLY_WEB_ROOT ?? REPO);
@@ -1035,6 +1036,72 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
       assert.deepEqual(preloaded, modules);
     } finally {
       await context.close();
+    }
+  });
+  // -------------------------------------------------------------------------
+  // The statistics of a whole proof (web/stats.mjs, web/statsview.mjs): the
+  // archives are tests/stats.rs's, built through `provably serve`.
+
+  test('statistics: 10,000 honest dice show no alarm; ground on the first die, every round matching, they show the alarm in German, apart from the verdict; a new paste clears them; a link shows them too', { timeout: TEST_TIMEOUT * 2 }, async () => {
+    const { honest, ground } = diceArchives(BIN, 1000);
+    const { page, context, problems } = await ready();
+    const open = async (name, epochs) => {
+      await page.setInputFiles('#proof-file', { name, mimeType: 'text/plain', buffer: Buffer.from(asLines(epochs)) });
+      await page.waitForFunction((n) => document.querySelector('#proof-verdict')?.dataset.state === 'done' && document.querySelector('#proof-source')?.textContent.includes(n), name, { timeout: STEP * 2 });
+      return page.$eval('#proof-stats', (x) => ({ state: x.dataset.state, means: x.querySelector('#proof-stats-means').textContent, text: x.textContent }));
+    };
+    try {
+      const h = await open('ehrlich.jsonl', honest);
+      assert.equal(await page.getAttribute('#proof-verdict', 'data-verdict'), 'match');
+      assert.equal(h.state, 'clean', h.text);
+      assert.match(h.means, /^Nichts deutet darauf hin, dass die Server-Seeds nach ihrem Ergebnis ausgesucht wurden: alle 14 Tests liegen im Rahmen/);
+      assert.match(h.text, /14 Tests über 10\.000 Runden/);
+      assert.match(h.text, /höchstens 1 von 1\.000 den Alarm aus \(Niveau 0,001/);
+      assert.equal(await page.locator('#proof-stats li.stat[data-rejected="yes"]').count(), 0);
+
+      const g = await open('geschliffen.jsonl', ground);
+      // The byte-equality verdict is untouched: every round and commitment matches.
+      assert.equal(await page.getAttribute('#proof-verdict', 'data-verdict'), 'match');
+      assert.match(await page.textContent('#proof-verdict'), /✓ Der Nachweis stimmt/);
+      assert.doesNotMatch(await page.textContent('#proof-verdict'), /Auffällig|Statistik/);
+      assert.equal(g.state, 'alarm', g.text);
+      assert.match(g.means, /^Auffällig: „Augenzahl bei Wurf Nummer 0“ fällt so einseitig aus, wie es bei ehrlich gezogenen Seeds in weniger als 1 von 1\.000 Nachweisen vorkommt – das deutet darauf hin, dass der Betreiber Server-Seeds nach ihrem Ergebnis ausgesucht hat, ist aber kein Beweis für Betrug\.$/);
+      const first = page.locator('#proof-stats-tests li.stat').first();
+      assert.equal(await first.getAttribute('data-rejected'), 'yes');
+      assert.match(await first.textContent(), /^Augenzahl bei Wurf Nummer 0 · Würfel · 1\.000 Runden: p = \d,\d · 10⁻[¹²³⁴⁵⁶⁷⁸⁹⁰]+auffällig \(Schwelle \d,\d · 10⁻[¹²³⁴⁵⁶⁷⁸⁹⁰]+\)$/);
+      assert.doesNotMatch(g.text, ENGLISH, g.text);
+      // Every test on request, in the page's order.
+      await page.click('#proof-stats-all summary');
+      assert.equal(await page.locator('#proof-stats-all li.stat').count(), 14);
+
+      // A new paste: the old statistics go at once, and the new proof's are its own.
+      const small = proofs.find((x) => x.id === 'dice');
+      await page.fill('#proof-text', '');
+      await page.evaluate((text) => {
+        const box = document.querySelector('#proof-text');
+        box.value = text;
+        box.dispatchEvent(new InputEvent('input', { inputType: 'insertFromPaste', bubbles: true }));
+      }, small.text);
+      assert.equal(await page.locator('#proof-stats[data-state="alarm"]').count(), 0, 'no stale alarm while the new proof is checked');
+      await page.waitForSelector('#proof-verdict[data-state="done"]');
+      const few = await page.$eval('#proof-stats', (x) => ({ state: x.dataset.state, text: x.textContent }));
+      assert.equal(few.state, 'few', few.text);
+      assert.match(few.text, /Zu wenige Runden für die Statistik: Mit \d+ Runden kann sie noch nichts erkennen – weder etwas Auffälliges noch etwas Beruhigendes\./);
+      assert.doesNotMatch(few.text, ENGLISH, few.text);
+      assert.deepEqual(await axe(page), []);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+    // A link: 4,000 ground dice from #proof=, the alarm again.
+    const link = await ready({ hash: `#proof=${base64url(asLines(diceArchives(BIN, 400).ground))}` });
+    try {
+      await link.page.waitForSelector('#proof-verdict[data-state="done"]', { timeout: STEP * 2 });
+      assert.equal(await link.page.getAttribute('#proof-verdict', 'data-verdict'), 'match');
+      assert.equal(await link.page.getAttribute('#proof-stats', 'data-state'), 'alarm', await link.page.textContent('#proof-stats'));
+      assert.match(await link.page.textContent('#proof-stats-means'), /^Auffällig: „Augenzahl bei Wurf Nummer 0“/);
+    } finally {
+      await link.context.close();
     }
   });
 });

@@ -25,6 +25,8 @@ const fragment = await import('../fragment.mjs');
 const selftest = await import('../selftest.mjs');
 const games = await import('../games.mjs');
 const panel = await import('../panel.mjs');
+const stats = await import('../stats.mjs');
+const statsview = await import('../statsview.mjs');
 
 const ENGLISH = /\b(must|got|above|below|limit|missing|field|minimum|maximum|strictly|between|invalid|error|exhausted|cannot|the|is not|answer|round|epoch)\b/i;
 const FALLBACK = /ungültige Angabe\.$/;
@@ -358,5 +360,56 @@ describe('roundview.mjs and the checker\'s edges', () => {
     const body = html.slice(html.indexOf('<main'), html.indexOf('<p><a href="/">'));
     const fromHtml = words(body.replace(/<\/?strong>/g, '').replace(/<[^>]+>/g, ' ').replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&amp;/g, '&'));
     assert.equal(fromHtml, fromMd);
+  });
+});
+
+describe('statsview.mjs: the statistics in a player\'s German', () => {
+  const families = [
+    { op: 'shoe.deal', a: 6, b: 0.75 }, { op: 'shoe.tournament', a: 1, b: 0.5 }, { op: 'dice.roll', a: 0, b: 0 }, { op: 'ladder.shuffle', a: 25, b: 0 },
+    { op: 'cursor.shuffle', a: 4, b: 0 }, { op: 'poker.deal', a: 3, b: 0 }, { op: 'selfpoker.deck', a: 0, b: 0 }, { op: 'cursor.int', a: 1000, b: 0 },
+    { op: 'cursor.int', a: 6, b: 0 }, { op: 'cursor.float', a: 0, b: 0 },
+  ];
+  const serial = ['serial pairs along nonces', 'runs: up, equal, down along nonces', 'serial correlation along nonces'];
+
+  test('every test of every family is named in German, counted from 1, each name once', () => {
+    for (const key of families) {
+      const { label, tests } = stats.layout(key);
+      const names = [...tests.map(([n]) => n), ...serial].map((n) => statsview.testText(label, n));
+      for (const n of names) {
+        assert.doesNotMatch(n, ENGLISH, `${label}: ${n}`);
+        assert.doesNotMatch(n, /\b(at|of|position|case|seat|card|value|rank|suit|face|serial|nonces?)\b/, `${label}: ${n}`);
+      }
+      assert.equal(new Set(names).size, names.length, `${label}: every test its own name`);
+      assert.doesNotMatch(statsview.familyText(label), /=|\b(decks|size|players|range)\b/, label);
+    }
+    assert.equal(statsview.testText('dice.roll', 'face of die n=0'), 'Augenzahl bei Wurf Nummer 0');
+    assert.equal(statsview.testText('shoe.deal decks=6 penetration=0.75', 'rank at position 0'), 'Kartenwert der 1. Karte');
+    assert.equal(statsview.testText('ladder.shuffle size=25', 'entry in case 0'), 'Leiterplatz in Koffer 1');
+    assert.equal(statsview.familyText('shoe.deal decks=6 penetration=0.75'), 'Blackjack, freie Runde (6 Decks, Schnitt bei 75 %)');
+  });
+
+  test('p-values and the level in German numbers', () => {
+    const cases = [[0.39, '0,39'], [0.0046, '0,0046'], [1.4e-34, '1,4 · 10⁻³⁴'], [9.492725158075711e-94, '9,5 · 10⁻⁹⁴'], [0, '0'], [1, '1']];
+    for (const [p, want] of cases) assert.equal(statsview.formatP(p), want, String(p));
+    assert.equal(statsview.levelText(1e-3), '1 von 1.000');
+    assert.equal(statsview.levelText(0.05), '1 von 20');
+  });
+
+  test('one sentence per state: no alarm, the alarm and that it proves no cheating, too few rounds', () => {
+    const test = (rejected, pValue) => ({ family: 'dice.roll', name: 'face of die n=0', pValue, rejected, threshold: 1e-4 });
+    const of = (tests, rounds = 1000) => ({ level: 1e-3, rounds, untested: 0, notRun: 0, tests });
+    const clean = statsview.meaningOf(of([test(false, 0.3)]));
+    assert.equal(clean.state, 'clean');
+    assert.match(clean.sentence, /^Nichts deutet darauf hin, dass die Server-Seeds nach ihrem Ergebnis ausgesucht wurden/);
+    const alarm = statsview.meaningOf(of([test(false, 0.3), test(true, 1e-9)]));
+    assert.equal(alarm.state, 'alarm');
+    assert.match(alarm.sentence, /„Augenzahl bei Wurf Nummer 0“.*kein Beweis für Betrug\.$/);
+    const few = statsview.meaningOf(of([], 40));
+    assert.equal(few.state, 'few');
+    assert.match(few.sentence, /^Zu wenige Runden für die Statistik: Mit 40 Runden kann sie noch nichts erkennen/);
+    assert.equal(statsview.meaningOf(of([], 0)).state, 'none');
+    const untested = statsview.meaningOf({ ...of([], 0), untested: 3 });
+    assert.match(untested.sentence, /^Für diese 3 Runden hat die Statistik keinen Test/);
+    for (const m of [clean, alarm, few]) for (const t of [m.sentence, m.caveat]) assert.doesNotMatch(t, ENGLISH, t);
   });
 });
