@@ -245,7 +245,7 @@ function cardChips(id, cards, r, field) {
 
 function plinkoBoard(d) {
   const rows = d.path.length;
-  const board = el('div', { class: 'plinko', id: 'stake-plinko', 'data-bucket': d.bucket });
+  const board = el('div', { class: 'plinko', id: 'stake-out-plinko', 'data-bucket': d.bucket });
   let at = 0;
   d.path.forEach((step, row) => {
     // Row r has r + 1 gaps the ball can be in before it falls on: it is in gap `at`.
@@ -255,7 +255,7 @@ function plinkoBoard(d) {
     board.append(line);
     at += step;
   });
-  const buckets = el('ol', { class: 'plinko-buckets', id: 'stake-plinko-buckets' },
+  const buckets = el('ol', { class: 'plinko-buckets', id: 'stake-out-plinko-buckets' },
     ...PLINKO[d.risk ?? 'low'][rows].map((m, i) => el('li', { class: i === d.bucket ? 'hit' : undefined, 'data-bucket': i, 'aria-current': i === d.bucket ? 'true' : undefined }, times(m))));
   return [board, buckets];
 }
@@ -263,14 +263,14 @@ function plinkoBoard(d) {
 function minesGrid(d, r) {
   const mines = new Set(d.mines);
   const seen = new Set((r.observed?.mines ?? []).filter((x) => x !== null));
-  const grid = el('div', { class: 'stake-grid mines', id: 'stake-mines', role: 'grid', 'aria-label': 'Minenfeld, 5 × 5' });
+  const grid = el('div', { class: 'stake-grid mines', id: 'stake-out-mines', role: 'grid', 'aria-label': 'Minenfeld, 5 × 5' });
   for (let row = 0; row < 5; row++) {
     const line = el('div', { class: 'stake-grid-row', role: 'row' });
     for (let col = 0; col < 5; col++) {
       const i = row * 5 + col;
       const mine = mines.has(i);
       const mark = seen.has(i) ? (mine ? 'match' : 'mismatch') : undefined;
-      line.append(el('span', { role: 'gridcell', class: ['tile', mine ? 'mine' : 'gem', mark ?? ''].filter(Boolean).join(' '), 'data-tile': i + 1, 'data-mine': mine ? 'yes' : 'no', title: `${tileName(i)}: ${mine ? 'Mine' : 'Diamant'}` }, mine ? '💣' : '💎'));
+      line.append(el('span', { role: 'gridcell', class: ['tile', mine ? 'mine' : 'gem', mark ?? ''].filter(Boolean).join(' '), 'data-tile': i + 1, 'data-mine': mine ? 'yes' : 'no', title: `${tileName(i)}: ${mine ? 'Mine' : 'Diamant'}` }, mine ? '✖' : '◆'));
     }
     grid.append(line);
   }
@@ -280,7 +280,7 @@ function minesGrid(d, r) {
 function kenoBoard(d, r) {
   const order = new Map(d.hits.map((h, i) => [h, i + 1]));
   const seen = new Set((r.observed?.hits ?? []).filter((x) => x !== null));
-  const board = el('div', { class: 'stake-grid keno', id: 'stake-keno', 'aria-label': 'Keno-Brett, 1 bis 40' });
+  const board = el('div', { class: 'stake-grid keno', id: 'stake-out-keno', 'aria-label': 'Keno-Brett, 1 bis 40' });
   for (let row = 0; row < 5; row++) {
     const line = el('div', { class: 'stake-grid-row' });
     for (let col = 0; col < 8; col++) {
@@ -296,7 +296,7 @@ function kenoBoard(d, r) {
 
 function gemRow(d, r) {
   const bad = diffIndex(r, 'gems');
-  return el('ol', { class: 'seq gems', id: 'stake-gems' }, ...d.gems.map((g, i) => el('li', {
+  return el('ol', { class: 'seq gems', id: 'stake-out-gems' }, ...d.gems.map((g, i) => el('li', {
     class: ['gem', `gem-${g}`, bad.has(i) ? 'mismatch' : ''].filter(Boolean).join(' '), 'data-gem': g, title: GEM_NAMES[g],
   }, el('span', { class: 'gem-stone', 'aria-hidden': 'true' }, '◆'), ` ${GEM_NAMES[g]}`)));
 }
@@ -306,18 +306,18 @@ function stakeNodes(r) {
   const d = r.derived;
   if (!d) return [];
   const line = stakeShown(r.op ?? r.request.op, d, r.request);
-  const shown = line ? el('p', { class: 'round-shown', id: 'stake-shown' }, line) : null;
+  const shown = line ? el('p', { class: 'round-shown', id: 'stake-out-shown' }, line) : null;
   switch (r.request.op) {
     case 'stake.dice':
-      return [el('p', { class: 'stake-big', id: 'stake-roll', 'data-value': String(d.roll) }, twoDecimals(d.roll))];
+      return [el('p', { class: 'stake-big', id: 'stake-out-roll', 'data-value': String(d.roll) }, twoDecimals(d.roll))];
     case 'stake.limbo':
-      return [el('p', { class: 'stake-big', id: 'stake-multiplier', 'data-value': String(d.multiplier) }, times(d.multiplier))];
+      return [el('p', { class: 'stake-big', id: 'stake-out-multiplier', 'data-value': String(d.multiplier) }, times(d.multiplier))];
     case 'stake.plinko':
       return [shown, ...plinkoBoard({ ...d, risk: r.request.risk })];
     case 'stake.roulette':
-      return [el('p', { class: `stake-big pocket ${pocketColour(d.pocket)}`, id: 'stake-pocket', 'data-pocket': d.pocket, 'data-colour': pocketColour(d.pocket) }, pocketText(d.pocket))];
+      return [el('p', { class: `stake-big pocket ${pocketColour(d.pocket)}`, id: 'stake-out-pocket', 'data-pocket': d.pocket, 'data-colour': pocketColour(d.pocket) }, pocketText(d.pocket))];
     case 'stake.wheel':
-      return [el('p', { class: 'stake-big', id: 'stake-wheel', 'data-segment': d.segment }, `Segment ${formatInt(d.segment + 1)} von ${formatInt(r.request.segments)}: ${times(d.multiplier)}`),
+      return [el('p', { class: 'stake-big', id: 'stake-out-wheel', 'data-segment': d.segment }, `Segment ${formatInt(d.segment + 1)} von ${formatInt(r.request.segments)}: ${times(d.multiplier)}`),
         el('p', { class: 'muted small' }, `Die Segmente dieses Rads: ${WHEEL[r.request.risk][r.request.segments].map(times).join(' ')}`)];
     case 'stake.mines':
       return [shown, minesGrid(d, r)];
@@ -325,15 +325,15 @@ function stakeNodes(r) {
       return [shown, kenoBoard(d, r)];
     case 'stake.hilo':
     case 'stake.blackjack':
-      return [el('p', {}, `${plural(d.cards.length, 'Karte', 'Karten')}, in der Reihenfolge, in der sie kommen (mit Zurücklegen: eine Karte kann mehrmals kommen).`), cardChips('stake-cards', d.cards, r, 'cards')];
+      return [el('p', {}, `${plural(d.cards.length, 'Karte', 'Karten')}, in der Reihenfolge, in der sie kommen (mit Zurücklegen: eine Karte kann mehrmals kommen).`), cardChips('stake-out-cards', d.cards, r, 'cards')];
     case 'stake.videopoker':
-      return [shown, el('p', {}, 'Die ersten fünf Karten sind die Hand, die nächsten die Ersatzkarten in ihrer Reihenfolge.'), cardChips('stake-cards', d.cards, r, 'cards')];
+      return [shown, el('p', {}, 'Die ersten fünf Karten sind die Hand, die nächsten die Ersatzkarten in ihrer Reihenfolge.'), cardChips('stake-out-cards', d.cards, r, 'cards')];
     case 'stake.baccarat':
       return [
-        el('div', { class: 'hands', id: 'stake-baccarat', 'data-winner': d.winner },
-          el('p', { class: 'round-shown', id: 'stake-winner' }, WINNER_NAMES[d.winner]),
-          el('div', { class: 'hand', 'data-side': 'player' }, el('strong', {}, `Spieler (${baccaratTotal(d.player)})`), cardChips('stake-player', d.player, r, 'player')),
-          el('div', { class: 'hand', 'data-side': 'banker' }, el('strong', {}, `Bank (${baccaratTotal(d.banker)})`), cardChips('stake-banker', d.banker, r, 'banker'))),
+        el('div', { class: 'hands', id: 'stake-out-baccarat', 'data-winner': d.winner },
+          el('p', { class: 'round-shown', id: 'stake-out-winner' }, WINNER_NAMES[d.winner]),
+          el('div', { class: 'hand', 'data-side': 'player' }, el('strong', {}, `Spieler (${baccaratTotal(d.player)})`), cardChips('stake-out-player', d.player, r, 'player')),
+          el('div', { class: 'hand', 'data-side': 'banker' }, el('strong', {}, `Bank (${baccaratTotal(d.banker)})`), cardChips('stake-out-banker', d.banker, r, 'banker'))),
       ];
     case 'stake.diamonds':
       return [gemRow(d, r)];
