@@ -373,3 +373,9 @@ function stakeMismatch(f, round) {
 }
 
 export const STAKE_GAMES = [STAKE_GAME, CRASH_GAME];
+
+/** The panel a link's op opens (docs/links.md): the Stake panel for its games, the Crash panel for crash. */
+export function gameOfStakeOp(op) {
+  if (op === 'stake.crash') return 'crash';
+  return GAME_NAMES.some(([id]) => id === op) ? 'stake' : undefined;
+}

@@ -236,6 +236,25 @@ if (!missing.length) describe('Stake panels', { timeout: 600000 }, () => {
     assert.equal(await page.textContent('#crash-shown'), `×${de2(want.crashPoint)}`);
   }));
 
+  test('a link to a Stake check opens the same game, seeds and observation, and checks it', { timeout: TEST_TIMEOUT }, () => withPage(async (page) => {
+    const [want] = rust(stake('stake.plinko', { rows: 10, risk: 'medium' }));
+    const path = want.path.map((d) => (d ? 'R' : 'L')).join(' ');
+    await run(page, 'stake', form('stake.plinko', { rows: 10, risk: 'medium', path }));
+    await page.click('#stake-link');
+    const url = await page.inputValue('#stake-link-url');
+    const other = await page.context().newPage();
+    try {
+      await other.goto(url);
+      await other.waitForSelector('#stake-verdict[data-state="done"]', { timeout: SELFTEST_WAIT });
+      assert.equal(await other.getAttribute('#stake-verdict', 'data-verdict'), 'match');
+      assert.equal(await other.inputValue('#stake-op'), 'stake.plinko');
+      assert.equal(await other.inputValue('#stake-risk'), 'medium');
+      assert.equal(await other.getAttribute('#stake-out-plinko-buckets li.hit', 'data-bucket'), String(want.bucket));
+    } finally {
+      await other.close();
+    }
+  }));
+
   test('the Stake panels speak German: labels, results and errors', { timeout: TEST_TIMEOUT }, () => withPage(async (page) => {
     const cases = [
       [form('stake.plinko', { rows: '7' }), /„Reihen“: 7 liegt unter dem kleinsten erlaubten Wert 8/],
