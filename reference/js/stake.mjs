@@ -63,9 +63,12 @@ export function drawWithout(fs, pool) {
 
 // ---------------------------------------------------------------------------
 // Payout tables: the multipliers Stake's game screens print per bucket or
-// segment. These are data, not mappings; the sources are cited in
-// docs/schemes.md (plinko's 16-row tables, e.g., at
-// https://stakebonushub.com/originals/plinko/).
+// segment; data, not mappings, and not on the provably-fair pages. Plinko's
+// 16-row tables are transcribed at https://stakebonushub.com/originals/plinko/
+// (the 8-, 12- and 16-row ones agree with the Stake calculators in public
+// code); the other rows and the wheel's tables are as the game screens show
+// them, found on no page of the search corpus. The harness holds every entry
+// to the Rust side's tables, so a wrong one shows as a divergence there.
 
 // Each row lists the left half up to the middle bucket; the right half mirrors it.
 const PLINKO_HALVES = {
