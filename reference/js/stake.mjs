@@ -67,7 +67,10 @@ export function drawWithout(fs, pool) {
 // 16-row tables are transcribed at https://stakebonushub.com/originals/plinko/
 // (the 8-, 12- and 16-row ones agree with the Stake calculators in public
 // code); the other rows and the wheel's tables are as the game screens show
-// them, found on no page of the search corpus. The harness holds every entry
+// them, found on no page of the search corpus (Stake's own blog,
+// https://stake.com/fi/blog/how-to-play-wheel-on-stake, gives the high-risk
+// wheel's 9.9× and 49.5×). Every table returns 99 %, Stake's stated edge of
+// 1 %, which the tests check. The harness holds every entry
 // to the Rust side's tables, so a wrong one shows as a divergence there.
 
 // Each row lists the left half up to the middle bucket; the right half mirrors it.

@@ -116,6 +116,25 @@ describe('the games', () => {
     assert.equal(r.multiplier, stake.PLINKO.high[16][r.bucket]);
   });
 
+  test('every payout table returns 99 % (the 1 % edge Stake states), and high-risk wheels pay 9.9× at 10 and 49.5× at 50 segments', () => {
+    // https://stake.com/fi/blog/how-to-play-wheel-on-stake: "a max payout of 49.5x when played on high risk at max
+    // segments … high risk + 10 segments which has a payout of 9.9x". A mistyped entry moves the return.
+    const choose = (n, k) => (k === 0 ? 1 : (choose(n, k - 1) * (n - k + 1)) / k);
+    for (const risk of ['low', 'medium', 'high']) {
+      for (let rows = 8; rows <= 16; rows++) {
+        const rtp = stake.PLINKO[risk][rows].reduce((e, m, k) => e + (choose(rows, k) / 2 ** rows) * m, 0);
+        assert.ok(Math.abs(rtp - 0.99) < 0.002, `plinko ${risk} ${rows}: ${rtp}`);
+      }
+      for (const n of [10, 20, 30, 40, 50]) {
+        const t = stake.WHEEL[risk][n];
+        assert.equal(t.length, n);
+        assert.ok(Math.abs(t.reduce((a, b) => a + b, 0) / n - 0.99) < 1e-9, `wheel ${risk} ${n}`);
+      }
+    }
+    assert.equal(Math.max(...stake.WHEEL.high[10]), 9.9);
+    assert.equal(Math.max(...stake.WHEEL.high[50]), 49.5);
+  });
+
   test('roulette, wheel and diamonds take one float each, keno, mines and video poker draw without replacement', async () => {
     const { floats } = await ok({ op: 'stake.floats', ...SEEDS, count: 52 });
     assert.equal((await ok({ op: 'stake.roulette', ...SEEDS })).pocket, Math.floor(floats[0] * 37));
