@@ -18,7 +18,7 @@
 
 import { SERVER_SEED_COMMITMENT, SEEDED } from './cursor.mjs';
 import { ProvablyError } from './errors.mjs';
-import { int, matching, oneOf, text } from './validate.mjs';
+import { describe, int, text } from './validate.mjs';
 
 /** Stake's CARDS index, ♦2 … ♣A (cards.mjs STAKE reads it as rank and suit). */
 export const CARD_COUNT = 52;
@@ -131,15 +131,25 @@ export const WHEEL = Object.freeze({
 export const diceRoll = (f) => Math.floor(f * 10001) / 100;
 
 /**
- * Limbo, the page's own code with houseEdge 0.99:
- *   floatPoint = 1e8 / (float * 1e8) * houseEdge
- *   crashPoint = Math.floor(floatPoint * 100) / 100
- *   result = Math.max(crashPoint, 1)
- * written as the page writes it (1e8 / (float · 1e8) is not 1 / float in
- * binary64 for every float). A float of 0 (one in 2^32) divides by zero:
- * the page's code then says Infinity, which is no JSON number.
+ * Limbo has two published readings (STAKE.md, "Readings"; issue 28):
+ *   docs   the game-events page's code with houseEdge 0.99:
+ *            floatPoint = 1e8 / (float * 1e8) * houseEdge
+ *            crashPoint = Math.floor(floatPoint * 100) / 100
+ *            result = Math.max(crashPoint, 1)
+ *          (a float of 0, one in 2^32, divides by zero there: Infinity);
+ *   client Stake's client code, as the `fair` crate copies it:
+ *            1e8 / (⌊float · 1e8⌋ + 1) · 0.99, two decimals, here clamped at 1.
+ * The canonical reading of this project is the client's (the vectors'
+ * ReadingDocs flag marks where the docs' one parts from it); it is also the
+ * one without a division by zero.
  */
 export function limboMultiplier(f) {
+  const m = (1e8 / (Math.floor(f * 1e8) + 1)) * 0.99;
+  return Math.max(Math.floor(m * 100) / 100, 1);
+}
+
+/** Limbo by the docs' snippet, written as the page writes it (1e8 / (float · 1e8) is not 1 / float for every float). */
+export function limboDocs(f) {
   if (f === 0) throw new ProvablyError('invalid', 'limbo: the float is 0, the published formula divides by zero');
   const floatPoint = (1e8 / (f * 1e8)) * 0.99;
   return Math.max(Math.floor(floatPoint * 100) / 100, 1);
@@ -190,14 +200,18 @@ function bankerDraws(banker, playerThird) {
 }
 
 /**
- * Baccarat, six cards ("we only ever need 6 game events"), dealt by the
- * table's tableau: player, banker, player, banker; no third card on a
- * natural 8 or 9; the player draws on 0 … 5; the banker by the tableau.
- * Each third card is the next card not dealt yet.
+ * Baccarat, six cards ("we only ever need 6 game events"), by the table's
+ * tableau: no third card on a natural 8 or 9; the player draws on 0 … 5; the
+ * banker by the tableau; each third card is the next card not dealt yet.
+ * Which of the first four cards are the player's no Stake page says. A
+ * table alternates (player, banker, player, banker: `alternate`); the
+ * project's canonical vectors give the player cards 1 and 2 and the banker
+ * cards 3 and 4, and so does this function by default (docs/schemes.md has
+ * the owner's source; the alternating deal is kept as the other reading).
  */
-export function baccarat(cards) {
-  const player = [cards[0], cards[2]];
-  const banker = [cards[1], cards[3]];
+export function baccarat(cards, { alternate = false } = {}) {
+  const player = alternate ? [cards[0], cards[2]] : [cards[0], cards[1]];
+  const banker = alternate ? [cards[1], cards[3]] : [cards[2], cards[3]];
   let next = 4;
   const natural = total(player) >= 8 || total(banker) >= 8;
   if (!natural) {
@@ -247,7 +261,18 @@ export async function chainDistance(p, hash, terminatingHash, limit) {
 
 // ---------------------------------------------------------------------------
 
-const RISK = () => oneOf(['low', 'medium', 'high']);
+// The protocol schema gives risk as a string, segments as 10 … 50 and the
+// hashes as strings; the ops refuse what their games do not have.
+const RISKS = ['low', 'medium', 'high'];
+const SEGMENTS = [10, 20, 30, 40, 50];
+function oneOf(name, v, values) {
+  if (!values.includes(v)) throw new ProvablyError('invalid', `${name}: must be one of ${values.map(describe).join(', ')}, got ${describe(v)}`);
+  return v;
+}
+function hex64(name, v) {
+  if (!new RegExp(HEX64, 'u').test(v)) throw new ProvablyError('invalid', `${name}: ${describe(v)} is not 64 lowercase hex digits`);
+  return v;
+}
 const F = (count) => (p, f) => floats(p, f.serverSeed, f.clientSeed, f.nonce, count);
 
 function op(fields, run) {
@@ -261,9 +286,12 @@ export const SCHEME = {
     'stake.floats': op({ count: int(1, 1024) }, async (p, f) => ({ floats: await F(f.count)(p, f) })),
     'stake.dice': op({}, async (p, f) => ({ roll: diceRoll((await F(1)(p, f))[0]) })),
     'stake.limbo': op({}, async (p, f) => ({ multiplier: limboMultiplier((await F(1)(p, f))[0]) })),
-    'stake.plinko': op({ rows: int(8, 16), risk: RISK() }, async (p, f) => plinko(await F(f.rows)(p, f), f.risk)),
+    'stake.plinko': op({ rows: int(8, 16), risk: text() }, async (p, f) => plinko(await F(f.rows)(p, f), oneOf('risk', f.risk, RISKS))),
     'stake.roulette': op({}, async (p, f) => ({ pocket: roulettePocket((await F(1)(p, f))[0]) })),
-    'stake.wheel': op({ segments: oneOf([10, 20, 30, 40, 50]), risk: RISK() }, async (p, f) => wheel((await F(1)(p, f))[0], f.segments, f.risk)),
+    'stake.wheel': op({ segments: int(10, 50), risk: text() }, async (p, f) => {
+      const segments = oneOf('segments', f.segments, SEGMENTS);
+      return wheel((await F(1)(p, f))[0], segments, oneOf('risk', f.risk, RISKS));
+    }),
     'stake.keno': op({}, async (p, f) => ({ hits: drawWithout(await F(10)(p, f), SQUARES) })),
     'stake.mines': op({ mines: int(1, 24) }, async (p, f) => ({ mines: drawWithout(await F(f.mines)(p, f), TILES) })),
     'stake.hilo': op({}, async (p, f) => ({ cards: (await F(52)(p, f)).map(card) })),
@@ -272,12 +300,12 @@ export const SCHEME = {
     'stake.videopoker': op({}, async (p, f) => ({ cards: drawWithout(await F(52)(p, f), DECK) })),
     'stake.diamonds': op({}, async (p, f) => ({ gems: (await F(5)(p, f)).map((x) => GEMS[Math.floor(x * 7)]) })),
     'stake.crash': {
-      fields: { hash: matching(HEX64, '64 lowercase hex digits'), salt: text() },
-      run: async (p, f) => ({ crashPoint: await crashPoint(p, f.hash, f.salt) }),
+      fields: { hash: text(), salt: text() },
+      run: async (p, f) => ({ crashPoint: await crashPoint(p, hex64('hash', f.hash), f.salt) }),
     },
     'stake.crash.chain': {
-      fields: { hash: matching(HEX64, '64 lowercase hex digits'), terminatingHash: matching(HEX64, '64 lowercase hex digits'), limit: int(1, 10_000_000) },
-      run: async (p, f) => ({ distance: await chainDistance(p, f.hash, f.terminatingHash, f.limit) }),
+      fields: { hash: text(), terminatingHash: text(), limit: int(1, 10_000_000) },
+      run: async (p, f) => ({ distance: await chainDistance(p, hex64('hash', f.hash), hex64('terminatingHash', f.terminatingHash), f.limit) }),
     },
   },
 };

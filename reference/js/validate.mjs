@@ -167,28 +167,6 @@ export function decimalSeed(max = (1n << 63n) - 1n) {
   });
 }
 
-/**
- * One of a few values, all strings or all integers (a risk "low", a wheel's
- * 10 … 50 segments): JSON Schema's enum.
- */
-export function oneOf(values) {
-  const type = values.every((v) => typeof v === 'string') ? 'string' : 'integer';
-  return field({ type, enum: [...values] }, (name, v) => {
-    if (!values.includes(v)) throw invalid(`${name}: must be one of ${values.map(describe).join(', ')}, got ${describe(v)}`);
-    return v;
-  });
-}
-
-/** A string matching `pattern` (a regular expression source, anchored), `what` for the message. */
-export function matching(pattern, what) {
-  const re = new RegExp(pattern, 'u');
-  return field({ type: 'string', pattern }, (name, v) => {
-    if (typeof v !== 'string') throw invalid(`${name}: must be a string, got ${describe(v)}`);
-    if (!re.test(v)) throw invalid(`${name}: ${describe(v)} is not ${what}`);
-    return v;
-  });
-}
-
 /** JSON true or false. */
 export function bool() {
   return field({ type: 'boolean' }, (name, v) => {

@@ -92,11 +92,18 @@ describe('the games', () => {
     assert.equal((await ok({ op: 'stake.dice', ...SEEDS })).roll, Math.floor(floats[0] * 10001) / 100);
   });
 
-  test("limbo follows the docs' reading: u32 = 9045414 is 470.07 (the 2^24 form says 470.06)", () => {
+  test("limbo follows the client's reading 1e8 / (⌊float · 1e8⌋ + 1) · 0.99; the docs' one parts from it near 0", () => {
+    // Issue 28: u32 = 9045414 is 470.07 by both (the 2^24 form says 470.06).
     assert.equal(stake.limboMultiplier(9045414 / 2 ** 32), 470.07);
+    assert.equal(stake.limboDocs(9045414 / 2 ** 32), 470.07);
     assert.equal(stake.limboMultiplier(0.99), 1);
     assert.equal(stake.limboMultiplier(0.999), 1, 'clamped at 1');
-    assert.equal(stake.limboMultiplier(0.5), 1.98);
+    assert.equal(stake.limboMultiplier(0.5), 1.97, 'the +1 takes a hair off: 1.9799999604');
+    assert.equal(stake.limboDocs(0.5), 1.98);
+    assert.equal(stake.limboMultiplier(0), 99000000, 'no division by zero');
+    // u32 = 452638: the client's 9393.68, the docs' 9393.85.
+    assert.equal(stake.limboMultiplier(452638 / 2 ** 32), 9393.68);
+    assert.equal(stake.limboDocs(452638 / 2 ** 32), 9393.85);
   });
 
   test('plinko tables have rows + 1 symmetric buckets for every risk, and the path sums to the bucket', async () => {
@@ -162,20 +169,24 @@ describe('the games', () => {
     assert.deepEqual([0, 1, 2, 3, 4, 36, 51].map((c) => cardFace(STAKE, c).text), ['2♦', '2♥', '2♠', '2♣', '3♦', 'J♦', 'A♣']);
   });
 
-  test('baccarat deals player, banker, player, banker and draws by the tableau', () => {
+  test('baccarat draws by the tableau (here in the alternating deal; the canonical one gives the player cards 1 and 2)', () => {
     // CARDS: value c // 4, so 4·(points − 2) is a card worth `points` (2 … 9); 32 is a ten (0), 48 an ace (1).
+    const alt = (cards) => stake.baccarat(cards, { alternate: true });
     const of = (...points) => points.map((x) => (x === 0 ? 32 : x === 1 ? 48 : 4 * (x - 2)));
     // A natural 8 for the player: nobody draws.
-    assert.deepEqual(stake.baccarat(of(4, 2, 4, 3, 5, 6)), { cards: of(4, 2, 4, 3, 5, 6), player: of(4, 4), banker: of(2, 3), winner: 'player' });
+    assert.deepEqual(alt(of(4, 2, 4, 3, 5, 6)), { cards: of(4, 2, 4, 3, 5, 6), player: of(4, 4), banker: of(2, 3), winner: 'player' });
     // Player 5 draws card 5 (a 2 → 7); banker 3 draws, since the player's third is not an 8.
-    const r = stake.baccarat(of(2, 1, 3, 2, 2, 4));
+    const r = alt(of(2, 1, 3, 2, 2, 4));
     assert.deepEqual([r.player, r.banker, r.winner], [of(2, 3, 2), of(1, 2, 4), 'tie']);
     // Player stands on 6; banker 5 draws the 5th card, not the 6th (5 + 9 is 4).
-    const s = stake.baccarat(of(3, 2, 3, 3, 9, 4));
+    const s = alt(of(3, 2, 3, 3, 9, 4));
     assert.deepEqual([s.player, s.banker, s.winner], [of(3, 3), of(2, 3, 9), 'player']);
     // Banker 6 draws only on a player's third card of 6 or 7.
-    assert.deepEqual(stake.baccarat(of(0, 3, 2, 3, 7, 1)).banker, of(3, 3, 1));
-    assert.deepEqual(stake.baccarat(of(0, 3, 2, 3, 5, 1)).banker, of(3, 3));
+    assert.deepEqual(alt(of(0, 3, 2, 3, 7, 1)).banker, of(3, 3, 1));
+    assert.deepEqual(alt(of(0, 3, 2, 3, 5, 1)).banker, of(3, 3));
+    // The canonical deal: cards 1 and 2 to the player, 3 and 4 to the banker.
+    const c = stake.baccarat(of(4, 4, 2, 3, 5, 6));
+    assert.deepEqual([c.player, c.banker, c.winner], [of(4, 4), of(2, 3), 'player']);
   });
 });
 
