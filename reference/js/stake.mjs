@@ -15,6 +15,9 @@
 //   crash           Stake's seeding event, https://bitcointalksearch.org/topic/stakecom-crash-seeding-event-5162888/2-page.html
 //
 // Every game starts at cursor 0 of its (serverSeed, clientSeed, nonce).
+// Where the sources leave a choice (Limbo's formula, baccarat's first four
+// cards), the reading is the project's canonical one as STAKE.md and the
+// vectors' notes name it; the other reading stays here under its name.
 
 import { SERVER_SEED_COMMITMENT, SEEDED } from './cursor.mjs';
 import { ProvablyError } from './errors.mjs';
