@@ -259,7 +259,8 @@ export async function chainDistance(p, hash, terminatingHash, limit) {
     if (h === terminatingHash) return d;
     if (d < limit) h = await p.sha256Hex(h);
   }
-  throw new ProvablyError('invalid', `terminatingHash: not reached from hash within ${limit} SHA-256 steps`);
+  // A well-formed request whose search ran out, like dice's 16 rounds: exhausted, not invalid.
+  throw new ProvablyError('exhausted', `the terminating hash is not within ${limit} SHA-256 steps of the hash`);
 }
 
 // ---------------------------------------------------------------------------

@@ -199,13 +199,13 @@ describe('crash', () => {
     assert.equal((await ok({ op: 'stake.crash', hash, salt })).crashPoint, want);
   });
 
-  test('chain distance counts SHA-256 steps of the hex text, and refuses a hash the limit does not reach', async () => {
+  test('chain distance counts SHA-256 steps of the hex text, and a limit that does not reach it is exhausted', async () => {
     const chain = ['seed'];
     for (let i = 0; i < 5; i++) chain.push(createHash('sha256').update(chain.at(-1)).digest('hex'));
     assert.equal((await ok({ op: 'stake.crash.chain', hash: chain[1], terminatingHash: chain[5], limit: 10 })).distance, 4);
     assert.equal((await ok({ op: 'stake.crash.chain', hash: chain[2], terminatingHash: chain[2], limit: 1 })).distance, 0);
     const far = await execute({ op: 'stake.crash.chain', hash: chain[1], terminatingHash: chain[5], limit: 3 });
-    assert.equal(far.error?.kind, 'invalid');
+    assert.equal(far.error?.kind, 'exhausted');
   });
 });
 
