@@ -7,6 +7,7 @@
 use serde_json::{json, Value};
 
 use crate::op::error::MAX_SAFE_INTEGER;
+use crate::op::Flag;
 use crate::stake::tables::RISKS;
 use crate::vectors::cursor::UNICODE_CLIENT;
 use crate::vectors::VectorSet;
@@ -167,6 +168,16 @@ fn readings(v: &mut VectorSet) {
             bet("stake.limbo", CLIENT, n),
         );
     }
+    v.add(
+        "limbo: Stake's calculation page at a tiny float (3807692.3), quoted by the fair crate's test_limbo_bug_when_tiny_float",
+        json!({
+            "op": "stake.limbo",
+            "serverSeed": "e8df2cc3b9ccb583ce5ea92336842387",
+            "clientSeed": "83e27f682128eb1852b048203dfd6931",
+            "nonce": 1_942_124,
+        }),
+    )
+    .tag(Flag::PublishedStake);
     let fair = nonce_where(|u| readings::limbo_floor(float_of(u)) < 1.0);
     v.add(
         format!("limbo: bet {fair}, where the fair crate's missing clamp answers 0.99"),
