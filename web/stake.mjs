@@ -184,7 +184,7 @@ export const STAKE_GAME = {
     'Zufall: HMAC-SHA256(Server-Seed, "Client-Seed:Nonce:Runde") für Runde 0, 1, 2 …; je 4 Bytes ergeben eine Kommazahl b0/256 + b1/256² + b2/256³ + b3/256⁴ (Stakes Seiten „Implementation“ und „Conversions“).',
     'Dice: ⌊Kommazahl × 10001⌋ / 100. Limbo: 1e8 / (Kommazahl × 1e8) × 0,99, auf zwei Stellen abgerundet, mindestens 1. Roulette: ⌊Kommazahl × 37⌋. Wheel: ⌊Kommazahl × Segmente⌋. Plinko: je Reihe ⌊Kommazahl × 2⌋ (0 links, 1 rechts), das Fach ist die Zahl der Schritte nach rechts.',
     'Keno, Mines und Video Poker ziehen ohne Zurücklegen: jede Kommazahl mal der Zahl der noch freien Felder (Karten) wählt aus den übrigen, in ihrer Reihenfolge. Hilo, Blackjack und Baccarat ziehen mit Zurücklegen: Karte ⌊Kommazahl × 52⌋ in Stakes Reihenfolge ♦2 ♥2 ♠2 ♣2 ♦3 … ♣A. Diamonds: ⌊Kommazahl × 7⌋ in der Reihenfolge Grün, Lila, Gelb, Rot, Türkis, Orange, Blau (Stakes Seite „Game Events“).',
-    'Baccarat: sechs Karten, Spieler, Bank, Spieler, Bank, dann die dritte Karte nach der Tabelle des Spiels. Commitment = SHA-256 des Server-Seeds.',
+    'Baccarat: sechs Karten; die ersten zwei bekommt der Spieler, die nächsten zwei die Bank (so rechnet Stakes Code im Browser), dann die dritte Karte nach der Tabelle des Spiels. Commitment = SHA-256 des Server-Seeds.',
   ],
   async build(v, ctx) {
     const request = requestOf(v);

@@ -207,10 +207,10 @@ function bankerDraws(banker, playerThird) {
  * tableau: no third card on a natural 8 or 9; the player draws on 0 … 5; the
  * banker by the tableau; each third card is the next card not dealt yet.
  * Which of the first four cards are the player's no Stake page says. A
- * table alternates (player, banker, player, banker: `alternate`); the
- * project's canonical vectors give the player cards 1 and 2 and the banker
- * cards 3 and 4, and so does this function by default (docs/schemes.md has
- * the owner's source; the alternating deal is kept as the other reading).
+ * table alternates (player, banker, player, banker: `alternate`); Stake's
+ * client code, as the `fair` crate 0.0.13 transcribes it (docs/schemes.md,
+ * Stake), gives the player cards 1 and 2 and the banker cards 3 and 4, the
+ * canonical reading and this function's default.
  */
 export function baccarat(cards, { alternate = false } = {}) {
   const player = alternate ? [cards[0], cards[2]] : [cards[0], cards[1]];
