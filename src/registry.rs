@@ -11,7 +11,7 @@ use crate::op::{OpSpec, Request, Scheme};
 
 /// Every scheme, in the order of docs/protocol.md.
 pub fn schemes() -> &'static [&'static Scheme] {
-    static SCHEMES: [&Scheme; 7] = [
+    static SCHEMES: [&Scheme; 8] = [
         &crate::cursor::SCHEME,
         &crate::poker::SCHEME,
         &crate::shoe::SCHEME,
@@ -19,6 +19,7 @@ pub fn schemes() -> &'static [&'static Scheme] {
         &crate::selfpoker::SCHEME,
         &crate::ladder::SCHEME,
         &crate::blackjack::SCHEME,
+        &crate::stake::SCHEME,
     ];
     &SCHEMES
 }
@@ -42,4 +43,9 @@ pub fn find(name: &str) -> Option<&'static OpSpec> {
 /// member is ignored). An op that is not registered is [`OpError::Unsupported`].
 pub fn parse(value: &Value) -> Result<Request, OpError> {
     Request::parse_with(value, find)
+}
+
+/// The non-canonical readings of the op called `name` (none for most ops).
+pub fn readings(name: &str) -> &'static [crate::op::reading::Reading] {
+    crate::stake::ops::readings(name)
 }

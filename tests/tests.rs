@@ -39,3 +39,5 @@ mod blackjack;
 mod wild;
 // The crate's layers: no module imports a module above it.
 mod layers;
+// The stake games against the values the fair crate 0.0.13 and Stake publish.
+mod stake;

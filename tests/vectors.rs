@@ -154,7 +154,7 @@ const TEXT: &[&str] = &[
 /// must reach besides are part of its declaration, `OpSpec::reach`).
 /// A scheme whose ops have text fields reaches every text class; ladder's
 /// fixed-size vectors reach the classes listed for it.
-const INPUT: [(&str, &[&str]); 7] = [
+const INPUT: [(&str, &[&str]); 8] = [
     ("cursor", TEXT),
     ("poker", TEXT),
     ("shoe", TEXT),
@@ -175,6 +175,7 @@ const INPUT: [(&str, &[&str]); 7] = [
         ],
     ),
     ("blackjack", &[]),
+    ("stake", TEXT),
 ];
 
 fn flags_of(tests: &[Value]) -> BTreeSet<String> {

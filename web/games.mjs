@@ -13,17 +13,12 @@ import { CURSOR, NUMPY, SHOE, cardFace, parseCard } from './js/cards.mjs';
 import { seatSeed } from './js/proof.mjs';
 import { MAX_INT } from './js/validate.mjs';
 import { formatAmount, formatInt, parseAmount, plural, splitAmounts } from './german.mjs';
+import { STAKE_GAMES } from './stake.mjs';
 
-const TOKEN_SPLIT = /[\s,;]+/u;
-export const tokens = (text) => (text ?? '').split(TOKEN_SPLIT).filter(Boolean);
+import { InputError, tokens } from './input.mjs';
+
+export { tokens };
 const UNKNOWN = new Set(['?', '–', '-', '_', '…']);
-
-class InputError extends Error {
-  constructor(message, field) {
-    super(message);
-    this.field = field;
-  }
-}
 const refuse = (message, field) => {
   throw new InputError(message, field);
 };
@@ -425,6 +420,8 @@ export const GAMES = [
       return { epoch: { commit: null, rounds: [{ ...round, ...(action ? { observed: { action } } : {}) }] }, numbered };
     },
   },
+  // Stake's games (web/stake.mjs).
+  ...STAKE_GAMES,
 ];
 
 function readDie(t) {

@@ -50,6 +50,11 @@ export const FIELD_NAMES = Object.freeze({
   canSplit: 'Teilen erlaubt',
   doubleAfterSplit: 'Verdoppeln nach Teilen',
   action: 'Aktion',
+  // Stake (web/stake.mjs)
+  roll: 'Zahl', multiplier: 'Multiplikator', path: 'Weg der Kugel', bucket: 'Fach', rows: 'Reihen', risk: 'Risiko',
+  pocket: 'Feld', segments: 'Segmente', segment: 'Segment', hits: 'gezogene Zahlen', mines: 'Minen', tiles: 'Felder mit Minen',
+  player: 'Karten des Spielers', banker: 'Karten der Bank', winner: 'Gewinner', gems: 'Diamanten', floats: 'Kommazahlen',
+  salt: 'Salz', crashPoint: 'Crash bei', terminatingHash: 'letzter Hash der Kette', limit: 'höchstens Schritte', distance: 'Schritte',
 });
 
 /** „Server-Seed“; `observed.cards` is „gesehen: Karten“. */
@@ -110,6 +115,10 @@ const RULES = [
   [/^true with (\d+) cards; doubling is only allowed on the first two cards$/, (m, f) => `${QUOTE(f)} ist gesetzt, die Hand hat aber ${m[1]} Karten: verdoppeln darf man nur auf die ersten zwei Karten.`],
   [/^true with (\d+) cards; only a two-card pair can be split$/, (m, f) => `${QUOTE(f)} ist gesetzt, die Hand hat aber ${m[1]} Karten: teilen lässt sich nur ein Paar aus zwei Karten.`],
   [/^true but the cards are not a pair \(count values (\d+) and (\d+)\)$/, (m, f) => `${QUOTE(f)} ist gesetzt, die Karten sind aber kein Paar (Zählwerte ${m[1]} und ${m[2]}); teilen lässt sich nur ein Paar.`],
+  [/^must be one of (.+), got (.+)$/s, (m, f) => `${QUOTE(f)} muss einer der Werte ${m[1]} sein, nicht ${what(m[2])}.`],
+  [/^"(.*)" is not 64 lowercase hex digits$/s, (m, f) => `${QUOTE(f)}: „${m[1]}“ sind nicht 64 Zeichen 0–9 und a–f.`],
+  [/^limbo: the float is 0, .*$/s, () => 'Limbo: die Kommazahl ist 0; die veröffentlichte Formel teilt dann durch null.'],
+  [/^the terminating hash is not within (\d+) SHA-256 steps of the hash$/, (m) => `Der letzte Hash der Kette ist vom Hash der Runde aus nicht in ${num(m[1])} Schritten zu erreichen.`],
   [/^this target speaks version (\d+), not (.+)$/, (m, f) => `${QUOTE(f)}: nur Version ${m[1]} wird verstanden, nicht ${m[2]}.`],
   [/^appears twice$/, (m, f) => `${QUOTE(f)} steht zweimal da.`],
   [/^a round is a request without id$/, () => 'Eine Runde trägt keine „id“.'],

@@ -399,6 +399,7 @@ function describeMismatch(game, outcome, f) {
       return { where: `Koffer ${formatInt(f.index + 1)}`, observed: show(f.observed), derived: f.derived === null ? 'keiner' : show(f.derived), index: f.index, first: f.index === firstSeen(round.observed.order) };
     }
     default:
+      if (game.describeMismatch) return game.describeMismatch(f, round, outcome);
       return { where: fieldName(f.field), observed: stringifyJson(f.observed), derived: stringifyJson(f.derived), first: false };
   }
 }
@@ -539,6 +540,9 @@ function resultNodes(game, outcome) {
       break;
     }
     default:
+      // A game that draws its own result (web/stake.mjs).
+      if (game.resultNodes && r) add(...game.resultNodes(r, outcome).filter(Boolean));
+      if (game.resultText && r?.derived && game.resultText(r)) derivedText.push(game.resultText(r));
       break;
   }
   if (derivedText.length) add(el('div', { class: 'actions' }, copyButton('Berechnetes Ergebnis', derivedText.join('\n'), { id: `${game.id}-copy-result` }, 'Berechnetes Ergebnis kopieren')));

@@ -12,6 +12,7 @@ import { CATEGORIES, evaluate } from './js/poker.mjs';
 import { deal as selfpokerDeal } from './js/selfpoker.mjs';
 import { faces } from './games.mjs';
 import { formatInt, plural } from './german.mjs';
+import { stakeShown } from './stakeview.mjs';
 
 /** Findings sent to the page (the counts say how many there were). */
 export const FINDINGS_SENT = 1000;
@@ -108,7 +109,7 @@ export function roundShown(r) {
     case 'blackjack.strategy':
       return typeof d.action === 'string' ? `Die Tabelle sagt: ${{ teilen: 'Teilen', verdoppeln: 'Verdoppeln', stehen: 'Stehen', ziehen: 'Ziehen' }[d.action] ?? d.action}` : null;
     default:
-      return null;
+      return r.op?.startsWith('stake.') ? stakeShown(r.op, d, r.request ?? {}) : null;
   }
 }
 

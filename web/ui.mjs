@@ -5,6 +5,7 @@
 import { $, el } from './dom.mjs';
 import { parseFragment, proofValue } from './fragment.mjs';
 import { GAMES } from './games.mjs';
+import { gameOfStakeOp } from './stake.mjs';
 import { buildGamePanel, check } from './panel.mjs';
 import { linkProblem, loadFragment, loadText, setLinkOpener, setupProofCard } from './proofview.mjs';
 
@@ -108,7 +109,7 @@ export function openFragment(hash) {
   const f = parseFragment(hash);
   if (!f) return false;
   const gameParam = f.params.get('game')?.[0];
-  const gameId = gameParam === 'blackjack-table' ? 'blackjack' : gameParam && GAMES.some((g) => g.id === gameParam) ? gameParam : GAME_OF_OP[f.op];
+  const gameId = gameParam === 'blackjack-table' ? 'blackjack' : gameParam && GAMES.some((g) => g.id === gameParam) ? gameParam : GAME_OF_OP[f.op] ?? gameOfStakeOp(f.op);
   const state = gameId && ensurePanel(gameId);
   if (!state) {
     linkProblem(null, 'unknown', `Der Link gehört zu „${f.op}“, einem Spiel, das diese Seite nicht kennt. Frag den Betreiber, womit sich dieses Spiel prüfen lässt.`);
@@ -121,7 +122,7 @@ export function openFragment(hash) {
     else if (input) input.value = value;
   };
   if (game.variants) set('variant', gameParam === 'blackjack-table' || (f.op === 'cursor.shuffle' && gameId === 'blackjack') ? 'table' : 'shoe');
-  if (game.id === 'numbers') set('op', f.op);
+  if (game.id === 'numbers' || game.id === 'stake') set('op', f.op);
   const alias = ALIASES[game.id] ?? {};
   for (const fld of [...game.fields, ...game.observe]) {
     if (fld.kind === 'select' && fld.name === 'op') continue;

@@ -39,6 +39,18 @@ export const SHOE = Object.freeze({
   card: (rank, suit) => SHOE_RANK_LETTERS[aceFirstIndex(rank)] + SUIT_LETTERS[suit],
 });
 
+/**
+ * `stake` (Stake's CARDS index, https://stake.us/provably-fair/game-events):
+ * card c is ♦2, ♥2, ♠2, ♣2, ♦3, … ♣A, so value c // 4 (0 = two … 12 = ace)
+ * and suit c % 4 in the order ♦ ♥ ♠ ♣.
+ */
+const STAKE_SUITS = [1, 2, 3, 0]; // ♦ ♥ ♠ ♣ as SUIT_SYMBOLS indices
+export const STAKE = Object.freeze({
+  rank: (c) => Math.floor(c / 4) + 2,
+  suit: (c) => STAKE_SUITS[c % 4],
+  card: (rank, suit) => (rank - 2) * 4 + STAKE_SUITS.indexOf(suit),
+});
+
 /** A card of `numbering` for display: { text: "10♦", red: true }. */
 export function cardFace(numbering, card) {
   const suit = numbering.suit(card);

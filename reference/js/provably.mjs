@@ -14,12 +14,13 @@ import { SCHEME as ladder } from './ladder.mjs';
 import { SCHEME as poker } from './poker.mjs';
 import { SCHEME as selfpoker } from './selfpoker.mjs';
 import { SCHEME as shoe } from './shoe.mjs';
+import { SCHEME as stake } from './stake.mjs';
 import { WEBCRYPTO } from './webcrypto.mjs';
 
 export const VERSION = '0.1.0';
 
 /** In protocol order: the hello answer lists the ops in this order. */
-export const SCHEMES = Object.freeze([cursor, poker, shoe, dice, selfpoker, ladder, blackjack]);
+export const SCHEMES = Object.freeze([cursor, poker, shoe, dice, selfpoker, ladder, blackjack, stake]);
 
 /**
  * Every op over `provider` (crypto.mjs: { name, hmacSha256, sha256 }). The

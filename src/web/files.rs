@@ -60,6 +60,7 @@ struct WebTree;
 #[include = "provably.mjs"]
 #[include = "selfpoker.mjs"]
 #[include = "shoe.mjs"]
+#[include = "stake.mjs"]
 #[include = "validate.mjs"]
 #[include = "webcrypto.mjs"]
 struct JsTree;
@@ -73,7 +74,7 @@ struct VectorTree;
 /// modulepreload list (the browser test holds that list to what the page
 /// really requests). The node target (`target.mjs`, `serve.mjs`), the
 /// benchmarks and the tests are not part of the page.
-pub const PAGE_MODULES: [&str; 19] = [
+pub const PAGE_MODULES: [&str; 20] = [
     "blackjack.mjs",
     "cards.mjs",
     "compare.mjs",
@@ -91,6 +92,7 @@ pub const PAGE_MODULES: [&str; 19] = [
     "provably.mjs",
     "selfpoker.mjs",
     "shoe.mjs",
+    "stake.mjs",
     "validate.mjs",
     "webcrypto.mjs",
 ];

@@ -45,7 +45,7 @@ async function replay(tests, label) {
 
 describe('committed vectors', () => {
   test('the vector files exist and cover every op', () => {
-    assert.deepEqual(SCHEME_FILES, ['blackjack.json', 'cursor.json', 'dice.json', 'ladder.json', 'poker.json', 'selfpoker.json', 'shoe.json']);
+    assert.deepEqual(SCHEME_FILES, ['blackjack.json', 'cursor.json', 'dice.json', 'ladder.json', 'poker.json', 'selfpoker.json', 'shoe.json', 'stake.json']);
     const ops = new Set(SCHEME_FILES.flatMap((f) => load(f).testGroups.map((g) => g.op)));
     assert.deepEqual([...ops].sort(), [...OPS].sort());
   });

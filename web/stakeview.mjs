@@ -1,0 +1,79 @@
+// A Stake round as Stake shows it, in words (no DOM: the worker and the node
+// tests use it too): the dice number with two decimals, the limbo
+// multiplier „×470,07“, the plinko bucket, the mines and keno fields, the
+// roulette pocket with its colour, the wheel segment, the cards and gems.
+
+import { STAKE, cardFace } from './js/cards.mjs';
+
+/** Two decimals with the German decimal comma, as Stake prints them: 48.3 → „48,30“. */
+export const twoDecimals = (x) => x.toFixed(2).replace('.', ',');
+/** A multiplier as Stake prints it: „×470,07“. */
+export const times = (x) => `×${twoDecimals(x)}`;
+
+/** The red pockets of the single-zero wheel; 0 is green, the rest black. */
+const RED = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
+export const pocketColour = (n) => (n === 0 ? 'grün' : RED.has(n) ? 'rot' : 'schwarz');
+export const pocketText = (n) => `${n} ${{ grün: 'Grün', rot: 'Rot', schwarz: 'Schwarz' }[pocketColour(n)]}`;
+
+/** Stake's gem names in German, with the colour a chip is drawn in. */
+export const GEM_NAMES = Object.freeze({
+  green: 'Grün', purple: 'Lila', yellow: 'Gelb', red: 'Rot', cyan: 'Türkis', orange: 'Orange', blue: 'Blau',
+});
+
+export const stakeCard = (c) => cardFace(STAKE, c);
+export const cardsText = (cards) => cards.map((c) => stakeCard(c).text).join(' ');
+
+/** Baccarat's total of a hand of CARDS cards (stake.mjs has the same rule; this one is for the view). */
+export function baccaratTotal(hand) {
+  return hand.reduce((s, c) => {
+    const v = Math.floor(c / 4);
+    return s + (v === 12 ? 1 : v <= 7 ? v + 2 : 0);
+  }, 0) % 10;
+}
+
+export const WINNER_NAMES = Object.freeze({ player: 'Spieler gewinnt', banker: 'Bank gewinnt', tie: 'Unentschieden' });
+
+/** Mines tile i (0 … 24, row-major) as a player names it: „Reihe 2, Feld 3“. */
+export const tileName = (i) => `Reihe ${Math.floor(i / 5) + 1}, Feld ${(i % 5) + 1}`;
+
+const direction = (d) => (d === 1 ? 'rechts' : 'links');
+
+/** One line for a stake round, or null if the op is not a Stake game (or nothing was derived). */
+export function stakeShown(op, d, request = {}) {
+  if (!d || typeof d !== 'object') return null;
+  switch (op) {
+    case 'stake.dice':
+      return typeof d.roll === 'number' ? `Würfelzahl: ${twoDecimals(d.roll)}` : null;
+    case 'stake.limbo':
+      return typeof d.multiplier === 'number' ? `Limbo: ${times(d.multiplier)}` : null;
+    case 'stake.crash':
+      return typeof d.crashPoint === 'number' ? `Crash bei ${times(d.crashPoint)}` : null;
+    case 'stake.plinko':
+      if (!Array.isArray(d.path)) return null;
+      return `Plinko: ${d.path.map(direction).join(', ')} → Fach ${d.bucket + 1} von ${d.path.length + 1}, ${times(d.multiplier)}`;
+    case 'stake.roulette':
+      return typeof d.pocket === 'number' ? `Roulette: ${pocketText(d.pocket)}` : null;
+    case 'stake.wheel':
+      return typeof d.segment === 'number' ? `Glücksrad: Segment ${d.segment + 1} von ${request.segments ?? '?'}, ${times(d.multiplier)}` : null;
+    case 'stake.keno':
+      return Array.isArray(d.hits) ? `Keno-Treffer: ${d.hits.join(' ')}` : null;
+    case 'stake.mines':
+      return Array.isArray(d.mines) ? `Minen auf Feld ${d.mines.map((i) => i + 1).join(', ')}` : null;
+    case 'stake.hilo':
+    case 'stake.blackjack':
+      return Array.isArray(d.cards) ? `Karten: ${cardsText(d.cards.slice(0, 6))} …` : null;
+    case 'stake.videopoker':
+      return Array.isArray(d.cards) ? `Hand: ${cardsText(d.cards.slice(0, 5))}` : null;
+    case 'stake.baccarat':
+      if (!Array.isArray(d.player) || !Array.isArray(d.banker)) return null;
+      return `Spieler ${cardsText(d.player)} (${baccaratTotal(d.player)}) · Bank ${cardsText(d.banker)} (${baccaratTotal(d.banker)}) · ${WINNER_NAMES[d.winner] ?? d.winner}`;
+    case 'stake.diamonds':
+      return Array.isArray(d.gems) ? `Diamanten: ${d.gems.map((g) => GEM_NAMES[g] ?? g).join(' ')}` : null;
+    case 'stake.floats':
+      return Array.isArray(d.floats) ? `Kommazahlen: ${d.floats.slice(0, 4).map((x) => String(x).replace('.', ',')).join(' ')}${d.floats.length > 4 ? ' …' : ''}` : null;
+    case 'stake.crash.chain':
+      return typeof d.distance === 'number' ? `Kette: ${d.distance} Schritte bis zum letzten Hash` : null;
+    default:
+      return null;
+  }
+}
