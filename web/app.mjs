@@ -13,6 +13,9 @@
 //   proofview.mjs  a whole proof: pasted, dropped or from #proof=…
 //   stats.mjs      a whole proof's statistics, as `audit --stats` (in the worker)
 //   statsview.mjs  those statistics in German, apart from the verdict
+//   stake.mjs      Stake's games: which panel, the form, the German words
+//   stakeview.mjs  a Stake result as Stake shows it (board, grid, multiplier)
+//   input.mjs      what a typed field holds (InputError, tokens)
 //   fragment.mjs   the URL fragment (docs/links.md)
 //   german.mjs     the page's German: names, plurals, amounts, messages
 
