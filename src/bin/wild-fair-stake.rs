@@ -84,13 +84,30 @@ fn int(r: &Request, name: &str) -> u64 {
     }
 }
 
-/// The crate's config: it takes the client seed first.
-fn config(r: &Request) -> ProvablyFairConfig {
-    ProvablyFairConfig::new(text(r, "clientSeed"), text(r, "serverSeed"), int(r, "nonce"))
+/// One bet's seeds, as the crate takes them.
+struct Bet<'a> {
+    server: &'a str,
+    client: &'a str,
+    nonce: u64,
 }
 
-fn rng(r: &Request) -> ProvablyFairRNG<f64> {
-    ProvablyFairRNG::new(text(r, "clientSeed"), text(r, "serverSeed"), int(r, "nonce"))
+impl Bet<'_> {
+    fn of(r: &Request) -> Bet<'_> {
+        Bet {
+            server: text(r, "serverSeed"),
+            client: text(r, "clientSeed"),
+            nonce: int(r, "nonce"),
+        }
+    }
+
+    /// The crate's config: it takes the client seed first.
+    fn config(&self) -> ProvablyFairConfig {
+        ProvablyFairConfig::new(self.client, self.server, self.nonce)
+    }
+
+    fn rng(&self) -> ProvablyFairRNG<f64> {
+        ProvablyFairRNG::new(self.client, self.server, self.nonce)
+    }
 }
 
 fn declined(reason: String) -> OpError {
@@ -126,28 +143,27 @@ fn main() -> ExitCode {
 
 /// One valid request of [`OPS`], answered by the crate.
 fn answer(r: &Request) -> Result<Value, OpError> {
+    let bet = Bet::of(r);
+    let small = |name: &str| u8::try_from(int(r, name)).map_err(|_| declined(format!("{name} above 255")));
     Ok(match r.op() {
         "stake.floats" => {
             let count = usize::try_from(int(r, "count")).expect("count is at most 1024");
-            json!({ "floats": rng(r).take(count).collect::<Vec<f64>>() })
+            json!({ "floats": bet.rng().take(count).collect::<Vec<f64>>() })
         }
-        "stake.dice" => json!({ "roll": js_number(dice::simulate(config(r)).outcome) }),
-        "stake.limbo" => json!({ "multiplier": js_number(limbo::simulate(config(r)).outcome) }),
-        "stake.plinko" => plinko(r)?,
-        "stake.roulette" => json!({ "pocket": roulette::simulate(config(r)).pocket }),
-        "stake.wheel" => wheel(r)?,
-        "stake.keno" => json!({ "hits": keno::simulate(config(r)).squares }),
-        "stake.mines" => {
-            let n = u8::try_from(int(r, "mines")).map_err(|_| declined("mines above 255".into()))?;
-            json!({ "mines": mines::simulate(config(r), n).squares })
-        }
-        "stake.hilo" => json!({ "cards": cards(&hilo::simulate(config(r)).to_string())? }),
-        "stake.blackjack" => blackjack(r)?,
-        "stake.baccarat" => baccarat(r)?,
-        "stake.videopoker" => video_poker(r)?,
-        "stake.diamonds" => diamonds(r)?,
-        "stake.crash" => crash_point(r)?,
-        "stake.crash.chain" => chain(r)?,
+        "stake.dice" => json!({ "roll": js_number(dice::simulate(bet.config()).outcome) }),
+        "stake.limbo" => json!({ "multiplier": js_number(limbo::simulate(bet.config()).outcome) }),
+        "stake.plinko" => plinko(&bet, small("rows")?, risk(r)?)?,
+        "stake.roulette" => json!({ "pocket": roulette::simulate(bet.config()).pocket }),
+        "stake.wheel" => wheel(&bet, small("segments")?, risk(r)?)?,
+        "stake.keno" => json!({ "hits": keno::simulate(bet.config()).squares }),
+        "stake.mines" => json!({ "mines": mines::simulate(bet.config(), small("mines")?).squares }),
+        "stake.hilo" => json!({ "cards": cards(&hilo::simulate(bet.config()).to_string())? }),
+        "stake.blackjack" => blackjack(&bet)?,
+        "stake.baccarat" => baccarat(&bet)?,
+        "stake.videopoker" => video_poker(&bet)?,
+        "stake.diamonds" => diamonds(&bet)?,
+        "stake.crash" => crash_point(text(r, "hash"), text(r, "salt"))?,
+        "stake.crash.chain" => chain(text(r, "hash"), text(r, "terminatingHash"), int(r, "limit"))?,
         other => return Err(OpError::Unsupported { op: other.to_string() }),
     })
 }
@@ -166,12 +182,11 @@ fn risk(r: &Request) -> Result<&str, OpError> {
 /// rule of the crate's private `get_direction` (plinko.rs:
 /// `[Left, Right][(rng.next().unwrap() * 2.) as usize]`), and must count
 /// as many rights as the crate's bucket.
-fn plinko(r: &Request) -> Result<Value, OpError> {
-    let rows = u8::try_from(int(r, "rows")).map_err(|_| declined("rows above 255".into()))?;
-    let risk = plinko::Risk::from_str(risk(r)?);
-    let result = plinko::simulate(config(r), Some(plinko::Opts::new(rows, risk)));
+fn plinko(bet: &Bet, rows: u8, risk: &str) -> Result<Value, OpError> {
+    let risk = plinko::Risk::from_str(risk);
+    let result = plinko::simulate(bet.config(), Some(plinko::Opts::new(rows, risk)));
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    let path: Vec<u8> = rng(r).take(usize::from(rows)).map(|f| (f * 2.) as u8).collect();
+    let path: Vec<u8> = bet.rng().take(usize::from(rows)).map(|f| (f * 2.) as u8).collect();
     let rights = path.iter().filter(|&&d| d == 1).count();
     if rights != result.index {
         return Err(declined(format!(
@@ -182,13 +197,12 @@ fn plinko(r: &Request) -> Result<Value, OpError> {
     Ok(json!({ "path": path, "bucket": result.index, "multiplier": js_number(result.payout) }))
 }
 
-fn wheel(r: &Request) -> Result<Value, OpError> {
-    let segments = u8::try_from(int(r, "segments")).map_err(|_| declined("segments above 255".into()))?;
+fn wheel(bet: &Bet, segments: u8, risk: &str) -> Result<Value, OpError> {
     if !wheel::validate_segments(segments) {
         return Err(declined(format!("the crate has no wheel of {segments} segments")));
     }
-    let risk = wheel::Risk::from_str(risk(r)?);
-    let result = wheel::simulate(config(r), Some(wheel::Opts::new(segments, risk)));
+    let risk = wheel::Risk::from_str(risk);
+    let result = wheel::simulate(bet.config(), Some(wheel::Opts::new(segments, risk)));
     Ok(json!({ "segment": result.index, "multiplier": js_number(result.payout) }))
 }
 
@@ -230,8 +244,8 @@ fn line<'a>(display: &'a str, label: &str) -> Result<&'a str, OpError> {
         .ok_or_else(|| declined(format!("the crate printed no {label:?}")))
 }
 
-fn blackjack(r: &Request) -> Result<Value, OpError> {
-    let shown = blackjack::simulate(config(r)).to_string();
+fn blackjack(bet: &Bet) -> Result<Value, OpError> {
+    let shown = blackjack::simulate(bet.config()).to_string();
     let mut all = cards(line(&shown, "Player: ")?)?;
     all.extend(cards(line(&shown, "Dealer: ")?)?);
     all.extend(cards(line(&shown, "Deck: ")?)?);
@@ -244,8 +258,8 @@ fn blackjack(r: &Request) -> Result<Value, OpError> {
 /// six floats, are the crate's own first six cards of the same stream:
 /// `hilo::simulate`'s deck (the same `Card::random` on the same floats).
 /// The dealt cards must be their prefix, in the crate's dealing order.
-fn baccarat(r: &Request) -> Result<Value, OpError> {
-    let shown = baccarat::simulate(config(r)).to_string();
+fn baccarat(bet: &Bet) -> Result<Value, OpError> {
+    let shown = baccarat::simulate(bet.config()).to_string();
     let hand = |label: &str| -> Result<Vec<u8>, OpError> {
         let rest = line(&shown, label)?;
         let (_, list) = rest
@@ -260,7 +274,7 @@ fn baccarat(r: &Request) -> Result<Value, OpError> {
         Some("It's a tie") => "tie",
         other => return Err(declined(format!("the crate printed an outcome {other:?}"))),
     };
-    let six: Vec<u8> = cards(&hilo::simulate(config(r)).to_string())?
+    let six: Vec<u8> = cards(&hilo::simulate(bet.config()).to_string())?
         .into_iter()
         .take(6)
         .collect();
@@ -277,8 +291,8 @@ fn baccarat(r: &Request) -> Result<Value, OpError> {
     Ok(json!({ "cards": six, "player": player, "banker": banker, "winner": winner }))
 }
 
-fn video_poker(r: &Request) -> Result<Value, OpError> {
-    let shown = video_poker::simulate(config(r)).to_string();
+fn video_poker(bet: &Bet) -> Result<Value, OpError> {
+    let shown = video_poker::simulate(bet.config()).to_string();
     let mut all = cards(line(&shown, "Initial Hand: ")?)?;
     all.extend(cards(line(&shown, "Coming Cards: ")?)?);
     Ok(json!({ "cards": all }))
@@ -287,8 +301,8 @@ fn video_poker(r: &Request) -> Result<Value, OpError> {
 /// The dealer's hand is the game's first five gems (the crate draws the
 /// dealer's five, then the player's); `Hand`'s `Display` is the `Debug` of
 /// its gems, "[Orange, Cyan, Purple, Blue, Red]".
-fn diamonds(r: &Request) -> Result<Value, OpError> {
-    let shown = diamond_poker::simulate(config(r)).dealer.to_string();
+fn diamonds(bet: &Bet) -> Result<Value, OpError> {
+    let shown = diamond_poker::simulate(bet.config()).dealer.to_string();
     let inner = shown
         .strip_prefix('[')
         .and_then(|s| s.strip_suffix(']'))
@@ -299,8 +313,7 @@ fn diamonds(r: &Request) -> Result<Value, OpError> {
 
 /// A 64-hex-digit text as the crate's `Hash` (its `from_hex` panics on
 /// anything else).
-fn hash(r: &Request, name: &str) -> Result<crash::Hash, OpError> {
-    let s = text(r, name);
+fn hash(name: &str, s: &str) -> Result<crash::Hash, OpError> {
     if s.len() != 64 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(declined(format!(
             "the crate takes {name} as 64 hex digits, not {} bytes of text",
@@ -310,11 +323,11 @@ fn hash(r: &Request, name: &str) -> Result<crash::Hash, OpError> {
     Ok(crash::Hash::from_hex(s))
 }
 
-fn crash_point(r: &Request) -> Result<Value, OpError> {
-    let game = hash(r, "hash")?;
+fn crash_point(game: &str, salt: &str) -> Result<Value, OpError> {
+    let game = hash("hash", game)?;
     // The crate's salt is the block hash of its Config; the chain's tip
     // and length are not read by simulate.
-    let config = crash::Config::new(game, hash(r, "salt")?, 0);
+    let config = crash::Config::new(game, hash("salt", salt)?, 0);
     let shown = crash::simulate(config, game).to_string();
     let point = shown
         .strip_prefix("Crash point: ")
@@ -326,9 +339,9 @@ fn crash_point(r: &Request) -> Result<Value, OpError> {
 /// `verify_hash` says whether `terminatingHash` is among the first n hashes
 /// of the chain from `hash` (the hash itself first): true iff the distance
 /// is below n. Doubling n, then halving the gap, finds the least such n.
-fn chain(r: &Request) -> Result<Value, OpError> {
-    let (game, tip) = (hash(r, "hash")?, hash(r, "terminatingHash")?);
-    let limit = usize::try_from(int(r, "limit")).expect("limit is at most 10^7");
+fn chain(game: &str, tip: &str, limit: u64) -> Result<Value, OpError> {
+    let (game, tip) = (hash("hash", game)?, hash("terminatingHash", tip)?);
+    let limit = usize::try_from(limit).expect("limit is at most 10^7");
     let within = |n: usize| crash::verify_hash(crash::Config::new(tip, tip, n), game);
     if !within(limit + 1) {
         return Err(OpError::Invalid(provably::op::error::InvalidInput::new(
@@ -351,4 +364,102 @@ fn chain(r: &Request) -> Result<Value, OpError> {
         }
     }
     Ok(json!({ "distance": hi - 1 }))
+}
+
+#[cfg(test)]
+mod tests {
+    //! The translation of the crate's results, on the seeds of the crate's
+    //! own tests (src/games/*.rs of fair 0.0.13), against an independent
+    //! implementation: npm provably-fair-verifier 1.0.0's answers on the
+    //! same seeds (Stake's CARDS index), and Python's hashlib for the chain.
+    use super::*;
+
+    const BET: Bet = Bet {
+        server: "server seed",
+        client: "client seed",
+        nonce: 1,
+    };
+
+    #[test]
+    fn the_crates_cards_read_as_stakes_card_index() {
+        // provably-fair-verifier's verifyHilo and verifyBlackjack: 38, 33, 13, 47, 29 (♠J ♥10 ♥5 ♣K ♥9).
+        let hilo = cards(&hilo::simulate(BET.config()).to_string()).unwrap();
+        assert_eq!((hilo.len(), &hilo[..5]), (52, &[38, 33, 13, 47, 29][..]));
+        let bj = blackjack(&BET).unwrap();
+        let bj = bj["cards"].as_array().unwrap();
+        assert_eq!(
+            (bj.len(), &bj[..5]),
+            (52, json!([38, 33, 13, 47, 29]).as_array().unwrap().as_slice())
+        );
+        assert_eq!(card("♣A").unwrap(), 51);
+        assert!(card("♣1").is_err() && card("x2").is_err());
+    }
+
+    #[test]
+    fn baccarat_reads_the_hands_the_winner_and_the_streams_six_cards() {
+        // provably-fair-verifier's verifyBaccarat on the seeds of the crate's
+        // own test: 30, 42, 8, 14, 28, 47 (♠9 ♠Q ♦4 ♠5 …), a tie at 9.
+        let b = Bet {
+            server: "some server seed",
+            client: "some client seed",
+            nonce: 1,
+        };
+        assert_eq!(
+            baccarat(&b).unwrap(),
+            json!({ "cards": [30, 42, 8, 14, 28, 47], "player": [30, 42], "banker": [8, 14], "winner": "tie" })
+        );
+        let b = Bet { nonce: 2, ..b };
+        let five = baccarat(&b).unwrap();
+        assert_eq!(five["cards"], json!([41, 43, 9, 5, 35, 31]));
+        assert_eq!(
+            (five["player"].clone(), five["winner"].clone()),
+            (json!([41, 43, 35]), json!("banker"))
+        );
+    }
+
+    #[test]
+    fn diamonds_are_the_dealers_five_gems_in_lower_case() {
+        // provably-fair-verifier: orange, light_blue (Stake's cyan), purple, blue, red.
+        assert_eq!(
+            diamonds(&BET).unwrap(),
+            json!({ "gems": ["orange", "cyan", "purple", "blue", "red"] })
+        );
+    }
+
+    #[test]
+    fn crash_reads_the_crates_point_and_declines_a_salt_it_cannot_take() {
+        let game = "deadbeefe7c270724bd4851c020d489257fa79a70e694a9b5099375464348698";
+        let salt = "0000000000000000001b34dc6a1e86083f95500b096231436e9b25cbdd0075c4";
+        // The crate's test_crash_simulate_2.
+        assert_eq!(
+            crash_point(game, salt).unwrap(),
+            json!({ "crashPoint": 1.289_700_520_368_708_4 })
+        );
+        assert_eq!(crash_point(game, "salt").unwrap_err().kind(), "declined");
+    }
+
+    #[test]
+    fn the_chains_distance_is_the_least_length_verify_hash_accepts_less_one() {
+        // hashlib: h0 = SHA-256("testing"), h(i+1) = SHA-256(hex(h(i))); h2 and h9.
+        let h2 = "86ba47f64783d3ae4509128b8f365b6424361a7d558ac1dfc90aa8fa3ccba285";
+        let h9 = "b3767f29b2f322b0f21ca8d7b2eea82693fd97a633ff5f62fa58cc4eeef19474";
+        for limit in [7, 8, 1000] {
+            assert_eq!(chain(h2, h9, limit).unwrap(), json!({ "distance": 7 }), "limit {limit}");
+        }
+        assert_eq!(chain(h2, h2, 1).unwrap(), json!({ "distance": 0 }));
+        assert_eq!(chain(h2, h9, 6).unwrap_err().kind(), "invalid");
+    }
+
+    #[test]
+    fn plinkos_path_counts_the_crates_bucket_and_numbers_print_as_javascript_does() {
+        let p = plinko(&BET, 16, "high").unwrap();
+        let rights = p["path"].as_array().unwrap().iter().filter(|d| **d == 1).count();
+        assert_eq!(
+            (p["path"].as_array().unwrap().len(), json!(rights)),
+            (16, p["bucket"].clone())
+        );
+        assert_eq!(js_number(1.0).to_string(), "1");
+        assert_eq!(js_number(470.07).to_string(), "470.07");
+        assert_eq!(js_number(-0.0).to_string(), "-0.0");
+    }
 }
