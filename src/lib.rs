@@ -18,6 +18,7 @@ pub mod ladder;
 pub mod poker;
 pub mod selfpoker;
 pub mod shoe;
+pub mod stake;
 
 // Every scheme, listed once.
 pub mod registry;

@@ -11,7 +11,7 @@ use crate::op::{OpSpec, Request, Scheme};
 
 /// Every scheme, in the order of docs/protocol.md.
 pub fn schemes() -> &'static [&'static Scheme] {
-    static SCHEMES: [&Scheme; 7] = [
+    static SCHEMES: [&Scheme; 8] = [
         &crate::cursor::SCHEME,
         &crate::poker::SCHEME,
         &crate::shoe::SCHEME,
@@ -19,6 +19,7 @@ pub fn schemes() -> &'static [&'static Scheme] {
         &crate::selfpoker::SCHEME,
         &crate::ladder::SCHEME,
         &crate::blackjack::SCHEME,
+        &crate::stake::SCHEME,
     ];
     &SCHEMES
 }

@@ -37,6 +37,7 @@ pub(crate) mod ladder;
 pub(crate) mod poker;
 pub(crate) mod selfpoker;
 pub(crate) mod shoe;
+pub(crate) mod stake;
 
 // The proof vectors (vectors/proofs.json): documents and the report each gives.
 pub(crate) mod proofs;
@@ -304,6 +305,7 @@ fn builder(scheme: &Scheme) -> fn(&mut VectorSet) {
         "selfpoker" => selfpoker::add,
         "ladder" => ladder::add,
         "blackjack" => blackjack::add,
+        "stake" => stake::add,
         other => panic!("scheme {other} has no vectors: add its module to src/vectors/"),
     }
 }

@@ -10,7 +10,7 @@ function freeze(v) {
 }
 
 /** Every op of protocol v1, in the order of docs/protocol.md. */
-export const OPS = freeze(["cursor.hash","cursor.raw","cursor.float","cursor.int","cursor.shuffle","poker.deal","poker.evaluate","shoe.deal","shoe.tournament","shoe.stream","dice.roll","selfpoker.commit","selfpoker.deck","ladder.shuffle","blackjack.strategy"]);
+export const OPS = freeze(["cursor.hash","cursor.raw","cursor.float","cursor.int","cursor.shuffle","poker.deal","poker.evaluate","shoe.deal","shoe.tournament","shoe.stream","dice.roll","selfpoker.commit","selfpoker.deck","ladder.shuffle","blackjack.strategy","stake.floats","stake.dice","stake.limbo","stake.plinko","stake.roulette","stake.wheel","stake.keno","stake.mines","stake.hilo","stake.blackjack","stake.baccarat","stake.videopoker","stake.diamonds","stake.crash","stake.crash.chain"]);
 
 /** Each op's `ok` fields in protocol order, as harness/protocol.schema.json gives them. */
 export const OK_FIELDS = freeze({
@@ -178,6 +178,195 @@ export const OK_FIELDS = freeze({
   "blackjack.strategy": {
     "action": {
       "enum": ["teilen","verdoppeln","stehen","ziehen"]
+    }
+  },
+  "stake.floats": {
+    "floats": {
+      "type": "array",
+      "items": {
+        "type": "number",
+        "minimum": 0,
+        "exclusiveMaximum": 1
+      },
+      "minItems": 1,
+      "maxItems": 1024
+    }
+  },
+  "stake.dice": {
+    "roll": {
+      "type": "number",
+      "minimum": 0,
+      "exclusiveMaximum": 101
+    }
+  },
+  "stake.limbo": {
+    "multiplier": {
+      "type": "number",
+      "minimum": 1,
+      "exclusiveMaximum": 100000000
+    }
+  },
+  "stake.plinko": {
+    "path": {
+      "type": "array",
+      "items": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 1
+      },
+      "minItems": 8,
+      "maxItems": 16
+    },
+    "bucket": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 16
+    },
+    "multiplier": {
+      "type": "number",
+      "minimum": 0,
+      "exclusiveMaximum": 1001
+    }
+  },
+  "stake.roulette": {
+    "pocket": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 36
+    }
+  },
+  "stake.wheel": {
+    "segment": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 49
+    },
+    "multiplier": {
+      "type": "number",
+      "minimum": 0,
+      "exclusiveMaximum": 50
+    }
+  },
+  "stake.keno": {
+    "hits": {
+      "type": "array",
+      "items": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 40
+      },
+      "minItems": 10,
+      "maxItems": 10,
+      "uniqueItems": true
+    }
+  },
+  "stake.mines": {
+    "mines": {
+      "type": "array",
+      "items": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 24
+      },
+      "minItems": 1,
+      "maxItems": 24,
+      "uniqueItems": true
+    }
+  },
+  "stake.hilo": {
+    "cards": {
+      "type": "array",
+      "items": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 51
+      },
+      "minItems": 52,
+      "maxItems": 52
+    }
+  },
+  "stake.blackjack": {
+    "cards": {
+      "type": "array",
+      "items": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 51
+      },
+      "minItems": 52,
+      "maxItems": 52
+    }
+  },
+  "stake.baccarat": {
+    "cards": {
+      "type": "array",
+      "items": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 51
+      },
+      "minItems": 6,
+      "maxItems": 6
+    },
+    "player": {
+      "type": "array",
+      "items": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 51
+      },
+      "minItems": 2,
+      "maxItems": 3
+    },
+    "banker": {
+      "type": "array",
+      "items": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 51
+      },
+      "minItems": 2,
+      "maxItems": 3
+    },
+    "winner": {
+      "enum": ["player","banker","tie"]
+    }
+  },
+  "stake.videopoker": {
+    "cards": {
+      "type": "array",
+      "items": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 51
+      },
+      "minItems": 52,
+      "maxItems": 52,
+      "uniqueItems": true
+    }
+  },
+  "stake.diamonds": {
+    "gems": {
+      "type": "array",
+      "items": {
+        "enum": ["green","purple","yellow","red","cyan","orange","blue"]
+      },
+      "minItems": 5,
+      "maxItems": 5
+    }
+  },
+  "stake.crash": {
+    "crashPoint": {
+      "type": "number",
+      "minimum": 1,
+      "exclusiveMaximum": 4294967295
+    }
+  },
+  "stake.crash.chain": {
+    "distance": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 10000000
     }
   }
 });

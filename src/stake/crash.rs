@@ -1,0 +1,60 @@
+//! Crash: a chain of SHA-256 hashes, played backwards, salted with a
+//! Bitcoin block hash (its own scheme, not the seed-pair stream).
+//!
+//! Source: Stake's seeding event,
+//! <https://bitcointalk.org/index.php?topic=5162888.0> (quoted in
+//! <https://bitcointalksearch.org/topic/stakecom-crash-seeding-event-5162888/2-page.html>):
+//! "a chain of 10,000,000 SHA256 hashes where each hash is the hash of the
+//! hexadecimal representation of the previous hash", and
+//! `hmac = createHmac('sha256', gameHash); hmac.update(blockHash);
+//! int = parseInt(hmac.digest('hex').substr(0, 8), 16);
+//! crashpoint = max(1, 2^32/(int+1)·(1−0.01))`. The key and the message
+//! are the hashes' hex text. The game shows the crash point down to two
+//! decimals: ⌊x·100⌋/100 (the canonical reading; the post's and the `fair`
+//! crate's unrounded value is the reading `unrounded`).
+
+use crate::base::crypto::{sha256_hex, Keyed};
+use crate::op::error::{InvalidInput, OpError};
+
+/// The largest `limit` of `stake.crash.chain`: Stake's chain is 10^7 long.
+pub const MAX_LIMIT: u64 = 10_000_000;
+
+/// Checks a field holds 64 lowercase hex characters.
+pub fn check_hash(field: &str, text: &str) -> Result<(), InvalidInput> {
+    if text.len() == 64 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        Ok(())
+    } else {
+        Err(InvalidInput::new(
+            field,
+            format!("{} is not 64 lowercase hex characters", crate::op::short(&text.into())),
+        ))
+    }
+}
+
+/// The first 4 bytes of HMAC_SHA256(key = game hash, message = salt), big-endian.
+pub fn game_int(hash: &str, salt: &str) -> u32 {
+    let mac = Keyed::uncached(hash).mac(salt.as_bytes());
+    u32::from_be_bytes([mac[0], mac[1], mac[2], mac[3]])
+}
+
+/// The crash point of a game: max(1, 2^32/(n+1)·0.99), down to two decimals.
+pub fn crash_point(hash: &str, salt: &str) -> f64 {
+    super::floor2(super::readings::crash_unrounded(game_int(hash, salt)))
+}
+
+/// How many steps h → SHA-256(hex h) lead from `hash` to `terminating`
+/// (0 when they are equal), if at most `limit`.
+pub fn distance(hash: &str, terminating: &str, limit: u64) -> Result<u64, OpError> {
+    let mut h = hash.to_string();
+    for d in 0..=limit {
+        if h == terminating {
+            return Ok(d);
+        }
+        if d < limit {
+            h = sha256_hex(&h);
+        }
+    }
+    Err(OpError::Exhausted {
+        message: format!("the terminating hash is not within {limit} SHA-256 steps of the hash"),
+    })
+}

@@ -1,0 +1,573 @@
+//! The `stake` ops of protocol v1: one op per game, the float stream itself,
+//! and crash's hash chain (/work STAKE.md is the contract they were agreed on;
+//! docs/protocol.md lists them).
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+use super::crash::{self, MAX_LIMIT};
+use super::tables::{self, risk_index, RISKS};
+use super::{Floats, MAX_FLOATS};
+use crate::op::error::{InvalidInput, OpError};
+use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
+use crate::op::ok::CARD;
+use crate::op::{no_story, strategy, Field, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
+use crate::op::{Flag, OkField, Reach, Shape};
+
+pub(crate) static SCHEME: Scheme = Scheme {
+    name: "stake",
+    source: "Stake's provably fair pages (implementation, conversions, game events) and Crash's seeding event",
+    ops: &[
+        &FLOATS,
+        &DICE,
+        &LIMBO,
+        &PLINKO,
+        &ROULETTE,
+        &WHEEL,
+        &KENO,
+        &MINES,
+        &HILO,
+        &BLACKJACK,
+        &BACCARAT,
+        &VIDEOPOKER,
+        &DIAMONDS,
+        &CRASH,
+        &CRASH_CHAIN,
+    ],
+};
+
+const COUNT: Field = Field::size("count", 1, MAX_FLOATS);
+const ROWS: Field = Field::size("rows", 8, 16);
+const RISK: Field = Field::text("risk");
+const SEGMENTS: Field = Field::size("segments", 10, 50);
+const MINES_FIELD: Field = Field::size("mines", 1, 24);
+const HASH: Field = Field::text("hash");
+const SALT: Field = Field::text("salt");
+const TERMINATING: Field = Field::text("terminatingHash");
+const LIMIT: Field = Field::size("limit", 1, MAX_LIMIT);
+
+const ROUND: [Field; 3] = [SERVER_SEED, CLIENT_SEED, NONCE];
+
+/// A float of the stream, in [0, 1).
+const FLOAT: Shape = Shape::Number { min: 0, below: 1 };
+const DIRECTION: Shape = Shape::int(0, 1);
+const SQUARE: Shape = Shape::int(1, 40);
+const TILE: Shape = Shape::int(0, 24);
+const GEM: Shape = Shape::OneOf(&super::GEMS);
+const CARDS_52: Shape = Shape::sized(&CARD, 52, 52);
+const HAND: Shape = Shape::sized(&CARD, 2, 3);
+
+/// A number as JavaScript's `String(x)` writes it: an integral value as an
+/// integer (`1`, not serde's `1.0`), any other as the shortest round trip.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "checked integral and below 2^53"
+)]
+pub fn num(x: f64) -> Value {
+    if x.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&x) {
+        Value::from(x as u64)
+    } else {
+        Value::from(x)
+    }
+}
+
+fn floats_of(r: &Request) -> Floats {
+    Floats::new(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE))
+}
+
+fn first(r: &Request) -> f64 {
+    floats_of(r).next_float()
+}
+
+fn ok(v: Value) -> Result<Outcome, OpError> {
+    Ok(Outcome::new(v))
+}
+
+fn usize_of(v: u64) -> usize {
+    usize::try_from(v).expect("a small field")
+}
+
+/// A round's generator: a bet's seeds and nonce, and `extra` fields.
+fn bet(op: &'static OpSpec, extra: BoxedStrategy<Vec<Value>>) -> BoxedStrategy<Request> {
+    (strategy::round(), extra)
+        .prop_map(move |((s, c, n), more)| {
+            let mut v = json!({ "op": op.name, "serverSeed": s, "clientSeed": c, "nonce": n });
+            for (f, x) in op.fields[3..].iter().zip(more) {
+                v[f.name] = x;
+            }
+            Request::parse_with(&v, |_| Some(op)).expect("generated requests are valid")
+        })
+        .boxed()
+}
+
+fn none() -> BoxedStrategy<Vec<Value>> {
+    Just(Vec::new()).boxed()
+}
+
+/// The flags of the stream every game reads: where its floats sit.
+fn stream_flags(r: &Request, n_floats: usize) -> Vec<Flag> {
+    let mut fl = floats_of(r);
+    let us: Vec<u32> = (0..n_floats).map(|_| fl.next_u32()).collect();
+    let mut out = Vec::new();
+    if n_floats > 8 {
+        out.push(Flag::BlockBoundary);
+    }
+    if us.iter().any(|&u| u < 1 << 16) {
+        out.push(Flag::TinyFloat);
+    }
+    if us.iter().any(|&u| u >= u32::MAX - 0xffff) {
+        out.push(Flag::TopFloat);
+    }
+    out
+}
+
+const STREAM_REACH: &[Flag] = &[Flag::TinyFloat, Flag::TopFloat];
+
+pub(crate) static FLOATS: OpSpec = OpSpec {
+    name: "stake.floats",
+    fields: &[SERVER_SEED, CLIENT_SEED, NONCE, COUNT],
+    ok: &[OkField::new("floats", Shape::sized(&FLOAT, 1, MAX_FLOATS))],
+    run: |r| {
+        let mut fl = floats_of(r);
+        let floats: Vec<Value> = (0..r.int(COUNT)).map(|_| num(fl.next_float())).collect();
+        ok(json!({ "floats": floats }))
+    },
+    generate: || {
+        bet(
+            &FLOATS,
+            strategy::size(1, MAX_FLOATS).prop_map(|k| vec![k.into()]).boxed(),
+        )
+    },
+    flags: |r| stream_flags(r, usize_of(r.int(COUNT))),
+    explain: no_story,
+    reach: Reach {
+        vectors: &[
+            Flag::BlockBoundary,
+            Flag::TinyFloat,
+            Flag::TopFloat,
+            Flag::MinValue,
+            Flag::MaxValue,
+        ],
+        generated: &[Flag::BlockBoundary],
+    },
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+pub(crate) static DICE: OpSpec = OpSpec {
+    name: "stake.dice",
+    fields: &ROUND,
+    ok: &[OkField::new("roll", Shape::Number { min: 0, below: 101 })],
+    run: |r| ok(json!({ "roll": num(super::dice(first(r))) })),
+    generate: || bet(&DICE, none()),
+    flags: |r| stream_flags(r, 1),
+    explain: no_story,
+    reach: Reach {
+        vectors: STREAM_REACH,
+        generated: &[],
+    },
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+/// Flags of a limbo bet: which non-canonical readings it tells apart.
+fn limbo_flags(r: &Request) -> Vec<Flag> {
+    let f = first(r);
+    let mut out = stream_flags(r, 1);
+    let canonical = super::limbo(f);
+    if super::readings::limbo_docs(f) != Some(canonical) {
+        out.push(Flag::ReadingDocs);
+    }
+    if super::readings::limbo_floor(f) != canonical {
+        out.push(Flag::ReadingFair);
+    }
+    out
+}
+
+pub(crate) static LIMBO: OpSpec = OpSpec {
+    name: "stake.limbo",
+    fields: &ROUND,
+    ok: &[OkField::new(
+        "multiplier",
+        Shape::Number {
+            min: 1,
+            below: 100_000_000,
+        },
+    )],
+    run: |r| ok(json!({ "multiplier": num(super::limbo(first(r))) })),
+    generate: || bet(&LIMBO, none()),
+    flags: limbo_flags,
+    explain: no_story,
+    reach: Reach {
+        vectors: &[
+            Flag::TinyFloat,
+            Flag::TopFloat,
+            Flag::ReadingDocs,
+            Flag::ReadingFair,
+            Flag::Published,
+        ],
+        generated: &[Flag::ReadingFair],
+    },
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+fn risk_of(r: &Request) -> Result<usize, OpError> {
+    risk_index(r.text(RISK)).ok_or_else(|| {
+        InvalidInput::new(
+            "risk",
+            format!(
+                "{} is not one of \"low\", \"medium\", \"high\"",
+                crate::op::short(&r.text(RISK).into())
+            ),
+        )
+        .into()
+    })
+}
+
+fn risk_strategy() -> BoxedStrategy<Value> {
+    prop::sample::select(RISKS.to_vec()).prop_map(Value::from).boxed()
+}
+
+pub(crate) static PLINKO: OpSpec = OpSpec {
+    name: "stake.plinko",
+    fields: &[SERVER_SEED, CLIENT_SEED, NONCE, ROWS, RISK],
+    ok: &[
+        OkField::new("path", Shape::sized(&DIRECTION, 8, 16)),
+        OkField::new("bucket", Shape::int(0, 16)),
+        OkField::new("multiplier", Shape::Number { min: 0, below: 1001 }),
+    ],
+    run: |r| {
+        let risk = risk_of(r)?;
+        let rows = usize_of(r.int(ROWS));
+        let mut fl = floats_of(r);
+        let path: Vec<usize> = (0..rows).map(|_| super::pick(fl.next_float(), 2)).collect();
+        let bucket: usize = path.iter().sum();
+        ok(json!({ "path": path, "bucket": bucket, "multiplier": num(tables::plinko(rows, risk, bucket)) }))
+    },
+    generate: || {
+        bet(
+            &PLINKO,
+            (8u64..=16, risk_strategy())
+                .prop_map(|(n, k)| vec![n.into(), k])
+                .boxed(),
+        )
+    },
+    flags: |r| stream_flags(r, usize_of(r.int(ROWS))),
+    explain: no_story,
+    reach: Reach {
+        vectors: &[Flag::BlockBoundary, Flag::MinValue, Flag::MaxValue],
+        generated: &[Flag::BlockBoundary],
+    },
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+pub(crate) static ROULETTE: OpSpec = OpSpec {
+    name: "stake.roulette",
+    fields: &ROUND,
+    ok: &[OkField::new("pocket", Shape::int(0, 36))],
+    run: |r| ok(json!({ "pocket": super::pick(first(r), 37) })),
+    generate: || bet(&ROULETTE, none()),
+    flags: |r| stream_flags(r, 1),
+    explain: no_story,
+    reach: Reach {
+        vectors: STREAM_REACH,
+        generated: &[],
+    },
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+fn segments_of(r: &Request) -> Result<usize, OpError> {
+    match r.int(SEGMENTS) {
+        s @ (10 | 20 | 30 | 40 | 50) => Ok(usize_of(s)),
+        s => Err(InvalidInput::new("segments", format!("{s} is not one of 10, 20, 30, 40, 50")).into()),
+    }
+}
+
+pub(crate) static WHEEL: OpSpec = OpSpec {
+    name: "stake.wheel",
+    fields: &[SERVER_SEED, CLIENT_SEED, NONCE, SEGMENTS, RISK],
+    ok: &[
+        OkField::new("segment", Shape::int(0, 49)),
+        OkField::new("multiplier", Shape::Number { min: 0, below: 50 }),
+    ],
+    run: |r| {
+        let (segments, risk) = (segments_of(r)?, risk_of(r)?);
+        let segment = super::pick(first(r), segments);
+        ok(json!({ "segment": segment, "multiplier": num(tables::wheel(segments, risk, segment)) }))
+    },
+    generate: || {
+        bet(
+            &WHEEL,
+            (1u64..=5, risk_strategy())
+                .prop_map(|(k, risk)| vec![(10 * k).into(), risk])
+                .boxed(),
+        )
+    },
+    flags: |r| stream_flags(r, 1),
+    explain: no_story,
+    reach: Reach {
+        vectors: &[Flag::MinValue, Flag::MaxValue],
+        generated: &[],
+    },
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+pub(crate) static KENO: OpSpec = OpSpec {
+    name: "stake.keno",
+    fields: &ROUND,
+    ok: &[OkField::new(
+        "hits",
+        Shape::List {
+            items: &SQUARE,
+            min: Some(10),
+            max: Some(10),
+            unique: true,
+        },
+    )],
+    run: |r| ok(json!({ "hits": super::draw_without(&mut floats_of(r), (1..=40).collect(), 10) })),
+    generate: || bet(&KENO, none()),
+    flags: |r| stream_flags(r, 10),
+    explain: no_story,
+    reach: Reach {
+        vectors: &[Flag::BlockBoundary],
+        generated: &[Flag::BlockBoundary],
+    },
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+pub(crate) static MINES: OpSpec = OpSpec {
+    name: "stake.mines",
+    fields: &[SERVER_SEED, CLIENT_SEED, NONCE, MINES_FIELD],
+    ok: &[OkField::new(
+        "mines",
+        Shape::List {
+            items: &TILE,
+            min: Some(1),
+            max: Some(24),
+            unique: true,
+        },
+    )],
+    run: |r| {
+        let k = usize_of(r.int(MINES_FIELD));
+        ok(json!({ "mines": super::draw_without(&mut floats_of(r), (0..25).collect(), k) }))
+    },
+    generate: || bet(&MINES, (1u64..=24).prop_map(|k| vec![k.into()]).boxed()),
+    flags: |r| stream_flags(r, usize_of(r.int(MINES_FIELD))),
+    explain: no_story,
+    reach: Reach {
+        vectors: &[Flag::BlockBoundary, Flag::MinValue, Flag::MaxValue],
+        generated: &[Flag::BlockBoundary],
+    },
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+/// 52 cards with replacement, for hilo and blackjack.
+fn deck_with(r: &Request) -> Result<Outcome, OpError> {
+    ok(json!({ "cards": super::cards_with(&mut floats_of(r), 52) }))
+}
+
+fn card_edge_flags(r: &Request, cards: &[u8], n_floats: usize) -> Vec<Flag> {
+    let mut out = stream_flags(r, n_floats);
+    if cards.iter().any(|&c| c == 0 || c == 51) {
+        out.push(Flag::CardEdge);
+    }
+    out
+}
+
+pub(crate) static HILO: OpSpec = OpSpec {
+    name: "stake.hilo",
+    fields: &ROUND,
+    ok: &[OkField::new("cards", CARDS_52)],
+    run: deck_with,
+    generate: || bet(&HILO, none()),
+    flags: |r| card_edge_flags(r, &super::cards_with(&mut floats_of(r), 52), 52),
+    explain: no_story,
+    reach: Reach {
+        vectors: &[Flag::BlockBoundary, Flag::CardEdge],
+        generated: &[Flag::BlockBoundary, Flag::CardEdge],
+    },
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+pub(crate) static BLACKJACK: OpSpec = OpSpec {
+    name: "stake.blackjack",
+    fields: &ROUND,
+    ok: &[OkField::new("cards", CARDS_52)],
+    run: deck_with,
+    generate: || bet(&BLACKJACK, none()),
+    flags: |r| card_edge_flags(r, &super::cards_with(&mut floats_of(r), 52), 52),
+    explain: no_story,
+    reach: Reach {
+        vectors: &[Flag::BlockBoundary, Flag::CardEdge],
+        generated: &[Flag::BlockBoundary, Flag::CardEdge],
+    },
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+fn coup(r: &Request) -> super::Coup {
+    super::baccarat(super::cards_with(&mut floats_of(r), 6))
+}
+
+pub(crate) static BACCARAT: OpSpec = OpSpec {
+    name: "stake.baccarat",
+    fields: &ROUND,
+    ok: &[
+        OkField::new("cards", Shape::sized(&CARD, 6, 6)),
+        OkField::new("player", HAND),
+        OkField::new("banker", HAND),
+        OkField::new("winner", Shape::OneOf(&["player", "banker", "tie"])),
+    ],
+    run: |r| {
+        let c = coup(r);
+        ok(json!({ "cards": c.cards, "player": c.player, "banker": c.banker, "winner": c.winner }))
+    },
+    generate: || bet(&BACCARAT, none()),
+    flags: |r| {
+        let c = coup(r);
+        let mut out = stream_flags(r, 6);
+        let drawn = [
+            (c.player.len() == 3, Flag::PlayerThird),
+            (c.banker.len() == 3, Flag::BankerThird),
+        ];
+        out.extend(drawn.iter().filter(|(hit, _)| *hit).map(|(_, f)| *f));
+        if c.winner == "tie" {
+            out.push(Flag::Tie);
+        }
+        out
+    },
+    explain: no_story,
+    reach: Reach {
+        vectors: &[Flag::PlayerThird, Flag::BankerThird, Flag::Tie],
+        generated: &[Flag::PlayerThird, Flag::BankerThird, Flag::Tie],
+    },
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+pub(crate) static VIDEOPOKER: OpSpec = OpSpec {
+    name: "stake.videopoker",
+    fields: &ROUND,
+    ok: &[OkField::new(
+        "cards",
+        Shape::List {
+            items: &CARD,
+            min: Some(52),
+            max: Some(52),
+            unique: true,
+        },
+    )],
+    run: |r| ok(json!({ "cards": super::draw_without(&mut floats_of(r), (0..52).collect(), 52) })),
+    generate: || bet(&VIDEOPOKER, none()),
+    flags: |r| stream_flags(r, 52),
+    explain: no_story,
+    reach: Reach {
+        vectors: &[Flag::BlockBoundary],
+        generated: &[Flag::BlockBoundary],
+    },
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+pub(crate) static DIAMONDS: OpSpec = OpSpec {
+    name: "stake.diamonds",
+    fields: &ROUND,
+    ok: &[OkField::new("gems", Shape::sized(&GEM, 5, 5))],
+    run: |r| {
+        let mut fl = floats_of(r);
+        let gems: Vec<&str> = (0..5).map(|_| super::GEMS[super::pick(fl.next_float(), 7)]).collect();
+        ok(json!({ "gems": gems }))
+    },
+    generate: || bet(&DIAMONDS, none()),
+    flags: |r| stream_flags(r, 5),
+    explain: no_story,
+    reach: Reach {
+        vectors: STREAM_REACH,
+        generated: &[],
+    },
+    secret: Some(SERVER_SEED_SECRET),
+};
+
+/// 64 lowercase hex characters.
+fn hex64() -> BoxedStrategy<String> {
+    prop::array::uniform32(any::<u8>())
+        .prop_map(|b| crate::base::crypto::hex(&b))
+        .boxed()
+}
+
+pub(crate) static CRASH: OpSpec = OpSpec {
+    name: "stake.crash",
+    fields: &[HASH, SALT],
+    ok: &[OkField::new(
+        "crashPoint",
+        Shape::Number {
+            min: 1,
+            below: 4_294_967_295,
+        },
+    )],
+    run: |r| {
+        crash::check_hash("hash", r.text(HASH))?;
+        ok(json!({ "crashPoint": num(crash::crash_point(r.text(HASH), r.text(SALT))) }))
+    },
+    generate: || {
+        (hex64(), prop_oneof![3 => hex64(), 1 => strategy::text()])
+            .prop_map(|(h, s)| Request::of(&CRASH, vec![h.into(), s.into()]))
+            .boxed()
+    },
+    flags: |r| {
+        if crash::check_hash("hash", r.text(HASH)).is_err() {
+            return vec![];
+        }
+        let n = crash::game_int(r.text(HASH), r.text(SALT));
+        let unrounded = super::readings::crash_unrounded(n);
+        let mut out = Vec::new();
+        if unrounded != super::floor2(unrounded) {
+            out.push(Flag::ReadingUnrounded);
+        }
+        if unrounded == 1.0 {
+            out.push(Flag::CrashAtOne);
+        }
+        out
+    },
+    explain: no_story,
+    reach: Reach {
+        vectors: &[Flag::ReadingUnrounded, Flag::CrashAtOne],
+        generated: &[Flag::ReadingUnrounded],
+    },
+    secret: None,
+};
+
+pub(crate) static CRASH_CHAIN: OpSpec = OpSpec {
+    name: "stake.crash.chain",
+    fields: &[HASH, TERMINATING, LIMIT],
+    ok: &[OkField::new(
+        "distance",
+        Shape::Int {
+            min: 0,
+            max: Some(MAX_LIMIT),
+        },
+    )],
+    run: |r| {
+        crash::check_hash("hash", r.text(HASH))?;
+        crash::check_hash("terminatingHash", r.text(TERMINATING))?;
+        let d = crash::distance(r.text(HASH), r.text(TERMINATING), r.int(LIMIT))?;
+        ok(json!({ "distance": d }))
+    },
+    // A chain from a random start, walked 0..=60 steps to its tip, with a
+    // limit at, above or (an error) below the distance.
+    generate: || {
+        (hex64(), 0u64..=60, 0u64..=3)
+            .prop_map(|(start, d, slack)| {
+                let mut tip = start.clone();
+                for _ in 0..d {
+                    tip = crate::base::crypto::sha256_hex(&tip);
+                }
+                let limit = (d + slack).saturating_sub(1).max(1);
+                Request::of(&CRASH_CHAIN, vec![start.into(), tip.into(), limit.into()])
+            })
+            .boxed()
+    },
+    flags: crate::op::no_flags,
+    explain: no_story,
+    reach: Reach {
+        vectors: &[Flag::MinValue],
+        generated: &[],
+    },
+    secret: None,
+};
