@@ -143,6 +143,12 @@ fn main() -> ExitCode {
 
 /// One valid request of [`OPS`], answered by the crate.
 fn answer(r: &Request) -> Result<Value, OpError> {
+    // Crash is its own scheme: no seed pair.
+    match r.op() {
+        "stake.crash" => return crash_point(text(r, "hash"), text(r, "salt")),
+        "stake.crash.chain" => return chain(text(r, "hash"), text(r, "terminatingHash"), int(r, "limit")),
+        _ => {}
+    }
     let bet = Bet::of(r);
     let small = |name: &str| u8::try_from(int(r, name)).map_err(|_| declined(format!("{name} above 255")));
     Ok(match r.op() {
@@ -162,8 +168,6 @@ fn answer(r: &Request) -> Result<Value, OpError> {
         "stake.baccarat" => baccarat(&bet)?,
         "stake.videopoker" => video_poker(&bet)?,
         "stake.diamonds" => diamonds(&bet)?,
-        "stake.crash" => crash_point(text(r, "hash"), text(r, "salt"))?,
-        "stake.crash.chain" => chain(text(r, "hash"), text(r, "terminatingHash"), int(r, "limit"))?,
         other => return Err(OpError::Unsupported { op: other.to_string() }),
     })
 }
@@ -344,10 +348,9 @@ fn chain(game: &str, tip: &str, limit: u64) -> Result<Value, OpError> {
     let limit = usize::try_from(limit).expect("limit is at most 10^7");
     let within = |n: usize| crash::verify_hash(crash::Config::new(tip, tip, n), game);
     if !within(limit + 1) {
-        return Err(OpError::Invalid(provably::op::error::InvalidInput::new(
-            "terminatingHash",
-            format!("not reached from hash within {limit} steps (fair's verify_hash)"),
-        )));
+        return Err(OpError::Exhausted {
+            message: format!("fair's verify_hash does not reach terminatingHash within {limit} steps"),
+        });
     }
     // within(0) is false: no hash is among none.
     let (mut lo, mut hi) = (0, 1);
@@ -447,7 +450,7 @@ mod tests {
             assert_eq!(chain(h2, h9, limit).unwrap(), json!({ "distance": 7 }), "limit {limit}");
         }
         assert_eq!(chain(h2, h2, 1).unwrap(), json!({ "distance": 0 }));
-        assert_eq!(chain(h2, h9, 6).unwrap_err().kind(), "invalid");
+        assert_eq!(chain(h2, h9, 6).unwrap_err().kind(), "exhausted");
     }
 
     #[test]
