@@ -44,3 +44,8 @@ pub fn find(name: &str) -> Option<&'static OpSpec> {
 pub fn parse(value: &Value) -> Result<Request, OpError> {
     Request::parse_with(value, find)
 }
+
+/// The non-canonical readings of the op called `name` (none for most ops).
+pub fn readings(name: &str) -> &'static [crate::op::reading::Reading] {
+    crate::stake::ops::readings(name)
+}

@@ -894,3 +894,27 @@ fn diverging_15_mib_answers_stay_within_a_memory_bound() {
         "a finding shows at most 1 MiB of an answer"
     );
 }
+
+/// A target that answers Limbo by a published non-canonical reading is
+/// reported as following that reading, not as a bare divergence; the
+/// canonical vectors alone separate both readings.
+#[rstest]
+#[case::fair("limbo-fair", "fair-0.0.13 (crates.io fair 0.0.13, src/games/limbo.rs)")]
+#[case::docs("limbo-docs", "docs (https://stake.com/provably-fair/game-events)")]
+fn a_limbo_reading_is_named_in_the_finding(#[case] mode: &str, #[case] reading: &str) {
+    let r = run_faux(mode, 0);
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    let limbo = r
+        .ops
+        .iter()
+        .find(|o| o.op == "stake.limbo")
+        .expect("stake.limbo reported");
+    assert!(limbo.diverge > 0, "{mode}: the vectors separate the reading");
+    assert!(limbo.agree > 0, "{mode}: most bets agree");
+    assert_eq!(limbo.findings.len(), 1, "{:#?}", limbo.findings);
+    let f = &limbo.findings[0];
+    assert_eq!(f.reading.as_deref(), Some(reading));
+    assert!(f.group.starts_with("follows reading "), "{}", f.group);
+    // The cursor ops it also claims agree.
+    assert_eq!(r.total(|o| o.diverge), limbo.diverge);
+}

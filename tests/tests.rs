@@ -41,3 +41,5 @@ mod wild;
 mod wild_stake;
 // The crate's layers: no module imports a module above it.
 mod layers;
+// The stake games against the values the fair crate 0.0.13 and Stake publish.
+mod stake;

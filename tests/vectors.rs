@@ -154,7 +154,7 @@ const TEXT: &[&str] = &[
 /// must reach besides are part of its declaration, `OpSpec::reach`).
 /// A scheme whose ops have text fields reaches every text class; ladder's
 /// fixed-size vectors reach the classes listed for it.
-const INPUT: [(&str, &[&str]); 7] = [
+const INPUT: [(&str, &[&str]); 8] = [
     ("cursor", TEXT),
     ("poker", TEXT),
     ("shoe", TEXT),
@@ -175,6 +175,7 @@ const INPUT: [(&str, &[&str]); 7] = [
         ],
     ),
     ("blackjack", &[]),
+    ("stake", TEXT),
 ];
 
 fn flags_of(tests: &[Value]) -> BTreeSet<String> {
@@ -264,7 +265,7 @@ fn selftest_bundle_holds_every_vector_but_the_heavy_ones() {
     let bundle = load("vectors/selftest.json");
     let mut kept = 0;
     let mut heavy = BTreeSet::new();
-    for name in ["cursor", "poker", "shoe", "dice", "selfpoker", "ladder", "blackjack"] {
+    for name in FILES {
         for t in tests_of(&load(&format!("vectors/{name}.json"))) {
             if t["flags"].as_array().unwrap().iter().any(|f| f == "Heavy") {
                 heavy.insert((name.to_string(), t["tcId"].as_u64().unwrap()));
@@ -341,7 +342,16 @@ fn tests_of(doc: &Value) -> Vec<Value> {
         .collect()
 }
 
-const FILES: [&str; 7] = ["cursor", "poker", "shoe", "dice", "selfpoker", "ladder", "blackjack"];
+const FILES: [&str; 8] = [
+    "cursor",
+    "poker",
+    "shoe",
+    "dice",
+    "selfpoker",
+    "ladder",
+    "blackjack",
+    "stake",
+];
 
 /// Read from the committed files, so a hand-edited line is caught too.
 #[test]

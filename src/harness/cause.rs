@@ -52,6 +52,9 @@ pub struct Decision {
     pub story: String,
     /// The HMAC of the step where the two sides part, if the op has one.
     pub hmac: Option<Hmac>,
+    /// The published non-canonical reading the target's answer equals, as
+    /// "name (source)" (`crate::op::reading`).
+    pub reading: Option<String>,
 }
 
 /// Decides the cause of a divergence of `ask` (provably answers `want`,
@@ -76,11 +79,32 @@ pub fn decide(ask: &Ask, want: &Reply, got: &Reply, probe: &mut Probe<'_>) -> De
         // refusal() covers every other pair; an invalid ask is never ok.
         return form("answers an invalid request".into(), String::new());
     };
+    // A published reading first: Limbo's 0.99 against 1 is also an
+    // integer written as a float, but the reading is what explains it.
+    if let Some(r) = follows(request, g) {
+        return Decision {
+            cause: Cause::Mapping,
+            group: r.words(),
+            story: format!(
+                "the target answers what reading {} ({}) answers, not the canonical reading (docs/schemes.md)",
+                r.name, r.source
+            ),
+            hmac: None,
+            reading: Some(format!("{} ({})", r.name, r.source)),
+        };
+    }
     if let Some((group, story)) = form_difference(w, g) {
         return form(group, story);
     }
     let parting = (request.spec().explain)(request, w, g).unwrap_or_else(|| generic(w, g));
     localise(parting, probe, 0)
+}
+
+/// The non-canonical reading of the op whose answer the target's equals.
+fn follows(request: &Request, got: &Value) -> Option<&'static crate::op::reading::Reading> {
+    crate::registry::readings(request.op())
+        .iter()
+        .find(|r| (r.ok)(request).is_some_and(|ok| same_reply(&Reply::Ok(ok), &Reply::Ok(got.clone()))))
 }
 
 fn form(group: String, story: String) -> Decision {
@@ -89,6 +113,7 @@ fn form(group: String, story: String) -> Decision {
         group,
         story,
         hmac: None,
+        reading: None,
     }
 }
 
@@ -194,6 +219,7 @@ fn localise(parting: Parting, probe: &mut Probe<'_>, depth: usize) -> Decision {
             group: parting.group,
             story: parting.story,
             hmac: None,
+            reading: None,
         };
     };
     let hmac = Some(Hmac::of(&step));
@@ -222,6 +248,7 @@ fn localise(parting: Parting, probe: &mut Probe<'_>, depth: usize) -> Decision {
                 lower.op()
             ),
             hmac,
+            reading: None,
         };
     }
     // The lower op diverges too: its own cause is this one's.
@@ -264,6 +291,7 @@ fn input(parting: &Parting, step: &Step, why: &str) -> Decision {
             parting.story, hmac.key, hmac.key_hex, hmac.message, hmac.message_hex
         ),
         hmac: Some(hmac),
+        reading: None,
     }
 }
 
@@ -279,6 +307,7 @@ fn unlocalised(parting: Parting, why: &str, hmac: Option<Hmac>) -> Decision {
         group: parting.group,
         story: format!("{}; not localised: {why}{at}", parting.story),
         hmac,
+        reading: None,
     }
 }
 

@@ -425,6 +425,7 @@ cause = "slow"
             cause: Cause::Mapping,
             hmac: None,
             recorded: None,
+            reading: None,
         };
         TargetReport {
             target: "t".into(),

@@ -191,6 +191,7 @@ pub(crate) fn finding(mut driver: Option<&mut Driver>, op: &str, p: Pending, opt
         parted: escape_lines(parted.as_bytes()),
         hmac: decision.hmac,
         recorded: None,
+        reading: decision.reading,
     }
 }
 

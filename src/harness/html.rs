@@ -208,6 +208,10 @@ fn finding(t: &Target, o: &Op, f: &Finding) -> String {
         Some(c) => format!("<p class=\"cause\"><b>Recorded cause:</b> {}</p>", esc(c)),
         None => "<p class=\"unrecorded\"><b>Not recorded</b> in the expectations: a new finding.</p>".into(),
     };
+    let cause = match &f.reading {
+        Some(r) => format!("{cause}<p class=\"cause\"><b>Follows reading</b> {}</p>", esc(r)),
+        None => cause,
+    };
     format!(
         "<section class=\"finding\"><h4>{op}: {group}</h4><p>{count} of {cases} cases diverge this way; the first was {origin}.</p>{cause}\
 <p><b>Minimal request</b></p><pre class=\"request\">{request}</pre>{escaped}\

@@ -178,6 +178,10 @@ pub struct Finding {
     /// The cause recorded in the expectations, if they cover the finding.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recorded: Option<String>,
+    /// The published non-canonical reading the target's answers follow, as
+    /// "name (source)", where they equal one (`crate::op::reading`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading: Option<String>,
 }
 
 /// A target's manifest, as the report shows it.
@@ -271,6 +275,7 @@ pub fn schema() -> Value {
                 "message": string, "messageHex": { "type": "string", "pattern": "^([0-9a-f]{2})*$" }
             })),
             "recorded": string,
+            "reading": string,
         }),
     );
     let op = object(

@@ -124,6 +124,7 @@ flags! {
     TieByRounding => "total × penetration is not n + 0.5 exactly, but its binary64 product is (the penetration is a decimal, not a binary fraction). An implementation that multiplies exactly (decimal or rational arithmetic) rounds the other way.",
     NearTie => "The binary64 product total × penetration is one ulp from n + 0.5. An implementation that rounds the penetration's decimal text, or adds an epsilon against float error, rounds the other way.",
     CardEdge => "The cards include card 0 or card 51. An evaluator that indexes ranks or suits off by one diverges.",
+    PublishedStake => "The case is published by Stake (its calculation page, a Crash game's page), as the fair crate 0.0.13's tests quote it with the answer Stake shows.",
     TinyFloat => "A float of the bet below 2^-16 (its first two bytes are 0): the edge of the range at 0, where Limbo's multiplier is largest and the docs' and the client's Limbo formulas part most.",
     TopFloat => "A float of the bet at 1 - 2^-16 or above (its first two bytes are 0xff): just below 1, where floor(float * n) is n - 1. An implementation that rounds instead of flooring, or maps 1 - 2^-32 to n, diverges.",
     ReadingDocs => "Limbo: the docs' reading 1e8/(float*1e8)*0.99 answers another multiplier here than the canonical 1e8/(floor(float*1e8)+1)*0.99 (docs/schemes.md, Stake: readings).",

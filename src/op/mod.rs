@@ -23,6 +23,7 @@ use serde_json::{Map, Value};
 pub mod error;
 pub mod flag;
 pub mod ok;
+pub mod reading;
 pub mod strategy;
 
 pub use flag::Flag;

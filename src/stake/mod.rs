@@ -41,7 +41,7 @@
 use crate::shoe::ByteStream;
 
 pub(crate) mod crash;
-pub(crate) mod ops;
+pub mod ops;
 pub mod readings;
 pub(crate) mod tables;
 

@@ -11,6 +11,7 @@ use super::{Floats, MAX_FLOATS};
 use crate::op::error::{InvalidInput, OpError};
 use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
 use crate::op::ok::CARD;
+use crate::op::reading::Reading;
 use crate::op::{no_story, strategy, Field, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
 use crate::op::{Flag, OkField, Reach, Shape};
 
@@ -527,7 +528,7 @@ pub(crate) static CRASH: OpSpec = OpSpec {
     },
     explain: no_story,
     reach: Reach {
-        vectors: &[Flag::ReadingUnrounded, Flag::CrashAtOne],
+        vectors: &[Flag::ReadingUnrounded, Flag::CrashAtOne, Flag::PublishedStake],
         generated: &[Flag::ReadingUnrounded],
     },
     secret: None,
@@ -550,7 +551,7 @@ pub(crate) static CRASH_CHAIN: OpSpec = OpSpec {
         ok(json!({ "distance": d }))
     },
     // A chain from a random start, walked 0..=60 steps to its tip, with a
-    // limit at, above or (an error) below the distance.
+    // limit at or above the distance.
     generate: || {
         (hex64(), 0u64..=60, 0u64..=3)
             .prop_map(|(start, d, slack)| {
@@ -558,7 +559,7 @@ pub(crate) static CRASH_CHAIN: OpSpec = OpSpec {
                 for _ in 0..d {
                     tip = crate::base::crypto::sha256_hex(&tip);
                 }
-                let limit = (d + slack).saturating_sub(1).max(1);
+                let limit = (d + slack).max(1);
                 Request::of(&CRASH_CHAIN, vec![start.into(), tip.into(), limit.into()])
             })
             .boxed()
@@ -571,3 +572,37 @@ pub(crate) static CRASH_CHAIN: OpSpec = OpSpec {
     },
     secret: None,
 };
+
+/// Limbo's docs reading: 1e8/(f·1e8)·0.99 (src/stake/readings.rs).
+pub const LIMBO_DOCS: Reading = Reading {
+    name: "docs",
+    source: "https://stake.com/provably-fair/game-events",
+    ok: |r| super::readings::limbo_docs(first(r)).map(|m| json!({ "multiplier": num(m) })),
+};
+
+/// Limbo as the `fair` crate reads it: the floor, no clamp at 1.
+pub const LIMBO_FAIR: Reading = Reading {
+    name: "fair-0.0.13",
+    source: "crates.io fair 0.0.13, src/games/limbo.rs",
+    ok: |r| Some(json!({ "multiplier": num(super::readings::limbo_floor(first(r))) })),
+};
+
+/// Crash unrounded, as the seeding post and the `fair` crate give it.
+pub const CRASH_UNROUNDED: Reading = Reading {
+    name: "unrounded",
+    source: "https://bitcointalk.org/index.php?topic=5162888.0; crates.io fair 0.0.13, src/games/crash.rs",
+    ok: |r| {
+        crash::check_hash("hash", r.text(HASH)).ok()?;
+        let n = crash::game_int(r.text(HASH), r.text(SALT));
+        Some(json!({ "crashPoint": num(super::readings::crash_unrounded(n)) }))
+    },
+};
+
+/// The non-canonical readings of the stake op called `name`.
+pub fn readings(name: &str) -> &'static [Reading] {
+    match name {
+        "stake.limbo" => &[LIMBO_DOCS, LIMBO_FAIR],
+        "stake.crash" => &[CRASH_UNROUNDED],
+        _ => &[],
+    }
+}

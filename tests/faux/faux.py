@@ -70,6 +70,13 @@ Planted HMAC-input bugs: one cause, seen in every op downstream of the MAC.
                     character latin-1 lacks as "?", instead of UTF-8.
   float-nonce       Writes the nonce of the HMAC message as a float ("1.0").
 
+Stake's Limbo: these modes also claim stake.limbo (correct for the cursor ops).
+
+  limbo-fair        Answers stake.limbo as the fair crate 0.0.13 reads it:
+                    1e8/(floor(f*1e8)+1)*0.99 down to two decimals, with no
+                    clamp at 1 (0.99 where the canonical reading answers 1).
+  limbo-docs        Answers stake.limbo by the docs' 1e8/(f*1e8)*0.99.
+
   random-wrong      Claims every op of harness/protocol.schema.json and
                     answers each request (valid or not) with a random wrong
                     answer: fields of random types and sizes, missing or
@@ -82,6 +89,7 @@ Planted HMAC-input bugs: one cause, seen in every op downstream of the MAC.
 import hashlib
 import hmac
 import json
+import math
 import os
 import sys
 import time
@@ -91,7 +99,7 @@ MODES = (
     "huge-line", "stderr-flood", "bad-utf8", "lies-unsupported", "subtle", "subtle-shuffle",
     "exit-nonzero", "terminal-escapes", "noncharacters", "huge-answers", "setsid-child",
     "partial", "declines-all", "latin1-key", "float-nonce", "random-wrong",
-    "invisible", "huge-wrong",
+    "invisible", "huge-wrong", "limbo-fair", "limbo-docs",
 )
 INVISIBLE = ("\x1b\x07\r\x7f\x9b\xa0\xad\u061c\u200b\u200d\u200e\u2028\u202e\u2060\u2068"
              "\ue000\uf8ff\ufdd0\ufdef\ufe0f\ufeff\ufffe\uffff\U0001fffe\U000e0020\U000f0000"
@@ -164,6 +172,23 @@ OPS = {
     "cursor.int": (SEEDS + ["range"], op_int),
     "cursor.shuffle": (SEEDS + ["count"], op_shuffle),
 }
+
+
+def op_limbo(req, mode):
+    """Stake's Limbo on the first float of HMAC(serverSeed, "clientSeed:nonce:0")."""
+    b = hmac.new(req["serverSeed"].encode("utf-8"), f"{req['clientSeed']}:{req['nonce']}:0".encode("utf-8"),
+                 hashlib.sha256).digest()
+    f = sum(b[i] / 256 ** (i + 1) for i in range(4))
+    if mode == "limbo-docs":
+        x = math.floor(1e8 / (f * 1e8) * 0.99 * 100) / 100
+    else:
+        x = math.floor(1e8 / (math.floor(f * 1e8) + 1) * 0.99 * 100) / 100
+    if mode != "limbo-fair":
+        x = max(x, 1.0)
+    return {"multiplier": int(x) if x == int(x) else x}
+
+
+LIMBO_OPS = {"stake.limbo": (["serverSeed", "clientSeed", "nonce"], op_limbo)}
 LIMITS = {"nonce": (0, MAX_INT), "cursor": (0, MAX_INT), "range": (1, MAX_INT), "count": (0, 100000)}
 
 
@@ -378,6 +403,8 @@ def serve_random(seed):
 def serve(mode):
     global MODE
     MODE = mode
+    if mode.startswith("limbo-"):
+        OPS.update(LIMBO_OPS)
     if mode == "random-wrong":
         return serve_random(int(os.environ.get("FAUX_SEED", "0")))
     if mode == "slow-start":
