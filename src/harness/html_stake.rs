@@ -65,6 +65,11 @@ fn id(t: &TargetReport, o: &OpReport, i: usize) -> String {
 
 /// What a finding says the target follows: the recorded reading, or the group.
 fn label(f: &Finding) -> String {
+    // The harness's own group names the reading: "follows reading NAME (source)".
+    if let Some(rest) = f.group.strip_prefix("follows reading ") {
+        let name = rest.split(" (").next().unwrap_or(rest);
+        return format!("{name} reading");
+    }
     match f.recorded.as_deref().and_then(reading_of) {
         Some(name) => format!("{name} reading"),
         None => format!("diverges: {}", f.group),
