@@ -22,7 +22,16 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("op table", &["op"]),
     (
         "schemes",
-        &["cursor", "poker", "shoe", "dice", "selfpoker", "ladder", "blackjack"],
+        &[
+            "cursor",
+            "poker",
+            "shoe",
+            "dice",
+            "selfpoker",
+            "ladder",
+            "blackjack",
+            "stake",
+        ],
     ),
     ("registry", &["registry"]),
     ("statistics", &["stats"]),

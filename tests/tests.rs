@@ -37,6 +37,8 @@ mod web;
 mod blackjack;
 // The stacks in the wild: shared scheme logic, pinned manifests, expectations.
 mod wild;
+// Stake's verifiers in the wild, held to their recorded readings.
+mod wild_stake;
 // The crate's layers: no module imports a module above it.
 mod layers;
 // The stake games against the values the fair crate 0.0.13 and Stake publish.

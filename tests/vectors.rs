@@ -265,7 +265,7 @@ fn selftest_bundle_holds_every_vector_but_the_heavy_ones() {
     let bundle = load("vectors/selftest.json");
     let mut kept = 0;
     let mut heavy = BTreeSet::new();
-    for name in ["cursor", "poker", "shoe", "dice", "selfpoker", "ladder", "blackjack"] {
+    for name in FILES {
         for t in tests_of(&load(&format!("vectors/{name}.json"))) {
             if t["flags"].as_array().unwrap().iter().any(|f| f == "Heavy") {
                 heavy.insert((name.to_string(), t["tcId"].as_u64().unwrap()));
@@ -342,7 +342,16 @@ fn tests_of(doc: &Value) -> Vec<Value> {
         .collect()
 }
 
-const FILES: [&str; 7] = ["cursor", "poker", "shoe", "dice", "selfpoker", "ladder", "blackjack"];
+const FILES: [&str; 8] = [
+    "cursor",
+    "poker",
+    "shoe",
+    "dice",
+    "selfpoker",
+    "ladder",
+    "blackjack",
+    "stake",
+];
 
 /// Read from the committed files, so a hand-edited line is caught too.
 #[test]

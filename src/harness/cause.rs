@@ -79,9 +79,8 @@ pub fn decide(ask: &Ask, want: &Reply, got: &Reply, probe: &mut Probe<'_>) -> De
         // refusal() covers every other pair; an invalid ask is never ok.
         return form("answers an invalid request".into(), String::new());
     };
-    if let Some((group, story)) = form_difference(w, g) {
-        return form(group, story);
-    }
+    // A published reading first: Limbo's 0.99 against 1 is also an
+    // integer written as a float, but the reading is what explains it.
     if let Some(r) = follows(request, g) {
         return Decision {
             cause: Cause::Mapping,
@@ -93,6 +92,9 @@ pub fn decide(ask: &Ask, want: &Reply, got: &Reply, probe: &mut Probe<'_>) -> De
             hmac: None,
             reading: Some(format!("{} ({})", r.name, r.source)),
         };
+    }
+    if let Some((group, story)) = form_difference(w, g) {
+        return form(group, story);
     }
     let parting = (request.spec().explain)(request, w, g).unwrap_or_else(|| generic(w, g));
     localise(parting, probe, 0)

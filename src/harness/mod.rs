@@ -20,6 +20,7 @@ pub(crate) mod driver;
 pub mod expect;
 pub mod findings;
 pub mod html;
+pub(crate) mod html_stake;
 pub mod junit;
 pub mod manifest;
 pub mod process;

@@ -40,15 +40,20 @@ pub enum OpError {
     /// Occurs when a die finds no byte below 252 in all 16 rounds.
     #[error("{message}")]
     Exhausted { message: String },
+    /// A wild target's package cannot take a valid request (a third
+    /// party's limit, not a fault): the harness skips it and counts the reason.
+    #[error("{reason}")]
+    Declined { reason: String },
 }
 
 impl OpError {
-    /// The protocol's name for this error: `invalid`, `unsupported` or `exhausted`.
+    /// The protocol's name for this error: `invalid`, `unsupported`, `exhausted` or `declined`.
     pub fn kind(&self) -> &'static str {
         match self {
             OpError::Invalid(_) => "invalid",
             OpError::Unsupported { .. } => "unsupported",
             OpError::Exhausted { .. } => "exhausted",
+            OpError::Declined { .. } => "declined",
         }
     }
 }

@@ -94,18 +94,47 @@ fn floats(v: &mut VectorSet) {
 
 const MAX_FLOATS_VEC: u64 = crate::stake::MAX_FLOATS;
 
-/// The seeds' and the nonce's edges, on dice (one float) and keno (two blocks).
+/// Every game on the seed pair, with its extra fields at a middle value.
+const GAMES: [&str; 13] = [
+    "stake.floats",
+    "stake.dice",
+    "stake.limbo",
+    "stake.plinko",
+    "stake.roulette",
+    "stake.wheel",
+    "stake.keno",
+    "stake.mines",
+    "stake.hilo",
+    "stake.blackjack",
+    "stake.baccarat",
+    "stake.videopoker",
+    "stake.diamonds",
+];
+
+/// A bet of `op` with its extra fields filled in.
+fn full(op: &str, client: &str, nonce: u64) -> Value {
+    let b = bet(op, client, nonce);
+    match op {
+        "stake.floats" => with(b, &[("count", 9.into())]),
+        "stake.plinko" => with(b, &[("rows", 12.into()), ("risk", "medium".into())]),
+        "stake.wheel" => with(b, &[("segments", 30.into()), ("risk", "high".into())]),
+        "stake.mines" => with(b, &[("mines", 5.into())]),
+        _ => b,
+    }
+}
+
+/// The seeds' and the nonce's edges, on every game.
 fn edges(v: &mut VectorSet) {
-    for op in ["stake.dice", "stake.keno"] {
+    for op in GAMES {
         for (what, text) in crate::op::strategy::edge_texts() {
             v.add(
                 format!("{op}: serverSeed {what}"),
-                with(bet(op, CLIENT, 1), &[("serverSeed", text.clone().into())]),
+                with(full(op, CLIENT, 1), &[("serverSeed", text.clone().into())]),
             );
-            v.add(format!("{op}: clientSeed {what}"), bet(op, &text, 1));
+            v.add(format!("{op}: clientSeed {what}"), full(op, &text, 1));
         }
         for n in crate::op::strategy::edge_ints(0, MAX_SAFE_INTEGER) {
-            v.add(format!("{op}: nonce {n}"), bet(op, CLIENT, n));
+            v.add(format!("{op}: nonce {n}"), full(op, CLIENT, n));
         }
     }
 }
