@@ -6,6 +6,7 @@
 
 use serde_json::{json, Value};
 
+#[allow(clippy::needless_pass_by_value, reason = "cases are written as json! literals")]
 fn ok(request: Value) -> Value {
     provably::registry::parse(&request)
         .unwrap_or_else(|e| panic!("{request}: {e}"))

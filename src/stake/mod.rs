@@ -92,7 +92,8 @@ pub fn float_of(u: u32) -> f64 {
 #[allow(
     clippy::cast_possible_truncation,
     clippy::cast_sign_loss,
-    reason = "f·n lies in [0, n) for n ≤ 2^32"
+    clippy::cast_precision_loss,
+    reason = "f·n lies in [0, n) for n ≤ 2^32, which converts exactly"
 )]
 pub fn pick(f: f64, n: usize) -> usize {
     (f * n as f64).floor() as usize

@@ -204,7 +204,7 @@ pub(crate) static LIMBO: OpSpec = OpSpec {
             Flag::TopFloat,
             Flag::ReadingDocs,
             Flag::ReadingFair,
-            Flag::Published,
+            Flag::PublishedStake,
         ],
         generated: &[Flag::ReadingFair],
     },

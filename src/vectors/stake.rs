@@ -221,7 +221,8 @@ fn baccarat(v: &mut VectorSet) {
             6,
         ))
     };
-    let cases: [(&str, fn(&crate::stake::Coup) -> bool); 4] = [
+    type Hit = fn(&crate::stake::Coup) -> bool;
+    let cases: [(&str, Hit); 4] = [
         ("a natural, no third card", |c| {
             c.player.len() == 2 && c.banker.len() == 2
         }),
