@@ -407,7 +407,7 @@ fn every_op_has_every_kind_of_negative_vector() {
         }
         if o.fields
             .iter()
-            .any(|f| !matches!(f.kind, Kind::Text | Kind::DecimalSeed))
+            .any(|f| !matches!(f.kind, Kind::Text | Kind::DecimalSeed | Kind::Word(_)))
         {
             want.push("BelowLimit");
         }
@@ -416,6 +416,8 @@ fn every_op_has_every_kind_of_negative_vector() {
                 Kind::Text => want.push("LoneSurrogate"),
                 Kind::Int { .. } => want.extend(["FloatInteger", "NumericString"]),
                 Kind::DecimalSeed => want.push("NotDecimal"),
+                Kind::Word(_) => want.push("NotAWord"),
+                Kind::Hex64 => want.push("NotHex"),
                 Kind::Cards { .. } => want.extend(["DuplicateCard", "FloatInteger"]),
                 Kind::Fraction | Kind::Bool => {}
             }

@@ -21,7 +21,7 @@
 
 import { SERVER_SEED_COMMITMENT, SEEDED } from './cursor.mjs';
 import { ProvablyError } from './errors.mjs';
-import { describe, int, text } from './validate.mjs';
+import { describe, hex64 as hex64Field, int, text, word } from './validate.mjs';
 
 /** Stake's CARDS index, ♦2 … ♣A (cards.mjs STAKE reads it as rank and suit). */
 export const CARD_COUNT = 52;
@@ -265,8 +265,9 @@ export async function chainDistance(p, hash, terminatingHash, limit) {
 
 // ---------------------------------------------------------------------------
 
-// The protocol schema gives risk as a string, segments as 10 … 50 and the
-// hashes as strings; the ops refuse what their games do not have.
+// The protocol schema gives risk as one of its words and the hashes as 64
+// lowercase hex (validate.mjs's word and hex64, read with the request), and
+// segments as 10 … 50; the ops refuse the segment counts the wheel lacks.
 const RISKS = ['low', 'medium', 'high'];
 const SEGMENTS = [10, 20, 30, 40, 50];
 function oneOf(name, v, values) {
@@ -290,9 +291,9 @@ export const SCHEME = {
     'stake.floats': op({ count: int(1, 1024) }, async (p, f) => ({ floats: await F(f.count)(p, f) })),
     'stake.dice': op({}, async (p, f) => ({ roll: diceRoll((await F(1)(p, f))[0]) })),
     'stake.limbo': op({}, async (p, f) => ({ multiplier: limboMultiplier((await F(1)(p, f))[0]) })),
-    'stake.plinko': op({ rows: int(8, 16), risk: text() }, async (p, f) => plinko(await F(f.rows)(p, f), oneOf('risk', f.risk, RISKS))),
+    'stake.plinko': op({ rows: int(8, 16), risk: word(RISKS) }, async (p, f) => plinko(await F(f.rows)(p, f), oneOf('risk', f.risk, RISKS))),
     'stake.roulette': op({}, async (p, f) => ({ pocket: roulettePocket((await F(1)(p, f))[0]) })),
-    'stake.wheel': op({ segments: int(10, 50), risk: text() }, async (p, f) => {
+    'stake.wheel': op({ segments: int(10, 50), risk: word(RISKS) }, async (p, f) => {
       const segments = oneOf('segments', f.segments, SEGMENTS);
       return wheel((await F(1)(p, f))[0], segments, oneOf('risk', f.risk, RISKS));
     }),
@@ -304,11 +305,11 @@ export const SCHEME = {
     'stake.videopoker': op({}, async (p, f) => ({ cards: drawWithout(await F(52)(p, f), DECK) })),
     'stake.diamonds': op({}, async (p, f) => ({ gems: (await F(5)(p, f)).map((x) => GEMS[Math.floor(x * 7)]) })),
     'stake.crash': {
-      fields: { hash: text(), salt: text() },
+      fields: { hash: hex64Field(), salt: text() },
       run: async (p, f) => ({ crashPoint: await crashPoint(p, hex64('hash', f.hash), f.salt) }),
     },
     'stake.crash.chain': {
-      fields: { hash: text(), terminatingHash: text(), limit: int(1, 10_000_000) },
+      fields: { hash: hex64Field(), terminatingHash: hex64Field(), limit: int(1, 10_000_000) },
       run: async (p, f) => ({ distance: await chainDistance(p, hex64('hash', f.hash), hex64('terminatingHash', f.terminatingHash), f.limit) }),
     },
   },

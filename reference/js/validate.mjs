@@ -7,8 +7,9 @@
 // the Rust side writes into harness/protocol.schema.json, and `check` is built
 // from those very numbers, so a test can hold the two side by side
 // (test/schema.test.mjs) and the limits have nowhere to drift.
-// The constructors: text(), int(min, max), number({...}), cards(min, max),
-// decimalSeed(max), bool(), version(n); `.optional(default)` on any of them.
+// The constructors: text(), word(words), hex64(), int(min, max), number({...}),
+// cards(min, max), decimalSeed(max), bool(), version(n); `.optional(default)`
+// on any of them.
 
 import { ProvablyError } from './errors.mjs';
 import { JsonFloat } from './json.mjs';
@@ -74,6 +75,24 @@ function checkText(name, v) {
     throw invalid(`${name}: lone surrogate U+${code} at index ${m.index} is not a Unicode scalar value`);
   }
   return v;
+}
+
+/** One of a few words (a risk level), matched exactly (Rust's Kind::Word). */
+export function word(words) {
+  return field({ type: 'string', enum: [...words] }, (name, v) => {
+    if (typeof v !== 'string') throw invalid(`${name}: must be a string, got ${describe(v)}`);
+    if (!words.includes(v)) throw invalid(`${name}: must be one of ${words.map(describe).join(', ')}, got ${describe(v)}`);
+    return v;
+  });
+}
+
+/** 64 lowercase hex characters: a hash whose text is itself a key (Rust's Kind::Hex64). */
+export function hex64() {
+  return field({ type: 'string', pattern: '^[0-9a-f]{64}$' }, (name, v) => {
+    if (typeof v !== 'string') throw invalid(`${name}: must be a string, got ${describe(v)}`);
+    if (!/^[0-9a-f]{64}$/.test(v)) throw invalid(`${name}: ${describe(v)} is not 64 lowercase hex digits`);
+    return v;
+  });
 }
 
 /** A JSON integer in [min, max]; `1.0` and `1e0` are numbers, not integers. */

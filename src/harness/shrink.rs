@@ -87,7 +87,7 @@ fn priority(op: &OpSpec, f: &Field) -> u8 {
         Kind::Fraction => 2,
         Kind::DecimalSeed => 3,
         Kind::Int { size: false, .. } => 4,
-        Kind::Bool => 5,
+        Kind::Bool | Kind::Word(_) | Kind::Hex64 => 5,
         Kind::Text if op.secret.is_some_and(|s| s.field == f.name) => 7,
         Kind::Text => 6,
     }

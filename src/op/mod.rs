@@ -49,6 +49,16 @@ pub enum Kind {
     DecimalSeed,
     /// A JSON boolean.
     Bool,
+    /// One of a few words (a risk level), exactly as written.
+    Word(&'static [&'static str]),
+    /// 64 lowercase hex characters (a hash that is itself a key: its text
+    /// is used, so the case of its letters is part of it).
+    Hex64,
+}
+
+/// Whether `text` is 64 lowercase hex characters.
+pub fn is_hex64(text: &str) -> bool {
+    text.len() == 64 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// One request field: its wire name, what it holds and whether it may be left out.
@@ -593,7 +603,9 @@ fn read(f: &Field, v: &Value) -> Result<Raw, InvalidInput> {
     let name = f.name;
     let not = |what: &str| InvalidInput::new(name, format!("must be {what}, not {}", type_name(v)));
     Ok(match f.kind {
-        Kind::Text => Raw::Arg(Arg::Text(v.as_str().ok_or_else(|| not("a string"))?.to_string())),
+        Kind::Text | Kind::Word(_) | Kind::Hex64 => {
+            Raw::Arg(Arg::Text(v.as_str().ok_or_else(|| not("a string"))?.to_string()))
+        }
         Kind::DecimalSeed => Raw::Decimal(v.as_str().ok_or_else(|| not("a string"))?.to_string()),
         Kind::Int { .. } => Raw::Arg(Arg::Int(read_int(name, v)?)),
         Kind::Fraction => {
@@ -675,6 +687,17 @@ fn settle(f: &Field, raw: Raw) -> Result<Arg, InvalidInput> {
             }
             Ok(Arg::Cards(out))
         }
+        (Kind::Word(words), Raw::Arg(Arg::Text(t))) if !words.contains(&t.as_str()) => {
+            let quoted: Vec<String> = words.iter().map(|w| format!("{w:?}")).collect();
+            Err(InvalidInput::new(
+                name,
+                format!("{} is not one of {}", short(&t.into()), quoted.join(", ")),
+            ))
+        }
+        (Kind::Hex64, Raw::Arg(Arg::Text(t))) if !is_hex64(&t) => Err(InvalidInput::new(
+            name,
+            format!("{} is not 64 lowercase hex characters", short(&t.into())),
+        )),
         (_, Raw::Arg(a)) => Ok(a),
         (kind, _) => unreachable!("{name}: read and settle disagree on {kind:?}"),
     }

@@ -12,7 +12,7 @@ use crate::op::error::{InvalidInput, OpError};
 use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
 use crate::op::ok::CARD;
 use crate::op::reading::Reading;
-use crate::op::{no_story, strategy, Field, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
+use crate::op::{no_story, strategy, Field, Kind, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
 use crate::op::{Flag, OkField, Reach, Shape};
 
 pub(crate) static SCHEME: Scheme = Scheme {
@@ -39,12 +39,12 @@ pub(crate) static SCHEME: Scheme = Scheme {
 
 const COUNT: Field = Field::size("count", 1, MAX_FLOATS);
 const ROWS: Field = Field::size("rows", 8, 16);
-const RISK: Field = Field::text("risk");
+const RISK: Field = Field::new("risk", Kind::Word(&RISKS));
 const SEGMENTS: Field = Field::size("segments", 10, 50);
 const MINES_FIELD: Field = Field::size("mines", 1, 24);
-const HASH: Field = Field::text("hash");
+const HASH: Field = Field::new("hash", Kind::Hex64);
 const SALT: Field = Field::text("salt");
-const TERMINATING: Field = Field::text("terminatingHash");
+const TERMINATING: Field = Field::new("terminatingHash", Kind::Hex64);
 const LIMIT: Field = Field::size("limit", 1, MAX_LIMIT);
 
 const ROUND: [Field; 3] = [SERVER_SEED, CLIENT_SEED, NONCE];

@@ -417,6 +417,10 @@ fn wrong_types(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
             );
             value!(out, Flag::WrongType, name, "[]", "a list, not a string");
         }
+        (Kind::Word(_) | Kind::Hex64, Arg::Text(_)) => {
+            value!(out, Flag::WrongType, name, "123", "a number, not a string");
+            value!(out, Flag::WrongType, name, "[]", "a list, not a string");
+        }
         (Kind::Bool, Arg::Bool(_)) => {
             value!(out, Flag::WrongType, name, "1", "a number, not a boolean");
             value!(out, Flag::WrongType, name, "\"true\"", "a string, not a boolean");
@@ -427,7 +431,7 @@ fn wrong_types(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
 
 fn what_kind(kind: Kind) -> &'static str {
     match kind {
-        Kind::Text | Kind::DecimalSeed => "a string",
+        Kind::Text | Kind::DecimalSeed | Kind::Word(_) | Kind::Hex64 => "a string",
         Kind::Int { .. } => "an integer",
         Kind::Fraction => "a number",
         Kind::Cards { .. } => "a list",
@@ -499,6 +503,63 @@ fn int_limits(out: &mut Out, name: &str, min: u64, max: u64) {
     );
 }
 
+/// The texts a word field (`risk`) or a 64-hex field (a crash hash) must refuse.
+fn word_or_hex(out: &mut Out, name: &str, kind: Kind) {
+    match kind {
+        Kind::Word(words) => {
+            value!(out, Flag::NotAWord, name, "\"\"", "empty, not one of the words");
+            let upper = words[0].to_uppercase();
+            value!(
+                out,
+                Flag::NotAWord,
+                name,
+                &Value::from(upper).to_string(),
+                "in capitals: the words are matched exactly"
+            );
+            let padded = format!(" {}", words[0]);
+            value!(
+                out,
+                Flag::NotAWord,
+                name,
+                &Value::from(padded).to_string(),
+                "with a space in front"
+            );
+        }
+        Kind::Hex64 => {
+            let hex = "0123456789abcdef".repeat(4);
+            value!(
+                out,
+                Flag::BelowLimit,
+                name,
+                &Value::from(&hex[..63]).to_string(),
+                "63 hex characters, one short"
+            );
+            value!(
+                out,
+                Flag::AboveLimit,
+                name,
+                &Value::from(format!("{hex}0")).to_string(),
+                "65 hex characters, one too many"
+            );
+            value!(
+                out,
+                Flag::NotHex,
+                name,
+                &Value::from(hex.to_uppercase()).to_string(),
+                "upper-case hex: the text is the key, so its case is part of it"
+            );
+            value!(
+                out,
+                Flag::NotHex,
+                name,
+                &Value::from(format!("{}g", &hex[..63])).to_string(),
+                "a letter past f"
+            );
+        }
+        _ => {}
+    }
+}
+
 /// One step past each limit, and the values a careless reader lets through.
 fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
     match (kind, arg) {
@@ -537,6 +598,7 @@ fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
         (Kind::Cards { min, max, max_copies }, Arg::Cards(cards)) => {
             card_limits(out, name, (min, max, max_copies), cards)
         }
+        (Kind::Word(_) | Kind::Hex64, _) => word_or_hex(out, name, kind),
         (Kind::DecimalSeed, _) => {
             for (text, why) in NOT_DECIMAL {
                 value!(out, Flag::NotDecimal, name, &Value::from(*text).to_string(), why);

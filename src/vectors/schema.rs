@@ -17,6 +17,8 @@ fn field(kind: Kind) -> Value {
             json!({ "type": "string", "pattern": "^(0|[1-9][0-9]{0,18})$", "description": "plain decimal, below 2^63" })
         }
         Kind::Bool => json!({ "type": "boolean" }),
+        Kind::Word(words) => json!({ "type": "string", "enum": words }),
+        Kind::Hex64 => json!({ "type": "string", "pattern": "^[0-9a-f]{64}$" }),
     }
 }
 

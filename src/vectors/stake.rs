@@ -261,6 +261,11 @@ fn crash(v: &mut VectorSet) {
         json!({ "op": "stake.crash", "hash": at_one, "salt": SALT }),
     );
     v.add(
+        "crash: Stake's game #1,126,614, its hash as the game page shows it (quoted in the fair crate's Config::for_stake), salted with block 584,500's hash",
+        json!({ "op": "stake.crash", "hash": "5844bf329a6334074778ab8a5f0960e24f9eec43f83bbd98ac0a9f8bcd87184e", "salt": SALT }),
+    )
+    .tag(Flag::PublishedStake);
+    v.add(
         "crash: an empty salt",
         json!({ "op": "stake.crash", "hash": chain[0], "salt": "" }),
     );
@@ -275,6 +280,8 @@ fn crash(v: &mut VectorSet) {
         "crash chain: limit 1",
         json!({ "op": "stake.crash.chain", "hash": chain[9], "terminatingHash": tip, "limit": 1 }),
     );
+    // The salt is HMAC's message, any text: every edge text (the hashes are Hex64, no edges).
+    v.edges(json!({ "op": "stake.crash", "hash": chain[0], "salt": SALT }));
     v.variants(json!({ "op": "stake.crash", "hash": chain[0], "salt": SALT }));
     v.variants(json!({ "op": "stake.crash.chain", "hash": chain[9], "terminatingHash": tip, "limit": 1 }));
 }

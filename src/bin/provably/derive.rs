@@ -61,6 +61,8 @@ fn help(f: &op::Field) -> String {
         Kind::Cards { .. } => "cards as comma-separated integers 0..=51".into(),
         Kind::DecimalSeed => "plain decimal digits, below 2^63".into(),
         Kind::Bool => "true or false".into(),
+        Kind::Word(words) => format!("one of {}", words.join(", ")),
+        Kind::Hex64 => "64 lowercase hex characters".into(),
     };
     match f.cli_default {
         Some(d) => format!("{}: {what} (default {d} where the op takes it)", f.name),
@@ -94,7 +96,7 @@ impl Args for FieldFlags {
                     .value_delimiter(',')
                     .action(ArgAction::Set),
                 Kind::Bool => arg.value_parser(clap::value_parser!(bool)),
-                Kind::Text | Kind::DecimalSeed => arg,
+                Kind::Text | Kind::DecimalSeed | Kind::Word(_) | Kind::Hex64 => arg,
             });
         }
         cmd
@@ -115,7 +117,9 @@ impl FromArgMatches for FieldFlags {
                     .get_many::<u64>(f.name)
                     .map(|cards| Value::from(cards.copied().collect::<Vec<u64>>())),
                 Kind::Bool => m.get_one::<bool>(f.name).map(|v| Value::from(*v)),
-                Kind::Text | Kind::DecimalSeed => m.get_one::<String>(f.name).map(|v| Value::from(v.as_str())),
+                Kind::Text | Kind::DecimalSeed | Kind::Word(_) | Kind::Hex64 => {
+                    m.get_one::<String>(f.name).map(|v| Value::from(v.as_str()))
+                }
             };
             if let Some(v) = v {
                 values.push((f.name, v));
