@@ -17,6 +17,7 @@ import { JsonFloat } from '../../reference/js/json.mjs';
 import { PCG64 } from '../../reference/js/numpy.mjs';
 import { MAX_INT, cards, decimalSeed, int, number, text } from '../../reference/js/validate.mjs';
 import * as k from './kit.mjs';
+import * as S from '../../reference/js/stake.mjs';
 
 const invalid = (message) => new ProvablyError('invalid', message);
 
@@ -34,6 +35,9 @@ function bankers(x) {
   const r = Math.round(x);
   return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
+
+/** The first `count` floats of a Stake bet. */
+const stakeFloats = (p, f, count) => S.floats(p, f.serverSeed, f.clientSeed, f.nonce, count);
 
 /** A sanitising run: `fields` of the request pass through `fn` first. */
 const sanitise = (fields, fn) => (p, f, original) =>
@@ -668,5 +672,59 @@ export const FAULTS = {
         run: async (_, f) => ({ action: k.blackjackStrategy(f, { column: (d) => (d === 1 ? 9 : d - 2) }) }),
       },
     },
+  },
+
+  // Stake (reference/js/stake.mjs): each fault as a verifier might write it.
+  'stake-floats-three-bytes': {
+    ops: { 'stake.floats': { run: async (p, f) => ({ floats: (await S.floats(p, f.serverSeed, f.clientSeed, f.nonce, f.count)).map((x) => Math.floor(x * 2 ** 24) / 2 ** 24) }) } },
+  },
+  'stake-dice-10000': {
+    ops: { 'stake.dice': { run: async (p, f) => ({ roll: Math.floor((await stakeFloats(p, f, 1))[0] * 10000) / 100 }) } },
+  },
+  'stake-limbo-docs': {
+    ops: { 'stake.limbo': { run: async (p, f) => ({ multiplier: S.limboDocs((await stakeFloats(p, f, 1))[0]) }) } },
+  },
+  'stake-plinko-mirrored': {
+    ops: {
+      'stake.plinko': {
+        run: async (p, f, original) => {
+          const r = await original(p, f);
+          return { ...r, path: r.path.map((b) => 1 - b), bucket: f.rows - r.bucket };
+        },
+      },
+    },
+  },
+  'stake-roulette-36': {
+    ops: { 'stake.roulette': { run: async (p, f) => ({ pocket: Math.floor((await stakeFloats(p, f, 1))[0] * 36) }) } },
+  },
+  'stake-wheel-second-float': {
+    ops: { 'stake.wheel': { run: async (p, f) => S.wheel((await stakeFloats(p, f, 2))[1], f.segments, f.risk) } },
+  },
+  'stake-keno-with-replacement': {
+    ops: { 'stake.keno': { run: async (p, f) => ({ hits: (await stakeFloats(p, f, 10)).map((x) => 1 + Math.floor(x * 40)) }) } },
+  },
+  'stake-mines-from-one': {
+    ops: { 'stake.mines': { run: async (p, f, original) => ({ mines: (await original(p, f)).mines.map((t) => t + 1) }) } },
+  },
+  'stake-hilo-suit-major': {
+    ops: { 'stake.hilo': { run: async (p, f, original) => ({ cards: (await original(p, f)).cards.map((c) => (c % 13) * 4 + Math.floor(c / 13)) }) } },
+  },
+  'stake-blackjack-51': {
+    ops: { 'stake.blackjack': { run: async (p, f) => ({ cards: (await stakeFloats(p, f, 52)).map((x) => Math.floor(x * 51)) }) } },
+  },
+  'stake-baccarat-alternating': {
+    ops: { 'stake.baccarat': { run: async (p, f) => S.baccarat((await stakeFloats(p, f, 6)).map(S.card), { alternate: true }) } },
+  },
+  'stake-videopoker-with-replacement': {
+    ops: { 'stake.videopoker': { run: async (p, f) => ({ cards: (await stakeFloats(p, f, 52)).map(S.card) }) } },
+  },
+  'stake-diamonds-six-gems': {
+    ops: { 'stake.diamonds': { run: async (p, f) => ({ gems: (await stakeFloats(p, f, 5)).map((x) => S.GEMS[Math.floor(x * 6)]) }) } },
+  },
+  'stake-crash-key-and-salt-swapped': {
+    ops: { 'stake.crash': { run: async (p, f) => ({ crashPoint: await S.crashPoint(p, f.salt, f.hash) }) } },
+  },
+  'stake-chain-counts-the-start': {
+    ops: { 'stake.crash.chain': { run: async (p, f, original) => ({ distance: (await original(p, f)).distance + 1 }) } },
   },
 };
