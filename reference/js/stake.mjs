@@ -233,8 +233,6 @@ export function baccarat(cards, { alternate = false } = {}) {
 // ---------------------------------------------------------------------------
 // Crash (its own hash chain, not the byte stream)
 
-const HEX64 = '^[0-9a-f]{64}$';
-
 /**
  * The seeding event's formula: HMAC_SHA256(key = the game's hash as text,
  * message = the salt), its first 8 hex digits as int, then
@@ -274,10 +272,6 @@ function oneOf(name, v, values) {
   if (!values.includes(v)) throw new ProvablyError('invalid', `${name}: must be one of ${values.map(describe).join(', ')}, got ${describe(v)}`);
   return v;
 }
-function hex64(name, v) {
-  if (!new RegExp(HEX64, 'u').test(v)) throw new ProvablyError('invalid', `${name}: ${describe(v)} is not 64 lowercase hex digits`);
-  return v;
-}
 const F = (count) => (p, f) => floats(p, f.serverSeed, f.clientSeed, f.nonce, count);
 
 function op(fields, run) {
@@ -291,11 +285,11 @@ export const SCHEME = {
     'stake.floats': op({ count: int(1, 1024) }, async (p, f) => ({ floats: await F(f.count)(p, f) })),
     'stake.dice': op({}, async (p, f) => ({ roll: diceRoll((await F(1)(p, f))[0]) })),
     'stake.limbo': op({}, async (p, f) => ({ multiplier: limboMultiplier((await F(1)(p, f))[0]) })),
-    'stake.plinko': op({ rows: int(8, 16), risk: word(RISKS) }, async (p, f) => plinko(await F(f.rows)(p, f), oneOf('risk', f.risk, RISKS))),
+    'stake.plinko': op({ rows: int(8, 16), risk: word(RISKS) }, async (p, f) => plinko(await F(f.rows)(p, f), f.risk)),
     'stake.roulette': op({}, async (p, f) => ({ pocket: roulettePocket((await F(1)(p, f))[0]) })),
     'stake.wheel': op({ segments: int(10, 50), risk: word(RISKS) }, async (p, f) => {
       const segments = oneOf('segments', f.segments, SEGMENTS);
-      return wheel((await F(1)(p, f))[0], segments, oneOf('risk', f.risk, RISKS));
+      return wheel((await F(1)(p, f))[0], segments, f.risk);
     }),
     'stake.keno': op({}, async (p, f) => ({ hits: drawWithout(await F(10)(p, f), SQUARES) })),
     'stake.mines': op({ mines: int(1, 24) }, async (p, f) => ({ mines: drawWithout(await F(f.mines)(p, f), TILES) })),
@@ -306,11 +300,11 @@ export const SCHEME = {
     'stake.diamonds': op({}, async (p, f) => ({ gems: (await F(5)(p, f)).map((x) => GEMS[Math.floor(x * 7)]) })),
     'stake.crash': {
       fields: { hash: hex64Field(), salt: text() },
-      run: async (p, f) => ({ crashPoint: await crashPoint(p, hex64('hash', f.hash), f.salt) }),
+      run: async (p, f) => ({ crashPoint: await crashPoint(p, f.hash, f.salt) }),
     },
     'stake.crash.chain': {
       fields: { hash: hex64Field(), terminatingHash: hex64Field(), limit: int(1, 10_000_000) },
-      run: async (p, f) => ({ distance: await chainDistance(p, hex64('hash', f.hash), hex64('terminatingHash', f.terminatingHash), f.limit) }),
+      run: async (p, f) => ({ distance: await chainDistance(p, f.hash, f.terminatingHash, f.limit) }),
     },
   },
 };

@@ -14,22 +14,10 @@
 //! crate's unrounded value is the reading `unrounded`).
 
 use crate::base::crypto::{sha256_hex, Keyed};
-use crate::op::error::{InvalidInput, OpError};
+use crate::op::error::OpError;
 
 /// The largest `limit` of `stake.crash.chain`: Stake's chain is 10^7 long.
 pub const MAX_LIMIT: u64 = 10_000_000;
-
-/// Checks a field holds 64 lowercase hex characters.
-pub fn check_hash(field: &str, text: &str) -> Result<(), InvalidInput> {
-    if text.len() == 64 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
-        Ok(())
-    } else {
-        Err(InvalidInput::new(
-            field,
-            format!("{} is not 64 lowercase hex characters", crate::op::short(&text.into())),
-        ))
-    }
-}
 
 /// The first 4 bytes of HMAC_SHA256(key = game hash, message = salt), big-endian.
 pub fn game_int(hash: &str, salt: &str) -> u32 {
