@@ -509,13 +509,18 @@ fn a_copied_binary_runs_outside_the_checkout() {
     let copy = dir.path().join("provably");
     std::fs::copy(crate::support::bin(), &copy).unwrap();
     let run_here = |args: &[&str]| {
-        let out = std::process::Command::new(&copy)
-            .args(args)
-            .current_dir(dir.path())
-            .env_remove("PROVABLY_TARGETS")
-            .env_remove("PROVABLY_BIN")
-            .output()
-            .unwrap();
+        let out = crate::support::spawn_copied(
+            std::process::Command::new(&copy)
+                .args(args)
+                .current_dir(dir.path())
+                .env_remove("PROVABLY_TARGETS")
+                .env_remove("PROVABLY_BIN")
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped()),
+        )
+        .wait_with_output()
+        .unwrap();
         (
             out.status.code(),
             String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -54,3 +54,22 @@ pub fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
         String::from_utf8(out.stderr).expect("stderr is UTF-8"),
     )
 }
+
+/// Spawns `command`, retrying while the kernel says "text file busy".
+///
+/// A binary the tests copied can be briefly busy: while this thread wrote the
+/// copy, another test thread may have forked, and its child holds the write
+/// descriptor until it execs. The wait is bounded; it is a race guard, not a
+/// timing claim.
+pub fn spawn_copied(command: &mut std::process::Command) -> std::process::Child {
+    let mut tries = 0;
+    loop {
+        match command.spawn() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            other => return other.expect("the copied binary starts"),
+        }
+    }
+}

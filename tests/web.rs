@@ -30,14 +30,14 @@ impl Server {
 
     /// Starts `binary` with `dir` as its working directory.
     fn start_from(binary: &Path, dir: &Path, args: &[&str]) -> Server {
-        let mut child = Command::new(binary)
-            .args(["web", "--port", "0"])
-            .args(args)
-            .current_dir(dir)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("provably web starts");
+        let mut child = crate::support::spawn_copied(
+            Command::new(binary)
+                .args(["web", "--port", "0"])
+                .args(args)
+                .current_dir(dir)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null()),
+        );
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
