@@ -247,7 +247,7 @@ fn the_published_tables_are_the_ones_the_code_computes() {
 
 // ---------------------------------------------------------------- calibration
 
-fn derive(req: &Value) -> (Request, Value) {
+pub(crate) fn derive(req: &Value) -> (Request, Value) {
     let r = provably::registry::parse(req).unwrap();
     let ok = r.run_value().unwrap();
     (r, ok)
@@ -267,7 +267,7 @@ fn honest_dice(c: &mut Collector, archive: u64, games: u64) {
 /// How many honest archives the calibration tests audit: 200 (dice) and 40
 /// (shoes) in CI; `PROVABLY_CALIBRATION=N` runs N of each for the figure in
 /// docs/statistics.md (`--nocapture` prints it).
-fn calibration(default: u64) -> u64 {
+pub(crate) fn calibration(default: u64) -> u64 {
     std::env::var("PROVABLY_CALIBRATION")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -276,14 +276,14 @@ fn calibration(default: u64) -> u64 {
 
 /// The most alarms `archives` honest ones may raise at `level`: the mean
 /// plus four standard deviations of the binomial.
-fn alarm_bound(archives: u64, level: f64) -> usize {
+pub(crate) fn alarm_bound(archives: u64, level: f64) -> usize {
     let n = archives as f64;
     (n * level + 4.0 * (n * level * (1.0 - level)).sqrt()).ceil() as usize
 }
 
 /// The smallest p-value times the number of tests: an archive raises the
 /// alarm at level α exactly when this is at most α (Holm's first step).
-fn adjusted_min_p(s: &provably::stats::Statistics) -> f64 {
+pub(crate) fn adjusted_min_p(s: &provably::stats::Statistics) -> f64 {
     s.smallest().map_or(1.0, |t| t.p_value * s.tests.len() as f64)
 }
 
@@ -379,7 +379,7 @@ fn the_tables_do_not_grow_with_the_archive() {
 // ---------------------------------------------------------------- ground archives, through `provably serve`
 
 /// Sends request lines to `provably serve` and returns the `ok` objects by id.
-fn serve(requests: &[Value]) -> Vec<Value> {
+pub(crate) fn serve(requests: &[Value]) -> Vec<Value> {
     let mut input = String::new();
     for (id, r) in requests.iter().enumerate() {
         let mut r = r.clone();
@@ -399,10 +399,10 @@ fn serve(requests: &[Value]) -> Vec<Value> {
 }
 
 /// The epochs of an archive: (server seed, its rounds' requests, their ok objects).
-type Epoch = (String, Vec<Value>, Vec<Value>);
+pub(crate) type Epoch = (String, Vec<Value>, Vec<Value>);
 
 /// Writes a JSON-lines archive, each epoch committed with serve's own `cursor.hash`.
-fn write_archive(path: &Path, epochs: &[Epoch]) {
+pub(crate) fn write_archive(path: &Path, epochs: &[Epoch]) {
     let hashes = serve(
         &epochs
             .iter()
@@ -428,7 +428,7 @@ fn write_archive(path: &Path, epochs: &[Epoch]) {
 }
 
 /// Audits with --stats; returns the exit code and the report.
-fn audit_stats(path: &Path) -> (i32, Value) {
+pub(crate) fn audit_stats(path: &Path) -> (i32, Value) {
     let report = path.with_extension("report.json");
     let args: Vec<std::ffi::OsString> = vec![
         "audit".into(),
@@ -448,7 +448,7 @@ fn audit_stats(path: &Path) -> (i32, Value) {
     )
 }
 
-fn rejected(report: &Value) -> Vec<String> {
+pub(crate) fn rejected(report: &Value) -> Vec<String> {
     report["statistics"]["tests"]
         .as_array()
         .unwrap()
@@ -461,7 +461,10 @@ fn rejected(report: &Value) -> Vec<String> {
 /// Honest and ground archives from the same candidates: the honest operator
 /// keeps each epoch's first candidate seed, the grinder the first whose
 /// outcome `suits` (else the last).
-fn archives(candidates: &[Vec<(String, Vec<Value>)>], suits: &dyn Fn(&[Value]) -> bool) -> (Vec<Epoch>, Vec<Epoch>) {
+pub(crate) fn archives(
+    candidates: &[Vec<(String, Vec<Value>)>],
+    suits: &dyn Fn(&[Value]) -> bool,
+) -> (Vec<Epoch>, Vec<Epoch>) {
     let flat: Vec<Value> = candidates
         .iter()
         .flatten()

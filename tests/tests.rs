@@ -17,6 +17,8 @@ mod verify;
 mod audit;
 // `audit --stats` and `certify`: certificates against enumeration, calibration, ground archives.
 mod stats;
+// `audit --stats` over Stake's games: their exact laws, honest and ground bet histories.
+mod stats_stake;
 // `provably serve` as a protocol v1 target.
 mod serve;
 // The harness against deliberately broken targets and outside programs.

@@ -718,6 +718,7 @@ pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8]) -> Event {
         round,
         verdict: RoundVerdict::Invalid,
         findings: vec![e.at(at).finding()],
+        bet: None,
     };
     let secret = head.secret.as_ref().map(|(f, v)| (*f, v));
     // With statistics every round is derived: the shortcuts (the byte
@@ -756,7 +757,20 @@ pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8]) -> Event {
         round,
         verdict: j.verdict,
         findings: j.findings,
+        bet: bet_of(head, &r),
     }
+}
+
+/// The bet a round is on its seed pair, if its op is a bet and the round came from the seed.
+fn bet_of(head: &EpochHead, r: &Round) -> Option<super::Bet> {
+    if r.external.is_some() || !crate::stake::is_bet(r.request.spec()) {
+        return None;
+    }
+    Some(super::Bet {
+        client: r.request.text(crate::op::fields::CLIENT_SEED).to_string(),
+        nonce: r.request.int(crate::op::fields::NONCE),
+        line: head.line,
+    })
 }
 
 /// The fast path for a round whose last member is `observed` (as
@@ -783,11 +797,12 @@ fn verbatim(head: &EpochHead, round: u64, raw: &[u8], secret: Option<(&str, &Val
         return None;
     }
     let r = read_round(Value::Object(map), secret).ok()?;
-    (r.external.is_none() && same_text(&r.request, observed)).then_some(Event::Round {
+    (r.external.is_none() && same_text(&r.request, observed)).then(|| Event::Round {
         epoch: head.epoch,
         round,
         verdict: RoundVerdict::Match,
         findings: Vec::new(),
+        bet: bet_of(head, &r),
     })
 }
 
@@ -801,11 +816,12 @@ fn typed(head: &EpochHead, round: u64, raw: &str, secret: Option<(&str, &Value)>
         return None;
     };
     let r = read_round(Value::Object(map), secret).ok()?;
-    (r.external.is_none() && same_text(&r.request, observed.as_bytes())).then_some(Event::Round {
+    (r.external.is_none() && same_text(&r.request, observed.as_bytes())).then(|| Event::Round {
         epoch: head.epoch,
         round,
         verdict: RoundVerdict::Match,
         findings: Vec::new(),
+        bet: bet_of(head, &r),
     })
 }
 

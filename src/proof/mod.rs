@@ -55,6 +55,7 @@
 //! and come back in document order through a bounded window ([`run`]), so
 //! memory does not grow with the input.
 
+pub(crate) mod bets;
 pub mod check;
 pub mod make;
 pub mod read;
@@ -111,6 +112,9 @@ pub enum FindingKind {
     Invalid,
     Skipped,
     Unobserved,
+    /// Nonces of a seed pair missing between its first and last bet shown
+    /// (a bet history, [`bets`]): bets nobody can check. No verdict changes.
+    Gap,
 }
 
 /// One finding: where (epoch and round from 0, the line for JSON lines),
@@ -315,19 +319,34 @@ pub enum Event {
         round: u64,
         verdict: RoundVerdict,
         findings: Vec<Finding>,
+        /// The round is a bet on a seed pair (a stake game): its nonce, followed by [`bets`].
+        bet: Option<Bet>,
     },
     /// Something invalid that is not a round: the document, a line, an epoch's field.
     Invalid(Finding),
+    /// An epoch's text ended (where its gap findings go).
+    EpochEnd { at: Place },
+    /// A finding that changes no verdict: a gap in a bet history.
+    Note(Finding),
+}
+
+/// A bet's place in its seed pair's sequence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bet {
+    pub client: String,
+    pub nonce: u64,
+    /// The epoch's line, for JSON lines.
+    pub line: Option<u64>,
 }
 
 impl Event {
     /// The findings the event carries.
     pub fn findings(&self) -> &[Finding] {
         match self {
-            Event::Epoch { .. } => &[],
+            Event::Epoch { .. } | Event::EpochEnd { .. } => &[],
             Event::Commit { finding, .. } => finding.as_slice(),
             Event::Round { findings, .. } => findings,
-            Event::Invalid(f) => std::slice::from_ref(f),
+            Event::Invalid(f) | Event::Note(f) => std::slice::from_ref(f),
         }
     }
 }
@@ -383,6 +402,8 @@ pub struct Counts {
     /// Invalid findings that belong to no round: the document, a line, an
     /// epoch field, a commitment that is not hex.
     pub invalid_other: u64,
+    /// Gap findings: runs of nonces missing from a bet history.
+    pub gaps: u64,
 }
 
 impl Counts {
@@ -407,6 +428,8 @@ impl Counts {
                 } += 1;
             }
             Event::Invalid(_) => self.invalid_other += 1,
+            Event::Note(_) => self.gaps += 1,
+            Event::EpochEnd { .. } => {}
         }
     }
 
@@ -423,6 +446,7 @@ impl Counts {
         self.commit_mismatch += o.commit_mismatch;
         self.commit_absent += o.commit_absent;
         self.invalid_other += o.invalid_other;
+        self.gaps += o.gaps;
     }
 
     pub fn verdict(&self) -> Verdict {

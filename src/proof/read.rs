@@ -275,6 +275,9 @@ fn read_line_epoch(line: u64, epoch: u64, text: Result<&[u8], usize>, options: &
             ..at
         };
         out.push(Event::Invalid(ProofError::NotJson { at, message }.finding()));
+        out.push(Event::EpochEnd {
+            at: Place::epoch(epoch, Some(line)),
+        });
     }
 }
 
@@ -454,6 +457,10 @@ fn read_epoch<R: BufRead, S: Sink>(
         // ahead of the break's finding (rounds waiting for a secret that
         // never came are checked without one).
         b.settle()?;
+    } else {
+        // After every other event of the epoch: where its bet history's gaps are listed.
+        let at = b.at();
+        b.sink.job(Job::Events(vec![Event::EpochEnd { at }]))?;
     }
     result
 }

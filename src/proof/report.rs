@@ -86,6 +86,10 @@ pub fn describe(f: &Finding) -> String {
     let field = f.field.as_deref().unwrap_or("");
     let index = f.index.map(|i| format!(" at index {i}")).unwrap_or_default();
     match f.kind {
+        FindingKind::Mismatch if f.derived.is_null() && field == "nonce" => {
+            format!("{at}NONCE BET TWICE: {}", f.reason.as_deref().unwrap_or(""))
+        }
+        FindingKind::Gap => format!("{at}gap in the bet history: {}", f.reason.as_deref().unwrap_or("")),
         FindingKind::Mismatch => {
             let derived = if f.derived.is_null() {
                 "nothing (the round has no item there)".to_string()
@@ -148,6 +152,7 @@ pub fn verdict_line(c: &Counts) -> String {
                 (c.skipped, "round(s) skipped (external)"),
                 (c.unobserved, "round(s) with nothing observed"),
                 (c.commit_absent, "epoch(s) without a commitment"),
+                (c.gaps, "gap(s) of missing nonces in a bet history"),
             ]);
             if !aside.is_empty() {
                 line.push_str(&format!("; not compared: {aside}"));
@@ -357,7 +362,7 @@ pub fn write_junit(out: &mut dyn Write, sources: &[Source], spool: &mut Spool) -
         match f.kind {
             FindingKind::Mismatch | FindingKind::Commit => t[1] += 1,
             FindingKind::Invalid => t[2] += 1,
-            FindingKind::Skipped | FindingKind::Unobserved => t[3] += 1,
+            FindingKind::Skipped | FindingKind::Unobserved | FindingKind::Gap => t[3] += 1,
         }
         Ok(())
     })?;
@@ -411,7 +416,9 @@ pub fn write_junit(out: &mut dyn Write, sources: &[Source], spool: &mut Spool) -
             FindingKind::Mismatch => writeln!(out, "      <failure type=\"mismatch\" message=\"{text}\"/>"),
             FindingKind::Commit => writeln!(out, "      <failure type=\"commit\" message=\"{text}\"/>"),
             FindingKind::Invalid => writeln!(out, "      <error type=\"invalid\" message=\"{text}\"/>"),
-            FindingKind::Skipped | FindingKind::Unobserved => writeln!(out, "      <skipped message=\"{text}\"/>"),
+            FindingKind::Skipped | FindingKind::Unobserved | FindingKind::Gap => {
+                writeln!(out, "      <skipped message=\"{text}\"/>")
+            }
         }?;
         writeln!(out, "    </testcase>")
     })?;

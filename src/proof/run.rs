@@ -280,17 +280,28 @@ fn collect(
     let mut waiting = BTreeMap::new();
     let mut next = 0u64;
     let mut counts = Counts::default();
+    // A bet history's nonces are followed in document order, here.
+    let mut bets = super::bets::Bets::default();
+    let mut seen = Vec::new();
     for (seq, events) in results {
         waiting.insert(seq, events);
         while let Some(events) = waiting.remove(&next) {
-            for e in &events {
-                counts.add(e);
-                on_event(e)?;
+            for e in events {
+                bets.see(e, &mut seen);
+            }
+            for e in seen.drain(..) {
+                counts.add(&e);
+                on_event(&e)?;
             }
             // The job's ticket was taken before the job was sent: it is there.
             let _ = tickets.recv();
             next += 1;
         }
+    }
+    bets.finish(&mut seen);
+    for e in seen.drain(..) {
+        counts.add(&e);
+        on_event(&e)?;
     }
     Ok(counts)
 }

@@ -35,6 +35,7 @@ pub mod collect;
 pub(crate) mod math;
 pub mod model;
 pub mod power;
+pub mod stake;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;

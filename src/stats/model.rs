@@ -13,10 +13,11 @@
 //! | `selfpoker.deck` | — | value (13) and suit (4) at every position |
 //! | `cursor.int` | range | the value (range ≤ 16) or 16 bins of ⌊v·16/range⌋ (exact counts); serial along nonces |
 //! | `cursor.float` | — | 16 bins of ⌊f·16⌋ (exact: 16 divides 2³²); serial along nonces |
+//! | `stake.*` | per game | [`super::stake`]: each game event ⌊f·m⌋ with its exact law |
 //!
 //! The other ops carry no outcome to test: commitments, `cursor.raw` and
 //! `shoe.stream` (bytes, not a game), `poker.evaluate` and
-//! `blackjack.strategy` (no randomness).
+//! `blackjack.strategy` (no randomness), `stake.crash.chain` (a distance).
 //!
 //! A family's layout depends only on its [`Key`]; a round adds one count to
 //! one cell of each of its tests, so the tables have a fixed size.
@@ -62,7 +63,7 @@ pub struct Step {
     pub value: u16,
 }
 
-fn int(req: &Request, name: &str) -> Option<u64> {
+pub(crate) fn int(req: &Request, name: &str) -> Option<u64> {
     match req.get(name)? {
         Arg::Int(v) | Arg::Seed(v) => Some(*v),
         _ => None,
@@ -83,14 +84,15 @@ fn number(req: &Request, name: &str) -> Option<f64> {
     }
 }
 
-fn hash(parts: &[&[u8]]) -> u64 {
+/// The sequence a serial step belongs to, from its parts (a client seed, a cursor).
+pub(crate) fn stream_hash(parts: &[&[u8]]) -> u64 {
     let mut h = DefaultHasher::new();
     parts.hash(&mut h);
     h.finish()
 }
 
 /// The family a round belongs to, if its op has tests.
-pub(crate) fn key_of(req: &Request) -> Option<Key> {
+pub fn key_of(req: &Request) -> Option<Key> {
     let op = req.op();
     let key = |a, b| Some(Key { op, a, b });
     match op {
@@ -104,7 +106,7 @@ pub(crate) fn key_of(req: &Request) -> Option<Key> {
             .and_then(|s| key(s, 0)),
         "poker.deal" => key(int(req, "players")?, 0),
         "cursor.int" => int(req, "range").filter(|r| *r >= 2).and_then(|r| key(r, 0)),
-        _ => None,
+        _ => super::stake::key_of(req),
     }
 }
 
@@ -121,7 +123,7 @@ pub(crate) fn has_tests(op: &str) -> bool {
             | "cursor.shuffle"
             | "poker.deal"
             | "cursor.int"
-    )
+    ) || super::stake::TESTED.contains(&op)
 }
 
 fn uniform(n: usize) -> Vec<f64> {
@@ -192,7 +194,7 @@ pub fn layout(key: Key) -> Layout {
             tests.push(("value in sixteenths".into(), uniform(16)));
             (key.op.to_string(), Some(uniform(16)))
         }
-        other => unreachable!("{other} has no statistics"),
+        _ => return super::stake::layout(key),
     };
     Layout { label, tests, serial }
 }
@@ -212,7 +214,7 @@ pub(crate) fn shape(key: Key) -> (usize, usize) {
         "selfpoker.deck" => (104, 13),
         "cursor.int" => (1, usize::try_from(key.a.min(BINS)).expect("small")),
         "cursor.float" => (1, 16),
-        other => unreachable!("{other} has no statistics"),
+        _ => super::stake::shape(key),
     }
 }
 
@@ -256,7 +258,7 @@ pub fn sample(key: Key, req: &Request, ok: &Value, cells: &mut Vec<(u32, u16)>) 
                 (text(req, "tournamentId")?, int(req, "hand")?)
             };
             Some(Some(Step {
-                stream: hash(&[stream.as_bytes()]),
+                stream: stream_hash(&[stream.as_bytes()]),
                 index,
                 value: first,
             }))
@@ -268,7 +270,7 @@ pub fn sample(key: Key, req: &Request, ok: &Value, cells: &mut Vec<(u32, u16)>) 
                 cells.push((at(usize::try_from(n).ok()?), face));
             }
             cells.push((at(usize::try_from(DICE_INDICES).ok()?), face));
-            let stream = hash(&[text(req, "clientSeed")?.as_bytes()]);
+            let stream = stream_hash(&[text(req, "clientSeed")?.as_bytes()]);
             Some(Some(Step {
                 stream,
                 index: n,
@@ -283,7 +285,7 @@ fn sample_rest(key: Key, req: &Request, ok: &Value, cells: &mut Vec<(u32, u16)>)
     let at = |t: usize| u32::try_from(t).expect("a few hundred tests");
     let cursor_step = |value: u16| -> Option<Option<Step>> {
         let cursor = int(req, "cursor")?.to_be_bytes();
-        let stream = hash(&[text(req, "clientSeed")?.as_bytes(), &cursor]);
+        let stream = stream_hash(&[text(req, "clientSeed")?.as_bytes(), &cursor]);
         Some(Some(Step {
             stream,
             index: int(req, "nonce")?,
@@ -311,7 +313,7 @@ fn sample_rest(key: Key, req: &Request, ok: &Value, cells: &mut Vec<(u32, u16)>)
                 cells.push((at(slots + s), c / 13));
             }
             let first = cards.first().copied().flatten()? % 13;
-            let stream = hash(&[text(req, "clientSeed")?.as_bytes()]);
+            let stream = stream_hash(&[text(req, "clientSeed")?.as_bytes()]);
             Some(Some(Step {
                 stream,
                 index: int(req, "nonce")?,
@@ -339,6 +341,6 @@ fn sample_rest(key: Key, req: &Request, ok: &Value, cells: &mut Vec<(u32, u16)>)
             cells.push((0, bin));
             cursor_step(bin)
         }
-        _ => None,
+        _ => super::stake::sample(key, req, ok, cells),
     }
 }

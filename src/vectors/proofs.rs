@@ -722,6 +722,94 @@ fn invalid_lines(out: &mut Vec<Vector>) {
     });
 }
 
+/// A bet of a stake game on a seed pair.
+fn stake_bet(op: &str, client: &str, nonce: u64) -> Value {
+    let mut v = json!({"op": op, "clientSeed": client, "nonce": nonce});
+    if op == "stake.mines" {
+        v["mines"] = json!(3);
+    }
+    v
+}
+
+/// Bet histories (docs/proofs.md, "Bet histories"): a history with a seed
+/// rotation, a nonce bet twice, and nonces missing.
+fn bet_histories(out: &mut Vec<Vector>) {
+    use FindingKind::{Gap, Mismatch};
+    let (a, b) = (seed("stake pair 1"), seed("stake pair 2"));
+    let games = [
+        "stake.dice",
+        "stake.limbo",
+        "stake.mines",
+        "stake.keno",
+        "stake.diamonds",
+    ];
+    let history = |s: &str, client: &str, nonces: &[u64]| -> Vec<Value> {
+        nonces
+            .iter()
+            .map(|&n| {
+                observed(
+                    ss(s),
+                    stake_bet(games[usize::try_from(n).expect("small") % games.len()], client, n),
+                    |_| {},
+                )
+            })
+            .collect()
+    };
+    let first = history(&a, "player-1", &[0, 1, 2, 3, 4, 5]);
+    let second = history(&b, "player-2", &[0, 1, 2]);
+    out.push(Vector {
+        comment: "valid: a stake bet history over a seed rotation: two seed pairs, each bet's nonce once, in a row across five games",
+        class: "valid",
+        text: doc(&[
+            epoch(commit_of(&a), ss(&a), first.clone()),
+            epoch(commit_of(&b), ss(&b), second.clone()),
+        ]),
+        verdict: Verdict::Match,
+        wants: vec![],
+    });
+    let mut twice = first.clone();
+    twice.insert(3, first[1].clone());
+    out.push(Vector {
+        comment:
+            "tampered: one bet shown twice (nonce 1 of the pair again, its outcome matching): a mismatch at the second",
+        class: "tampered",
+        text: lines(&[
+            epoch(commit_of(&a), ss(&a), twice),
+            epoch(commit_of(&b), ss(&b), second.clone()),
+        ]),
+        verdict: Verdict::Mismatch,
+        wants: vec![at(Mismatch, 0, 3, "nonce", Idx::Null)],
+    });
+    let mut other = history(&a, "player-1", &[0, 1]);
+    other.push(observed(ss(&a), stake_bet("stake.roulette", "player-1", 1), |_| {}));
+    out.push(Vector {
+        comment: "tampered: two games on one nonce of a seed pair (the nonce counts bets across games)",
+        class: "tampered",
+        text: doc(&[epoch(commit_of(&a), ss(&a), other)]),
+        verdict: Verdict::Mismatch,
+        wants: vec![at(Mismatch, 0, 2, "nonce", Idx::Null)],
+    });
+    let gaps = history(&a, "player-1", &[0, 1, 4, 2, 8]);
+    let mut mixed = history(&b, "player-2", &[5, 7]);
+    mixed.extend(history(&b, "player-3", &[0, 1]));
+    mixed.push(observed(
+        ss(&b),
+        json!({"op": "stake.floats", "clientSeed": "player-2", "nonce": 7, "count": 2}),
+        |_| {},
+    ));
+    out.push(Vector {
+        comment: "valid: bets missing from a history: gap findings at the end of each epoch (nonce 3, nonces 5 … 7; nonce 6 of another client seed), no verdict changed; nonces before the first shown and the floats of a bet are not judged",
+        class: "valid",
+        text: doc(&[epoch(commit_of(&a), ss(&a), gaps), epoch(commit_of(&b), ss(&b), mixed)]),
+        verdict: Verdict::Match,
+        wants: vec![
+            want(Gap, Some(0), None, Some("nonce"), Idx::Null),
+            want(Gap, Some(0), None, Some("nonce"), Idx::Null),
+            want(Gap, Some(1), None, Some("nonce"), Idx::Null),
+        ],
+    });
+}
+
 /// Checks a finding against what the vector states.
 fn fits(f: &crate::proof::Finding, w: &Want) -> bool {
     let field = match w.kind {
@@ -747,6 +835,7 @@ pub fn file() -> Value {
     valid_newer_ops(&mut all);
     tampered(&mut all);
     tampered_order(&mut all);
+    bet_histories(&mut all);
     invalid(&mut all);
     invalid_refused(&mut all);
     invalid_lines(&mut all);

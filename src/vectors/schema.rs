@@ -459,7 +459,7 @@ fn finding_props(index: &Value) -> Map<String, Value> {
         ("round", index.clone()),
         (
             "kind",
-            json!({ "enum": ["mismatch", "commit", "invalid", "skipped", "unobserved"] }),
+            json!({ "enum": ["mismatch", "commit", "invalid", "skipped", "unobserved", "gap"] }),
         ),
         ("field", json!({ "type": ["string", "null"] })),
         ("index", index.clone()),
@@ -490,6 +490,7 @@ fn report_defs(defs: &mut Map<String, Value>) {
         "commitMismatch",
         "commitAbsent",
         "invalidOther",
+        "gaps",
     ]
     .iter()
     .map(|k| ((*k).to_string(), count.clone()))
