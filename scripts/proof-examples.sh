@@ -59,6 +59,19 @@ write("selfpoker-hands", [{"op": "selfpoker.deck",
 
 # Seed 004: one Deal-or-No-Deal round, the player's own client seed, 25 cases.
 write("ladder", [{"op": "ladder.shuffle", "serverSeed": seed("ladder"), "clientSeed": "mein-eigener-seed", "size": 25}])
+
+# Stake: a player's bet history over one seed rotation. Each seed pair
+# counts its bets from nonce 0 across games; the player set a new client
+# seed at the rotation.
+games = [("stake.dice", {}), ("stake.limbo", {}), ("stake.mines", {"mines": 3}), ("stake.plinko", {"rows": 12, "risk": "medium"}),
+         ("stake.keno", {}), ("stake.roulette", {}), ("stake.diamonds", {}), ("stake.baccarat", {})]
+rows = []
+for pair, (client, bets) in enumerate([("lucky-7f3a", 24), ("mein-neuer-seed", 16)]):
+    s = seed(f"stake seed pair {pair}")
+    for nonce in range(bets):
+        op, extra = games[(nonce * 3 + pair) % len(games)]
+        rows.append({"op": op, "serverSeed": s, "clientSeed": client, "nonce": nonce, **extra})
+write("stake-history", rows)
 PY
 }
 
@@ -77,6 +90,9 @@ proofs() { # output directory
     --out "$o/selfpoker-hands.json"
   "$P" proof --requests $DIR/ladder.requests.jsonl --group --commit \
     --title "Eine Deal-or-No-Deal-Runde (Seed 004): alle 25 Koffer geöffnet" --out "$o/ladder.json"
+  "$P" proof --requests $DIR/stake-history.requests.jsonl --group --commit \
+    --title "Eine Stake-Wett-Historie über einen Seed-Wechsel: 40 Wetten in acht Spielen, jede Nonce einmal" \
+    --out "$o/stake-history.json"
 }
 
 case "${1:-write}" in

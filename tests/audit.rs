@@ -178,6 +178,7 @@ fn every_example_proof_audits_with_exit_0() {
         ("table-rotation", 1, 100, 0),
         ("selfpoker-hands", 5, 5, 0),
         ("ladder", 1, 1, 0),
+        ("stake-history", 2, 40, 0),
     ];
     let dir = tempfile::tempdir().unwrap();
     for (name, epochs, rounds, skipped) in want {
@@ -193,6 +194,7 @@ fn every_example_proof_audits_with_exit_0() {
         );
         assert_eq!(r["commitOk"], r["epochs"], "{name}: every epoch carries its commitment");
         assert_eq!(r["match"].as_u64(), Some(rounds - skipped), "{name}");
+        assert_eq!(r["gaps"], 0, "{name}: every nonce of a bet history is there");
     }
 }
 

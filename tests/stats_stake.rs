@@ -83,10 +83,12 @@ fn the_baccarat_winner_law_over_values_equals_the_one_over_every_rank() {
             .unwrap()] += p;
     }
     let values = stake::baccarat_law();
+    // A million terms summed in two orders: equal to the rounding of the sums.
     for (a, b) in values.iter().zip(law) {
-        assert!((a - b).abs() < 1e-12, "{values:?} against {law:?}");
+        assert!((a - b).abs() < 1e-10, "{values:?} against {law:?}");
     }
-    // Near the published odds: banker 45.86 %, player 44.62 %, tie 9.52 %.
+    // Near the eight-deck odds (Wizard of Odds' baccarat page: banker 45.86 %,
+    // player 44.62 %, tie 9.52 %); cards drawn with replacement are an endless shoe.
     assert!(
         (values[1] - 0.4586).abs() < 0.0005 && (values[0] - 0.4462).abs() < 0.0005,
         "{values:?}"
@@ -190,7 +192,7 @@ fn honest_stake_histories_raise_the_alarm_at_most_at_the_family_wise_level() {
         assert_eq!(s.untested, 0);
         adjusted.push(adjusted_min_p(&s));
     }
-    for alpha in [0.05, 0.01] {
+    for alpha in [0.05, 0.01, 0.001] {
         let alarms = adjusted.iter().filter(|&&p| p <= alpha).count();
         eprintln!("calibration: {alarms} alarms in {archives_n} honest stake histories at family-wise {alpha}");
         assert!(alarms <= alarm_bound(archives_n, alpha), "{alarms} alarms at {alpha}");

@@ -217,6 +217,21 @@ pub fn table() -> String {
         "no (see below)",
         "see the cut table",
     ]);
+    let stake = stake_bias();
+    row([
+        "`stake.*` game events",
+        "f = u/2³², j = ⌊f·m⌋ (m = 37 pockets, 52 cards, 10,001 rolls, 40 − i squares, …)",
+        "c_t = ⌈(t+1)2³²/m⌉ − ⌈t·2³²/m⌉ words for j = t",
+        "only where m divides 2³² (plinko's directions, the float's sixteenths)",
+        &stake,
+    ]);
+    row([
+        "`stake.limbo`, `stake.crash`",
+        "a non-increasing function of u (or of the game's word)",
+        "the words reaching x: a prefix [0, U), U by bisection",
+        "no",
+        "cells of the audit: `src/stats/stake.rs`",
+    ]);
     out.push('\n');
     out.push_str(&rejection_table());
     out.push('\n');
@@ -240,6 +255,24 @@ fn ladder_bias(size: usize) -> String {
         .map(|row| max_relative_deviation(row))
         .fold(0.0, f64::max);
     format!("size {size}: worst draw i = {at}, {worst:.3e} relative; worst case entry {cases:.3e} relative to 1/{size}")
+}
+
+/// The worst relative bias of the ⌊f·m⌋ events Stake's games draw.
+fn stake_bias() -> String {
+    let ms = (1..=52u64).chain([10_001]);
+    let (mut worst, mut at) = (0.0f64, 1);
+    for m in ms {
+        #[allow(clippy::cast_precision_loss, reason = "counts below 2^32 are exact")]
+        let p: Vec<f64> = pick_counts(m, 32)
+            .into_iter()
+            .map(|c| c as f64 / 4_294_967_296.0)
+            .collect();
+        let dev = max_relative_deviation(&p);
+        if dev > worst {
+            (worst, at) = (dev, m);
+        }
+    }
+    format!("m ≤ 52 and 10,001: worst m = {at}, {worst:.3e} relative")
 }
 
 /// max |p·n − 1| over the cells of a distribution that would be uniform.
