@@ -224,3 +224,80 @@ mod tests {
         assert!(parse("{} x").is_err());
     }
 }
+
+/// A cursor over JSON text for reading it against a known value: each call
+/// skips JSON white space (space, tab, CR, LF) before a token, except
+/// [`Tokens::raw`], which continues inside one.
+pub(crate) struct Tokens<'a> {
+    text: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Tokens<'a> {
+    pub(crate) fn new(text: &'a [u8]) -> Tokens<'a> {
+        Tokens { text, at: 0 }
+    }
+
+    #[inline]
+    fn skip_space(&mut self) {
+        while let Some(b' ' | b'\t' | b'\r' | b'\n') = self.text.get(self.at) {
+            self.at += 1;
+        }
+    }
+
+    /// White space, then the byte `b`.
+    #[inline]
+    pub(crate) fn punct(&mut self, b: u8) -> bool {
+        self.skip_space();
+        let ok = self.text.get(self.at) == Some(&b);
+        self.at += usize::from(ok);
+        ok
+    }
+
+    /// White space, then exactly these 4 bytes (a quoted two-character string).
+    #[inline]
+    pub(crate) fn quad(&mut self, q: [u8; 4]) -> bool {
+        self.skip_space();
+        let ok = self.text.get(self.at..self.at + 4) == Some(&q[..]);
+        self.at += if ok { 4 } else { 0 };
+        ok
+    }
+
+    /// White space, then exactly `token`.
+    pub(crate) fn literal(&mut self, token: &[u8]) -> bool {
+        self.skip_space();
+        self.raw(token)
+    }
+
+    /// Exactly `bytes`, here.
+    pub(crate) fn raw(&mut self, bytes: &[u8]) -> bool {
+        let ok = self.text[self.at..].starts_with(bytes);
+        if ok {
+            self.at += bytes.len();
+        }
+        ok
+    }
+
+    /// White space, then a JSON integer in its shortest form (no sign, no
+    /// leading zero, no fraction or exponent after it) below 2^64.
+    pub(crate) fn integer(&mut self) -> Option<u64> {
+        self.skip_space();
+        let digits = self.text[self.at..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let text = &self.text[self.at..self.at + digits];
+        if digits == 0 || (digits > 1 && text[0] == b'0') {
+            return None;
+        }
+        if let Some(b'.' | b'e' | b'E') = self.text.get(self.at + digits) {
+            return None;
+        }
+        let v = std::str::from_utf8(text).ok()?.parse().ok()?;
+        self.at += digits;
+        Some(v)
+    }
+
+    /// Only white space is left.
+    pub(crate) fn end(&mut self) -> bool {
+        self.skip_space();
+        self.at == self.text.len()
+    }
+}

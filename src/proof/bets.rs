@@ -63,7 +63,7 @@ impl Bets {
                 verdict,
                 findings,
                 bet: Some(bet),
-            } => {
+            } if *verdict != RoundVerdict::Invalid => {
                 let at = Place::epoch(*epoch, bet.line);
                 self.epoch.get_or_insert(at);
                 if self.repeats(bet) {

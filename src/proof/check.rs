@@ -757,7 +757,8 @@ pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8]) -> Event {
         round,
         verdict: j.verdict,
         findings: j.findings,
-        bet: bet_of(head, &r),
+        // A round the op refuses (a wheel of 15 segments) is no bet.
+        bet: if j.verdict == RoundVerdict::Invalid { None } else { bet_of(head, &r) },
     }
 }
 
@@ -834,6 +835,10 @@ fn same_text(request: &Request, observed: &[u8]) -> bool {
     let Ok(outcome) = request.run() else {
         return false;
     };
+    // Read against the typed outcome where it can be (a shoe): nothing written.
+    if outcome.same_json(observed) {
+        return true;
+    }
     // One buffer per worker: a round's derived text is as long as the last one's.
     thread_local! {
         static DERIVED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };

@@ -335,6 +335,52 @@ pub struct Shoe {
     pub cut: u32,
 }
 
+/// A dealt shoe as an op's `ok` object: written by serde, and read against
+/// an observation without writing it (an audit's archives hold one such
+/// shoe per round, 312 labels for six decks).
+#[derive(Debug)]
+pub(crate) struct Dealt(pub Shoe);
+
+impl crate::op::OkBody for Dealt {
+    fn write_json(&self, out: &mut Vec<u8>) {
+        serde_json::to_writer(out, &self.0).expect("a shoe serializes");
+    }
+    fn to_value(&self) -> serde_json::Value {
+        serde_json::to_value(&self.0).expect("a shoe serializes")
+    }
+    fn same_json(&self, observed: &[u8]) -> Option<bool> {
+        same_shoe(&self.0, observed).then_some(true)
+    }
+}
+
+/// Whether `text` is `{"cards":[…],"cut":N}` holding exactly this shoe's
+/// labels and cut, with any JSON white space between tokens: the layouts
+/// of `provably proof` and of Python's `json.dumps`. Anything else (an
+/// escape, another key order, `235.0`, a prefix) is not decided here.
+fn same_shoe(shoe: &Shoe, text: &[u8]) -> bool {
+    let mut r = crate::base::json::Tokens::new(text);
+    if !(r.punct(b'{') && r.literal(b"\"cards\"") && r.punct(b':') && r.punct(b'[')) {
+        return false;
+    }
+    for (i, card) in shoe.cards.iter().enumerate() {
+        if i > 0 && !r.punct(b',') {
+            return false;
+        }
+        // Every label is two ASCII characters: the quoted label is 4 bytes.
+        let &[a, b] = card.as_bytes() else { return false };
+        if !r.quad([b'"', a, b, b'"']) {
+            return false;
+        }
+    }
+    r.punct(b']')
+        && r.punct(b',')
+        && r.literal(b"\"cut\"")
+        && r.punct(b':')
+        && r.integer() == Some(u64::from(shoe.cut))
+        && r.punct(b'}')
+        && r.end()
+}
+
 /// How the shoe was drawn and the cut card placed, for vectors and reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cut {

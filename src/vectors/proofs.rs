@@ -789,6 +789,14 @@ fn bet_histories(out: &mut Vec<Vector>) {
         verdict: Verdict::Mismatch,
         wants: vec![at(Mismatch, 0, 2, "nonce", Idx::Null)],
     });
+    let refused = |n: u64| json!({"op": "stake.wheel", "clientSeed": "player-1", "nonce": n, "segments": 15, "risk": "low"});
+    out.push(Vector {
+        comment: "invalid: a round the op refuses (a wheel of 15 segments) is no bet: its nonce is neither bet twice nor does it close a gap",
+        class: "invalid",
+        text: doc(&[epoch(commit_of(&a), ss(&a), vec![first[0].clone(), refused(0), refused(3)])]),
+        verdict: Verdict::Invalid,
+        wants: vec![invalid_round(0, 1, "segments"), invalid_round(0, 2, "segments")],
+    });
     let gaps = history(&a, "player-1", &[0, 1, 4, 2, 8]);
     let mut mixed = history(&b, "player-2", &[5, 7]);
     mixed.extend(history(&b, "player-3", &[0, 1]));
