@@ -17,9 +17,12 @@
 // * the exact cell probabilities: uniform where the certificate says so,
 //   the cut card's clamped distribution, the ladder's ⌊r·(i+1)⌋ counts
 //   carried through its shuffle (src/stats/certify.rs), `cursor.int`'s exact
-//   bins; computed by the same float operations in the same order, so equal
-//   to the bit. They are formulas of a few lines; a generated table of the
-//   ladder's marginals alone would be 90,000 numbers;
+//   bins, and every `stake.*` game's law (src/stats/stake.rs: ⌊f·m⌋'s word
+//   counts, Limbo's and Crash's multipliers bisected on the games' own
+//   functions, Plinko's pooled binomial, the baccarat winner over every value
+//   of its six cards); computed by the same float operations in the same
+//   order, so equal to the bit. They are formulas of a few lines; a
+//   generated table of the ladder's marginals alone would be 90,000 numbers;
 // * Pearson's χ² (only when every cell expects MIN_EXPECTED), the serial
 //   pairs, runs and lag-one correlation along nonces, in the same summation
 //   order: statistics equal to the bit. The p-values come from the same
@@ -40,7 +43,9 @@ const BINS = 16;
 const MAX_FAMILIES = 64;
 const RANKS = 'A23456789TJQK';
 const SUITS = 'SHDC';
-const TESTED = new Set(['shoe.deal', 'shoe.tournament', 'dice.roll', 'selfpoker.deck', 'cursor.float', 'ladder.shuffle', 'cursor.shuffle', 'poker.deal', 'cursor.int']);
+const STAKE_TESTED = ['stake.floats', 'stake.dice', 'stake.limbo', 'stake.plinko', 'stake.roulette', 'stake.wheel', 'stake.keno', 'stake.mines',
+  'stake.hilo', 'stake.blackjack', 'stake.baccarat', 'stake.videopoker', 'stake.diamonds', 'stake.crash'];
+const TESTED = new Set(['shoe.deal', 'shoe.tournament', 'dice.roll', 'selfpoker.deck', 'cursor.float', 'ladder.shuffle', 'cursor.shuffle', 'poker.deal', 'cursor.int', ...STAKE_TESTED]);
 
 // ---------------------------------------------------------------------------
 // The distributions behind the p-values (src/stats/math.rs, line for line)
@@ -173,6 +178,374 @@ export function intBins(range) {
 }
 
 // ---------------------------------------------------------------------------
+// Stake's games (src/stats/stake.rs): every game event is ⌊f·m⌋ of a float
+// f = u/2³², so its law is word counts over 2³², summed as integers (exact
+// below 2⁵³ as Numbers) before the one division.
+
+const TWO_32 = 4294967296;
+/** The cells of a multiplier: [1, 1.05), [1.05, 1.1), …, [25, ∞). */
+export const THRESHOLDS = [1.05, 1.1, 1.2, 1.35, 1.5, 1.75, 2.0, 2.5, 3.0, 4.0, 6.0, 10.0, 25.0];
+const PLINKO_TAIL = 0.01;
+/** Stake's gems by index (src/stake/mod.rs GEMS). */
+const GEMS = ['green', 'purple', 'yellow', 'red', 'cyan', 'orange', 'blue'];
+
+/** How many of the 2³² words give ⌊v·m/2³²⌋ = t, for t in 0 … m−1 (certify::pick_counts at width 32). */
+export function pickCounts(m) {
+  const big = BigInt(m);
+  const ceil = (t) => (BigInt(t) * 4294967296n + big - 1n) / big;
+  const out = new Array(m);
+  let prev = 0n;
+  for (let t = 0; t < m; t++) {
+    const next = ceil(t + 1);
+    out[t] = Number(next - prev);
+    prev = next;
+  }
+  return out;
+}
+
+/** ⌊f·m⌋'s exact law. */
+export const pickLaw = (m) => pickCounts(m).map((c) => c / TWO_32);
+
+/** The counts of ⌊f·m⌋ summed into `cells` cells by `cell(value)`, then divided once. */
+function pooled(m, cells, cell) {
+  const words = new Array(cells).fill(0);
+  pickCounts(m).forEach((c, v) => (words[cell(v)] += c));
+  return words.map((w) => w / TWO_32);
+}
+
+/** The bin of dice's k = roll·100 in 0 … 10000 (integer division: k·16 < 2⁵³). */
+const diceBin = (k) => Math.floor((k * BINS) / 10001);
+
+/** How many words reach at least `x` under `game`, which does not increase with its word: bisection. */
+export function wordsReaching(x, game) {
+  let lo = 0;
+  let hi = TWO_32;
+  while (lo < hi) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (game(mid) >= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** A multiplier's exact cell law under `game`. */
+export function multiplierLaw(game) {
+  const reach = [TWO_32, ...THRESHOLDS.map((x) => wordsReaching(x, game)), 0];
+  return reach.slice(1).map((r, j) => (reach[j] - r) / TWO_32);
+}
+
+/** How many thresholds a multiplier reaches. */
+const multiplierCell = (m) => THRESHOLDS.filter((x) => m >= x).length;
+
+const floor2 = (x) => Math.floor(x * 100) / 100;
+/** Limbo's multiplier of a word, canonical reading: max(1, floor2(1e8/(⌊f·1e8⌋+1)·0.99)), f = u/2³². */
+export function limboOf(u) {
+  const f = u / TWO_32;
+  return Math.max(floor2((1e8 / (Math.floor(f * 1e8) + 1)) * 0.99), 1);
+}
+/** Crash's point of a game's word, canonical reading: floor2(max(1, 2³²/(n+1)·0.99)). */
+export const crashOf = (n) => floor2(Math.max((TWO_32 / (n + 1)) * 0.99, 1));
+
+/** C(n, k) for n ≤ 16, as the Rust folds it (every partial product divides exactly). */
+function binomial(n, k) {
+  let acc = 1;
+  for (let i = 0; i < k; i++) acc = (acc * (n - i)) / (i + 1);
+  return acc;
+}
+
+/** The smallest bucket `lo` with P(bucket ≤ lo) ≥ 1 %: the edges below it (and above rows − lo) are pooled into it. */
+export function plinkoLow(rows) {
+  const total = 2 ** rows;
+  let below = 0;
+  for (let b = 0; b <= rows; b++) {
+    below += binomial(rows, b);
+    if (below / total >= PLINKO_TAIL) return b;
+  }
+  return 0;
+}
+
+const plinkoCell = (bucket, rows) => {
+  const lo = plinkoLow(rows);
+  return clamp(bucket, lo, rows - lo) - lo;
+};
+
+/** Plinko's pooled bucket law: each of the rows is the float's top bit, one half. */
+export function plinkoLaw(rows) {
+  const words = new Array(rows - 2 * plinkoLow(rows) + 1).fill(0);
+  for (let b = 0; b <= rows; b++) words[plinkoCell(b, rows)] += binomial(rows, b);
+  return words.map((w) => w / 2 ** rows);
+}
+
+/** A card's baccarat value: 2 … 9 their pips, tens and faces 0, the ace 1 (card = Stake's index, ♦2 … ♣A). */
+function baccaratValue(card) {
+  const r = Math.floor(card / 4);
+  return r <= 7 ? r + 2 : r === 12 ? 1 : 0;
+}
+const baccaratTotal = (hand) => hand.reduce((s, c) => s + baccaratValue(c), 0) % 10;
+function bankerDraws(banker, third) {
+  if (banker <= 2) return true;
+  if (banker === 3) return third !== 8;
+  if (banker === 4) return third >= 2 && third <= 7;
+  if (banker === 5) return third >= 4 && third <= 7;
+  if (banker === 6) return third === 6 || third === 7;
+  return false;
+}
+/** The winner's cell (0 player, 1 banker, 2 tie) of six cards: P, P, B, B, then the tableau (src/stake/mod.rs baccarat). */
+function baccaratWinner(cards) {
+  const player = [cards[0], cards[1]];
+  const banker = [cards[2], cards[3]];
+  let next = 4;
+  const p0 = baccaratTotal(player);
+  const b0 = baccaratTotal(banker);
+  if (p0 < 8 && b0 < 8) {
+    if (p0 <= 5) {
+      const third = cards[next++];
+      player.push(third);
+      if (bankerDraws(b0, baccaratValue(third))) banker.push(cards[next++]);
+    } else if (b0 <= 5) {
+      banker.push(cards[next++]);
+    }
+  }
+  const p = baccaratTotal(player);
+  const b = baccaratTotal(banker);
+  return p > b ? 0 : p < b ? 1 : 2;
+}
+
+let baccaratCache = null;
+/** The winner's exact law over every value of the 6 cards, in lexicographic order (a million coups: once). */
+export function baccaratLaw() {
+  if (baccaratCache) return [...baccaratCache];
+  const values = pooled(52, 10, baccaratValue);
+  // A card of each baccarat value: 0 a ten, 1 an ace, 2 … 9 their pips.
+  const cardOf = (v) => (v === 0 ? 32 : v === 1 ? 48 : 4 * (v - 2));
+  const law = [0, 0, 0];
+  const digits = [0, 0, 0, 0, 0, 0];
+  const cards = [0, 0, 0, 0, 0, 0];
+  for (let code = 0; code < 1000000; code++) {
+    let rest = code;
+    for (let d = 5; d >= 0; d--) {
+      digits[d] = rest % 10;
+      rest = Math.floor(rest / 10);
+    }
+    let p = 1;
+    for (let d = 0; d < 6; d++) {
+      p *= values[digits[d]];
+      cards[d] = cardOf(digits[d]);
+    }
+    law[baccaratWinner(cards)] += p;
+  }
+  baccaratCache = law;
+  return [...law];
+}
+
+const WINNERS = ['player', 'banker', 'tie'];
+
+/** The draws of a game without replacement: [items, draws]. */
+function draws({ op, a }) {
+  if (op === 'stake.keno') return [40, 10];
+  if (op === 'stake.mines') return [25, a];
+  if (op === 'stake.videopoker') return [52, 10];
+  return null;
+}
+
+function stakeKey(req, key) {
+  switch (req.op) {
+    case 'stake.plinko': return key(int(req, 'rows'));
+    case 'stake.wheel': return key(int(req, 'segments'));
+    case 'stake.mines': return key(int(req, 'mines'));
+    default: return STAKE_TESTED.includes(req.op) ? key(0) : null;
+  }
+}
+
+function stakeLayout({ op, a }) {
+  const tests = [];
+  let label = op;
+  let serial;
+  switch (op) {
+    case 'stake.floats':
+      tests.push(['first float in sixteenths', uniform(16)]);
+      serial = uniform(16);
+      break;
+    case 'stake.dice': {
+      const p = pooled(10001, 16, diceBin);
+      tests.push(['roll in sixteenths of 0 … 100', p]);
+      serial = [...p];
+      break;
+    }
+    case 'stake.limbo':
+    case 'stake.crash': {
+      const limbo = op === 'stake.limbo';
+      const p = multiplierLaw(limbo ? limboOf : crashOf);
+      tests.push([`${limbo ? 'multiplier' : 'crash point'} in cells from 1.05 to 25`, p]);
+      serial = limbo ? [...p] : null;
+      break;
+    }
+    case 'stake.plinko': {
+      label = `stake.plinko rows=${a}`;
+      const p = plinkoLaw(a);
+      tests.push([`bucket, edges pooled below ${plinkoLow(a)}`, p]);
+      serial = [...p];
+      break;
+    }
+    case 'stake.roulette':
+      tests.push(['pocket', pickLaw(37)]);
+      serial = pickLaw(37);
+      break;
+    case 'stake.wheel':
+      label = `stake.wheel segments=${a}`;
+      tests.push(['segment', pickLaw(a)]);
+      serial = pickLaw(a);
+      break;
+    case 'stake.hilo':
+    case 'stake.blackjack':
+    case 'stake.baccarat': {
+      const rank = pooled(52, 13, (c) => Math.floor(c / 4));
+      const suit = pooled(52, 4, (c) => c % 4);
+      const n = op === 'stake.baccarat' ? 6 : 52;
+      for (let p = 0; p < n; p++) tests.push([`rank at position ${p}`, [...rank]]);
+      for (let p = 0; p < n; p++) tests.push([`suit at position ${p}`, [...suit]]);
+      if (op === 'stake.baccarat') {
+        tests.push(['winner: player, banker, tie', baccaratLaw()]);
+        serial = null;
+      } else {
+        serial = rank;
+      }
+      break;
+    }
+    case 'stake.diamonds':
+      for (let p = 0; p < 5; p++) tests.push([`gem at position ${p}`, pickLaw(7)]);
+      serial = null;
+      break;
+    default: {
+      const [n, k] = draws({ op, a });
+      if (op === 'stake.mines') label = `stake.mines mines=${k}`;
+      for (let i = 0; i < k; i++) tests.push([`pick at draw ${i} (of ${n - i})`, pickLaw(n - i)]);
+      serial = null;
+    }
+  }
+  return { label, tests, serial };
+}
+
+function stakeShape({ op, a }) {
+  switch (op) {
+    case 'stake.floats':
+    case 'stake.dice': return [1, 16];
+    case 'stake.limbo':
+    case 'stake.crash': return [1, THRESHOLDS.length + 1];
+    case 'stake.plinko': return [1, a - 2 * plinkoLow(a) + 1];
+    case 'stake.roulette': return [1, 37];
+    case 'stake.wheel': return [1, a];
+    case 'stake.hilo':
+    case 'stake.blackjack': return [104, 13];
+    case 'stake.baccarat': return [13, 13];
+    case 'stake.diamonds': return [5, 7];
+    default: {
+      const [n, k] = draws({ op, a });
+      return [k, n];
+    }
+  }
+}
+
+/** An integer that fits a cell (Rust's as_u64 then u16), else null. */
+const small = (v) => {
+  const x = num(v);
+  return Number.isInteger(x) && x >= 0 && x < 65536 ? x : null;
+};
+
+/** A stake round's cells; its serial step (the one value of a bet along the nonces of its client seed), undefined or null. */
+function stakeSample(key, req, ok, cells) {
+  const { op } = key;
+  let value = null;
+  switch (op) {
+    case 'stake.floats': {
+      const f = num(ok.floats?.[0]);
+      if (typeof f !== 'number') return null;
+      value = Math.min(Math.floor(f * 16), 15);
+      cells.push(0, value);
+      break;
+    }
+    case 'stake.dice': {
+      const roll = num(ok.roll);
+      if (typeof roll !== 'number') return null;
+      value = diceBin(Math.min(Math.max(Math.round(roll * 100), 0), 10000));
+      cells.push(0, value);
+      break;
+    }
+    case 'stake.limbo':
+    case 'stake.crash': {
+      const m = num(op === 'stake.limbo' ? ok.multiplier : ok.crashPoint);
+      if (typeof m !== 'number') return null;
+      value = multiplierCell(m);
+      cells.push(0, value);
+      break;
+    }
+    case 'stake.plinko': {
+      const bucket = num(ok.bucket);
+      if (!Number.isInteger(bucket) || bucket < 0) return null;
+      value = plinkoCell(bucket, key.a);
+      cells.push(0, value);
+      break;
+    }
+    case 'stake.roulette':
+    case 'stake.wheel':
+      value = small(op === 'stake.roulette' ? ok.pocket : ok.segment);
+      if (value === null) return null;
+      cells.push(0, value);
+      break;
+    case 'stake.hilo':
+    case 'stake.blackjack':
+    case 'stake.baccarat': {
+      const cards = ok.cards;
+      if (!Array.isArray(cards)) return null;
+      const n = cards.length;
+      for (let p = 0; p < n; p++) {
+        const c = small(cards[p]);
+        if (c === null) return null;
+        cells.push(p, Math.floor(c / 4), n + p, c % 4);
+      }
+      if (op === 'stake.baccarat') {
+        if (typeof ok.winner !== 'string') return null;
+        const w = WINNERS.indexOf(ok.winner);
+        cells.push(12, w < 0 ? 2 : w); // winner_cell: anything but player or banker is the tie's
+      }
+      if (n === 0) return null;
+      value = Math.floor(small(cards[0]) / 4);
+      break;
+    }
+    case 'stake.diamonds': {
+      const gems = ok.gems;
+      if (!Array.isArray(gems)) return null;
+      for (let p = 0; p < gems.length; p++) {
+        const gem = GEMS.indexOf(gems[p]);
+        if (gem < 0) return null;
+        cells.push(p, gem);
+      }
+      break;
+    }
+    default: {
+      const [n, k] = draws(key);
+      const items = op === 'stake.keno' ? ok.hits : op === 'stake.mines' ? ok.mines : ok.cards;
+      if (!Array.isArray(items)) return null;
+      // The pick of draw i: the item's rank among the items left (keno's squares count from 1).
+      const first = op === 'stake.keno' ? 1 : 0;
+      const drawn = [];
+      for (let i = 0; i < Math.min(items.length, k); i++) {
+        const v = small(items[i]);
+        if (v === null || v < first || v - first >= n) return null;
+        const item = v - first;
+        const earlier = drawn.filter((d) => d < item).length;
+        drawn.push(item);
+        cells.push(i, item - earlier);
+      }
+    }
+  }
+  // Crash has no client seed (a chain, not nonces): no step.
+  if (value === null || typeof req.clientSeed !== 'string') return undefined;
+  const index = int(req, 'nonce');
+  return index === null ? null : { stream: req.clientSeed, index, value };
+}
+
+// ---------------------------------------------------------------------------
 // What each op's outcome is (src/stats/model.rs)
 
 /** A number of a request or an outcome: a Number, a BigInt, or a JsonFloat (json.mjs: { value, text }). */
@@ -218,7 +591,7 @@ function keyOf(req) {
       return r !== null && r >= 2 ? key(r) : null;
     }
     default:
-      return null;
+      return stakeKey(req, key);
   }
 }
 
@@ -268,6 +641,7 @@ export function layout(key) {
     case 'cursor.float':
       return { label: op, tests: [['value in sixteenths', uniform(16)]], serial: uniform(16) };
     default:
+      if (STAKE_TESTED.includes(op)) return stakeLayout(key);
       throw new Error(`${op} has no statistics`);
   }
 }
@@ -286,7 +660,8 @@ function shape({ op, a, b }) {
     case 'poker.deal': return [2 * (2 * a + 5), 13];
     case 'selfpoker.deck': return [104, 13];
     case 'cursor.int': return [1, Math.min(a, BINS)];
-    default: return [1, 16]; // cursor.float
+    case 'cursor.float': return [1, 16];
+    default: return stakeShape({ op, a, b });
   }
 }
 
@@ -335,12 +710,15 @@ function sample(key, req, ok, cells) {
     case 'selfpoker.deck':
       ok.deck.map(num).forEach((c, p) => cells.push(p, Math.floor(c / 4), 52 + p, c % 4));
       return undefined;
-    default: {
+    case 'cursor.int':
+    case 'cursor.float': {
       // cursor.int and cursor.float: one bin, followed along nonces of one client seed and cursor.
       const bin = op === 'cursor.int' ? intBin(ok.value, key.a) : Math.min(Math.floor(num(ok.float) * 16), 15);
       cells.push(0, bin);
       return step(typeof req.clientSeed === 'string' ? `${int(req, 'cursor')} ${req.clientSeed}` : null, int(req, 'nonce'), bin);
     }
+    default:
+      return stakeSample(key, req, ok, cells);
   }
 }
 

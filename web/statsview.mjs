@@ -40,6 +40,9 @@ const nth = (k) => `${formatInt(k + 1)}.`;
 const FAMILY_OPS = {
   'shoe.deal': 'Blackjack, freie Runde', 'shoe.tournament': 'Turnierhand', 'dice.roll': 'Würfel', 'ladder.shuffle': 'Deal or No Deal',
   'cursor.shuffle': 'Mischung', 'poker.deal': 'Casino-Poker', 'selfpoker.deck': 'Pokerni-Hand', 'cursor.int': 'Casino-Zahl', 'cursor.float': 'Kommazahl',
+  'stake.floats': 'Stake-Kommazahlen', 'stake.dice': 'Stake-Würfel', 'stake.limbo': 'Stake-Limbo', 'stake.plinko': 'Stake-Plinko', 'stake.roulette': 'Stake-Roulette',
+  'stake.wheel': 'Stake-Glücksrad', 'stake.keno': 'Stake-Keno', 'stake.mines': 'Stake-Mines', 'stake.hilo': 'Stake-HiLo', 'stake.blackjack': 'Stake-Blackjack',
+  'stake.baccarat': 'Stake-Baccarat', 'stake.videopoker': 'Stake-Videopoker', 'stake.diamonds': 'Stake-Diamonds', 'stake.crash': 'Stake-Crash',
 };
 
 /** The game a family's label names, with its configuration: "Blackjack, freie Runde (6 Decks, Schnitt bei 75 %)". */
@@ -52,11 +55,22 @@ export function familyText(label) {
   if (p.count) return `${game} (${formatInt(p.count)} Einträge)`;
   if (p.players) return `${game} (${plural(Number(p.players), 'Platz', 'Plätze')})`;
   if (p.range) return `${game} (0 bis ${formatInt(BigInt(p.range) - 1n)})`;
+  if (p.rows) return `${game} (${plural(Number(p.rows), 'Reihe', 'Reihen')})`;
+  if (p.segments) return `${game} (${plural(Number(p.segments), 'Segment', 'Segmente')})`;
+  if (p.mines) return `${game} (${plural(Number(p.mines), 'Mine', 'Minen')})`;
   return game;
 }
 
 /** What a sequence's steps are called in a family: dice follow their number, shoes their hands, the rest rounds. */
-const stepsOf = (op) => (op === 'dice.roll' ? 'Würfe' : op.startsWith('shoe.') ? 'Hände' : 'Runden');
+const stepsOf = (op) => (op === 'dice.roll' ? 'Würfe' : op.startsWith('shoe.') ? 'Hände' : op.startsWith('stake.') ? 'Wetten' : 'Runden');
+
+/** What a draw without replacement picks from, by game: "Feld" for Keno and Mines, "Karte" for Video Poker. */
+function drawText(op, i, left) {
+  const [game, from] = op === 'stake.keno' ? ['Keno-Zug', `eines von ${formatInt(left)} freien Feldern`]
+    : op === 'stake.mines' ? ['Minen-Zug', `eines von ${formatInt(left)} freien Feldern`]
+      : ['Kartenzug', `eine von ${formatInt(left)} übrigen Karten`];
+  return `${nth(i)} ${game} (${from})`;
+}
 
 /** What one test looked at, in a player's words: "Augenzahl bei Wurf Nummer 0", "Kartenwert der 1. Karte". */
 export function testText(family, name) {
@@ -77,6 +91,16 @@ export function testText(family, name) {
     [/^runs: up, equal, down/, () => `Auf und Ab aufeinanderfolgender ${stepsOf(op)}`],
     [/^serial correlation/, () => `Zusammenhang aufeinanderfolgender ${stepsOf(op)}`],
     [/^value at position (\d+)$/, (m) => `Eintrag an Stelle ${formatInt(Number(m[1]) + 1)}`],
+    [/^first float in sixteenths$/, () => 'Erste Kommazahl, in 16 gleich großen Bereichen'],
+    [/^roll in sixteenths of 0 … 100$/, () => 'Würfelergebnis, in 16 Bereichen von 0 bis 100'],
+    [/^multiplier in cells from/, () => 'Limbo-Multiplikator, in Stufen von 1,05 bis 25'],
+    [/^crash point in cells from/, () => 'Crash-Punkt, in Stufen von 1,05 bis 25'],
+    [/^bucket, edges pooled/, () => 'Plinko-Fach (die seltenen Randfächer zusammengefasst)'],
+    [/^pocket$/, () => 'Roulette-Fach'],
+    [/^segment$/, () => 'Rad-Segment'],
+    [/^pick at draw (\d+) \(of (\d+)\)$/, (m) => drawText(op, Number(m[1]), Number(m[2]))],
+    [/^winner: player, banker, tie$/, () => 'Baccarat-Gewinner: Spieler, Bank oder Unentschieden'],
+    [/^gem at position (\d+)$/, (m) => `${nth(Number(m[1]))} Edelstein`],
   ];
   if (op === 'cursor.shuffle') rules.unshift(rules.pop());
   for (const [re, f] of rules) {

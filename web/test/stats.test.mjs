@@ -3,8 +3,11 @@
 // `provably serve` as tests/stats.rs builds them (10,000 dice, 2,000
 // six-deck shoes), and a proof document with every tested op, long epochs
 // the audit cuts into batches, a mismatching, an external and an invalid
-// round. The page's side is what its worker runs: reference/js/proof.mjs's
-// checkProof, then statisticsOf over the rounds it derived.
+// round; and Stake bet histories of every stake game with tests
+// (src/stats/stake.rs: honest, one epoch per game plus one whose games share
+// the nonces of a seed pair, and one ground on Limbo's multiplier). The
+// page's side is what its worker runs: reference/js/proof.mjs's checkProof,
+// then statisticsOf over the rounds it derived.
 //
 // Compared for every test: family, name, distribution, df, n, rejected and
 // the statistic exactly (to the bit: the same float operations in the same
@@ -17,19 +20,82 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { checkProof } from '../../reference/js/proof.mjs';
-import { asLines, diceArchives, mixedDocument, shoeArchives } from '../../reference/js/testkit/archives.mjs';
-import { chiSquare, cutProbabilities, holm, shuffleMarginals, statisticsOf } from '../stats.mjs';
+import { asLines, diceArchives, epochsOf, grind, mixedDocument, serve, shoeArchives } from '../../reference/js/testkit/archives.mjs';
+import { chiSquare, cutProbabilities, holm, layout, shuffleMarginals, statisticsOf } from '../stats.mjs';
+import { familyText, testText } from '../statsview.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = resolve(REPO, process.env.PROVABLY_BIN ?? 'target/debug/provably');
 const IN_CI = !['', '0', 'false'].includes((process.env.CI ?? '').trim().toLowerCase());
 export const TOLERANCE = 1e-9;
+
+const sha256hex = (text) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/**
+ * Every stake game with tests (tests/stats_stake.rs's games(), with Crash and
+ * a second configuration of Plinko and Mines), each with enough bets that
+ * every one of its tests runs (Plinko's 16 rows pool 1.06 % at each edge:
+ * 20 expected takes 1,900 bets); Crash reads a game hash and a salt, no seeds.
+ */
+const STAKE_GAMES = [
+  ['stake.floats', { count: 3 }, 400],
+  ['stake.dice', {}, 400],
+  ['stake.limbo', {}, 600],
+  ['stake.plinko', { rows: 16, risk: 'high' }, 2000],
+  ['stake.plinko', { rows: 8, risk: 'low' }, 600],
+  ['stake.roulette', {}, 800],
+  ['stake.wheel', { segments: 10, risk: 'low' }, 300],
+  ['stake.keno', {}, 850],
+  ['stake.mines', { mines: 3 }, 550],
+  ['stake.mines', { mines: 24 }, 120],
+  ['stake.hilo', {}, 300],
+  ['stake.blackjack', {}, 300],
+  ['stake.baccarat', {}, 300],
+  ['stake.videopoker', {}, 1100],
+  ['stake.diamonds', {}, 200],
+  ['stake.crash', {}, 600],
+];
+
+/** An honest Stake history: one epoch (server seed) per game, its bets at nonces 0, 1, 2 …; one epoch whose games take turns on one seed pair; Crash's games in an epoch of their own, uncommitted (a chain has no server seed). */
+function stakeHistory(bin) {
+  const epochs = [];
+  for (const [op, extra, bets] of STAKE_GAMES) {
+    if (op === 'stake.crash') continue;
+    const secret = sha256hex(`stake honest ${op} ${JSON.stringify(extra)}`);
+    epochs.push({ secret, requests: Array.from({ length: bets }, (_, nonce) => ({ op, serverSeed: secret, clientSeed: 'player', nonce, ...extra })) });
+  }
+  // Stake's nonce counts the bets of a seed pair across its games: runs of one game in a row continue
+  // its serial sequence, a bet of another game breaks it.
+  const shared = sha256hex('stake honest shared pair');
+  const turns = ['stake.dice', 'stake.dice', 'stake.limbo', 'stake.roulette', 'stake.roulette', 'stake.roulette', 'stake.hilo', 'stake.keno'];
+  epochs.push({ secret: shared, requests: Array.from({ length: 400 }, (_, nonce) => ({ op: turns[nonce % turns.length], serverSeed: shared, clientSeed: 'shared', nonce })) });
+  const answers = serve(bin, epochs.flatMap((e) => e.requests));
+  let at = 0;
+  const committed = epochsOf(bin, epochs.map((e) => ({ ...e, oks: answers.slice(at, (at += e.requests.length)) })));
+  const games = STAKE_GAMES.find(([op]) => op === 'stake.crash')[2];
+  const crash = Array.from({ length: games }, (_, g) => ({ op: 'stake.crash', hash: sha256hex(`crash game ${g}`), salt: 'stake crash salt' }));
+  // A chain's distance is no game outcome: not tested, and not counted as untested either.
+  const chain = { op: 'stake.crash.chain', hash: crash[0].hash, terminatingHash: sha256hex(crash[0].hash), limit: 3 };
+  const points = serve(bin, [...crash, chain]);
+  committed.push({ commit: null, rounds: [...crash, chain].map((r, g) => ({ ...r, observed: points[g] })) });
+  return committed;
+}
+
+/** 1,000 Limbo bets, one seed pair each, three candidate server seeds: the grinder keeps one under 2× (tests/stats_stake.rs). */
+function limboGround(bin) {
+  const candidates = Array.from({ length: 1000 }, (_, p) => [0, 1, 2].map((c) => {
+    const secret = sha256hex(`stake.limbo operator ${p} candidate ${c}`);
+    return { secret, requests: [{ op: 'stake.limbo', serverSeed: secret, clientSeed: 'player', nonce: 0 }] };
+  }));
+  return grind(bin, candidates, (oks) => oks[0].multiplier < 2);
+}
 
 const relative = (a, b) => (a === b ? 0 : Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b)));
 
@@ -121,6 +187,63 @@ if (!existsSync(BIN)) {
       const lines = asLines(JSON.parse(text).epochs);
       assertSame(audit(dir, 'mixed.jsonl', lines)[1], await pageStatistics(lines), 'every op, as JSON lines');
     });
+
+    test('Stake: every game with tests, an honest history and one ground on Limbo\'s multiplier', { timeout: 300000 }, async () => {
+      const honest = asLines(stakeHistory(BIN));
+      const [hc, h] = audit(dir, 'stake-honest.jsonl', honest);
+      assert.equal(hc, 0, 'every bet matches and no alarm');
+      assert.equal(h.untested, 0, 'a crash chain\'s distance is not a game outcome');
+      // Every family and every one of its tests ran: each law was compared to the bit.
+      const ran = new Map();
+      for (const t of h.tests) ran.set(t.family, [...(ran.get(t.family) ?? []), t.name]);
+      // By op, then by parameter as a number (rows=8 before rows=16).
+      const families = ['stake.baccarat', 'stake.blackjack', 'stake.crash', 'stake.diamonds', 'stake.dice', 'stake.floats', 'stake.hilo', 'stake.keno', 'stake.limbo',
+        'stake.mines mines=3', 'stake.mines mines=24', 'stake.plinko rows=8', 'stake.plinko rows=16', 'stake.roulette', 'stake.videopoker', 'stake.wheel segments=10'];
+      assert.deepEqual([...ran.keys()], families, 'the families, in the audit\'s order');
+      for (const family of families) {
+        const [op, param] = family.split(' ');
+        const key = { op, a: param ? Number(param.split('=')[1]) : 0, b: 0 };
+        const { tests, serial } = layout(key);
+        const names = ran.get(family).filter((n) => !/along nonces$/.test(n));
+        const want = tests.map(([n]) => n);
+        if (op === 'stake.mines' && key.a === 24) {
+          // 120 bets: the draws from 5 tiles or fewer (i ≥ 20) expect 20 in each cell.
+          assert.deepEqual(names, want.slice(20), family);
+        } else {
+          assert.deepEqual(names, want, `${family}: every test ran`);
+        }
+        assert.equal(ran.get(family).includes('serial correlation along nonces'), serial !== null, `${family}: serial tests exactly where the layout follows a value`);
+      }
+      assert.ok(h.tests.some((t) => t.family === 'stake.roulette' && t.name === 'serial correlation along nonces' && t.n === 799 + 100), 'the shared pair adds two roulette pairs in each of its 50 turns of eight bets');
+      const checked = await checkProof(honest);
+      assertSame(h, statisticsOf(checked.epochs), 'honest stake history');
+      // A law one ulp off can leave a statistic unchanged (n·p rounds alike): the same history cut
+      // to other lengths compares every law again at other counts.
+      const epochs = honest.trim().split('\n').map((l) => JSON.parse(l));
+      assert.deepEqual(checked.epochs.map((e) => e.rounds.length), epochs.map((e) => e.rounds.length));
+      for (let cut = 1; cut <= 10; cut++) {
+        const keep = (rounds) => rounds.slice(0, Math.ceil((rounds.length * (60 - cut)) / 60));
+        const [code, r] = audit(dir, `stake-cut-${cut}.jsonl`, asLines(epochs.map((e) => ({ ...e, rounds: keep(e.rounds) }))));
+        assert.equal(code, 0);
+        assertSame(r, statisticsOf(checked.epochs.map((e) => ({ ...e, rounds: keep(e.rounds) }))), `honest stake history, ${60 - cut}/60 of each epoch`);
+      }
+      // A nonce bet twice is a mismatch (src/proof/bets.rs), but its outcome is what the seed gives: it counts, and continues no sequence.
+      const shared = epochs.findIndex((e) => e.rounds[0].clientSeed === 'shared');
+      const twice = epochs.map((e, i) => (i === shared ? { ...e, rounds: [...e.rounds, e.rounds[9]] } : e));
+      const [tc, t] = audit(dir, 'stake-twice.jsonl', asLines(twice));
+      assert.equal(tc, 1, 'the repeated nonce is a mismatch');
+      assert.equal(t.rounds, h.rounds + 1);
+      assertSame(t, await pageStatistics(asLines(twice)), 'a nonce bet twice');
+
+      const { honest: fair, ground } = limboGround(BIN);
+      const [fc, f] = audit(dir, 'limbo-honest.jsonl', asLines(fair));
+      assert.equal(fc, 0);
+      assertSame(f, await pageStatistics(asLines(fair)), 'honest limbo');
+      const [gc, g] = audit(dir, 'limbo-ground.jsonl', asLines(ground));
+      assert.equal(gc, 6, 'an alarm without a mismatch');
+      assert.ok(g.tests.some((t) => t.rejected && t.family === 'stake.limbo' && t.name === 'multiplier in cells from 1.05 to 25'));
+      assertSame(g, await pageStatistics(asLines(ground)), 'ground limbo');
+    });
   });
 }
 
@@ -136,6 +259,22 @@ describe('web/stats.mjs on its own', () => {
     holm(tests, 0.01);
     assert.deepEqual(tests.map((t) => t.threshold), [0.01 / 2, 0.01 / 4, 0.01 / 3, 0.01 / 1]);
     assert.deepEqual(tests.map((t) => t.rejected), [false, true, false, false], "0.004 is above 0.01/3: it and every larger p stay");
+  });
+
+  test('every stake family and test is named in German, each test once', () => {
+    const serial = ['serial pairs along nonces', 'runs: up, equal, down along nonces', 'serial correlation along nonces'];
+    const keys = [...STAKE_GAMES.map(([op, extra]) => ({ op, a: extra.rows ?? extra.segments ?? extra.mines ?? 0, b: 0 })), { op: 'stake.mines', a: 1, b: 0 }, { op: 'stake.wheel', a: 50, b: 0 }];
+    for (const key of keys) {
+      const { label, tests, serial: follows } = layout(key);
+      const names = [...tests.map(([n]) => n), ...(follows ? serial : [])].map((n) => testText(label, n));
+      for (const n of names) assert.doesNotMatch(n, /\b(at|of|position|draw|pick|cells?|bucket|edges|pooled|pocket|segment|gem|winner|multiplier|point|roll|float|nonces?)\b/, `${label}: ${n}`);
+      assert.equal(new Set(names).size, names.length, `${label}: every test its own name`);
+      assert.doesNotMatch(familyText(label), /=|stake\.|\b(rows|segments|mines)\b/, label);
+    }
+    assert.equal(familyText('stake.plinko rows=16'), 'Stake-Plinko (16 Reihen)');
+    assert.equal(familyText('stake.mines mines=1'), 'Stake-Mines (1 Mine)');
+    assert.equal(testText('stake.keno', 'pick at draw 0 (of 40)'), '1. Keno-Zug (eines von 40 freien Feldern)');
+    assert.equal(testText('stake.baccarat', 'suit at position 5'), 'Farbe der 6. Karte');
   });
 
   test('the cut card\'s clamp puts mass on its bound; the shuffle marginals are distributions', () => {
