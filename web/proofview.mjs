@@ -338,7 +338,7 @@ function headline(report) {
       return ['✗ Der Nachweis ist fehlerhaft', `${plural(report.findings.filter((f) => f.kind === 'invalid').length, 'Stelle ist', 'Stellen sind')} nicht lesbar oder ungültig; ${seeds}, ${rounds}.`];
     }
     default:
-      return ['Nichts zu vergleichen', `${seeds}, ${rounds}: weder ein Commitment noch etwas Gesehenes, das sich vergleichen ließe.`];
+      return ['Nichts zu vergleichen', `${seeds}, ${rounds}: weder ein Commitment noch etwas Gesehenes, das sich vergleichen ließe${gapsText(report)}.`];
   }
 }
 
