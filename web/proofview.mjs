@@ -41,6 +41,11 @@ export const OP_NAMES = Object.freeze({
   'selfpoker.deck': 'Pokerni-Hand',
   'ladder.shuffle': 'Deal or No Deal',
   'blackjack.strategy': 'Basisstrategie',
+  // Stake's games by the names Stake shows (a bet history lists many of them).
+  'stake.dice': 'Stake Dice', 'stake.limbo': 'Stake Limbo', 'stake.plinko': 'Stake Plinko', 'stake.mines': 'Stake Mines',
+  'stake.keno': 'Stake Keno', 'stake.roulette': 'Stake Roulette', 'stake.wheel': 'Stake Wheel', 'stake.hilo': 'Stake Hilo',
+  'stake.blackjack': 'Stake Blackjack', 'stake.baccarat': 'Stake Baccarat', 'stake.videopoker': 'Stake Video Poker',
+  'stake.diamonds': 'Stake Diamonds', 'stake.floats': 'Stake-Zufallszahlen', 'stake.crash': 'Stake Crash',
 });
 
 /** What one item of a list field is called. */
@@ -253,10 +258,38 @@ function show(op, field, v) {
   return String(v);
 }
 
+/** The client seed a gap finding names: its reason quotes it as JSON (reference/js/proof.mjs, src/proof/bets.rs). */
+function gapClient(reason) {
+  const m = /client seed ("(?:[^"\\]|\\.)*") (?:is|are) not in the history/.exec(reason ?? '');
+  if (!m) return null;
+  try {
+    return JSON.parse(m[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** A gap in a bet history: missing nonces of one client seed, or a history too scattered to follow. */
+function describeGap(f) {
+  if (!Array.isArray(f.observed)) {
+    return 'Diese Wett-Historie ist zu zerstückelt, um sie weiter zu verfolgen: ob darin Wetten fehlen oder doppelt vorkommen, prüft diese Seite für diesen Seed nicht.';
+  }
+  const [first, last] = f.observed;
+  const client = gapClient(f.reason);
+  const whose = client === null ? '' : ` (Client-Seed „${client}“)`;
+  return first === last
+    ? `Nonce ${formatInt(first)}${whose} fehlt in der Historie: diese Wette lässt sich nicht prüfen.`
+    : `Nonces ${formatInt(first)} … ${formatInt(last)}${whose} fehlen in der Historie: diese Wetten lassen sich nicht prüfen.`;
+}
+
 /** One finding in German. */
 export function describeFinding(f, op) {
   switch (f.kind) {
     case 'mismatch': {
+      // A nonce bet twice: nothing is derived for it, the round's nonce is what was seen.
+      if (f.field === 'nonce' && f.derived === null && f.index === null) {
+        return `Nonce ${formatInt(f.observed)} dieses Seed-Paars wurde schon in einer früheren Runde gesetzt: ein Seed-Paar vergibt jede Nonce nur an eine Wette.`;
+      }
       const what = f.index !== null ? `${ITEM_NAMES[f.field] ?? 'Eintrag'} ${formatInt(f.index + 1)}` : fieldName(f.field);
       const more = f.differences > 1 ? ` – ${plural(f.differences, 'Abweichung', 'Abweichungen')} in diesem Feld` : '';
       return `${what}: berechnet ${show(op, f.field, f.derived)}, im Nachweis ${show(op, f.field, f.observed)}${more}.`;
@@ -267,6 +300,8 @@ export function describeFinding(f, op) {
       return `Übersprungen: ${f.reason === 'telegram' ? 'ein Telegram-Würfel' : `„${f.reason}“`} kommt nicht aus dem Seed.`;
     case 'unobserved':
       return 'Nichts Gesehenes eingetragen: berechnet, aber nicht verglichen.';
+    case 'gap':
+      return describeGap(f);
     default:
       return germanReason(f.field, f.reason ?? '');
   }
@@ -277,6 +312,9 @@ const unknownOp = (report) => report.findings.find((f) => f.kind === 'invalid' &
 /** Nothing in the text was read as JSON: not a proof at all ("hallo welt"). */
 const notAProof = (report) => report.rounds === 0 && report.findings.length > 0 && report.findings.every((f) => f.kind === 'invalid' && /^not JSON/.test(f.reason ?? ''));
 
+/** "; 2 Lücken in der Wett-Historie" when bets are missing (they change no verdict, but a player should know). */
+const gapsText = (report) => (report.gaps ? `; ${plural(report.gaps, 'Lücke', 'Lücken')} in der Wett-Historie` : '');
+
 /** [headline, counts line] of a report. */
 function headline(report) {
   const seeds = plural(report.epochs, 'Seed', 'Seeds');
@@ -284,14 +322,14 @@ function headline(report) {
   const commits = report.commitOk + report.commitMismatch;
   switch (report.verdict) {
     case 'match':
-      return ['✓ Der Nachweis stimmt', `${seeds}, ${rounds}: ${plural(report.match, 'Runde stimmt', 'Runden stimmen')}${report.commitOk ? `, ${plural(report.commitOk, 'Commitment passt', 'Commitments passen')}` : ''}${report.skipped ? `, ${plural(report.skipped, 'Runde', 'Runden')} übersprungen` : ''}.`];
+      return ['✓ Der Nachweis stimmt', `${seeds}, ${rounds}: ${plural(report.match, 'Runde stimmt', 'Runden stimmen')}${report.commitOk ? `, ${plural(report.commitOk, 'Commitment passt', 'Commitments passen')}` : ''}${report.skipped ? `, ${plural(report.skipped, 'Runde', 'Runden')} übersprungen` : ''}${gapsText(report)}.`];
     case 'mismatch': {
       const commit = report.commitMismatch
         ? `${plural(report.commitMismatch, 'Commitment passt', 'Commitments passen')} nicht`
         : commits ? (commits === 1 ? 'das Commitment passt' : `alle ${formatInt(commits)} Commitments passen`) : 'ohne Commitment';
       if (report.commitMismatch && !report.mismatch) return ['✗ Das Commitment passt nicht', `${seeds}, ${rounds}: ${commit}; die Runden folgen aus dem offengelegten Seed, aber der war vorher nicht festgelegt.`];
       return [report.commitMismatch ? '✗ Commitment und Runden passen nicht' : `✗ Der Nachweis stimmt NICHT – ${commits ? 'Commitment passt, ' : ''}Runden weichen ab`,
-        `${seeds}, ${rounds}: ${commit}, ${plural(report.mismatch, 'Runde weicht', 'Runden weichen')} ab.`];
+        `${seeds}, ${rounds}: ${commit}, ${plural(report.mismatch, 'Runde weicht', 'Runden weichen')} ab${gapsText(report)}.`];
     }
     case 'invalid': {
       if (notAProof(report)) return ['✗ Das ist kein Nachweis', 'Ein Nachweis beginnt mit {"proof": 1 oder hat eine Zeile je Seed, jede ein JSON-Objekt. Hier steht etwas anderes.'];
@@ -300,7 +338,7 @@ function headline(report) {
       return ['✗ Der Nachweis ist fehlerhaft', `${plural(report.findings.filter((f) => f.kind === 'invalid').length, 'Stelle ist', 'Stellen sind')} nicht lesbar oder ungültig; ${seeds}, ${rounds}.`];
     }
     default:
-      return ['Nichts zu vergleichen', `${seeds}, ${rounds}: weder ein Commitment noch etwas Gesehenes, das sich vergleichen ließe.`];
+      return ['Nichts zu vergleichen', `${seeds}, ${rounds}: weder ein Commitment noch etwas Gesehenes, das sich vergleichen ließe${gapsText(report)}.`];
   }
 }
 
@@ -365,7 +403,7 @@ function render(view, source) {
   const from = source?.kind === 'file' ? ` aus der Datei „${source.name}“` : source?.kind === 'link' ? ' aus dem Link' : '';
   $('proof-result').replaceChildren(...[
     el('p', { class: 'muted small', id: 'proof-source' }, `${format}${view.title ? `: „${view.title}“` : ''}${from}.`),
-    counts(report),
+    counts(report, epochs),
     statisticsSection(view.statistics),
     findingsList(report, opOf),
     ...epochs.map((e) => epochSection(e)),
@@ -373,12 +411,15 @@ function render(view, source) {
   v.scrollIntoView({ block: 'start' });
 }
 
-function counts(r) {
+function counts(r, epochs) {
   const row = (label, n) => [el('dt', {}, label), el('dd', {}, formatInt(n))];
+  // Only a bet history (stake games) can have gaps: elsewhere the row would always say 0.
+  const bets = r.gaps > 0 || epochs.some((e) => e.rounds.some((x) => x.op?.startsWith('stake.')));
   return el('dl', { class: 'kv counts', id: 'proof-counts' },
     ...row('Seeds', r.epochs), ...row('Runden', r.rounds), ...row('stimmen', r.match), ...row('weichen ab', r.mismatch),
     ...row('übersprungen', r.skipped), ...row('ungültig', r.invalid + r.invalidOther), ...row('nicht verglichen', r.unobserved),
-    ...row('Commitments passen', r.commitOk), ...row('Commitments passen nicht', r.commitMismatch), ...row('ohne Commitment', r.commitAbsent));
+    ...row('Commitments passen', r.commitOk), ...row('Commitments passen nicht', r.commitMismatch), ...row('ohne Commitment', r.commitAbsent),
+    ...(bets ? row('Lücken in der Wett-Historie', r.gaps ?? 0) : []));
 }
 
 function findingsList(report, opOf) {
@@ -428,7 +469,8 @@ function epochSection(e) {
   const section = el('section', { class: 'epoch', 'data-epoch': e.epoch, 'data-commit': commit ?? 'none' },
     el('h3', {}, `Seed ${formatInt(e.epoch + 1)}${e.line !== null ? ` (Zeile ${formatInt(e.line)})` : ''}`),
     el('p', { class: 'epoch-head' }, el('span', { class: `badge ${commit === 'ok' ? 'match' : commit === 'mismatch' || commit === 'invalid' ? 'mismatch' : 'unobserved'}` }, COMMIT_TEXT[commit] ?? 'kein Commitment geprüft'), el('span', { class: 'muted mono' }, secret)),
-    ...e.findings.map((f) => el('p', { class: 'notice bad' }, describeFinding(f))),
+    // A gap is a warning, not a fault: bets the history leaves out, no verdict changed.
+    ...e.findings.map((f) => el('p', { class: `notice ${f.kind === 'gap' ? 'warn' : 'bad'}`, 'data-kind': f.kind }, describeFinding(f))),
     ol);
   if (listed.length < e.rounds.length) {
     const more = el('button', { type: 'button', class: 'secondary small' }, `Alle ${plural(e.rounds.length, 'Runde', 'Runden')} zeigen`);

@@ -18,8 +18,11 @@
 // secret (engine.commitmentOf: cursor.hash or selfpoker.commit); each round
 // derived with engine.execute and compared leaf by leaf with what was
 // observed. Verdicts per round: match, mismatch, skipped, invalid,
-// unobserved; per epoch: commitment ok, mismatch, absent. Every finding is
-// listed, in document order, with exactly the keys of docs/proofs.md.
+// unobserved; per epoch: commitment ok, mismatch, absent. A stake bet
+// history is followed per epoch and client seed: a nonce bet twice is a
+// mismatch at the second round, missing nonces are `gap` findings at the
+// epoch's end. Every finding is listed, in document order, with exactly the
+// keys of docs/proofs.md.
 //
 // Decisions of this checker where docs/proofs.md leaves room (docs/proof-page.md):
 // * it reads the whole text before checking anything: a document that is not
@@ -29,7 +32,12 @@
 // * a lone surrogate escape ("\ud800") is text like any other here; the
 //   protocol's rules then refuse it in the field that holds it;
 // * a number is compared by value: integers (Numbers and BigInts) exactly,
-//   anything written with a fraction or exponent as binary64.
+//   anything written with a fraction or exponent as binary64;
+// * a round its op refuses when run (stake.wheel with 15 segments) is
+//   invalid and no bet: its nonce neither repeats nor closes a gap.
+//   `provably audit` (src/proof/check.rs, bet_of) still counts it as a bet
+//   and can turn it into a mismatch; the rule as specified (invalid rounds
+//   are no bets, an invalid round stays invalid) is followed here.
 
 import { OK_FIELDS } from './generated/ops.mjs';
 import { JsonFloat, parseJson } from './json.mjs';
@@ -642,7 +650,7 @@ async function checkRound(engine, table, at, text, secret) {
     if (!(e instanceof FieldError)) throw e;
     return { verdict: 'invalid', findings: [invalidAt(at, e.field, e.reason, e.index)] };
   }
-  const base = { op: r.request.op, request: r.request, observed: r.observed, external: r.external, seats: r.seats };
+  const base = { op: r.request.op, request: r.request, observed: r.observed, external: r.external, seats: r.seats, isBet: isBet(engine, r.request.op) };
   // Rule 10: the op's own rules that tie fields together hold for every
   // round, an external one too; the op names the field first in its message.
   const result = await engine.execute(r.request);
@@ -715,6 +723,8 @@ function epochTasks(ctx, scan, start, epoch, line) {
   }
   if (!seen.has('rounds')) invalid('rounds', 'is missing');
   if (!seen.has('commit')) tasks.push({ kind: 'commit', info, run: () => checkCommit(ctx.engine, ctx.table, at, null, secret) });
+  // After every other finding of the epoch: where its bet history's gaps stand.
+  tasks.push({ kind: 'epoch-end', info });
   return tasks;
 }
 
@@ -822,12 +832,116 @@ function splitBytes(bytes) {
 }
 
 // ---------------------------------------------------------------------------
+// Bet histories (docs/proofs.md, "Bet histories"; src/proof/bets.rs)
+//
+// A stake seed pair gives each nonce to exactly one bet, across its games.
+// So, per epoch and client seed: a nonce bet again by a later round makes
+// that round a mismatch (field `nonce`), and nonces missing between the
+// smallest and the largest shown are one `gap` finding per missing run, at
+// the epoch's end. Gaps change no verdict (a history filtered by game has
+// them too); nonces before the first shown are not judged, since where a
+// pair's count starts is not published.
+
+/** The most separate runs of nonces one epoch may hold before its continuity is no longer followed (as the Rust audit). */
+export const MAX_RUNS = 2 ** 20;
+
+/**
+ * Whether `op` is a bet on a seed pair: a stake game that takes a nonce,
+ * not `stake.floats` (a bet's bytes) and not crash (a hash chain, no nonce).
+ */
+export function isBet(engine, op) {
+  return op.startsWith('stake.') && op !== 'stake.floats' && engine.fieldsOf(op).includes('nonce');
+}
+
+/**
+ * The bet a checked round is ({ client, nonce }), or null. A round that did
+ * not come from the seed (external) or that is invalid is no bet: its nonce
+ * is not the pair's, and an invalid round stays invalid.
+ */
+function betOf(r) {
+  if (!r.request || r.external !== undefined || r.verdict === 'invalid' || !r.isBet) return null;
+  return { client: r.request.clientSeed, nonce: Number(r.request.nonce) };
+}
+
+/** The epoch being followed: each client seed's nonces, in the order of its first bet. */
+class Bets {
+  constructor() {
+    this.reset();
+    this.info = null;
+  }
+
+  reset() {
+    this.pairs = new Map();
+    // Separate runs of consecutive nonces over all client seeds, counted as
+    // the Rust audit keeps them (its memory), so the cap falls on the same bet.
+    this.runs = 0;
+    this.overflow = false;
+  }
+
+  /** Whether `bet`'s nonce was bet before in this epoch; records it if not. */
+  repeats(info, bet) {
+    this.info ??= info;
+    if (this.overflow) return false;
+    let seen = this.pairs.get(bet.client);
+    if (!seen) this.pairs.set(bet.client, (seen = new Set()));
+    const n = bet.nonce;
+    if (seen.has(n)) return true;
+    this.runs += 1 - (seen.has(n - 1) ? 1 : 0) - (seen.has(n + 1) ? 1 : 0);
+    seen.add(n);
+    if (this.runs > MAX_RUNS) {
+      this.overflow = true;
+      this.pairs = new Map();
+    }
+    return false;
+  }
+
+  /** The epoch ends (`at` its place; else the first bet's): its gap findings. */
+  finish(at) {
+    const info = this.info;
+    this.info = null;
+    if (!info && !at) return [];
+    const where = at ?? { epoch: info.epoch, line: info.line };
+    const out = [];
+    if (this.overflow) {
+      out.push(finding('gap', where, {
+        field: 'nonce',
+        reason: `more than ${MAX_RUNS} separate runs of nonces: the continuity of this epoch's bets is not followed`,
+      }));
+    }
+    for (const [client, seen] of this.pairs) {
+      const nonces = [...seen].sort((a, b) => a - b);
+      for (let i = 1; i < nonces.length; i++) {
+        if (nonces[i] - nonces[i - 1] > 1) out.push(gap(where, client, nonces[i - 1] + 1, nonces[i] - 1));
+      }
+    }
+    this.reset();
+    return out;
+  }
+}
+
+function repeated(at, bet) {
+  return finding('mismatch', at, {
+    field: 'nonce',
+    observed: bet.nonce,
+    differences: 1,
+    reason: `nonce ${bet.nonce} of client seed ${JSON.stringify(bet.client)} was bet by an earlier round of this epoch: a seed pair gives each nonce to one bet`,
+  });
+}
+
+function gap(at, client, first, last) {
+  const which = first === last
+    ? `nonce ${first} of client seed ${JSON.stringify(client)} is`
+    : `nonces ${first} … ${last} of client seed ${JSON.stringify(client)} are`;
+  return finding('gap', at, { field: 'nonce', observed: [first, last], reason: `${which} not in the history: those bets cannot be checked` });
+}
+
+// ---------------------------------------------------------------------------
 // The report
 
 function emptyCounts() {
   return {
     epochs: 0, rounds: 0, match: 0, mismatch: 0, skipped: 0, invalid: 0, unobserved: 0,
-    commitOk: 0, commitMismatch: 0, commitAbsent: 0, invalidOther: 0,
+    commitOk: 0, commitMismatch: 0, commitAbsent: 0, invalidOther: 0, gaps: 0,
   };
 }
 
@@ -900,10 +1014,22 @@ export async function checkProof(input, { engine = DEFAULT_ENGINE, onProgress, c
   const counts = emptyCounts();
   const findings = [];
   const own = [];
+  const bets = new Bets();
+  const notes = (list, info) => {
+    for (const f of list) {
+      counts.gaps++;
+      info?.findings.push(f);
+      findings.push(f);
+    }
+  };
   for (const t of tasks) {
     switch (t.kind) {
       case 'epoch':
+        notes(bets.finish(), bets.info);
         counts.epochs++;
+        break;
+      case 'epoch-end':
+        notes(bets.finish({ epoch: t.info.epoch, line: t.info.line }), t.info);
         break;
       case 'epoch-invalid':
         counts.invalidOther++;
@@ -927,6 +1053,11 @@ export async function checkProof(input, { engine = DEFAULT_ENGINE, onProgress, c
       }
       case 'round': {
         const r = { round: t.round, text: t.text, ...t.result };
+        const bet = betOf(r);
+        if (bet && bets.repeats(t.info, bet)) {
+          r.verdict = 'mismatch';
+          r.findings = [...r.findings, repeated({ epoch: t.info.epoch, round: t.round, line: t.info.line }, bet)];
+        }
         t.info.rounds.push(r);
         counts.rounds++;
         counts[r.verdict]++;
@@ -937,6 +1068,7 @@ export async function checkProof(input, { engine = DEFAULT_ENGINE, onProgress, c
         throw new Error(`unknown task ${t.kind}`);
     }
   }
+  notes(bets.finish(), bets.info);
   const report = { ...counts, verdict: verdictOf(counts), findings };
   return { report, epochs: ctx.epochs, findings: own, format, title: ctx.title };
 }

@@ -10,9 +10,11 @@
 // published rule and held to the vectors first), never from the page.
 
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -281,6 +283,53 @@ if (!missing.length) describe('the page as players use it', { timeout: 1200000 }
       assert.equal(v.verdict, 'mismatch');
       assert.match(v.text, /Commitment und Runden passen nicht/);
       assert.match(await page.textContent('#proof-first'), /^Erste Abweichung: Seed 1 – Das Commitment passt nicht/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a bet history with a nonce bet twice and nonces missing: the mismatch verdict, both findings in German, the gap counted', { timeout: BIG_WAIT }, async () => {
+    // Built and judged by the Rust side (docs/proofs.md, "Bet histories"):
+    // nonce 1 bet by two games, nonces 2 and 3 not in the history.
+    const dir = mkdtempSync(join(tmpdir(), 'provably-bets-'));
+    const serverSeed = 'Seed-Paar 7';
+    const bets = [['stake.dice', 0], ['stake.limbo', 1], ['stake.dice', 1], ['stake.mines', 4, { mines: 3 }]];
+    writeFileSync(join(dir, 'bets.jsonl'), bets.map(([op, nonce, extra]) => JSON.stringify({ op, serverSeed, clientSeed: 'c1', nonce, ...extra })).join('\n'));
+    const made = spawnSync(BIN, ['proof', '--requests', join(dir, 'bets.jsonl'), '--group', '--commit'], { encoding: 'utf8' });
+    assert.equal(made.status, 0, made.stderr);
+    writeFileSync(join(dir, 'bets.json'), made.stdout);
+    const audited = spawnSync(BIN, ['audit', '-q', '--report', join(dir, 'report.json'), join(dir, 'bets.json')], { encoding: 'utf8' });
+    assert.equal(audited.status, 1, audited.stderr);
+    const rust = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+    assert.equal(rust.verdict, 'mismatch');
+    assert.equal(rust.gaps, 1);
+    const twice = rust.findings.find((f) => f.kind === 'mismatch' && f.field === 'nonce');
+    const gap = rust.findings.find((f) => f.kind === 'gap');
+    const twiceText = `Nonce ${twice.observed} dieses Seed-Paars wurde schon in einer früheren Runde gesetzt: ein Seed-Paar vergibt jede Nonce nur an eine Wette.`;
+    const gapText = `Nonces ${gap.observed[0]} … ${gap.observed[1]} (Client-Seed „c1“) fehlen in der Historie: diese Wetten lassen sich nicht prüfen.`;
+
+    const { page, context, problems } = await open();
+    try {
+      await page.fill('#proof-text', made.stdout);
+      await page.click('#proof-run');
+      const v = await proofVerdict(page);
+      assert.equal(v.verdict, 'mismatch');
+      assert.equal(v.firstRound, String(twice.round));
+      assert.match(v.text, /1 Runde weicht ab; 1 Lücke in der Wett-Historie/);
+      assert.equal(await page.textContent('#proof-first'), `Erste Abweichung: Seed 1, Runde ${twice.round + 1} – ${twiceText}`);
+      const findings = await page.$$eval('#proof-findings li', (l) => l.map((x) => [x.dataset.kind, x.textContent]));
+      assert.deepEqual(findings, [['mismatch', `Seed 1, Runde ${twice.round + 1}: ${twiceText}`], ['gap', `Seed 1: ${gapText}`]]);
+      // The round itself says why it is a mismatch; the seed's notice names the gap.
+      const round = await page.$eval(`#proof-result .epoch li[data-round="${twice.round}"]`, (li) => [li.dataset.verdict, li.textContent]);
+      assert.equal(round[0], 'mismatch');
+      assert.ok(round[1].includes(twiceText), round[1]);
+      assert.deepEqual(await page.$$eval('#proof-result .epoch p.notice', (p) => p.map((x) => [x.dataset.kind, x.className, x.textContent])), [['gap', 'notice warn', gapText]]);
+      const counts = await page.$$eval('#proof-counts dt', (d) => d.map((x) => [x.textContent, x.nextElementSibling.textContent]));
+      assert.deepEqual(counts.find(([k]) => k === 'Lücken in der Wett-Historie'), ['Lücken in der Wett-Historie', '1']);
+      const text = await page.textContent('#proof-card');
+      assert.doesNotMatch(text, JARGON);
+      assert.doesNotMatch(text, /\b(the|are|bet|bets|history|client seed|cannot)\b/i);
+      assert.deepEqual(problems, []);
     } finally {
       await context.close();
     }

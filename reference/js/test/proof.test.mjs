@@ -4,8 +4,10 @@
 // commitments node:crypto computes.
 
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { firstDifference } from '../compare.mjs';
 import { parseJson, stringifyJson } from '../json.mjs';
@@ -16,6 +18,7 @@ import { loadVectors, seatsFor, sha256hex, systemProofs, tamperedShoe } from '..
 
 // $PROVABLY_PROOF_VECTORS points at another copy (e.g. a branch's) while vectors/proofs.json is not in this checkout.
 const PROOF_VECTORS = process.env.PROVABLY_PROOF_VECTORS ?? join(REPO, 'vectors/proofs.json');
+const BIN = resolve(REPO, process.env.PROVABLY_BIN ?? 'target/debug/provably');
 const vectors = loadVectors();
 const proofs = systemProofs(vectors);
 const byId = (id) => proofs.find((p) => p.id === id);
@@ -45,6 +48,64 @@ describe('proof.mjs against vectors/proofs.json', () => {
     }
     assert.deepEqual(failures, []);
   });
+});
+
+/** `provably audit --report` of `text`: the report of one file, without the file's name. */
+function rustReport(text) {
+  const dir = mkdtempSync(join(tmpdir(), 'provably-bets-'));
+  writeFileSync(join(dir, 'in.txt'), text);
+  const r = spawnSync(BIN, ['audit', '-q', '--jobs', '2', '--report', join(dir, 'report.json'), join(dir, 'in.txt')], { encoding: 'utf8' });
+  if (r.error || ![0, 1, 2].includes(r.status)) throw new Error(`provably audit failed (${r.status}): ${r.stderr}`);
+  const { files, ...report } = parseJson(readFileSync(join(dir, 'report.json'), 'utf8'));
+  return { ...report, findings: report.findings.map(({ file, ...f }) => f) };
+}
+
+describe('bet histories, held to `provably audit`', () => {
+  const dice = (clientSeed, nonce, extra = {}) => ({ op: 'stake.dice', clientSeed, nonce, ...extra });
+  // What the vectors leave out: client seeds interleaved, nonces out of
+  // order and joining runs, a repeat in a round that mismatches anyway,
+  // rounds that are no bets (external, stake.floats, invalid when read),
+  // seats standing for the client seed, findings of the epoch and of the
+  // document around the gaps, JSON lines with a broken line between epochs.
+  const cases = {
+    'a document': stringifyJson({
+      proof: 1,
+      epochs: [
+        {
+          commit: null,
+          serverSeed: 's1',
+          rounds: [
+            dice('c1', 5), dice('c1', 3), dice('c1', 4), dice('c2', 2), dice('c1', 9), dice('c1', 5),
+            dice('c2', 2, { observed: { roll: 1.5 } }), dice('c2', 0),
+            dice('c1', 7, { external: 'tg' }), dice('c1', 3, { external: 'tg' }),
+            { op: 'stake.floats', clientSeed: 'c1', nonce: 14, count: 1 },
+            dice('c1', 20, { bogus: 1 }),
+            { op: 'stake.limbo', seats: [{ player: 2, seed: '1' }, { player: 1, seed: 'c' }], nonce: 4 },
+            { op: 'stake.mines', clientSeed: 'c1', nonce: 11, mines: 3 },
+          ],
+          extra: 1,
+        },
+        { serverSeed: 's2', rounds: [dice('c1', 5), dice('c1', 1)] },
+      ],
+      zz: 1,
+    }),
+    'JSON lines': [
+      stringifyJson({ commit: null, serverSeed: 's1', rounds: [dice('c', 0), dice('c', 2), dice('c', 2)] }),
+      '{"broken',
+      '',
+      stringifyJson({ serverSeed: 's1', rounds: [dice('c', 10), dice('c', 13)] }),
+      '[1]',
+    ].join('\n'),
+  };
+  for (const [name, text] of Object.entries(cases)) {
+    test(`${name}: the same report, findings in the same order`, { skip: !existsSync(BIN) && `no provably binary at ${BIN}` }, async () => {
+      const expected = rustReport(text);
+      // The case holds what it is about.
+      assert.ok(expected.gaps > 0 && expected.findings.some((f) => f.kind === 'mismatch' && f.field === 'nonce'), stringifyJson(expected));
+      const { report } = await checkProof(text);
+      assert.equal(firstDifference(comparable(expected), comparable(report)), null, `expected ${stringifyJson(expected)}\ngot      ${stringifyJson(report)}`);
+    });
+  }
 });
 
 describe('proof.mjs', () => {
