@@ -45,16 +45,123 @@ fn without_free_text(mut report: Value) -> Value {
 #[test]
 fn every_proof_vector_gives_exactly_its_expected_report() {
     for t in vectors() {
-        for jobs in [1, 3] {
+        // Epochs read whole by the workers, and walked round by round by the reader.
+        for (jobs, whole_epochs) in [(1, 0), (3, 0), (1, 1 << 20), (3, 1 << 20)] {
             let options = Options {
                 jobs,
                 batch_rounds: 2,
+                whole_epochs,
                 ..Options::default()
             };
             let got = report(t["text"].as_str().unwrap(), &options);
-            assert_eq!(got, t["expected"], "tcId {} ({}), {jobs} jobs", t["tcId"], t["comment"]);
+            assert_eq!(
+                got, t["expected"],
+                "tcId {} ({}), {jobs} jobs, whole epochs up to {whole_epochs} bytes",
+                t["tcId"], t["comment"]
+            );
         }
     }
+}
+
+#[test]
+fn a_break_inside_an_epoch_read_whole_stops_the_reading_as_in_place() {
+    let good = r#"{"commit":null,"serverSeed":"s","rounds":[{"op":"dice.roll","clientSeed":"c","n":0,"observed":{"face":1}}]}"#;
+    // Balanced brackets, so the reader cuts the epoch out whole; a comma missing inside it.
+    let broken = r#"{"commit":null,"serverSeed":"s","rounds":[{"op":"dice.roll","clientSeed":"c","n":1}] "x":1}"#;
+    let text = format!("{{\"proof\":1,\"epochs\":[\n{good},\n{broken},\n{good}],\n\"bogus\":1}}");
+    let whole = report(&text, &Options::default());
+    let in_place = report(
+        &text,
+        &Options {
+            whole_epochs: 0,
+            ..Options::default()
+        },
+    );
+    assert_eq!(whole, in_place);
+    assert_eq!(whole["epochs"], 2, "the epoch after the break is not read: {whole}");
+    let last = whole["findings"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        (last["kind"].as_str(), last["epoch"].as_u64(), last["line"].as_u64()),
+        (Some("invalid"), Some(1), Some(3)),
+        "{last}"
+    );
+}
+
+#[test]
+fn a_shoe_observed_in_any_white_space_matches_and_anything_else_takes_the_full_path() {
+    // The typed reading of a shoe decides only matches: every other text is decided as before.
+    let seed = "typed shoe";
+    let req =
+        json!({"op": "shoe.deal", "serverSeed": seed, "clientSeed": "c", "nonce": 1, "decks": 1, "penetration": 0.5});
+    let ok = provably::registry::parse(&req).unwrap().run_value().unwrap();
+    let cards = ok["cards"].as_array().unwrap().clone();
+    let cut = ok["cut"].as_u64().unwrap();
+    let labels: Vec<String> = cards.iter().map(|c| format!("\"{}\"", c.as_str().unwrap())).collect();
+    let round = |observed: &str| {
+        format!(
+            r#"{{"proof":1,"epochs":[{{"commit":null,"serverSeed":"{seed}","rounds":[{{"op":"shoe.deal","clientSeed":"c","nonce":1,"decks":1,"penetration":0.5,"observed":{observed}}}]}}]}}"#
+        )
+    };
+    let verdict = |observed: String| {
+        let r = report(&round(&observed), &Options::default());
+        (
+            r["verdict"].as_str().unwrap().to_string(),
+            r["findings"].as_array().unwrap().len(),
+        )
+    };
+    let matched = ("match".to_string(), 0);
+    assert_eq!(
+        verdict(format!(r#"{{"cards":[{}],"cut":{cut}}}"#, labels.join(","))),
+        matched
+    );
+    assert_eq!(
+        verdict(format!("{{\"cards\": [{}], \"cut\": {cut}}}", labels.join(", "))),
+        matched
+    );
+    assert_eq!(
+        verdict(format!(
+            "{{\n \"cards\" :\t[\r\n{}\n] ,\"cut\":{cut} }}",
+            labels.join(" ,\n")
+        )),
+        matched
+    );
+    assert_eq!(
+        verdict(format!(r#"{{"cut":{cut},"cards":[{}]}}"#, labels.join(","))),
+        matched
+    );
+    assert_eq!(
+        verdict(format!(r#"{{"cards":[{}],"cut":{cut}.0}}"#, labels.join(","))),
+        matched
+    );
+    // The first label with its first character escaped: `"\u0038D"` for `"8D"`.
+    let mut escaped = labels.clone();
+    escaped[0] = format!("\"\\u{:04x}{}", labels[0].as_bytes()[1], &labels[0][2..]);
+    assert_eq!(
+        verdict(format!(r#"{{"cards":[{}],"cut":{cut}}}"#, escaped.join(","))),
+        matched,
+        "an escape"
+    );
+    assert_eq!(
+        verdict(format!(r#"{{"cards":[{}],"cut":{cut}}}"#, labels[..10].join(","))),
+        matched,
+        "a prefix"
+    );
+    assert_eq!(
+        verdict(format!(r#"{{"cards":[{}],"cut":{}}}"#, labels.join(","), cut + 1)).0,
+        "mismatch"
+    );
+    let mut swapped = labels.clone();
+    swapped.swap(0, 1);
+    let first_two_differ = labels[0] != labels[1];
+    assert_eq!(
+        verdict(format!(r#"{{"cards":[{}],"cut":{cut}}}"#, swapped.join(","))).0,
+        if first_two_differ { "mismatch" } else { "match" }
+    );
+    assert_eq!(
+        verdict(format!(r#"{{"cards":[{},"2S"],"cut":{cut}}}"#, labels.join(","))).0,
+        "mismatch",
+        "one card more"
+    );
 }
 
 #[test]

@@ -368,7 +368,7 @@ function stakeLayout({ op, a }) {
       break;
     case 'stake.dice': {
       const p = pooled(10001, 16, diceBin);
-      tests.push(['roll in sixteenths of 0 … 100', p]);
+      tests.push(['roll in 16 bins ⌊k·16/10001⌋ of k = roll·100', p]);
       serial = [...p];
       break;
     }

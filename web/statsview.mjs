@@ -92,7 +92,7 @@ export function testText(family, name) {
     [/^serial correlation/, () => `Zusammenhang aufeinanderfolgender ${stepsOf(op)}`],
     [/^value at position (\d+)$/, (m) => `Eintrag an Stelle ${formatInt(Number(m[1]) + 1)}`],
     [/^first float in sixteenths$/, () => 'Erste Kommazahl, in 16 gleich großen Bereichen'],
-    [/^roll in sixteenths of 0 … 100$/, () => 'Würfelergebnis, in 16 Bereichen von 0 bis 100'],
+    [/^roll in 16 bins ⌊k·16\/10001⌋ of k = roll·100$/, () => 'Würfelergebnis, in 16 Bereichen von 0 bis 100'],
     [/^multiplier in cells from/, () => 'Limbo-Multiplikator, in Stufen von 1,05 bis 25'],
     [/^crash point in cells from/, () => 'Crash-Punkt, in Stufen von 1,05 bis 25'],
     [/^bucket, edges pooled/, () => 'Plinko-Fach (die seltenen Randfächer zusammengefasst)'],

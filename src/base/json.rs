@@ -65,23 +65,35 @@ impl<'de> Visitor<'de> for Strict<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut out = Map::new();
         while let Some(key) = map.next_key::<String>()? {
-            if let Some(path) = self.path {
-                path.keys.borrow_mut().push(key.clone());
-            }
             if out.contains_key(&key) {
                 if let Some(path) = self.path {
-                    *path.twice.borrow_mut() = Some(path.keys.borrow().join("."));
+                    let mut keys = path.keys.borrow().clone();
+                    keys.push(key.clone());
+                    *path.twice.borrow_mut() = Some(keys.join("."));
                 }
                 return Err(de::Error::custom(format_args!("key {key:?} appears twice")));
             }
-            let value = map.next_value_seed(self)?;
-            if let Some(path) = self.path {
-                path.keys.borrow_mut().pop();
-            }
+            let (key, value) = within(self.path, key, || map.next_value_seed(self))?;
             out.insert(key, value);
         }
         Ok(Value::Object(out))
     }
+}
+
+/// Reads a member's value with `key` on the path (moved there and back, not
+/// copied: a round has a handful of keys, each read once).
+pub(crate) fn within<T, E>(
+    path: Option<&KeyPath>,
+    key: String,
+    read: impl FnOnce() -> Result<T, E>,
+) -> Result<(String, T), E> {
+    let Some(path) = path else {
+        return read().map(|v| (key, v));
+    };
+    path.keys.borrow_mut().push(key);
+    let value = read();
+    let key = path.keys.borrow_mut().pop().expect("pushed above");
+    value.map(|v| (key, v))
 }
 
 impl<'de> DeserializeSeed<'de> for Strict<'_> {
@@ -254,15 +266,6 @@ impl<'a> Tokens<'a> {
         ok
     }
 
-    /// White space, then exactly these 4 bytes (a quoted two-character string).
-    #[inline]
-    pub(crate) fn quad(&mut self, q: [u8; 4]) -> bool {
-        self.skip_space();
-        let ok = self.text.get(self.at..self.at + 4) == Some(&q[..]);
-        self.at += if ok { 4 } else { 0 };
-        ok
-    }
-
     /// White space, then exactly `token`.
     pub(crate) fn literal(&mut self, token: &[u8]) -> bool {
         self.skip_space();
@@ -276,6 +279,16 @@ impl<'a> Tokens<'a> {
             self.at += bytes.len();
         }
         ok
+    }
+
+    /// The text not read yet.
+    pub(crate) fn rest(&self) -> &'a [u8] {
+        &self.text[self.at..]
+    }
+
+    /// Moves on by `n` bytes, read by the caller from [`Tokens::rest`].
+    pub(crate) fn advance(&mut self, n: usize) {
+        self.at = (self.at + n).min(self.text.len());
     }
 
     /// White space, then a JSON integer in its shortest form (no sign, no
@@ -300,4 +313,17 @@ impl<'a> Tokens<'a> {
         self.skip_space();
         self.at == self.text.len()
     }
+}
+
+/// The text of a JSON string literal `"…"` that holds no escape and no
+/// control character, as serde would read it; `None` for any other text
+/// (an escape, a control character, not UTF-8, not a string), which serde
+/// then reads or refuses. Keys and seeds are such strings: this saves a
+/// parser per key.
+pub(crate) fn plain_string(raw: &[u8]) -> Option<String> {
+    let body = raw.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    if body.iter().any(|&b| b == b'\\' || b == b'"' || b < 0x20) {
+        return None;
+    }
+    std::str::from_utf8(body).ok().map(str::to_string)
 }

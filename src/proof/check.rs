@@ -758,7 +758,11 @@ pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8]) -> Event {
         verdict: j.verdict,
         findings: j.findings,
         // A round the op refuses (a wheel of 15 segments) is no bet.
-        bet: if j.verdict == RoundVerdict::Invalid { None } else { bet_of(head, &r) },
+        bet: if j.verdict == RoundVerdict::Invalid {
+            None
+        } else {
+            bet_of(head, &r)
+        },
     }
 }
 
@@ -792,9 +796,20 @@ fn verbatim(head: &EpochHead, round: u64, raw: &[u8], secret: Option<(&str, &Val
     let at = memchr::memmem::find(body, KEY)?;
     let before = body[..at].trim_ascii_end().strip_suffix(b",")?;
     let observed = body[at + KEY.len()..].trim_ascii_start().strip_prefix(b":")?;
-    let members = format!("{}}}", std::str::from_utf8(before).ok()?);
-    let (map, inner) = parse_round(&members, true).ok()?;
-    if inner.is_some() {
+    // One buffer per worker for the members' text, closed as an object.
+    thread_local! {
+        static MEMBERS: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    let parsed = MEMBERS.with_borrow_mut(|members| {
+        members.clear();
+        members.push_str(std::str::from_utf8(before).ok()?);
+        members.push('}');
+        parse_round(members, true)
+            .ok()
+            .map(|(map, inner)| (map, inner.is_some()))
+    });
+    let (map, inner) = parsed?;
+    if inner {
         return None;
     }
     let r = read_round(Value::Object(map), secret).ok()?;
@@ -926,9 +941,9 @@ impl<'de> Visitor<'de> for RoundVisitor<'_> {
                 observed = Some(map.next_value()?);
                 continue;
             }
-            self.path.keys.borrow_mut().push(key.clone());
-            let value = map.next_value_seed(Strict { path: Some(self.path) })?;
-            self.path.keys.borrow_mut().pop();
+            let (key, value) = crate::base::json::within(Some(self.path), key, || {
+                map.next_value_seed(Strict { path: Some(self.path) })
+            })?;
             out.insert(key, value);
         }
         Ok((out, observed.map(serde_json::value::RawValue::get)))

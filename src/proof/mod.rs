@@ -328,6 +328,8 @@ pub enum Event {
     EpochEnd { at: Place },
     /// A finding that changes no verdict: a gap in a bet history.
     Note(Finding),
+    /// The text broke inside an epoch a worker read whole: nothing after this counts.
+    Stop,
 }
 
 /// A bet's place in its seed pair's sequence.
@@ -343,7 +345,7 @@ impl Event {
     /// The findings the event carries.
     pub fn findings(&self) -> &[Finding] {
         match self {
-            Event::Epoch { .. } | Event::EpochEnd { .. } => &[],
+            Event::Epoch { .. } | Event::EpochEnd { .. } | Event::Stop => &[],
             Event::Commit { finding, .. } => finding.as_slice(),
             Event::Round { findings, .. } => findings,
             Event::Invalid(f) | Event::Note(f) => std::slice::from_ref(f),
@@ -429,7 +431,7 @@ impl Counts {
             }
             Event::Invalid(_) => self.invalid_other += 1,
             Event::Note(_) => self.gaps += 1,
-            Event::EpochEnd { .. } => {}
+            Event::EpochEnd { .. } | Event::Stop => {}
         }
     }
 

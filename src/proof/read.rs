@@ -111,6 +111,8 @@ pub(crate) enum Job {
     },
     /// JSON-lines epochs: (line, epoch, the line or its length when too long).
     Lines(Vec<(u64, u64, Result<Vec<u8>, usize>)>),
+    /// A document's epoch cut out whole: its number, the line it begins on, its text.
+    Epoch { epoch: u64, line: u64, text: Vec<u8> },
     /// Small jobs in a row, sent as one (a document of many short epochs).
     Batch(Vec<Job>),
 }
@@ -125,6 +127,7 @@ impl Job {
                 lines.len(),
                 lines.iter().map(|(_, _, t)| t.as_ref().map_or(0, Vec::len)).sum(),
             ),
+            Job::Epoch { text, .. } => (1, text.len()),
             Job::Batch(jobs) => jobs.iter().map(Job::weight).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1)),
         }
     }
@@ -171,6 +174,7 @@ impl Job {
                 .into_iter()
                 .filter_map(|(_, _, t)| t.ok())
                 .for_each(|b| spare.keep(b)),
+            Job::Epoch { text, .. } => spare.keep(text),
             Job::Batch(jobs) => jobs.into_iter().for_each(|j| j.recycle(spare)),
             Job::Events(_) | Job::Commit { .. } => {}
         }
@@ -229,12 +233,47 @@ pub(crate) fn run_job(job: &Job, options: &Options, out: &mut Vec<Event>) {
                 read_line_epoch(*line, *epoch, text, options, out);
             }
         }
+        Job::Epoch { epoch, line, text } => read_whole_epoch(*epoch, *line, text, options, out),
         Job::Batch(jobs) => {
             for job in jobs {
                 run_job(job, options, out);
             }
         }
     }
+}
+
+/// Reads and checks a document's epoch cut out whole, as the reader would
+/// have read it in place: the same events, and where its text breaks, the
+/// same finding, after which nothing counts ([`Event::Stop`]).
+fn read_whole_epoch(epoch: u64, line: u64, text: &[u8], options: &Options, out: &mut Vec<Event>) {
+    let ctx = Ctx::default();
+    let result = {
+        let mut sink = Inline {
+            out: &mut *out,
+            options,
+        };
+        let mut sc = Scanner::starting_at(text, line, options.max_value);
+        read_epoch(&mut sc, epoch, None, &mut sink, &ctx, options)
+    };
+    let (line, e) = match result {
+        Ok(()) => return,
+        Err(ReadStop::Scan(ScanError::Syntax { line, message })) => (line, Err(message)),
+        Err(ReadStop::Scan(ScanError::TooLarge { line, limit })) => (line, Ok(limit)),
+        Err(ReadStop::Scan(ScanError::Io(e))) => (line, Err(e.to_string())),
+        Err(ReadStop::Halted) => return,
+    };
+    let at = Place {
+        line: Some(line),
+        ..ctx.place()
+    };
+    out.push(Event::Invalid(
+        match e {
+            Err(message) => ProofError::NotJson { at, message },
+            Ok(limit) => ProofError::TooLarge { at, limit },
+        }
+        .finding(),
+    ));
+    out.push(Event::Stop);
 }
 
 /// Reads and checks one JSON-lines epoch.
@@ -336,6 +375,9 @@ fn invalid_event(at: Place, field: &str, reason: impl Into<String>) -> Event {
 fn small<R: BufRead>(sc: &mut Scanner<R>) -> Result<Value, ScanError> {
     let mut raw = Vec::new();
     sc.value(&mut raw)?;
+    if let Some(text) = crate::base::json::plain_string(&raw) {
+        return Ok(Value::String(text));
+    }
     serde_json::from_slice(&raw).map_err(|e| {
         // serde's own position is within the value; the scanner's line is the one that counts.
         let text = String::from_utf8_lossy(&raw);
@@ -430,7 +472,19 @@ fn read_epochs<R: BufRead, S: Sink>(
         if sc.peek()?.is_none() {
             return Err(sc.syntax("expected an epoch, found the end of the text").into());
         }
-        read_epoch(sc, epoch, None, sink, ctx, options)?;
+        // A small epoch already buffered goes to a worker whole (Options::whole_epochs).
+        let max = if options.stats.is_some() {
+            0
+        } else {
+            options.whole_epochs.min(options.max_value)
+        };
+        let mut text = if max > 0 { sink.buffer() } else { Vec::new() };
+        let line = sc.line();
+        if max > 0 && sc.buffered_object(&mut text, max)? {
+            sink.job(Job::Epoch { epoch, line, text })?;
+        } else {
+            read_epoch(sc, epoch, None, sink, ctx, options)?;
+        }
         ctx.epoch.set(None);
         if !sc.more(b']')? {
             return Ok(());

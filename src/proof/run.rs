@@ -42,6 +42,13 @@ pub struct Options {
     /// field), in bytes: past it, reading stops with a finding that names
     /// the limit, so no value is held in memory whole whatever its size.
     pub max_value: usize,
+    /// A document's epoch of at most this many bytes that is already in the
+    /// reader's buffer goes to a worker whole, which reads it as a JSON
+    /// line's epoch is read: the reader then only counts its brackets, and
+    /// an archive of many small epochs (a seed per shoe) is read in
+    /// parallel. 0: every epoch is walked by the reader, round by round.
+    /// Not with `stats` (their counts would include epochs past a break).
+    pub whole_epochs: usize,
 }
 
 impl Default for Options {
@@ -53,6 +60,7 @@ impl Default for Options {
             max_line: 64 << 20,
             stats: None,
             max_value: MAX_VALUE,
+            whole_epochs: 1 << 20,
         }
     }
 }
@@ -283,11 +291,19 @@ fn collect(
     // A bet history's nonces are followed in document order, here.
     let mut bets = super::bets::Bets::default();
     let mut seen = Vec::new();
+    // A worker found the text broken inside a whole epoch: what the reader
+    // sent after it is dropped, as if reading had stopped there.
+    let mut stopped = false;
     for (seq, events) in results {
         waiting.insert(seq, events);
         while let Some(events) = waiting.remove(&next) {
             for e in events {
-                bets.see(e, &mut seen);
+                if matches!(e, Event::Stop) {
+                    stopped = true;
+                }
+                if !stopped {
+                    bets.see(e, &mut seen);
+                }
             }
             for e in seen.drain(..) {
                 counts.add(&e);

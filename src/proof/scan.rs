@@ -100,6 +100,34 @@ impl<R: BufRead> Scanner<R> {
         }
     }
 
+    /// A scanner over an epoch cut out of a document, whose text began at `line`.
+    pub(crate) fn starting_at(input: R, line: u64, max_value: usize) -> Self {
+        Scanner { input, line, max_value }
+    }
+
+    /// The line the scanner is at.
+    pub(crate) fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// The next value, if it is an object that ends within the first `max`
+    /// bytes the input has buffered already: its text is appended to `out`
+    /// and consumed. `false`, with nothing consumed, otherwise (another
+    /// value, a longer object, one that runs past the buffer).
+    pub(crate) fn buffered_object(&mut self, out: &mut Vec<u8>, max: usize) -> Result<bool, ScanError> {
+        if self.peek()? != Some(b'{') {
+            return Ok(false);
+        }
+        let buf = self.input.fill_buf()?;
+        let Some(n) = Walk::default().find_end(&buf[..buf.len().min(max)]) else {
+            return Ok(false);
+        };
+        out.extend_from_slice(&buf[..n]);
+        self.line += bytecount(&buf[..n]);
+        self.input.consume(n);
+        Ok(true)
+    }
+
     pub(crate) fn syntax(&self, message: impl Into<String>) -> ScanError {
         ScanError::Syntax {
             line: self.line,
@@ -193,8 +221,11 @@ impl<R: BufRead> Scanner<R> {
             Some(b) => return Err(self.syntax(format!("expected a key (a string), found {}", shown(b)))),
             None => return Err(self.syntax("expected a key, found the end of the text")),
         }
-        let key = serde_json::from_slice::<String>(&raw)
-            .map_err(|e| self.syntax(format!("a key that is not a JSON string: {e}")))?;
+        let key = match crate::base::json::plain_string(&raw) {
+            Some(key) => key,
+            None => serde_json::from_slice::<String>(&raw)
+                .map_err(|e| self.syntax(format!("a key that is not a JSON string: {e}")))?,
+        };
         self.expect(b':', "':'")?;
         Ok(key)
     }

@@ -362,16 +362,46 @@ fn same_shoe(shoe: &Shoe, text: &[u8]) -> bool {
     if !(r.punct(b'{') && r.literal(b"\"cards\"") && r.punct(b':') && r.punct(b'[')) {
         return false;
     }
-    for (i, card) in shoe.cards.iter().enumerate() {
-        if i > 0 && !r.punct(b',') {
-            return false;
+    // The labels, read in place. First in one compare, as the text is most
+    // often written: `"8D","8S",…` (provably proof) or `"8D", "8S", …`
+    // (json.dumps); then token by token, white space anywhere between.
+    let t = r.rest();
+    if let Some(n) = same_labels_written(&shoe.cards, t) {
+        r.advance(n);
+        return r.punct(b']')
+            && r.punct(b',')
+            && r.literal(b"\"cut\"")
+            && r.punct(b':')
+            && r.integer() == Some(u64::from(shoe.cut))
+            && r.punct(b'}')
+            && r.end();
+    }
+    let mut i = 0;
+    let space = |i: &mut usize| {
+        while let Some(b' ' | b'\t' | b'\r' | b'\n') = t.get(*i) {
+            *i += 1;
+        }
+    };
+    for (k, card) in shoe.cards.iter().enumerate() {
+        if k > 0 {
+            if t.get(i) != Some(&b',') {
+                space(&mut i);
+                if t.get(i) != Some(&b',') {
+                    return false;
+                }
+            }
+            i += 1;
+        }
+        if t.get(i) != Some(&b'"') {
+            space(&mut i);
         }
         // Every label is two ASCII characters: the quoted label is 4 bytes.
-        let &[a, b] = card.as_bytes() else { return false };
-        if !r.quad([b'"', a, b, b'"']) {
-            return false;
+        match (t.get(i..i + 4), card.as_bytes()) {
+            (Some(&[b'"', x, y, b'"']), &[a, b]) if x == a && y == b => i += 4,
+            _ => return false,
         }
     }
+    r.advance(i);
     r.punct(b']')
         && r.punct(b',')
         && r.literal(b"\"cut\"")
@@ -379,6 +409,34 @@ fn same_shoe(shoe: &Shoe, text: &[u8]) -> bool {
         && r.integer() == Some(u64::from(shoe.cut))
         && r.punct(b'}')
         && r.end()
+}
+
+/// The length of the labels' text at the start of `text` when it is the
+/// labels quoted and joined by `,` or by `, ` (the separator after the first
+/// label decides): each label at a fixed stride, no white space to skip.
+fn same_labels_written(cards: &[&str], text: &[u8]) -> Option<usize> {
+    if text.get(4..6) == Some(b", ") {
+        labels_at_stride::<6>(cards, text)
+    } else {
+        labels_at_stride::<5>(cards, text)
+    }
+}
+
+/// [`same_labels_written`] for one separator: `S` is 5 for `,` and 6 for `, `.
+fn labels_at_stride<const S: usize>(cards: &[&str], text: &[u8]) -> Option<usize> {
+    let (last, init) = cards.split_last()?;
+    let len = cards.len() * S - (S - 4);
+    let t = text.get(..len)?;
+    let sep: &[u8] = if S == 6 { b", " } else { b"," };
+    let quoted = |q: &[u8], card: &str| match card.as_bytes() {
+        &[a, b] => q[0] == b'"' && q[1] == a && q[2] == b && q[3] == b'"',
+        _ => false,
+    };
+    let body = t
+        .chunks_exact(S)
+        .zip(init)
+        .all(|(chunk, card)| quoted(chunk, card) && chunk[4..] == *sep);
+    (body && quoted(&t[len - 4..], last)).then_some(len)
 }
 
 /// How the shoe was drawn and the cut card placed, for vectors and reports.

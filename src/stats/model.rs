@@ -123,7 +123,7 @@ pub(crate) fn has_tests(op: &str) -> bool {
             | "cursor.shuffle"
             | "poker.deal"
             | "cursor.int"
-    ) || super::stake::TESTED.contains(&op)
+    ) || super::stake::is_tested(op)
 }
 
 fn uniform(n: usize) -> Vec<f64> {

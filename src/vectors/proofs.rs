@@ -789,7 +789,8 @@ fn bet_histories(out: &mut Vec<Vector>) {
         verdict: Verdict::Mismatch,
         wants: vec![at(Mismatch, 0, 2, "nonce", Idx::Null)],
     });
-    let refused = |n: u64| json!({"op": "stake.wheel", "clientSeed": "player-1", "nonce": n, "segments": 15, "risk": "low"});
+    let refused =
+        |n: u64| json!({"op": "stake.wheel", "clientSeed": "player-1", "nonce": n, "segments": 15, "risk": "low"});
     out.push(Vector {
         comment: "invalid: a round the op refuses (a wheel of 15 segments) is no bet: its nonce is neither bet twice nor does it close a gap",
         class: "invalid",

@@ -129,7 +129,7 @@ fn progress(name: &str, size: Option<u64>) -> ProgressBar {
 /// Audits one file into the spool; a file that cannot be opened is an invalid finding.
 fn audit_one(i: usize, name: &str, options: &proof::Options, spool: &mut Spool, bar: bool) -> anyhow::Result<Counts> {
     let (input, size): (Box<dyn BufRead + Send>, Option<u64>) = if name == "-" {
-        (Box::new(BufReader::with_capacity(1 << 16, io::stdin())), None)
+        (Box::new(BufReader::with_capacity(1 << 20, io::stdin())), None)
     } else {
         let opened = File::open(name).and_then(|f| match f.metadata() {
             Ok(m) if m.is_dir() => Err(io::Error::other("is a directory, not a proof file")),
@@ -137,7 +137,7 @@ fn audit_one(i: usize, name: &str, options: &proof::Options, spool: &mut Spool, 
             Err(e) => Err(e),
         });
         match opened {
-            Ok((f, size)) => (Box::new(BufReader::with_capacity(1 << 16, f)), size),
+            Ok((f, size)) => (Box::new(BufReader::with_capacity(1 << 20, f)), size),
             Err(e) => {
                 let f = ProofError::Read {
                     at: Place::default(),
