@@ -4,6 +4,14 @@
 //! on one feature (Limbo's multiplier, a mine on one tile) that raise it
 //! while every bet still matches its committed seed.
 
+// Counts and probabilities: every cast is of a count far below 2^52.
+#![allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "counts, rolls and draws far below 2^52"
+)]
+
 use serde_json::{json, Value};
 
 use provably::stats::{collect::Collector, evaluate, model, stake};
@@ -106,7 +114,7 @@ fn a_dice_roll_names_its_event_and_the_bins_are_its_words_counted() {
     .tests[0]
         .1
         .clone();
-    let mut bins = vec![0u64; 16];
+    let mut bins = [0u64; 16];
     for (k, w) in words.iter().enumerate() {
         let k = k as u64;
         // The roll as the op answers it maps back to its event.

@@ -188,55 +188,6 @@ pub(crate) fn lone_surrogate(text: &str) -> Option<&str> {
     None
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn repeated_keys_are_refused_at_any_depth() {
-        assert!(parse(r#"{"range": 6, "range": 0}"#)
-            .unwrap_err()
-            .to_string()
-            .contains("\"range\" appears twice"));
-        assert!(parse(r#"{"a": [{"b": 1, "b": 2}]}"#).is_err());
-    }
-
-    #[test]
-    fn a_refused_line_still_gives_its_id_unless_the_id_is_repeated_or_not_an_integer() {
-        assert_eq!(lenient_id(r#"{"id":4,"op":"x","serverSeed":"\ud800"}"#), Some(4));
-        assert_eq!(lenient_id(r#"{"id":5,"range":6,"range":0}"#), Some(5));
-        assert_eq!(lenient_id(r#"{"id":5,"id":6}"#), None);
-        assert_eq!(lenient_id(r#"{"id":"5"}"#), None);
-        assert_eq!(lenient_id(r#"{"id":5} x"#), None);
-        assert_eq!(lenient_id("[5]"), None);
-    }
-
-    #[test]
-    fn lone_surrogates_are_found_and_pairs_and_escaped_backslashes_are_not() {
-        assert_eq!(lone_surrogate(r#""\ud800""#), Some(r"\ud800"));
-        assert_eq!(lone_surrogate(r#""a\uDC00b""#), Some(r"\uDC00"));
-        assert_eq!(lone_surrogate(r#""\ud83d\ude00""#), None);
-        assert_eq!(lone_surrogate(r#""\\ud800""#), None);
-    }
-
-    #[test]
-    fn values_read_as_serde_json_reads_them() {
-        for text in [
-            r#"{"a":[1,-2,0.5,1e-7,"x\u00e9",null,true,{}]}"#,
-            "9007199254740993",
-            "-0",
-            "[]",
-        ] {
-            assert_eq!(
-                parse(text).unwrap(),
-                serde_json::from_str::<Value>(text).unwrap(),
-                "{text}"
-            );
-        }
-        assert!(parse("{} x").is_err());
-    }
-}
-
 /// A cursor over JSON text for reading it against a known value: each call
 /// skips JSON white space (space, tab, CR, LF) before a token, except
 /// [`Tokens::raw`], which continues inside one.
@@ -326,4 +277,53 @@ pub(crate) fn plain_string(raw: &[u8]) -> Option<String> {
         return None;
     }
     std::str::from_utf8(body).ok().map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeated_keys_are_refused_at_any_depth() {
+        assert!(parse(r#"{"range": 6, "range": 0}"#)
+            .unwrap_err()
+            .to_string()
+            .contains("\"range\" appears twice"));
+        assert!(parse(r#"{"a": [{"b": 1, "b": 2}]}"#).is_err());
+    }
+
+    #[test]
+    fn a_refused_line_still_gives_its_id_unless_the_id_is_repeated_or_not_an_integer() {
+        assert_eq!(lenient_id(r#"{"id":4,"op":"x","serverSeed":"\ud800"}"#), Some(4));
+        assert_eq!(lenient_id(r#"{"id":5,"range":6,"range":0}"#), Some(5));
+        assert_eq!(lenient_id(r#"{"id":5,"id":6}"#), None);
+        assert_eq!(lenient_id(r#"{"id":"5"}"#), None);
+        assert_eq!(lenient_id(r#"{"id":5} x"#), None);
+        assert_eq!(lenient_id("[5]"), None);
+    }
+
+    #[test]
+    fn lone_surrogates_are_found_and_pairs_and_escaped_backslashes_are_not() {
+        assert_eq!(lone_surrogate(r#""\ud800""#), Some(r"\ud800"));
+        assert_eq!(lone_surrogate(r#""a\uDC00b""#), Some(r"\uDC00"));
+        assert_eq!(lone_surrogate(r#""\ud83d\ude00""#), None);
+        assert_eq!(lone_surrogate(r#""\\ud800""#), None);
+    }
+
+    #[test]
+    fn values_read_as_serde_json_reads_them() {
+        for text in [
+            r#"{"a":[1,-2,0.5,1e-7,"x\u00e9",null,true,{}]}"#,
+            "9007199254740993",
+            "-0",
+            "[]",
+        ] {
+            assert_eq!(
+                parse(text).unwrap(),
+                serde_json::from_str::<Value>(text).unwrap(),
+                "{text}"
+            );
+        }
+        assert!(parse("{} x").is_err());
+    }
 }

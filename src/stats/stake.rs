@@ -391,22 +391,7 @@ pub(crate) fn sample(key: Key, req: &Request, ok: &Value, cells: &mut Vec<(u32, 
             None
         }
         _ => {
-            let (n, _) = draws(key)?;
-            let field = match key.op {
-                "stake.keno" => "hits",
-                "stake.mines" => "mines",
-                _ => "cards",
-            };
-            // The pick of draw i: the item's rank among the items left.
-            let first = if key.op == "stake.keno" { 1 } else { 0 };
-            let items = ok.get(field)?.as_array()?;
-            let mut drawn: Vec<u64> = Vec::with_capacity(items.len());
-            for (i, v) in items.iter().take(cells_of(key)).enumerate() {
-                let item = v.as_u64()?.checked_sub(first).filter(|&x| x < n)?;
-                let earlier = drawn.iter().filter(|&&d| d < item).count() as u64;
-                drawn.push(item);
-                cells.push((u32::try_from(i).ok()?, u16::try_from(item - earlier).ok()?));
-            }
+            picks(key, ok, cells)?;
             None
         }
     };
@@ -420,6 +405,26 @@ pub(crate) fn sample(key: Key, req: &Request, ok: &Value, cells: &mut Vec<(u32, 
         index: int(req, "nonce")?,
         value,
     }))
+}
+
+/// The pick of each draw without replacement: the drawn item's rank among the items left.
+fn picks(key: Key, ok: &Value, cells: &mut Vec<(u32, u16)>) -> Option<()> {
+    let (n, _) = draws(key)?;
+    let field = match key.op {
+        "stake.keno" => "hits",
+        "stake.mines" => "mines",
+        _ => "cards",
+    };
+    let first = u64::from(key.op == "stake.keno");
+    let items = ok.get(field)?.as_array()?;
+    let mut drawn: Vec<u64> = Vec::with_capacity(items.len());
+    for (i, v) in items.iter().take(cells_of(key)).enumerate() {
+        let item = v.as_u64()?.checked_sub(first).filter(|&x| x < n)?;
+        let earlier = drawn.iter().filter(|&&d| d < item).count() as u64;
+        drawn.push(item);
+        cells.push((u32::try_from(i).ok()?, u16::try_from(item - earlier).ok()?));
+    }
+    Some(())
 }
 
 /// The draws a family tests (keno 10, mines all, video poker the 10 a hand can show).

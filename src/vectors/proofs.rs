@@ -733,9 +733,8 @@ fn stake_bet(op: &str, client: &str, nonce: u64) -> Value {
 
 /// Bet histories (docs/proofs.md, "Bet histories"): a history with a seed
 /// rotation, a nonce bet twice, and nonces missing.
-fn bet_histories(out: &mut Vec<Vector>) {
-    use FindingKind::{Gap, Mismatch};
-    let (a, b) = (seed("stake pair 1"), seed("stake pair 2"));
+/// A history of bets under server seed `s`: nonce n is game n mod 5.
+fn stake_history(s: &str, client: &str, nonces: &[u64]) -> Vec<Value> {
     let games = [
         "stake.dice",
         "stake.limbo",
@@ -743,18 +742,19 @@ fn bet_histories(out: &mut Vec<Vector>) {
         "stake.keno",
         "stake.diamonds",
     ];
-    let history = |s: &str, client: &str, nonces: &[u64]| -> Vec<Value> {
-        nonces
-            .iter()
-            .map(|&n| {
-                observed(
-                    ss(s),
-                    stake_bet(games[usize::try_from(n).expect("small") % games.len()], client, n),
-                    |_| {},
-                )
-            })
-            .collect()
-    };
+    nonces
+        .iter()
+        .map(|&n| {
+            let game = games[usize::try_from(n).expect("small") % games.len()];
+            observed(ss(s), stake_bet(game, client, n), |_| {})
+        })
+        .collect()
+}
+
+fn bet_histories(out: &mut Vec<Vector>) {
+    use FindingKind::Mismatch;
+    let (a, b) = (seed("stake pair 1"), seed("stake pair 2"));
+    let history = stake_history;
     let first = history(&a, "player-1", &[0, 1, 2, 3, 4, 5]);
     let second = history(&b, "player-2", &[0, 1, 2]);
     out.push(Vector {
@@ -789,27 +789,34 @@ fn bet_histories(out: &mut Vec<Vector>) {
         verdict: Verdict::Mismatch,
         wants: vec![at(Mismatch, 0, 2, "nonce", Idx::Null)],
     });
+    bet_gaps(out, &a, &b, &first[0]);
+}
+
+/// Bet histories: a round the op refuses is no bet, and bets missing.
+fn bet_gaps(out: &mut Vec<Vector>, a: &str, b: &str, first: &Value) {
+    use FindingKind::Gap;
+    let history = stake_history;
     let refused =
         |n: u64| json!({"op": "stake.wheel", "clientSeed": "player-1", "nonce": n, "segments": 15, "risk": "low"});
     out.push(Vector {
         comment: "invalid: a round the op refuses (a wheel of 15 segments) is no bet: its nonce is neither bet twice nor does it close a gap",
         class: "invalid",
-        text: doc(&[epoch(commit_of(&a), ss(&a), vec![first[0].clone(), refused(0), refused(3)])]),
+        text: doc(&[epoch(commit_of(a), ss(a), vec![first.clone(), refused(0), refused(3)])]),
         verdict: Verdict::Invalid,
         wants: vec![invalid_round(0, 1, "segments"), invalid_round(0, 2, "segments")],
     });
-    let gaps = history(&a, "player-1", &[0, 1, 4, 2, 8]);
-    let mut mixed = history(&b, "player-2", &[5, 7]);
-    mixed.extend(history(&b, "player-3", &[0, 1]));
+    let gaps = history(a, "player-1", &[0, 1, 4, 2, 8]);
+    let mut mixed = history(b, "player-2", &[5, 7]);
+    mixed.extend(history(b, "player-3", &[0, 1]));
     mixed.push(observed(
-        ss(&b),
+        ss(b),
         json!({"op": "stake.floats", "clientSeed": "player-2", "nonce": 7, "count": 2}),
         |_| {},
     ));
     out.push(Vector {
         comment: "valid: bets missing from a history: gap findings at the end of each epoch (nonce 3, nonces 5 … 7; nonce 6 of another client seed), no verdict changed; nonces before the first shown and the floats of a bet are not judged",
         class: "valid",
-        text: doc(&[epoch(commit_of(&a), ss(&a), gaps), epoch(commit_of(&b), ss(&b), mixed)]),
+        text: doc(&[epoch(commit_of(a), ss(a), gaps), epoch(commit_of(b), ss(b), mixed)]),
         verdict: Verdict::Match,
         wants: vec![
             want(Gap, Some(0), None, Some("nonce"), Idx::Null),
