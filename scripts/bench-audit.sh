@@ -6,7 +6,7 @@
 #   scripts/bench-audit.sh check    # only check the inputs (audit clean, serve agrees)
 #   scripts/bench-audit.sh speed    # only the hyperfine comparison
 #   scripts/bench-audit.sh memory   # only the peak-RSS runs
-#   scripts/bench-audit.sh others   # only: the document as Python's json.dumps writes it (and keys reversed), hyperfine against serve
+#   scripts/bench-audit.sh others   # only: the document as Python's json.dumps writes it (and keys reversed), hyperfine against serve (OLD=binary: another build beside it)
 #   scripts/bench-audit.sh hostile  # only: issue 26's hostile documents (big unobserved shuffles, a 2 GiB string, 40,000 keys), RSS and time
 #
 # Inputs (target/bench-audit/, deterministic): N six-deck `shoe.deal`
@@ -120,11 +120,18 @@ others() {
   sed -n 3p "$OUT/shoes-dumps-reversed.json" | cut -c1-160
   for f in shoes-dumps.json shoes-dumps-reversed.json; do "$P" audit --quiet "$OUT/$f" | tail -1; done
   echo "nproc $(nproc), load $(cut -d' ' -f1-3 /proc/loadavg)"
-  hyperfine --warmup 1 --runs "$RUNS" --export-markdown "$OUT/others.md" \
+  # OLD=another build's binary adds its audits, side by side in the same run.
+  local old=()
+  if [ -n "${OLD:-}" ]; then
+    old=(-n "audit, document by provably proof (OLD)" "$OLD audit --quiet $OUT/shoes.json"
+         -n "audit, document by json.dumps (OLD)" "$OLD audit --quiet $OUT/shoes-dumps.json")
+  fi
+  hyperfine --warmup 2 --runs "$RUNS" --export-markdown "$OUT/others.md" \
     -n "serve" "$P serve < $OUT/requests.jsonl" \
     -n "audit, document by provably proof" "$P audit --quiet $OUT/shoes.json" \
     -n "audit, document by json.dumps" "$P audit --quiet $OUT/shoes-dumps.json" \
-    -n "audit, document by json.dumps, keys reversed" "$P audit --quiet $OUT/shoes-dumps-reversed.json"
+    -n "audit, document by json.dumps, keys reversed" "$P audit --quiet $OUT/shoes-dumps-reversed.json" \
+    "${old[@]}"
   echo "load after $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
