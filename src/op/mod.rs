@@ -737,14 +737,13 @@ pub struct Outcome(Box<dyn OkBody>);
 pub(crate) trait OkBody: fmt::Debug + Send + Sync {
     fn write_json(&self, out: &mut Vec<u8>);
     fn to_value(&self) -> Value;
-    /// `Some(true)` when `observed` is this object's JSON text in any layout
-    /// of white space, read straight against the typed value; `None` when
-    /// the body cannot tell so (another key order, an escape, a number
-    /// written otherwise, a difference): the caller then compares written
-    /// text or parsed values. It never answers `Some(false)`: like every
-    /// shortcut of the audit it only decides a match.
-    fn same_json(&self, _observed: &[u8]) -> Option<bool> {
-        None
+    /// Whether `observed` is this object's JSON text in some layout of
+    /// white space, read straight against the typed value. `false` when the
+    /// body cannot tell so (another key order, an escape, a number written
+    /// otherwise, a difference): the caller then compares written text or
+    /// parsed values. Like every shortcut of the audit it only decides a match.
+    fn same_json(&self, _observed: &[u8]) -> bool {
+        false
     }
 }
 
@@ -801,7 +800,7 @@ impl Outcome {
     }
     /// Whether `observed` is known to be this object's JSON without writing it ([`OkBody::same_json`]).
     pub(crate) fn same_json(&self, observed: &[u8]) -> bool {
-        self.0.same_json(observed) == Some(true)
+        self.0.same_json(observed)
     }
     pub fn to_value(&self) -> Value {
         self.0.to_value()
