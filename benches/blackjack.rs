@@ -13,11 +13,11 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-use provably::blackjack::{strategy, Rules};
-use provably::cursor::Round;
 use provably::house_edge::exact::{self, Policy};
 use provably::house_edge::infinite;
 use provably::house_edge::sim::{self, play_round, FastShoe, ShuffledShoe, Source, Tally};
+use provably::schemes::blackjack::{strategy, Rules};
+use provably::schemes::cursor::Round;
 
 const SERVER: &str = "a3f1c9d4e5b6072839a0b1c2d3e4f5061728394a5b6c7d8e9f0a1b2c3d4e5f60";
 const CLIENT: &str = "seat-1";

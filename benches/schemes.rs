@@ -15,11 +15,11 @@ use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
 use provably::base::crypto::{decimal, Keyed};
-use provably::cursor::{self, Round};
 use provably::op::error::MAX_SAFE_INTEGER;
 use provably::protocol::answer_line;
-use provably::selfpoker::numpy::{self, Pcg64};
-use provably::{dice, ladder, poker, selfpoker, shoe};
+use provably::schemes::cursor::{self, Round};
+use provably::schemes::selfpoker::numpy::{self, Pcg64};
+use provably::schemes::{dice, ladder, poker, selfpoker, shoe};
 
 /// `referenz.py`'s second seed: 64 hex characters, so a 64-byte HMAC key
 /// (one block, no key hashing).

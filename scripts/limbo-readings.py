@@ -1,7 +1,7 @@
 """How often Limbo's readings part, over every one of the 2^32 floats.
 
 An implementation independent of the Rust one (numpy's binary64 does the
-same IEEE operations in the same order as src/stake/readings.rs), run over
+same IEEE operations in the same order as src/schemes/stake/readings.rs), run over
 all 2^32 words u, f = u / 2^32 (docs/schemes.md, "Readings"):
 
   canonical  max(1, floor2(1e8 / (floor(f*1e8) + 1) * 0.99))

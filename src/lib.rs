@@ -10,15 +10,8 @@ pub mod base;
 // The op table: how an op is declared, its fields, errors and case strategies.
 pub mod op;
 
-// The schemes, one module each: the algorithm and its ops.
-pub mod blackjack;
-pub mod cursor;
-pub mod dice;
-pub mod ladder;
-pub mod poker;
-pub mod selfpoker;
-pub mod shoe;
-pub mod stake;
+// The schemes, one folder each under `schemes/`: the algorithm and its ops.
+pub mod schemes;
 
 // Every scheme, listed once.
 pub mod registry;

@@ -12,14 +12,14 @@ use crate::op::{OpSpec, Request, Scheme};
 /// Every scheme, in the order of docs/protocol.md.
 pub fn schemes() -> &'static [&'static Scheme] {
     static SCHEMES: [&Scheme; 8] = [
-        &crate::cursor::SCHEME,
-        &crate::poker::SCHEME,
-        &crate::shoe::SCHEME,
-        &crate::dice::SCHEME,
-        &crate::selfpoker::SCHEME,
-        &crate::ladder::SCHEME,
-        &crate::blackjack::SCHEME,
-        &crate::stake::SCHEME,
+        &crate::schemes::cursor::SCHEME,
+        &crate::schemes::poker::SCHEME,
+        &crate::schemes::shoe::SCHEME,
+        &crate::schemes::dice::SCHEME,
+        &crate::schemes::selfpoker::SCHEME,
+        &crate::schemes::ladder::SCHEME,
+        &crate::schemes::blackjack::SCHEME,
+        &crate::schemes::stake::SCHEME,
     ];
     &SCHEMES
 }
@@ -47,5 +47,5 @@ pub fn parse(value: &Value) -> Result<Request, OpError> {
 
 /// The non-canonical readings of the op called `name` (none for most ops).
 pub fn readings(name: &str) -> &'static [crate::op::reading::Reading] {
-    crate::stake::ops::readings(name)
+    crate::schemes::stake::ops::readings(name)
 }

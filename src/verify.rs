@@ -86,7 +86,11 @@ pub fn card_label(token: &str) -> Result<String, InvalidInput> {
     let up = token.to_uppercase().replace("10", "T");
     let mut chars = up.chars();
     match (chars.next(), chars.next(), chars.next()) {
-        (Some(r), Some(s), None) if crate::shoe::RANKS.contains(&r) && crate::shoe::SUITS.contains(&s) => Ok(up),
+        (Some(r), Some(s), None)
+            if crate::schemes::shoe::RANKS.contains(&r) && crate::schemes::shoe::SUITS.contains(&s) =>
+        {
+            Ok(up)
+        }
         _ => Err(InvalidInput::new(
             "observed",
             format!("{token:?} is not a card label such as AS, TD or 9H"),

@@ -528,7 +528,7 @@ fn a_closed_stdout_ends_the_text_of_audit_proof_and_verify_but_not_their_work_or
     // 3,000 rounds, every other one with a wrong face: a long listing and exit 1.
     let lines: String = (0..3000)
         .map(|n| {
-            let face = provably::dice::roll("s", "c", n).unwrap();
+            let face = provably::schemes::dice::roll("s", "c", n).unwrap();
             let face = if n % 2 == 0 { face % 6 + 1 } else { face };
             format!("{{\"commit\":null,\"serverSeed\":\"s\",\"rounds\":[{{\"op\":\"dice.roll\",\"clientSeed\":\"c\",\"n\":{n},\"observed\":{{\"face\":{face}}}}}]}}\n")
         })
@@ -552,8 +552,8 @@ fn a_closed_stdout_ends_the_text_of_audit_proof_and_verify_but_not_their_work_or
     );
     assert!(err.contains("line 2: serverSeed"), "{err}");
 
-    let commit = provably::cursor::hash("s");
-    let face = provably::dice::roll("s", "c", 0).unwrap();
+    let commit = provably::schemes::cursor::hash("s");
+    let face = provably::schemes::dice::roll("s", "c", 0).unwrap();
     for (observed, want) in [(face, 0), (face % 6 + 1, 1)] {
         let observed = observed.to_string();
         let args = [
@@ -579,7 +579,7 @@ fn a_closed_stdout_ends_the_text_of_audit_proof_and_verify_but_not_their_work_or
 #[test]
 fn audit_piped_into_head_c1_prints_one_byte_and_keeps_its_exit_status() {
     let mut doc = load("examples/proofs/tournament.json");
-    doc["epochs"][0]["commit"] = Value::from(provably::cursor::hash("another seed"));
+    doc["epochs"][0]["commit"] = Value::from(provably::schemes::cursor::hash("another seed"));
     let out = duct::cmd(bin(), ["audit", "-"])
         .dir(root())
         .stdin_bytes(doc.to_string())
@@ -609,7 +609,7 @@ fn piped_output_has_no_progress_bar() {
 #[test]
 fn a_line_longer_than_the_limit_is_named_by_its_line_and_the_rest_is_checked() {
     let good = r#"{"commit":null,"serverSeed":"s","rounds":[{"op":"dice.roll","clientSeed":"c","n":0,"observed":{"face":4}}]}"#;
-    let face = provably::dice::roll("s", "c", 0).unwrap();
+    let face = provably::schemes::dice::roll("s", "c", 0).unwrap();
     let good = good.replace("\"face\":4", &format!("\"face\":{face}"));
     let long = format!("{{\"title\":\"{}\"}}", "x".repeat(500));
     let text = format!("{good}\n\n{long}\n{good}\n");
@@ -693,12 +693,12 @@ fn one_epoch_of_many_rounds_streams_with_the_secret_first_and_waits_without_it()
         .map(|n| {
             format!(
                 r#"{{"op":"dice.roll","clientSeed":"c","n":{n},"observed":{{"face":{}}}}}"#,
-                provably::dice::roll("s", "c", n).unwrap()
+                provably::schemes::dice::roll("s", "c", n).unwrap()
             )
         })
         .collect();
     let rounds = rounds.join(",");
-    let commit = provably::cursor::hash("s");
+    let commit = provably::schemes::cursor::hash("s");
     let first = format!(r#"{{"proof":1,"epochs":[{{"commit":"{commit}","serverSeed":"s","rounds":[{rounds}]}}]}}"#);
     let last = format!(r#"{{"proof":1,"epochs":[{{"rounds":[{rounds}],"serverSeed":"s","commit":"{commit}"}}]}}"#);
     for text in [first, last] {
@@ -733,9 +733,9 @@ fn proof_from_flags_holds_the_derived_outcome_and_audits_clean() {
     );
     assert_eq!(code, 0, "{err}");
     let v: Value = serde_json::from_str(&doc).unwrap();
-    let shoe = provably::shoe::deal(seed, "table-7", 12, 6, 0.75);
+    let shoe = provably::schemes::shoe::deal(seed, "table-7", 12, 6, 0.75);
     let epoch = &v["epochs"][0];
-    assert_eq!(epoch["commit"], Value::from(provably::cursor::hash(seed)));
+    assert_eq!(epoch["commit"], Value::from(provably::schemes::cursor::hash(seed)));
     let observed = &epoch["rounds"][0]["observed"];
     assert_eq!(observed["cards"], json!(shoe.cards[..30]));
     assert_eq!(observed["cut"], json!(shoe.cut));
@@ -769,7 +769,7 @@ fn proof_with_seats_writes_seats_and_derives_from_their_seeds_in_player_order() 
     let v: Value = serde_json::from_str(&doc).unwrap();
     let round = &v["epochs"][0]["rounds"][0];
     assert_eq!(round["seats"][0], json!({"player": 9, "seed": "c"}));
-    let deal = provably::poker::deal("s", "abc", 3, 3);
+    let deal = provably::schemes::poker::deal("s", "abc", 3, 3);
     assert_eq!(round["observed"], serde_json::to_value(deal).unwrap());
 }
 
@@ -787,7 +787,10 @@ fn proof_from_requests_groups_rounds_by_seed_and_writes_json_lines() {
     let epochs: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let sizes: Vec<usize> = epochs.iter().map(|e| e["rounds"].as_array().unwrap().len()).collect();
     assert_eq!(sizes, [2, 1, 1]);
-    assert_eq!(epochs[1]["commit"], Value::from(provably::selfpoker::commit(42)));
+    assert_eq!(
+        epochs[1]["commit"],
+        Value::from(provably::schemes::selfpoker::commit(42))
+    );
     assert_eq!(epochs[1]["seed"], "42");
     assert_eq!(epochs[2]["rounds"][0]["observed"], json!({"face": 6}));
     let (code, out, _) = run(&["audit", "-"], &out);
@@ -844,7 +847,7 @@ proptest! {
 
 #[test]
 fn a_round_that_is_not_json_inside_a_document_is_that_rounds_finding_and_the_rest_is_read() {
-    let face = provably::dice::roll("s", "c", 1).unwrap();
+    let face = provably::schemes::dice::roll("s", "c", 1).unwrap();
     let text = format!(
         "{{\"proof\":1,\"epochs\":[{{\"commit\":null,\"serverSeed\":\"s\",\"rounds\":[\n{{\"op\":\"dice.roll\",\"clientSeed\":\"c\",\"n\":01}},\n{{\"op\":\"dice.roll\",\"clientSeed\":\"c\",\"n\":1,\"observed\":{{\"face\":{face}}}}}]}},\n{{\"commit\":null,\"serverSeed\":\"s\",\"rounds\":[}}]}}"
     );
@@ -882,7 +885,7 @@ fn a_round_its_op_refuses_is_invalid_at_the_field_the_op_names_even_when_externa
 
 #[test]
 fn a_round_that_is_not_utf8_in_its_fields_or_its_observation_is_invalid_and_the_rest_is_checked() {
-    let face = provably::dice::roll("s", "c", 1).unwrap();
+    let face = provably::schemes::dice::roll("s", "c", 1).unwrap();
     let good = format!(r#"{{"op":"dice.roll","clientSeed":"c","n":1,"observed":{{"face":{face}}}}}"#);
     for bad in [
         b"{\"op\":\"dice.roll\",\"clientSeed\":\"\xff\",\"n\":1}".to_vec(),

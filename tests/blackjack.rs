@@ -8,8 +8,8 @@ use std::process::{Command, Stdio};
 use proptest::prelude::*;
 use sha2::{Digest, Sha256};
 
-use provably::blackjack::situations::situations;
-use provably::blackjack::strategy;
+use provably::schemes::blackjack::situations::situations;
+use provably::schemes::blackjack::strategy;
 
 use crate::support::{root, run};
 
@@ -124,10 +124,10 @@ fn published_typescript_agrees_with_the_rust_table_on_every_legal_situation() {
     reason = "the answer callback's error type is the harness's Fault, as Target::receive declares it"
 )]
 fn harness_holds_the_published_typescript_to_the_op_on_every_numbered_situation() {
-    use provably::blackjack::ops::{request, STRATEGY};
-    use provably::blackjack::situations::{situation, COUNT};
     use provably::harness::{cases::Ask, compare::same_reply, manifest::Manifest, process::decode_line, Got};
     use provably::protocol::Reply;
+    use provably::schemes::blackjack::ops::{request, STRATEGY};
+    use provably::schemes::blackjack::situations::{situation, COUNT};
 
     if !typescript_available() {
         return;
@@ -453,11 +453,11 @@ fn a_verifiable_round_is_the_cursor_shuffle_it_names() {
     impl provably::house_edge::sim::CardSource for Dealt {
         fn draw(&mut self) -> u8 {
             self.1 += 1;
-            provably::blackjack::cards::pip(u8::try_from(self.0[self.1 - 1] % 52).unwrap())
+            provably::schemes::blackjack::cards::pip(u8::try_from(self.0[self.1 - 1] % 52).unwrap())
         }
     }
-    let rules = provably::blackjack::Rules {
-        blackjack_pays: provably::blackjack::rules::Payout { num: 3, den: 2 },
+    let rules = provably::schemes::blackjack::Rules {
+        blackjack_pays: provably::schemes::blackjack::rules::Payout { num: 3, den: 2 },
         ..Default::default()
     };
     let mut t = provably::house_edge::sim::Tally::default();

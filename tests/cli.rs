@@ -72,7 +72,7 @@ fn derive_from_json_equals_derive_from_flags() {
 fn derive_warns_about_a_server_seed_that_is_not_lowercase_hex_but_still_answers() {
     let (code, out, err) = derive(&["cursor.hash", "--server-seed", "My Seed"]);
     assert_eq!(code, 0);
-    assert!(out.contains(&provably::cursor::hash("My Seed")));
+    assert!(out.contains(&provably::schemes::cursor::hash("My Seed")));
     assert!(err.contains("not 64 lowercase hex"), "{err}");
 }
 

@@ -655,7 +655,7 @@ fn shrinking_never_leaves_the_explanation_on_another_request() {
     let minimal: serde_json::Value = serde_json::from_str(int["request"].as_str().unwrap()).unwrap();
     let request = provably::registry::parse(&minimal).unwrap();
     let range = minimal["range"].as_u64().unwrap();
-    let limit = provably::cursor::limit(range);
+    let limit = provably::schemes::cursor::limit(range);
     let story = int["parted"].as_str().unwrap();
     // Every limit the story names is the minimal range's.
     for part in story.split(">= ").skip(1).chain(story.split("< ").skip(1)) {
@@ -666,7 +666,7 @@ fn shrinking_never_leaves_the_explanation_on_another_request() {
         );
     }
     // Every cursor it reads is one provably reads for the minimal request.
-    let round = provably::cursor::Round::new(
+    let round = provably::schemes::cursor::Round::new(
         minimal["serverSeed"].as_str().unwrap(),
         minimal["clientSeed"].as_str().unwrap(),
         minimal["nonce"].as_u64().unwrap(),

@@ -23,14 +23,15 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "schemes",
         &[
-            "cursor",
-            "poker",
-            "shoe",
-            "dice",
-            "selfpoker",
-            "ladder",
-            "blackjack",
-            "stake",
+            "schemes",
+            "schemes::cursor",
+            "schemes::poker",
+            "schemes::shoe",
+            "schemes::dice",
+            "schemes::selfpoker",
+            "schemes::ladder",
+            "schemes::blackjack",
+            "schemes::stake",
         ],
     ),
     ("registry", &["registry"]),
@@ -56,7 +57,10 @@ fn module_of(rel: &Path) -> Vec<String> {
     parts
 }
 
-fn layer_of(module: &[String]) -> Option<(usize, &'static str)> {
+/// The layer of a module path (its rank and name) and its unit within
+/// the layer: the prefix that placed it (`schemes::cursor`, `proof`), which
+/// the cycle check treats as one node.
+fn layer_of(module: &[String]) -> Option<(usize, &'static str, String)> {
     let mut best: Option<(usize, usize, &'static str)> = None;
     for (rank, (name, prefixes)) in LAYERS.iter().enumerate() {
         for prefix in *prefixes {
@@ -67,7 +71,7 @@ fn layer_of(module: &[String]) -> Option<(usize, &'static str)> {
             }
         }
     }
-    best.map(|(_, rank, name)| (rank, name))
+    best.map(|(len, rank, name)| (rank, name, module[..len.max(1).min(module.len())].join("::")))
 }
 
 /// Strips string literals and a trailing `//` comment from one line.
@@ -238,7 +242,7 @@ fn no_module_imports_a_module_above_it() {
     files.sort();
     let mut unplaced = Vec::new();
     let mut upward = Vec::new();
-    // Same-layer edges between top-level modules, for the cycle check.
+    // Same-layer edges between units (top-level modules, each scheme), for the cycle check.
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for path in &files {
         let rel = path.strip_prefix(&src).unwrap();
@@ -246,7 +250,7 @@ fn no_module_imports_a_module_above_it() {
             continue; // the binaries sit above everything and name the crate as `provably::`.
         }
         let module = module_of(rel);
-        let Some((rank, name)) = layer_of(&module) else {
+        let Some((rank, name, unit)) = layer_of(&module) else {
             unplaced.push(rel.display().to_string());
             continue;
         };
@@ -255,7 +259,7 @@ fn no_module_imports_a_module_above_it() {
             if r.to.is_empty() {
                 continue;
             }
-            let Some((to_rank, to_name)) = layer_of(&r.to) else {
+            let Some((to_rank, to_name, to_unit)) = layer_of(&r.to) else {
                 unplaced.push(format!("{}:{} names crate::{}", r.file, r.line, r.to.join("::")));
                 continue;
             };
@@ -267,8 +271,8 @@ fn no_module_imports_a_module_above_it() {
                     module.join("::"),
                     r.to.join("::")
                 ));
-            } else if to_rank == rank && module.first() != r.to.first() && !module.is_empty() {
-                edges.entry(module[0].clone()).or_default().insert(r.to[0].clone());
+            } else if to_rank == rank && unit != to_unit && !module.is_empty() {
+                edges.entry(unit.clone()).or_default().insert(to_unit);
             }
         }
     }

@@ -3,8 +3,8 @@
 use fair::ProvablyFairRNG;
 use proptest::prelude::*;
 
-use provably::cursor::Round;
-use provably::shoe::ByteStream;
+use provably::schemes::cursor::Round;
+use provably::schemes::shoe::ByteStream;
 
 proptest! {
     /// The `fair` crate (crates.io, 0.0.13) is the byte generator Stake
@@ -43,7 +43,7 @@ fn numpy_permutation_matches_the_recorded_numpy_outputs() {
     ];
     for (seed, first) in cases {
         assert_eq!(
-            &provably::selfpoker::numpy::permutation(seed, 52)[..10],
+            &provably::schemes::selfpoker::numpy::permutation(seed, 52)[..10],
             &first,
             "seed {seed}"
         );
@@ -53,7 +53,7 @@ fn numpy_permutation_matches_the_recorded_numpy_outputs() {
 #[test]
 fn numpy_pcg64_trace_for_seed_12345_matches_the_recorded_state_and_draws() {
     assert_eq!(
-        provably::selfpoker::numpy::seed_sequence_state(12345),
+        provably::schemes::selfpoker::numpy::seed_sequence_state(12345),
         [
             0xb5ae6482a03d837c,
             0xbbe2996ffa1f7a2f,
@@ -61,12 +61,12 @@ fn numpy_pcg64_trace_for_seed_12345_matches_the_recorded_state_and_draws() {
             0x3ebb0f96a013fd73
         ]
     );
-    let mut rng = provably::selfpoker::numpy::Pcg64::from_seed(12345);
+    let mut rng = provably::schemes::selfpoker::numpy::Pcg64::from_seed(12345);
     let halves: Vec<u32> = (0..6).map(|_| rng.next_u32()).collect();
     assert_eq!(
         halves,
         [0xb2ffc19d, 0x3a32b18d, 0xc9e4c4de, 0x51171315, 0x3444efd9, 0xcc202482]
     );
-    let full = provably::selfpoker::numpy::permutation(12345, 52);
+    let full = provably::schemes::selfpoker::numpy::permutation(12345, 52);
     assert_eq!(&full[48..], &[21, 30, 13, 29]);
 }

@@ -54,7 +54,7 @@ fn unknown_op_is_unsupported_and_malformed_lines_are_invalid_and_serving_goes_on
     assert!(out[4]["error"]["message"].as_str().unwrap().contains("extra"));
     assert!(out[5]["error"]["message"].as_str().unwrap().starts_with("range"));
     assert_eq!(out.len(), 8, "the blank line gets no answer");
-    assert_eq!(out[7]["ok"]["hash"], provably::cursor::hash("x"));
+    assert_eq!(out[7]["ok"]["hash"], provably::schemes::cursor::hash("x"));
     let schema = schema();
     for r in &out {
         assert!(schema.is_valid(r), "{r} is not a valid response line");

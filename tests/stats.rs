@@ -56,8 +56,12 @@ fn the_schemes_rejection_limit_is_the_certified_one_at_every_byte_width() {
         ranges.extend([lo, lo + 1, hi - 1, hi, certify::worst_range(lo, hi, 8 * k)]);
     }
     for r in ranges.into_iter().filter(|&r| r >= 2) {
-        let k = provably::cursor::bytes_needed(r);
-        assert_eq!(provably::cursor::limit(r), certify::limit(r, 8 * k), "range {r}");
+        let k = provably::schemes::cursor::bytes_needed(r);
+        assert_eq!(
+            provably::schemes::cursor::limit(r),
+            certify::limit(r, 8 * k),
+            "range {r}"
+        );
         assert!(certify::limit(r, 8 * k) % u128::from(r) == 0);
     }
 }
@@ -150,13 +154,13 @@ fn the_ladders_pick_changes_exactly_at_the_certified_boundaries_at_full_width() 
         let mut start = 0u64;
         for (t, c) in counts.iter().enumerate() {
             let v = u32::try_from(start).unwrap();
-            assert_eq!(provably::ladder::pick(v, i), t, "i {i}: v {v}");
+            assert_eq!(provably::schemes::ladder::pick(v, i), t, "i {i}: v {v}");
             if t > 0 {
-                assert_eq!(provably::ladder::pick(v - 1, i), t - 1, "i {i}: v {}", v - 1);
+                assert_eq!(provably::schemes::ladder::pick(v - 1, i), t - 1, "i {i}: v {}", v - 1);
             }
             start += c;
         }
-        assert_eq!(provably::ladder::pick(u32::MAX, i), i);
+        assert_eq!(provably::schemes::ladder::pick(u32::MAX, i), i);
     }
 }
 
@@ -187,7 +191,7 @@ fn the_shuffle_marginals_equal_enumerating_every_word_sequence() {
 fn the_cut_parameters_are_the_schemes_and_the_distribution_is_every_index_byte_enumerated() {
     for decks in 1..=8usize {
         for pen in [0.01, 0.25, 0.5, 0.51, 0.625, 0.75, 0.8, 0.9, 0.95, 0.99] {
-            let (_, cut) = provably::shoe::deal_traced("s", "c", 1, decks, pen);
+            let (_, cut) = provably::schemes::shoe::deal_traced("s", "c", 1, decks, pen);
             let (base, spread, low, high) = certify::cut_parameters(decks, pen);
             assert_eq!(
                 (cut.base, cut.spread, cut.low, cut.high),

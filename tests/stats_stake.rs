@@ -84,7 +84,7 @@ fn the_baccarat_winner_law_over_values_equals_the_one_over_every_rank() {
             rest /= 13;
         }
         let p: f64 = digits.iter().map(|&d| rank[d]).product();
-        let coup = provably::stake::baccarat(digits.iter().map(|&d| u8::try_from(4 * d).unwrap()).collect());
+        let coup = provably::schemes::stake::baccarat(digits.iter().map(|&d| u8::try_from(4 * d).unwrap()).collect());
         law[["player", "banker", "tie"]
             .iter()
             .position(|w| *w == coup.winner)
@@ -118,7 +118,7 @@ fn a_dice_roll_names_its_event_and_the_bins_are_its_words_counted() {
     for (k, w) in words.iter().enumerate() {
         let k = k as u64;
         // The roll as the op answers it maps back to its event.
-        let roll = provably::stake::dice(provably::stake::float_of(
+        let roll = provably::schemes::stake::dice(provably::schemes::stake::float_of(
             u32::try_from((u128::from(k) << 32).div_ceil(10_001)).unwrap(),
         ));
         assert_eq!((roll * 100.0).round() as u64, k);

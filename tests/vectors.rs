@@ -228,7 +228,9 @@ fn rejection_is_forced_at_every_cursor_byte_width() {
         .flat_map(|g| g["tests"].as_array().unwrap())
     {
         if t["flags"].as_array().unwrap().iter().any(|f| f == "Rejection") {
-            widths.insert(provably::cursor::bytes_needed(t["input"]["range"].as_u64().unwrap()));
+            widths.insert(provably::schemes::cursor::bytes_needed(
+                t["input"]["range"].as_u64().unwrap(),
+            ));
         }
     }
     assert_eq!(widths, (1..=7).collect(), "a rejection at every byte width 1..=7");
@@ -246,7 +248,7 @@ fn every_poker_category_appears_including_the_wheel() {
         .filter(|t| t["result"] == "valid")
         .map(|t| t["expected"]["category"].as_str().unwrap())
         .collect();
-    assert_eq!(cats, provably::poker::CATEGORIES.into_iter().collect());
+    assert_eq!(cats, provably::schemes::poker::CATEGORIES.into_iter().collect());
     let players: BTreeSet<u64> = doc["testGroups"]
         .as_array()
         .unwrap()
@@ -486,7 +488,7 @@ fn composed_and_decomposed_text_give_different_answers() {
 /// scheme hashed together, to catch drift that sampled vectors miss.
 #[test]
 fn long_stream_digest_is_pinned() {
-    use provably::{cursor::Round, dice, ladder, poker, selfpoker::numpy, shoe};
+    use provably::schemes::{cursor::Round, dice, ladder, poker, selfpoker::numpy, shoe};
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
     for i in 0..1000u64 {

@@ -3,7 +3,7 @@ use crate::support::run;
 const SEED: &str = "a3f1c9d4e5b6072839a0b1c2d3e4f5061728394a5b6c7d8e9f0a1b2c3d4e5f60";
 
 fn shoe_cards() -> Vec<String> {
-    provably::shoe::deal(SEED, "table-7", 12, 6, 0.75)
+    provably::schemes::shoe::deal(SEED, "table-7", 12, 6, 0.75)
         .cards
         .iter()
         .map(|c| c.to_string())
@@ -17,7 +17,7 @@ fn verify_shoe(commit: &str, observed: &str) -> (i32, String, String) {
 #[test]
 fn matching_round_exits_0_and_says_so() {
     let observed = shoe_cards()[..40].join(" ");
-    let (code, out, err) = verify_shoe(&provably::cursor::hash(SEED), &observed);
+    let (code, out, err) = verify_shoe(&provably::schemes::cursor::hash(SEED), &observed);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.contains("commitment: OK")
@@ -32,7 +32,7 @@ fn wrong_card_at_a_known_position_is_named() {
     let mut cards = shoe_cards()[..30].to_vec();
     let derived = cards[17].clone();
     cards[17] = if derived == "AS" { "KC".into() } else { "AS".into() };
-    let (code, out, _) = verify_shoe(&provably::cursor::hash(SEED), &cards.join(","));
+    let (code, out, _) = verify_shoe(&provably::schemes::cursor::hash(SEED), &cards.join(","));
     assert_eq!(code, 1);
     assert!(
         out.contains(&format!(
@@ -46,7 +46,7 @@ fn wrong_card_at_a_known_position_is_named() {
 #[test]
 fn seed_that_does_not_match_its_commitment_fails_even_when_the_cards_match() {
     let observed = shoe_cards()[..10].join(" ");
-    let other = provably::cursor::hash("another seed");
+    let other = provably::schemes::cursor::hash("another seed");
     let (code, out, _) = verify_shoe(&other, &observed);
     assert_eq!(code, 1);
     assert!(
@@ -58,7 +58,7 @@ fn seed_that_does_not_match_its_commitment_fails_even_when_the_cards_match() {
 #[test]
 fn dice_and_ladder_and_selfpoker_verify() {
     let faces: Vec<String> = (5..15)
-        .map(|n| provably::dice::roll(SEED, "a:b", n).unwrap().to_string())
+        .map(|n| provably::schemes::dice::roll(SEED, "a:b", n).unwrap().to_string())
         .collect();
     let (code, out, _) = run(
         &[
@@ -67,7 +67,7 @@ fn dice_and_ladder_and_selfpoker_verify() {
             "--server-seed",
             SEED,
             "--commit",
-            &provably::cursor::hash(SEED),
+            &provably::schemes::cursor::hash(SEED),
             "--client-seed",
             "a:b",
             "--first",
@@ -87,7 +87,7 @@ fn dice_and_ladder_and_selfpoker_verify() {
             "--server-seed",
             SEED,
             "--commit",
-            &provably::cursor::hash(SEED),
+            &provably::schemes::cursor::hash(SEED),
             "--client-seed",
             "a:b",
             "--first",
@@ -100,7 +100,10 @@ fn dice_and_ladder_and_selfpoker_verify() {
     assert_eq!(code, 1);
     assert!(out.contains("MISMATCH at die 3"), "{out}");
 
-    let deck: Vec<String> = provably::selfpoker::deck(42).iter().map(u32::to_string).collect();
+    let deck: Vec<String> = provably::schemes::selfpoker::deck(42)
+        .iter()
+        .map(u32::to_string)
+        .collect();
     let (code, out, _) = run(
         &[
             "verify",
@@ -108,7 +111,7 @@ fn dice_and_ladder_and_selfpoker_verify() {
             "--server-seed",
             "42",
             "--commit",
-            &provably::selfpoker::commit(42),
+            &provably::schemes::selfpoker::commit(42),
             "--observed",
             &deck[..9].join(","),
         ],
@@ -116,7 +119,7 @@ fn dice_and_ladder_and_selfpoker_verify() {
     );
     assert_eq!(code, 0, "{out}");
 
-    let order: Vec<String> = provably::ladder::shuffle(SEED, "c", 25)
+    let order: Vec<String> = provably::schemes::ladder::shuffle(SEED, "c", 25)
         .iter()
         .map(u32::to_string)
         .collect();
@@ -127,7 +130,7 @@ fn dice_and_ladder_and_selfpoker_verify() {
             "--server-seed",
             SEED,
             "--commit",
-            &provably::cursor::hash(SEED),
+            &provably::schemes::cursor::hash(SEED),
             "--client-seed",
             "c",
             "--observed",
@@ -140,7 +143,10 @@ fn dice_and_ladder_and_selfpoker_verify() {
 
 #[test]
 fn more_observed_than_dealt_is_a_mismatch_and_garbage_is_bad_input() {
-    let deck: Vec<String> = provably::selfpoker::deck(7).iter().map(u32::to_string).collect();
+    let deck: Vec<String> = provably::schemes::selfpoker::deck(7)
+        .iter()
+        .map(u32::to_string)
+        .collect();
     let mut too_many = deck.clone();
     too_many.push("0".into());
     let (code, out, _) = run(
@@ -150,7 +156,7 @@ fn more_observed_than_dealt_is_a_mismatch_and_garbage_is_bad_input() {
             "--server-seed",
             "7",
             "--commit",
-            &provably::selfpoker::commit(7),
+            &provably::schemes::selfpoker::commit(7),
             "--observed",
             &too_many.join(" "),
         ],
@@ -158,7 +164,7 @@ fn more_observed_than_dealt_is_a_mismatch_and_garbage_is_bad_input() {
     );
     assert_eq!(code, 1);
     assert!(out.contains("MISMATCH at card 52"), "{out}");
-    let (code, _, err) = verify_shoe(&provably::cursor::hash(SEED), "AS XX");
+    let (code, _, err) = verify_shoe(&provably::schemes::cursor::hash(SEED), "AS XX");
     assert_eq!(code, 2);
     assert!(err.contains("observed") && err.contains("XX"), "{err}");
 }
@@ -189,7 +195,7 @@ fn verify_shoe_with(commit: &str, observed: &str, extra: &[&str]) -> (i32, Strin
 #[test]
 fn an_empty_observation_is_nothing_to_compare_never_everything_matches() {
     for observed in ["", " , "] {
-        let (code, out, _) = verify_shoe(&provably::cursor::hash(SEED), observed);
+        let (code, out, _) = verify_shoe(&provably::schemes::cursor::hash(SEED), observed);
         assert_eq!(code, 0, "{out}");
         assert!(out.contains("nothing to compare"), "{out}");
         assert!(
@@ -197,14 +203,14 @@ fn an_empty_observation_is_nothing_to_compare_never_everything_matches() {
             "{out}"
         );
     }
-    let (code, out, _) = verify_shoe(&provably::cursor::hash("other"), "");
+    let (code, out, _) = verify_shoe(&provably::schemes::cursor::hash("other"), "");
     assert_eq!(code, 1, "a wrong commitment still fails: {out}");
 }
 
 #[test]
 fn the_cut_card_is_shown_and_checked() {
-    let cut = provably::shoe::deal(SEED, "table-7", 12, 6, 0.75).cut;
-    let commit = provably::cursor::hash(SEED);
+    let cut = provably::schemes::shoe::deal(SEED, "table-7", 12, 6, 0.75).cut;
+    let commit = provably::schemes::cursor::hash(SEED);
     let observed = shoe_cards()[..5].join(" ");
     let (code, out, _) = verify_shoe(&commit, &observed);
     assert_eq!(code, 0);
@@ -234,7 +240,7 @@ fn every_differing_card_is_listed_and_unseen_ones_are_skipped() {
         cards[i] = swap(&cards[i]);
     }
     cards[5] = "?".into();
-    let (code, out, _) = verify_shoe(&provably::cursor::hash(SEED), &cards.join(" "));
+    let (code, out, _) = verify_shoe(&provably::schemes::cursor::hash(SEED), &cards.join(" "));
     assert_eq!(code, 1);
     let listed: Vec<&str> = out.lines().filter(|l| l.contains("MISMATCH at card")).collect();
     assert_eq!(listed.len(), 3, "{out}");
@@ -245,7 +251,7 @@ fn every_differing_card_is_listed_and_unseen_ones_are_skipped() {
 
 #[test]
 fn a_commitment_must_be_64_hex_characters_in_any_case_with_space_around_ignored() {
-    let commit = provably::cursor::hash(SEED);
+    let commit = provably::schemes::cursor::hash(SEED);
     let observed = shoe_cards()[..3].join(" ");
     let (code, out, _) = verify_shoe(&format!("  {}\n", commit.to_uppercase()), &observed);
     assert_eq!(code, 0, "{out}");
@@ -264,7 +270,7 @@ fn dice(first: &str, observed: &str) -> (i32, String, String) {
             "--server-seed",
             SEED,
             "--commit",
-            &provably::cursor::hash(SEED),
+            &provably::schemes::cursor::hash(SEED),
             "--client-seed",
             "a:b",
             "--first",
@@ -291,13 +297,13 @@ fn counters_share_derives_2_pow_53_bound_including_the_last_observed_die() {
     let (code, _, err) = dice(&(max - 1).to_string(), "1 2 3");
     assert_eq!(code, 2);
     assert!(err.contains("first") && err.contains("2^53-1"), "{err}");
-    let face = provably::dice::roll(SEED, "a:b", max).unwrap().to_string();
+    let face = provably::schemes::dice::roll(SEED, "a:b", max).unwrap().to_string();
     let (code, out, _) = dice(&max.to_string(), &face);
     assert_eq!(code, 0, "die 2^53-1 itself is fine: {out}");
     let above = (max + 1).to_string();
     let (code, _, err) = dice(&above, "1");
     assert_eq!(code, 2, "{err}");
-    let (code, _, err) = verify_shoe_with(&provably::cursor::hash(SEED), "AS", &["--nonce", &above]);
+    let (code, _, err) = verify_shoe_with(&provably::schemes::cursor::hash(SEED), "AS", &["--nonce", &above]);
     assert_eq!(code, 2, "{err}");
     let (code, _, err) = run(
         &[
@@ -306,7 +312,7 @@ fn counters_share_derives_2_pow_53_bound_including_the_last_observed_die() {
             "--server-seed",
             SEED,
             "--commit",
-            &provably::cursor::hash(SEED),
+            &provably::schemes::cursor::hash(SEED),
             "--client-seed",
             "c",
             "--nonce",
@@ -329,7 +335,7 @@ fn counters_share_derives_2_pow_53_bound_including_the_last_observed_die() {
             "--server-seed",
             SEED,
             "--commit",
-            &provably::cursor::hash(SEED),
+            &provably::schemes::cursor::hash(SEED),
             "--tournament-id",
             "T",
             "--hand",
@@ -347,7 +353,7 @@ fn counters_share_derives_2_pow_53_bound_including_the_last_observed_die() {
 
 #[test]
 fn poker_items_run_seat_by_seat_then_the_board() {
-    let deal = provably::poker::deal(SEED, "c", 4, 2);
+    let deal = provably::schemes::poker::deal(SEED, "c", 4, 2);
     let mut items: Vec<String> = deal
         .hole
         .iter()
@@ -364,7 +370,7 @@ fn poker_items_run_seat_by_seat_then_the_board() {
             "--server-seed",
             SEED,
             "--commit",
-            &provably::cursor::hash(SEED),
+            &provably::schemes::cursor::hash(SEED),
             "--client-seed",
             "c",
             "--nonce",

@@ -186,7 +186,7 @@ const TWO_32 = 4294967296;
 /** The cells of a multiplier: [1, 1.05), [1.05, 1.1), …, [25, ∞). */
 export const THRESHOLDS = [1.05, 1.1, 1.2, 1.35, 1.5, 1.75, 2.0, 2.5, 3.0, 4.0, 6.0, 10.0, 25.0];
 const PLINKO_TAIL = 0.01;
-/** Stake's gems by index (src/stake/mod.rs GEMS). */
+/** Stake's gems by index (src/schemes/stake/mod.rs GEMS). */
 const GEMS = ['green', 'purple', 'yellow', 'red', 'cyan', 'orange', 'blue'];
 
 /** How many of the 2³² words give ⌊v·m/2³²⌋ = t, for t in 0 … m−1 (certify::pick_counts at width 32). */
@@ -290,7 +290,7 @@ function bankerDraws(banker, third) {
   if (banker === 6) return third === 6 || third === 7;
   return false;
 }
-/** The winner's cell (0 player, 1 banker, 2 tie) of six cards: P, P, B, B, then the tableau (src/stake/mod.rs baccarat). */
+/** The winner's cell (0 player, 1 banker, 2 tie) of six cards: P, P, B, B, then the tableau (src/schemes/stake/mod.rs baccarat). */
 function baccaratWinner(cards) {
   const player = [cards[0], cards[1]];
   const banker = [cards[2], cards[3]];

@@ -1,6 +1,6 @@
 // `stake` scheme: Stake's published provably-fair games, one byte stream for
 // all of them. Written from Stake's own pages, not from the Rust code (this
-// is the second implementation the harness holds against src/stake/):
+// is the second implementation the harness holds against src/schemes/stake/):
 //
 //   implementation  https://stake.com/provably-fair/implementation
 //                   (transcribed at https://help.shuffle.com/en/articles/9286058-provably-fair-implementation):

@@ -356,9 +356,9 @@ mod tests {
     #[test]
     fn int_divergence_tells_a_kept_rejection_apart() {
         // The first cursor whose first attempt at range 129 is rejected.
-        let round = crate::cursor::Round::new("s", "c", 0);
+        let round = crate::schemes::cursor::Round::new("s", "c", 0);
         let at = (0..)
-            .find(|&c| u128::from(round.raw(c)[0]) >= crate::cursor::limit(129))
+            .find(|&c| u128::from(round.raw(c)[0]) >= crate::schemes::cursor::limit(129))
             .unwrap();
         let req = request(
             &json!({ "op": "cursor.int", "serverSeed": "s", "clientSeed": "c", "nonce": 0, "cursor": at, "range": 129 }),

@@ -40,9 +40,9 @@
 
 use std::collections::HashMap;
 
-use crate::blackjack::cards::{pip_to_count, Hand};
-use crate::blackjack::rules::Rules;
-use crate::blackjack::strategy::{decide, Action};
+use crate::schemes::blackjack::cards::{pip_to_count, Hand};
+use crate::schemes::blackjack::rules::Rules;
+use crate::schemes::blackjack::strategy::{decide, Action};
 
 /// How the player plays after the action being valued.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -879,7 +879,7 @@ mod tests {
     //! takes doubles too). Their hit values play on by exact composition,
     //! which is [`Policy::Optimal`].
     use super::*;
-    use crate::blackjack::rules::Payout;
+    use crate::schemes::blackjack::rules::Payout;
 
     fn close(got: f64, want: f64, tol: f64, what: &str) {
         assert!((got - want).abs() <= tol, "{what}: got {got:.6}, published {want:.6}");
@@ -962,7 +962,7 @@ mod tests {
 #[cfg(test)]
 mod game_tests {
     use super::*;
-    use crate::blackjack::rules::Payout;
+    use crate::schemes::blackjack::rules::Payout;
 
     #[test]
     fn five_decks_h17_best_play_game_value_is_near_the_published_minus_0_5918_percent() {

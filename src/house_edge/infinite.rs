@@ -8,10 +8,10 @@
 //! blackjack. This gives the table's house edge with no approximation at
 //! all, and published infinite-deck tables check it cell by cell.
 
-use crate::blackjack::cards::{pip_to_count, Hand, HandValue};
-use crate::blackjack::rules::Rules;
-use crate::blackjack::strategy::{decide, Action};
 use crate::house_edge::exact::Policy;
+use crate::schemes::blackjack::cards::{pip_to_count, Hand, HandValue};
+use crate::schemes::blackjack::rules::Rules;
+use crate::schemes::blackjack::strategy::{decide, Action};
 
 /// P(pip) for pip 1…10 (index 0 unused).
 pub fn p(pip: u8) -> f64 {
@@ -254,7 +254,7 @@ mod tests {
     //! three times (four hands) except aces, one card on split aces; values
     //! given no dealer blackjack; game value −0.511734 %.
     use super::*;
-    use crate::blackjack::rules::Payout;
+    use crate::schemes::blackjack::rules::Payout;
 
     fn wizard_rules() -> Rules {
         Rules {

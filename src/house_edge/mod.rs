@@ -2,7 +2,7 @@
 //! re-deal, an exact check of the table, and the report that prints both.
 //!
 //! The scheme itself (the published basic strategy as an op, the rules, the
-//! cards) is [`crate::blackjack`]; this module only plays it.
+//! cards) is [`crate::schemes::blackjack`]; this module only plays it.
 //!
 //! * [`sim`]: rounds dealt from `cursor.shuffle` (verifiable) or a fast
 //!   seeded generator, on every core, deterministic for a seed;

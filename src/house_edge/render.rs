@@ -2,10 +2,10 @@
 
 use std::fmt::Write;
 
-use crate::blackjack::rules::Rules;
-use crate::blackjack::strategy::Action;
 use crate::house_edge::exact::{self, CellKey, CellSum, Choices, Policy, Row};
 use crate::house_edge::infinite;
+use crate::schemes::blackjack::rules::Rules;
+use crate::schemes::blackjack::strategy::Action;
 
 /// The figures of one exact check.
 pub struct ExactReport {

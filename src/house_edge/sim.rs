@@ -33,10 +33,10 @@ use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use sha2::{Digest, Sha256};
 
-use crate::blackjack::cards::{pip, pip_to_count, Hand};
-use crate::blackjack::rules::{DealOrder, Rules};
-use crate::blackjack::strategy::{decide, Action};
-use crate::cursor::Round;
+use crate::schemes::blackjack::cards::{pip, pip_to_count, Hand};
+use crate::schemes::blackjack::rules::{DealOrder, Rules};
+use crate::schemes::blackjack::strategy::{decide, Action};
+use crate::schemes::cursor::Round;
 
 /// Where a round's cards come from, in shoe order, as pips 1…10.
 pub trait CardSource {
@@ -522,7 +522,7 @@ mod tests {
         // alternating deal: player A, dealer 9, player 10, dealer 7
         assert_eq!(play(&Rules::default(), &[1, 9, 10, 7]).0, 12);
         let r = Rules {
-            blackjack_pays: crate::blackjack::rules::Payout { num: 3, den: 2 },
+            blackjack_pays: crate::schemes::blackjack::rules::Payout { num: 3, den: 2 },
             ..Rules::default()
         };
         assert_eq!(play(&r, &[1, 9, 10, 7]).0, 15);

@@ -16,7 +16,7 @@
 //!   history filtered by game has gaps too. Nonces before the first one
 //!   shown are not judged: where a pair's count starts is not published.
 //!
-//! The rounds counted are those of the bet ops ([`crate::stake::is_bet`]),
+//! The rounds counted are those of the bet ops ([`crate::schemes::stake::is_bet`]),
 //! as the audit's collector sees them, in document order. Memory is the
 //! runs of nonces seen (start, end), so a history in nonce order holds one
 //! run per client seed whatever its length; an epoch of more than

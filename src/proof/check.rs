@@ -768,7 +768,7 @@ pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8]) -> Event {
 
 /// The bet a round is on its seed pair, if its op is a bet and the round came from the seed.
 fn bet_of(head: &EpochHead, r: &Round) -> Option<super::Bet> {
-    if r.external.is_some() || !crate::stake::is_bet(r.request.spec()) {
+    if r.external.is_some() || !crate::schemes::stake::is_bet(r.request.spec()) {
         return None;
     }
     Some(super::Bet {
@@ -1012,10 +1012,14 @@ mod tests {
     fn nulls_and_prefixes_compare_nothing_past_what_was_seen() {
         let derived = json!({"hole": [[1, 2], [3, 4]], "board": [5, 6, 7, 8, 9]});
         let observed = json!({"hole": [null, [3, null]], "board": [5, 6]});
-        let c = compare(&crate::poker::ops::DEAL, observed.as_object().unwrap(), &derived);
+        let c = compare(
+            &crate::schemes::poker::ops::DEAL,
+            observed.as_object().unwrap(),
+            &derived,
+        );
         assert_eq!((c.compared, c.differences.len()), (3, 0));
         let longer = json!({"board": [5, 6, 7, 8, 9, 10]});
-        let c = compare(&crate::poker::ops::DEAL, longer.as_object().unwrap(), &derived);
+        let c = compare(&crate::schemes::poker::ops::DEAL, longer.as_object().unwrap(), &derived);
         assert_eq!(c.differences[0].path, vec![5]);
         assert_eq!(c.differences[0].derived, None);
     }

@@ -35,7 +35,7 @@
 
 use std::fmt::Write as _;
 
-use crate::shoe::js_round;
+use crate::schemes::shoe::js_round;
 
 /// How many of the 2^width words give each j = ⌊v·m / 2^width⌋, for j in 0 … m−1.
 pub fn pick_counts(m: u64, width: u32) -> Vec<u64> {

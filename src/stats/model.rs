@@ -28,7 +28,7 @@ use serde_json::Value;
 
 use super::certify;
 use crate::op::{Arg, Request};
-use crate::shoe;
+use crate::schemes::shoe;
 
 /// A family of tests: an op and the parameters its outcome's shape depends on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -2,7 +2,7 @@
 //! is, and its exact distribution under uniform HMAC output.
 //!
 //! Every game event is ⌊f·m⌋ of a float f = u/2³² with u uniform on 32 bits
-//! (src/stake/mod.rs), so its exact law is [`certify::pick_counts`]`(m, 32)`
+//! (src/schemes/stake/mod.rs), so its exact law is [`certify::pick_counts`]`(m, 32)`
 //! over 2³²: f·m is exact in binary64 for m < 2²¹, so the floor is the
 //! integer one. Limbo's and Crash's multipliers are non-increasing functions
 //! of their u32 (every step is monotone: the product, the floor, the
@@ -51,7 +51,7 @@ const TWO_32: f64 = 4_294_967_296.0;
 /// Whether a stake op has tests: every game of the op table; not
 /// `stake.crash.chain`, whose answer is a distance along the chain.
 pub(crate) fn is_tested(op: &str) -> bool {
-    op != "stake.crash.chain" && crate::stake::SCHEME.ops.iter().any(|spec| spec.name == op)
+    op != "stake.crash.chain" && crate::schemes::stake::SCHEME.ops.iter().any(|spec| spec.name == op)
 }
 
 /// The family of a stake round.
@@ -119,12 +119,12 @@ pub fn multiplier_cell(m: f64) -> usize {
 
 /// Limbo's multiplier of a word, canonical reading.
 pub fn limbo_of(u: u32) -> f64 {
-    crate::stake::limbo(crate::stake::float_of(u))
+    crate::schemes::stake::limbo(crate::schemes::stake::float_of(u))
 }
 
 /// Crash's point of a game's word, canonical reading.
 pub fn crash_of(n: u32) -> f64 {
-    crate::stake::floor2(crate::stake::readings::crash_unrounded(n))
+    crate::schemes::stake::floor2(crate::schemes::stake::readings::crash_unrounded(n))
 }
 
 /// C(n, k) for n ≤ 16.
@@ -184,7 +184,7 @@ pub fn baccarat_law() -> Vec<f64> {
 
 fn enumerate_coups() -> Vec<f64> {
     let values = pooled(52, 10, |c| {
-        usize::from(crate::stake::baccarat_value(u8::try_from(c).expect("a card")))
+        usize::from(crate::schemes::stake::baccarat_value(u8::try_from(c).expect("a card")))
     });
     // A card of each baccarat value: 0 a ten, 1 an ace, 2 … 9 their pips.
     let card = |v: usize| -> u8 {
@@ -203,7 +203,7 @@ fn enumerate_coups() -> Vec<f64> {
             rest /= 10;
         }
         let p = digits.iter().fold(1.0, |acc, &d| acc * values[d]);
-        let coup = crate::stake::baccarat(digits.iter().map(|&d| card(d)).collect());
+        let coup = crate::schemes::stake::baccarat(digits.iter().map(|&d| card(d)).collect());
         law[winner_cell(coup.winner)] += p;
     }
     law.to_vec()
@@ -385,7 +385,9 @@ pub(crate) fn sample(key: Key, req: &Request, ok: &Value, cells: &mut Vec<(u32, 
         }
         "stake.diamonds" => {
             for (p, g) in ok.get("gems")?.as_array()?.iter().enumerate() {
-                let gem = crate::stake::GEMS.iter().position(|x| Some(*x) == g.as_str())?;
+                let gem = crate::schemes::stake::GEMS
+                    .iter()
+                    .position(|x| Some(*x) == g.as_str())?;
                 cells.push((u32::try_from(p).ok()?, cell(gem)?));
             }
             None

@@ -12,7 +12,7 @@
 use serde_json::json;
 
 use crate::op::Flag;
-use crate::poker::card_from_text;
+use crate::schemes::poker::card_from_text;
 use crate::vectors::negative::Invalid;
 use crate::vectors::VectorSet;
 

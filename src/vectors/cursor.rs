@@ -3,9 +3,9 @@
 
 use serde_json::json;
 
-use crate::cursor::Round;
 use crate::op::error::MAX_SAFE_INTEGER;
 use crate::op::Flag;
+use crate::schemes::cursor::Round;
 use crate::vectors::vektoren::{self, SEED_A, SEED_B};
 use crate::vectors::VectorSet;
 
@@ -89,8 +89,8 @@ fn cursors_at_limits(round: &Round, wanted: &[(u64, u128)]) -> Vec<u64> {
         .iter()
         .map(|&(range, below)| {
             (
-                crate::cursor::bytes_needed(range) as usize,
-                crate::cursor::limit(range) - below,
+                crate::schemes::cursor::bytes_needed(range) as usize,
+                crate::schemes::cursor::limit(range) - below,
             )
         })
         .collect();
@@ -122,10 +122,10 @@ fn add_domain(v: &mut VectorSet, round: &Round) {
     let mut int = base("cursor.int");
     int["range"] = json!(52);
     v.edges(int.clone());
-    for range in crate::cursor::ops::byte_width_edges() {
+    for range in crate::schemes::cursor::ops::byte_width_edges() {
         int["range"] = json!(range);
         v.add(
-            format!("range {range}: {} byte(s)", crate::cursor::bytes_needed(range)),
+            format!("range {range}: {} byte(s)", crate::schemes::cursor::bytes_needed(range)),
             int.clone(),
         );
     }

@@ -22,7 +22,7 @@ pub fn add(v: &mut VectorSet) {
     // Dice whose byte 0 is 252 or more: the published code scans on, the
     // page's one-line formula would not.
     let late = (0..).filter_map(|n| {
-        let found = crate::dice::roll_traced(SEED_B, GAME, n).expect("a face turns up");
+        let found = crate::schemes::dice::roll_traced(SEED_B, GAME, n).expect("a face turns up");
         (found.offset > 0).then_some((n, found.offset))
     });
     for (n, offset) in late.take(3) {
@@ -41,9 +41,9 @@ pub fn add(v: &mut VectorSet) {
         ("a byte of exactly 252 is skipped", true),
         ("the face comes from byte value 251, the largest kept", false),
     ] {
-        let hit = |f: crate::dice::Found| if at_limit { f.skipped_limit } else { f.byte == 251 };
+        let hit = |f: crate::schemes::dice::Found| if at_limit { f.skipped_limit } else { f.byte == 251 };
         let n = (0..)
-            .find(|&n| crate::dice::roll_traced(SEED_B, GAME, n).is_ok_and(hit))
+            .find(|&n| crate::schemes::dice::roll_traced(SEED_B, GAME, n).is_ok_and(hit))
             .expect("such a die turns up");
         v.add(format!("die {n}: {what}"), roll(GAME, n));
     }

@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use crate::op::error::MAX_SAFE_INTEGER;
-use crate::poker::card_from_text;
+use crate::schemes::poker::card_from_text;
 use crate::vectors::cursor::CLIENT_B;
 use crate::vectors::vektoren::{SEED_A, SEED_B};
 use crate::vectors::VectorSet;
@@ -56,7 +56,7 @@ fn hand(text: &str) -> Vec<u8> {
 }
 
 pub fn add(v: &mut VectorSet) {
-    for players in crate::poker::PLAYERS {
+    for players in crate::schemes::poker::PLAYERS {
         v.add(
             format!("deal for {players} players"),
             json!({ "op": "poker.deal", "serverSeed": SEED_B, "clientSeed": CLIENT_B, "nonce": players, "players": players }),

@@ -109,7 +109,7 @@ fn epoch(commit: Value, secret: Option<(&str, &str)>, rounds: Vec<Value>) -> Val
 }
 
 fn commit_of(s: &str) -> Value {
-    Value::from(crate::cursor::hash(s))
+    Value::from(crate::schemes::cursor::hash(s))
 }
 
 fn doc(epochs: &[Value]) -> String {
@@ -159,7 +159,7 @@ fn valid(out: &mut Vec<Vector>) {
         comment: "a prefix of 20 cards with two unseen (null) and the cut; commitment in upper case",
         class: "valid",
         text: doc(&[epoch(
-            Value::from(crate::cursor::hash(&s).to_uppercase()),
+            Value::from(crate::schemes::cursor::hash(&s).to_uppercase()),
             ss(&s),
             vec![partial],
         )]),
@@ -224,7 +224,11 @@ fn valid_games(out: &mut Vec<Vector>) {
         .map(|k| {
             let n: u64 = k.parse().expect("a seed");
             let r = observed(Some(("seed", k)), json!({"op": "selfpoker.deck"}), truncate("deck", 9));
-            epoch(Value::from(crate::selfpoker::commit(n)), Some(("seed", k)), vec![r])
+            epoch(
+                Value::from(crate::schemes::selfpoker::commit(n)),
+                Some(("seed", k)),
+                vec![r],
+            )
         })
         .collect();
     out.push(Vector {
@@ -450,7 +454,7 @@ fn tampered_order(out: &mut Vec<Vector>) {
         comment: "tampered: 53 cards observed from a 52-card deck",
         class: "tampered",
         text: doc(&[epoch(
-            Value::from(crate::selfpoker::commit(7)),
+            Value::from(crate::schemes::selfpoker::commit(7)),
             Some(("seed", "7")),
             vec![deck],
         )]),

@@ -35,7 +35,12 @@ pub fn add(v: &mut VectorSet) {
     }
     // A five-deck shoe whose two-byte draws include a rejection.
     let two = (0..)
-        .find(|&n| crate::shoe::deal_traced(SEED_B, CLIENT_B, n, 5, 0.75).1.rejections[2] > 0)
+        .find(|&n| {
+            crate::schemes::shoe::deal_traced(SEED_B, CLIENT_B, n, 5, 0.75)
+                .1
+                .rejections[2]
+                > 0
+        })
         .expect("a rejected two-byte draw turns up");
     v.add("260 cards: a two-byte draw is rejected", deal(CLIENT_B, two, 5, 0.75));
     for hand in [0u64, 1, 2] {
@@ -124,7 +129,7 @@ fn ties() -> Vec<(u64, f64, String)> {
         ] {
             for (class, what) in [(0, BY_ROUNDING), (1, NEAR)] {
                 let hit = candidates.iter().copied().find(|&p| {
-                    let (by_rounding, near) = crate::shoe::ops::tie(total, p);
+                    let (by_rounding, near) = crate::schemes::shoe::ops::tie(total, p);
                     [by_rounding, near][class]
                 });
                 if let Some(p) = hit {
@@ -143,7 +148,8 @@ fn add_limit_hits(v: &mut VectorSet, deal: &serde_json::Value) {
         for below in [false, true] {
             let n = (100..)
                 .find(|&n| {
-                    let cut = crate::shoe::deal_traced(SEED_B, CLIENT_B, n, usize::try_from(decks).unwrap(), 0.75).1;
+                    let cut =
+                        crate::schemes::shoe::deal_traced(SEED_B, CLIENT_B, n, usize::try_from(decks).unwrap(), 0.75).1;
                     if below {
                         cut.below_limit[width] > 0
                     } else {

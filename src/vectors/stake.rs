@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use crate::op::error::MAX_SAFE_INTEGER;
 use crate::op::Flag;
-use crate::stake::tables::RISKS;
+use crate::schemes::stake::tables::RISKS;
 use crate::vectors::cursor::UNICODE_CLIENT;
 use crate::vectors::VectorSet;
 
@@ -30,7 +30,7 @@ fn with(mut v: Value, extra: &[(&str, Value)]) -> Value {
 /// The first nonce from 0 whose first float's u32 satisfies `hit`.
 fn nonce_where(hit: impl Fn(u32) -> bool) -> u64 {
     (0..)
-        .find(|&n| hit(crate::stake::Floats::new(SERVER, CLIENT, n).next_u32()))
+        .find(|&n| hit(crate::schemes::stake::Floats::new(SERVER, CLIENT, n).next_u32()))
         .expect("such a nonce turns up")
 }
 
@@ -92,7 +92,7 @@ fn floats(v: &mut VectorSet) {
     v.variants(with(bet("stake.floats", "c", 1), &[("count", 4.into())]));
 }
 
-const MAX_FLOATS_VEC: u64 = crate::stake::MAX_FLOATS;
+const MAX_FLOATS_VEC: u64 = crate::schemes::stake::MAX_FLOATS;
 
 /// Every game on the seed pair, with its extra fields at a middle value.
 const GAMES: [&str; 13] = [
@@ -184,10 +184,10 @@ fn mines(v: &mut VectorSet) {
 
 /// Limbo bets where a non-canonical reading answers otherwise.
 fn readings(v: &mut VectorSet) {
-    use crate::stake::{float_of, limbo, readings};
+    use crate::schemes::stake::{float_of, limbo, readings};
     let docs = (0..)
         .filter(|&n| {
-            let f = float_of(crate::stake::Floats::new(SERVER, CLIENT, n).next_u32());
+            let f = float_of(crate::schemes::stake::Floats::new(SERVER, CLIENT, n).next_u32());
             readings::limbo_docs(f) != Some(limbo(f))
         })
         .take(3);
@@ -216,12 +216,12 @@ fn readings(v: &mut VectorSet) {
 
 fn baccarat(v: &mut VectorSet) {
     let coup = |n| {
-        crate::stake::baccarat(crate::stake::cards_with(
-            &mut crate::stake::Floats::new(SERVER, CLIENT, n),
+        crate::schemes::stake::baccarat(crate::schemes::stake::cards_with(
+            &mut crate::schemes::stake::Floats::new(SERVER, CLIENT, n),
             6,
         ))
     };
-    type Hit = fn(&crate::stake::Coup) -> bool;
+    type Hit = fn(&crate::schemes::stake::Coup) -> bool;
     let cases: [(&str, Hit); 4] = [
         ("a natural, no third card", |c| {
             c.player.len() == 2 && c.banker.len() == 2
@@ -254,7 +254,9 @@ fn crash(v: &mut VectorSet) {
     }
     let at_one = (0u32..)
         .map(|i| crate::base::crypto::sha256_hex(&i.to_string()))
-        .find(|h| crate::stake::readings::crash_unrounded(crate::stake::crash::game_int(h, SALT)) == 1.0)
+        .find(|h| {
+            crate::schemes::stake::readings::crash_unrounded(crate::schemes::stake::crash::game_int(h, SALT)) == 1.0
+        })
         .expect("one in about a hundred");
     v.add(
         "crash: a game that crashes at 1",

@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 
 use crate::base::crypto::hex;
 use crate::base::pyfmt::{dumps_indent2, float_repr};
-use crate::cursor::{hash, Round};
+use crate::schemes::cursor::{hash, Round};
 
 /// The published program's two server seeds.
 pub(crate) const SEED_A: &str = "0000000000000000000000000000000000000000000000000000000000000000";

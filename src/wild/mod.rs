@@ -180,7 +180,7 @@ fn run_mac<P: Primitives + ?Sized>(p: &P, r: &Request) -> Result<Outcome, OpErro
         "poker.deal" => {
             let (s, c) = seeds();
             let (deck, _) = shuffle(p, s, c, r.int(NONCE), 0, 52);
-            let (hole, board) = crate::poker::positions(usize_of(r.int(PLAYERS)));
+            let (hole, board) = crate::schemes::poker::positions(usize_of(r.int(PLAYERS)));
             let hole: Vec<[u64; 2]> = hole.iter().map(|&[a, b]| [deck[a], deck[b]]).collect();
             json!({ "hole": hole, "board": board.map(|x| deck[x]) })
         }
@@ -214,7 +214,7 @@ fn run_stream<S: Stream>(open: &dyn Fn(&str, &str, u64) -> S, r: &Request) -> Re
             shoe(&mut s, usize_of(r.int(DECKS)), r.number(PENETRATION))
         }
         "shoe.tournament" => {
-            let (client, nonce) = crate::shoe::tournament_round(r.text(TOURNAMENT_ID), r.int(HAND));
+            let (client, nonce) = crate::schemes::shoe::tournament_round(r.text(TOURNAMENT_ID), r.int(HAND));
             let mut s = open(r.text(SERVER_SEED), &client, nonce);
             shoe(&mut s, usize_of(r.int(DECKS)), r.number(PENETRATION))
         }
@@ -242,8 +242,8 @@ pub fn int<P: Primitives + ?Sized>(
     if range == 1 {
         return (0, cursor + 1);
     }
-    let k = crate::cursor::bytes_needed(range) as usize;
-    let limit = crate::cursor::limit(range);
+    let k = crate::schemes::cursor::bytes_needed(range) as usize;
+    let limit = crate::schemes::cursor::limit(range);
     loop {
         let b = raw(p, server, client, nonce, cursor);
         cursor += 1;
@@ -274,14 +274,14 @@ pub fn shuffle<P: Primitives + ?Sized>(
 
 /// `dice.roll`: the first byte below 252 of HMAC(serverSeed, "clientSeed:n:round"), rounds 0 … 15.
 pub fn roll<P: Primitives + ?Sized>(p: &P, server: &str, client: &str, n: u64) -> Result<u8, OpError> {
-    for round in 0..crate::dice::ROUNDS {
+    for round in 0..crate::schemes::dice::ROUNDS {
         let mac = p.hmac_sha256(server, &format!("{client}:{n}:{round}"));
         if let Some(b) = mac.iter().find(|&&b| b < 252) {
             return Ok(b % 6 + 1);
         }
     }
     Err(OpError::Exhausted {
-        message: format!("die {n}: no byte below 252 in {} rounds", crate::dice::ROUNDS),
+        message: format!("die {n}: no byte below 252 in {} rounds", crate::schemes::dice::ROUNDS),
     })
 }
 
@@ -294,7 +294,7 @@ pub fn ladder<P: Primitives + ?Sized>(p: &P, server: &str, client: &str, size: u
     });
     for i in (1..size).rev() {
         let v = words.next().expect("the blocks never end");
-        order.swap(i, crate::ladder::pick(v, i));
+        order.swap(i, crate::schemes::ladder::pick(v, i));
     }
     order
 }
@@ -319,8 +319,8 @@ fn index(s: &mut impl Stream, m: u64) -> u64 {
 /// A shoe of `decks` decks from the stream: Fisher–Yates from the back,
 /// then the cut card from the same stream (JavaScript `Math.round`, two clamps).
 fn shoe(s: &mut impl Stream, decks: usize, penetration: f64) -> Value {
-    use crate::shoe::js_round;
-    let mut cards = crate::shoe::ordered(decks);
+    use crate::schemes::shoe::js_round;
+    let mut cards = crate::schemes::shoe::ordered(decks);
     for i in (1..cards.len()).rev() {
         let j = index(s, i as u64 + 1);
         cards.swap(i, usize_of(j));

@@ -6,10 +6,10 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 
-use provably::blackjack::rules::{DealOrder, DoubleOn, Payout, Rules};
 use provably::house_edge::render::exact_report;
 use provably::house_edge::sim::{self, Source, Tally, MAX_SEATS};
 use provably::op::error::{InvalidInput, OpError};
+use provably::schemes::blackjack::rules::{DealOrder, DoubleOn, Payout, Rules};
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum RngKind {
@@ -279,7 +279,7 @@ pub fn summary(rules: &Rules, source: &Source, seats: usize, t: &Tally) -> Strin
             let _ = writeln!(
                 s,
                 "cards: verifiable; server seed {server_seed} (SHA-256 {}), client seed {client_seed:?} (the seat seeds in player order), nonce = round 0…{}, cursor 0; each round's shoe is cursor.shuffle({}) and shoe index i is card i % 52",
-                provably::cursor::hash(server_seed),
+                provably::schemes::cursor::hash(server_seed),
                 t.rounds - 1,
                 52 * u32::from(rules.decks)
             );

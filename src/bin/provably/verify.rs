@@ -126,7 +126,7 @@ pub enum VerifyScheme {
         #[arg(long)]
         client_seed: String,
         /// The number of cases on the ladder.
-        #[arg(long, default_value_t = provably::ladder::DEFAULT_SIZE, value_parser = crate::args::field("size"), allow_negative_numbers = true)]
+        #[arg(long, default_value_t = provably::schemes::ladder::DEFAULT_SIZE, value_parser = crate::args::field("size"), allow_negative_numbers = true)]
         size: u64,
     },
 }

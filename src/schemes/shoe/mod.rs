@@ -606,7 +606,11 @@ mod tests {
         // The cursor scheme's limit is the same rule, 256^k − (256^k mod m)
         // with k the bytes m needs, computed per call.
         for (m, small) in SMALL_DRAWS.iter().enumerate().skip(2) {
-            assert_eq!(u128::from(small.limit), crate::cursor::limit(m as u64), "m = {m}");
+            assert_eq!(
+                u128::from(small.limit),
+                crate::schemes::cursor::limit(m as u64),
+                "m = {m}"
+            );
         }
     }
 

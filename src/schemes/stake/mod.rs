@@ -1,6 +1,6 @@
 //! `stake`: Stake's published games on one byte stream (issue 28).
 //!
-//! The stream is the one of seed 000's shoe ([`crate::shoe::ByteStream`]):
+//! The stream is the one of seed 000's shoe ([`crate::schemes::shoe::ByteStream`]):
 //! block b is HMAC_SHA256(key = serverSeed, message = "clientSeed:nonce:b"),
 //! the blocks' bytes read in order (Stake's `byteGenerator`, where the round
 //! is ⌊cursor/32⌋). Each 4 bytes make one float Σ_{i=0..3} b_i / 256^(i+1),
@@ -38,7 +38,7 @@
 //! 2 up to the ace, suit c mod 4 in ♦ ♥ ♠ ♣). Crash is a scheme of its own
 //! ([`crash`]).
 
-use crate::shoe::ByteStream;
+use crate::schemes::shoe::ByteStream;
 
 pub(crate) mod crash;
 pub mod ops;

@@ -72,9 +72,9 @@ pub(crate) static DEAL: OpSpec = OpSpec {
 fn explain_deal(r: &Request, w: &Value, g: &Value) -> Option<Parting> {
     let (server, client, nonce) = (r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
     let field = ["hole", "board"].into_iter().find(|k| w.get(*k) != g.get(*k))?;
-    let mut step = crate::cursor::ops::raw_step(server, client, nonce, 0);
+    let mut step = crate::schemes::cursor::ops::raw_step(server, client, nonce, 0);
     step.lower = Some(Request::of(
-        &crate::cursor::ops::SHUFFLE,
+        &crate::schemes::cursor::ops::SHUFFLE,
         vec![server.into(), client.into(), nonce.into(), 0u64.into(), 52u64.into()],
     ));
     Some(

@@ -240,7 +240,7 @@ pub(crate) const COPIES: usize = 6;
 
 /// Holds each field to its own limits at wire width, and returns the cards
 /// and the up-card narrowed. These are the limits the op's request parser
-/// enforces from the field declarations (`src/blackjack/ops.rs`); this is
+/// enforces from the field declarations (`src/schemes/blackjack/ops.rs`); this is
 /// the same check for callers of the library that do not go through it.
 ///
 /// * `cards`: 2…21 card numbers 0…51; no card number more than 6 times (the

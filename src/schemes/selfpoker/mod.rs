@@ -19,7 +19,7 @@ pub fn commit(seed: u64) -> String {
 
 /// Returns the deck: `numpy.random.default_rng(seed).permutation(52)`.
 pub fn deck(seed: u64) -> Vec<u32> {
-    crate::selfpoker::numpy::permutation(seed, 52)
+    crate::schemes::selfpoker::numpy::permutation(seed, 52)
 }
 
 #[cfg(test)]

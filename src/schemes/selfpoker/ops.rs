@@ -102,7 +102,7 @@ pub(crate) static DECK: OpSpec = OpSpec {
     flags,
     explain: |r, w, g| {
         let i = crate::op::last_difference(w, g, "deck")?;
-        let draws = crate::selfpoker::numpy::draws(r.int(SEED), 52);
+        let draws = crate::schemes::selfpoker::numpy::draws(r.int(SEED), 52);
         let start: Vec<Value> = (0..52u32).map(Value::from).collect();
         let target_j = g["deck"]
             .get(i)

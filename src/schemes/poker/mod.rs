@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use crate::cursor::Round;
+use crate::schemes::cursor::Round;
 
 pub(crate) mod ops;
 

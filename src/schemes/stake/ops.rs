@@ -557,7 +557,7 @@ pub(crate) static CRASH_CHAIN: OpSpec = OpSpec {
     secret: None,
 };
 
-/// Limbo's docs reading: 1e8/(f·1e8)·0.99 (src/stake/readings.rs).
+/// Limbo's docs reading: 1e8/(f·1e8)·0.99 (src/schemes/stake/readings.rs).
 pub const LIMBO_DOCS: Reading = Reading {
     name: "docs",
     source: "https://stake.com/provably-fair/game-events",

@@ -1,0 +1,13 @@
+//! The schemes, one folder each: the algorithm (`mod.rs`) and its ops
+//! (`ops.rs`), above the op table and below the registry. A scheme may
+//! build on another's primitives (Stake's bytes are the shoe's stream) but
+//! names no layer above it.
+
+pub mod blackjack;
+pub mod cursor;
+pub mod dice;
+pub mod ladder;
+pub mod poker;
+pub mod selfpoker;
+pub mod shoe;
+pub mod stake;
