@@ -19,6 +19,7 @@
 // cards), the reading is the project's canonical one as STAKE.md and the
 // vectors' notes name it; the other reading stays here under its name.
 
+import { PLINKO, WHEEL } from './generated/stake-tables.mjs';
 import { SERVER_SEED_COMMITMENT, SEEDED } from './cursor.mjs';
 import { ProvablyError } from './errors.mjs';
 import { describe, hex64 as hex64Field, int, text, word } from './validate.mjs';
@@ -73,59 +74,10 @@ export function drawWithout(fs, pool) {
 // them, found on no page of the search corpus (Stake's own blog,
 // https://stake.com/fi/blog/how-to-play-wheel-on-stake, gives the high-risk
 // wheel's 9.9× and 49.5×). Every table returns 99 %, Stake's stated edge of
-// 1 %, which the tests check. The harness holds every entry
-// to the Rust side's tables, so a wrong one shows as a divergence there.
-
-// Each row lists the left half up to the middle bucket; the right half mirrors it.
-const PLINKO_HALVES = {
-  low: {
-    8: [5.6, 2.1, 1.1, 1, 0.5], 9: [5.6, 2, 1.6, 1, 0.7], 10: [8.9, 3, 1.4, 1.1, 1, 0.5], 11: [8.4, 3, 1.9, 1.3, 1, 0.7],
-    12: [10, 3, 1.6, 1.4, 1.1, 1, 0.5], 13: [8.1, 4, 3, 1.9, 1.2, 0.9, 0.7], 14: [7.1, 4, 1.9, 1.4, 1.3, 1.1, 1, 0.5],
-    15: [15, 8, 3, 2, 1.5, 1.1, 1, 0.7], 16: [16, 9, 2, 1.4, 1.4, 1.2, 1.1, 1, 0.5],
-  },
-  medium: {
-    8: [13, 3, 1.3, 0.7, 0.4], 9: [18, 4, 1.7, 0.9, 0.5], 10: [22, 5, 2, 1.4, 0.6, 0.4], 11: [24, 6, 3, 1.8, 0.7, 0.5],
-    12: [33, 11, 4, 2, 1.1, 0.6, 0.3], 13: [43, 13, 6, 3, 1.3, 0.7, 0.4], 14: [58, 15, 7, 4, 1.9, 1, 0.5, 0.2],
-    15: [88, 18, 11, 5, 3, 1.3, 0.5, 0.3], 16: [110, 41, 10, 5, 3, 1.5, 1, 0.5, 0.3],
-  },
-  high: {
-    8: [29, 4, 1.5, 0.3, 0.2], 9: [43, 7, 2, 0.6, 0.2], 10: [76, 10, 3, 0.9, 0.3, 0.2], 11: [120, 14, 5.2, 1.4, 0.4, 0.2],
-    12: [170, 24, 8.1, 2, 0.7, 0.2, 0.2], 13: [260, 37, 11, 4, 1, 0.2, 0.2], 14: [420, 56, 18, 5, 1.9, 0.3, 0.2, 0.2],
-    15: [620, 83, 27, 8, 3, 0.5, 0.2, 0.2], 16: [1000, 130, 26, 9, 4, 2, 0.2, 0.2, 0.2],
-  },
-};
-
-/** PLINKO[risk][rows]: rows + 1 multipliers, bucket 0 (all left) first. */
-export const PLINKO = Object.freeze(
-  Object.fromEntries(
-    Object.entries(PLINKO_HALVES).map(([risk, byRows]) => [
-      risk,
-      Object.freeze(Object.fromEntries(Object.entries(byRows).map(([rows, half]) => {
-        // An odd bucket count (even rows) has a middle bucket of its own.
-        const right = Number(rows) % 2 === 0 ? half.slice(0, -1) : [...half];
-        const full = [...half, ...right.reverse()];
-        return [rows, Object.freeze(full)];
-      }))),
-    ]),
-  ),
-);
-
-const times = (list, n) => Array.from({ length: n }, () => list).flat();
-const LOW_WHEEL = [1.5, 1.2, 1.2, 1.2, 0, 1.2, 1.2, 1.2, 1.2, 0];
-const onlyLast = (n) => [...Array(n - 1).fill(0), Math.round(n * 99) / 100];
-
-/** WHEEL[risk][segments]: the multiplier of each segment, segment 0 first. */
-export const WHEEL = Object.freeze({
-  low: Object.freeze(Object.fromEntries([10, 20, 30, 40, 50].map((n) => [n, Object.freeze(times(LOW_WHEEL, n / 10))]))),
-  medium: Object.freeze({
-    10: [0, 1.9, 0, 1.5, 0, 2, 0, 1.5, 0, 3],
-    20: [1.5, 0, 2, 0, 2, 0, 2, 0, 1.5, 0, 3, 0, 1.8, 0, 2, 0, 2, 0, 2, 0],
-    30: [1.5, 0, 1.5, 0, 2, 0, 1.5, 0, 2, 0, 2, 0, 1.5, 0, 3, 0, 1.5, 0, 2, 0, 2, 0, 1.7, 0, 4, 0, 1.5, 0, 2, 0],
-    40: [2, 0, 3, 0, 2, 0, 1.5, 0, 3, 0, 1.5, 0, 1.5, 0, 2, 0, 1.5, 0, 3, 0, 1.5, 0, 2, 0, 2, 0, 1.6, 0, 2, 0, 1.5, 0, 3, 0, 1.5, 0, 2, 0, 1.5, 0],
-    50: [2, 0, 1.5, 0, 2, 0, 1.5, 0, 3, 0, 1.5, 0, 1.5, 0, 2, 0, 1.5, 0, 3, 0, 1.5, 0, 2, 0, 1.5, 0, 2, 0, 2, 0, 1.5, 0, 3, 0, 1.5, 0, 2, 0, 1.5, 0, 1.5, 0, 5, 0, 1.5, 0, 2, 0, 1.5, 0],
-  }),
-  high: Object.freeze(Object.fromEntries([10, 20, 30, 40, 50].map((n) => [n, Object.freeze(onlyLast(n))]))),
-});
+// 1 %, which the tests check. They are kept once, in the Rust tables
+// (src/schemes/stake/tables.rs): `provably vectors` writes every cell into
+// generated/stake-tables.mjs, which this module re-exports.
+export { PLINKO, WHEEL };
 
 // ---------------------------------------------------------------------------
 // The games (game events page, https://stake.us/provably-fair/game-events)

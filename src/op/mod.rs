@@ -368,6 +368,10 @@ pub struct Scheme {
     /// Where the scheme is published (named in every vector file).
     pub source: &'static str,
     pub ops: &'static [&'static OpSpec],
+    /// Files `provably vectors` writes from the scheme's own tables, as
+    /// (path relative to the repository root, text): one source for both
+    /// languages (Stake's payout tables for its JS twin).
+    pub generated: &'static [(&'static str, fn() -> String)],
 }
 
 /// One request of protocol v1 without its id: an op and its validated fields.

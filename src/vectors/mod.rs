@@ -453,6 +453,14 @@ pub fn render() -> Vec<(String, String)> {
     let protocol = crate::vectors::schema::protocol();
     out.push(("reference/js/generated/ops.mjs".into(), js_table(&protocol)));
     out.push(("harness/protocol.schema.json".into(), pretty(&protocol)));
+    for scheme in crate::registry::schemes() {
+        out.extend(
+            scheme
+                .generated
+                .iter()
+                .map(|(path, render)| ((*path).to_string(), render())),
+        );
+    }
     out
 }
 

@@ -52,6 +52,7 @@ struct WebTree;
 #[include = "engine.mjs"]
 #[include = "errors.mjs"]
 #[include = "generated/ops.mjs"]
+#[include = "generated/stake-tables.mjs"]
 #[include = "json.mjs"]
 #[include = "ladder.mjs"]
 #[include = "numpy.mjs"]
@@ -74,7 +75,7 @@ struct VectorTree;
 /// modulepreload list (the browser test holds that list to what the page
 /// really requests). The node target (`target.mjs`, `serve.mjs`), the
 /// benchmarks and the tests are not part of the page.
-pub const PAGE_MODULES: [&str; 20] = [
+pub const PAGE_MODULES: [&str; 21] = [
     "blackjack.mjs",
     "cards.mjs",
     "compare.mjs",
@@ -84,6 +85,7 @@ pub const PAGE_MODULES: [&str; 20] = [
     "engine.mjs",
     "errors.mjs",
     "generated/ops.mjs",
+    "generated/stake-tables.mjs",
     "json.mjs",
     "ladder.mjs",
     "numpy.mjs",

@@ -28,6 +28,7 @@ pub(crate) static SCHEME: Scheme = Scheme {
     name: "blackjack",
     source: "seed 003 (basisstrategie, published TypeScript)",
     ops: &[&STRATEGY],
+    generated: &[],
 };
 
 /// The player's cards, numbered as in `poker_referenz.py`. Unlike

@@ -18,6 +18,7 @@ pub(crate) static SCHEME: Scheme = Scheme {
     name: "cursor",
     source: "seed 003 (referenz.py)",
     ops: &[&HASH, &RAW, &FLOAT, &INT, &SHUFFLE],
+    generated: &[],
 };
 
 /// The round a request names: server seed, client seed, nonce.

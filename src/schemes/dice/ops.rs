@@ -14,6 +14,7 @@ pub(crate) static SCHEME: Scheme = Scheme {
     name: "dice",
     source: "seed 001 (published JavaScript)",
     ops: &[&ROLL],
+    generated: &[],
 };
 
 /// The die's number in the game.

@@ -15,6 +15,7 @@ pub(crate) static SCHEME: Scheme = Scheme {
     name: "ladder",
     source: "seed 004 (Deal or No Deal)",
     ops: &[&SHUFFLE],
+    generated: &[],
 };
 
 const SIZE: Field = Field::size("size", 1, MAX_COUNT).cli_default(DEFAULT_SIZE);

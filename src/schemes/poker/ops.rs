@@ -15,6 +15,7 @@ pub(crate) static SCHEME: Scheme = Scheme {
     name: "poker",
     source: "seed 003 (poker_referenz.py)",
     ops: &[&DEAL, &EVALUATE],
+    generated: &[],
 };
 
 const PLAYERS_FIELD: Field = Field::size("players", *PLAYERS.start(), *PLAYERS.end());

@@ -12,6 +12,7 @@ pub(crate) static SCHEME: Scheme = Scheme {
     name: "selfpoker",
     source: "seed 002 (numpy.random.default_rng(seed).permutation(52))",
     ops: &[&COMMIT, &DECK],
+    generated: &[],
 };
 
 const SEED: Field = Field::new("seed", Kind::DecimalSeed);

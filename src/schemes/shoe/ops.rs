@@ -29,6 +29,7 @@ pub(crate) static SCHEME: Scheme = Scheme {
     name: "shoe",
     source: "seed 000 (Rechne uns nach)",
     ops: &[&DEAL, &TOURNAMENT, &STREAM],
+    generated: &[],
 };
 
 const DECKS: Field = Field::size("decks", 1, MAX_DECKS);

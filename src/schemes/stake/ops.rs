@@ -35,6 +35,7 @@ pub(crate) static SCHEME: Scheme = Scheme {
         &CRASH,
         &CRASH_CHAIN,
     ],
+    generated: &[(tables::JS_PATH, tables::js_module)],
 };
 
 const COUNT: Field = Field::size("count", 1, MAX_FLOATS);
