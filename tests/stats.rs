@@ -221,7 +221,7 @@ fn the_cut_parameters_are_the_schemes_and_the_distribution_is_every_index_byte_e
 #[test]
 fn the_bins_of_cursor_int_are_its_values_counted() {
     for range in (2..=300u64).chain([1000, 4097, 65_537, 1_000_003]) {
-        let mut counts = vec![0u64; usize::try_from(range.min(model::BINS)).unwrap()];
+        let mut counts = vec![0u64; usize::try_from(range.min(provably::schemes::cursor::stats::BINS)).unwrap()];
         for v in 0..range {
             counts[usize::try_from(certify::int_bin(v, range)).unwrap()] += 1;
         }

@@ -14,7 +14,8 @@
 
 use serde_json::{json, Value};
 
-use provably::stats::{collect::Collector, evaluate, model, stake};
+use provably::schemes::stake::stats as stake;
+use provably::stats::{collect::Collector, evaluate, model};
 
 use crate::stats::{adjusted_min_p, alarm_bound, archives, audit_stats, calibration, derive, rejected, write_archive};
 
@@ -73,7 +74,7 @@ fn the_multiplier_cells_begin_exactly_where_limbo_and_crash_cross_each_threshold
 #[test]
 fn the_baccarat_winner_law_over_values_equals_the_one_over_every_rank() {
     // Another grouping of the same cards: 13 ranks instead of 10 values.
-    let cards = stake::pick_law(52);
+    let cards = provably::op::stats::pick_law(52);
     let rank: Vec<f64> = (0..13).map(|r| cards[4 * r..4 * r + 4].iter().sum()).collect();
     let mut law = [0.0f64; 3];
     let mut digits = [0usize; 6];
@@ -106,11 +107,7 @@ fn the_baccarat_winner_law_over_values_equals_the_one_over_every_rank() {
 #[test]
 fn a_dice_roll_names_its_event_and_the_bins_are_its_words_counted() {
     let words = provably::stats::certify::pick_counts(10_001, 32);
-    let law = model::layout(model::Key {
-        op: "stake.dice",
-        a: 0,
-        b: 0,
-    })
+    let law = model::layout(model::Key::of("stake.dice", 0, 0).unwrap())
     .tests[0]
         .1
         .clone();

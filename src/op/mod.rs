@@ -24,6 +24,7 @@ pub mod error;
 pub mod flag;
 pub mod ok;
 pub mod reading;
+pub mod stats;
 pub mod strategy;
 
 pub use flag::Flag;
@@ -213,6 +214,14 @@ pub struct OpSpec {
     pub reach: Reach,
     /// The committed secret, for ops whose rounds a proof document holds.
     pub secret: Option<Secret>,
+    /// The op's other readings, where its published sources disagree
+    /// (the harness names the one a diverging target follows).
+    pub readings: &'static [reading::Reading],
+    /// Whether a round of this op is one bet of its seed pair's nonce
+    /// sequence (bet histories, docs/proofs.md): a nonce is bet once.
+    pub bet: bool,
+    /// What the statistics count of its outcomes ([`stats`]).
+    pub stats: stats::Stats,
 }
 
 /// The flags an op's cases must reach: the branches its vectors exist to
@@ -257,12 +266,12 @@ pub(crate) fn scheme_of(op: &str) -> &str {
 }
 
 /// A flag-deriving function for ops whose vectors reach no trace-dependent branch.
-pub(crate) fn no_flags(_: &Request) -> Vec<Flag> {
+pub fn no_flags(_: &Request) -> Vec<Flag> {
     Vec::new()
 }
 
 /// An explainer for ops with nothing to say beyond the generic difference.
-pub(crate) fn no_story(_: &Request, _: &Value, _: &Value) -> Option<Parting> {
+pub fn no_story(_: &Request, _: &Value, _: &Value) -> Option<Parting> {
     None
 }
 

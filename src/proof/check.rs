@@ -768,7 +768,7 @@ pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8]) -> Event {
 
 /// The bet a round is on its seed pair, if its op is a bet and the round came from the seed.
 fn bet_of(head: &EpochHead, r: &Round) -> Option<super::Bet> {
-    if r.external.is_some() || !crate::schemes::stake::is_bet(r.request.spec()) {
+    if r.external.is_some() || !r.request.spec().bet {
         return None;
     }
     Some(super::Bet {

@@ -35,123 +35,12 @@
 
 use std::fmt::Write as _;
 
-use crate::schemes::shoe::js_round;
-
-/// How many of the 2^width words give each j = ⌊v·m / 2^width⌋, for j in 0 … m−1.
-pub fn pick_counts(m: u64, width: u32) -> Vec<u64> {
-    let pot = 1u128 << width;
-    let ceil = |t: u64| (u128::from(t) * pot).div_ceil(u128::from(m));
-    (0..m)
-        .map(|t| u64::try_from(ceil(t + 1) - ceil(t)).expect("below 2^width"))
-        .collect()
-}
-
-/// The ladder's j at step i: P(j = t) for t in 0 … i, exactly.
-pub(crate) fn ladder_pick(i: usize) -> Vec<f64> {
-    #[allow(clippy::cast_precision_loss, reason = "counts below 2^32 are exact in f64")]
-    pick_counts(i as u64 + 1, 32)
-        .into_iter()
-        .map(|c| c as f64 / 4_294_967_296.0)
-        .collect()
-}
-
-/// P(order[k] = v) after Fisher–Yates from the back over [0, n), where
-/// step i draws j ∈ [0, i] with probabilities `draw(i)`: each value's
-/// position is carried through every swap (n³ steps). Row k, column v.
-pub fn shuffle_marginals(n: usize, draw: &dyn Fn(usize) -> Vec<f64>) -> Vec<Vec<f64>> {
-    // at[v][p]: the probability that value v is at position p.
-    let mut at: Vec<Vec<f64>> = (0..n)
-        .map(|v| (0..n).map(|p| if p == v { 1.0 } else { 0.0 }).collect())
-        .collect();
-    for i in (1..n).rev() {
-        let q = draw(i);
-        for row in &mut at {
-            let here = row[i];
-            let mut to_i = here * q[i];
-            for j in 0..i {
-                to_i += row[j] * q[j];
-                row[j] = row[j] * (1.0 - q[j]) + here * q[j];
-            }
-            row[i] = to_i;
-        }
-    }
-    (0..n).map(|k| (0..n).map(|v| at[v][k]).collect()).collect()
-}
-
-/// The cut card's parameters for a shoe of `decks` decks, as the scheme
-/// computes them: (base, spread, low, high).
-pub fn cut_parameters(decks: usize, penetration: f64) -> (i64, i64, i64, i64) {
-    let count = 52 * decks;
-    #[allow(clippy::cast_precision_loss, reason = "at most 416 cards")]
-    let total = count as f64;
-    let base = js_round(total * penetration);
-    let spread = js_round(total * 0.02).max(1);
-    let low = js_round(total * 0.5).max(20);
-    let high = i64::try_from(count).expect("small") - 15;
-    (base, spread, low, high)
-}
-
-/// The smallest and largest cut position.
-pub(crate) fn cut_support(decks: usize, penetration: f64) -> (usize, usize) {
-    let (base, spread, low, high) = cut_parameters(decks, penetration);
-    let at = |v: i64| usize::try_from(v.clamp(low, high)).expect("within the shoe");
-    (at(base - spread), at(base + spread))
-}
-
-/// The exact distribution of the cut card's position.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CutDistribution {
-    /// The smallest position with mass.
-    pub low: usize,
-    /// How many of the 2·spread + 1 equally likely offsets land on each
-    /// position from `low` on.
-    pub weights: Vec<u64>,
-}
-
-impl CutDistribution {
-    pub fn probabilities(&self) -> Vec<f64> {
-        let total: u64 = self.weights.iter().sum();
-        #[allow(clippy::cast_precision_loss, reason = "at most 17 offsets")]
-        self.weights.iter().map(|&w| w as f64 / total as f64).collect()
-    }
-}
-
-/// The cut card's exact distribution: offset o uniform on [−spread, spread]
-/// (a uniform index), cut = clamp(base + o, low, high).
-pub fn cut_distribution(decks: usize, penetration: f64) -> CutDistribution {
-    let (base, spread, low, high) = cut_parameters(decks, penetration);
-    let (lo, hi) = cut_support(decks, penetration);
-    let mut weights = vec![0u64; hi - lo + 1];
-    for o in -spread..=spread {
-        let cut = usize::try_from((base + o).clamp(low, high)).expect("within the shoe");
-        weights[cut - lo] += 1;
-    }
-    CutDistribution { low: lo, weights }
-}
-
-/// The bin of `cursor.int`'s value: itself for range ≤ 16, else ⌊v·16/range⌋.
-pub fn int_bin(v: u64, range: u64) -> u64 {
-    if range <= super::model::BINS {
-        v
-    } else {
-        u64::try_from(u128::from(v) * u128::from(super::model::BINS) / u128::from(range)).expect("below 16")
-    }
-}
-
-/// The exact probability of each bin of [`int_bin`] (the value is uniform).
-pub fn int_bins(range: u64) -> Vec<f64> {
-    let bins = range.min(super::model::BINS);
-    #[allow(clippy::cast_precision_loss, reason = "a probability")]
-    if range <= super::model::BINS {
-        vec![1.0 / range as f64; usize::try_from(range).expect("small")]
-    } else {
-        // Bin b holds the v with b·range ≤ 16·v < (b+1)·range.
-        let start = |b: u64| (u128::from(b) * u128::from(range)).div_ceil(u128::from(bins));
-        (0..bins)
-            .map(|b| (start(b + 1) - start(b)) as f64 / range as f64)
-            .collect()
-    }
-}
+// The laws live with the schemes they belong to (and the generic ones
+// below the schemes); the certificates name them here.
+pub use crate::op::stats::{pick_counts, shuffle_marginals};
+pub use crate::schemes::cursor::stats::{int_bin, int_bins};
+pub use crate::schemes::ladder::stats::pick as ladder_pick;
+pub use crate::schemes::shoe::stats::{cut_distribution, cut_parameters, cut_support, CutDistribution};
 
 /// The rejection limit 2^bits − (2^bits mod m), for any width (the
 /// scheme's is bits = 8·k).
@@ -230,7 +119,7 @@ pub fn table() -> String {
         "a non-increasing function of u (or of the game's word)",
         "the words reaching x: a prefix [0, U), U by bisection",
         "no",
-        "cells of the audit: `src/stats/stake.rs`",
+        "cells of the audit: `src/schemes/stake/stats.rs`",
     ]);
     out.push('\n');
     out.push_str(&rejection_table());

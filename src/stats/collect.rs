@@ -108,7 +108,7 @@ impl Collector {
     /// Counts one derived round of epoch `epoch`: `ok` is the op's derived `ok` object.
     pub fn add(&mut self, epoch: u64, req: &Request, ok: &Value) {
         let Some(key) = model::key_of(req) else {
-            if model::has_tests(req.op()) {
+            if model::has_tests(req.spec()) {
                 self.untested += 1;
             }
             return;

@@ -35,7 +35,6 @@ pub mod collect;
 pub(crate) mod math;
 pub mod model;
 pub mod power;
-pub mod stake;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;

@@ -79,16 +79,8 @@ struct Row {
 }
 
 fn rows() -> Vec<Row> {
-    let shoe = model::layout(model::Key {
-        op: "shoe.deal",
-        a: 6,
-        b: 0.75f64.to_bits(),
-    });
-    let dice = model::layout(model::Key {
-        op: "dice.roll",
-        a: 0,
-        b: 0,
-    });
+    let shoe = model::layout(model::Key::of("shoe.deal", 6, 0.75f64.to_bits()).expect("a tested op"));
+    let dice = model::layout(model::Key::of("dice.roll", 0, 0).expect("a tested op"));
     let ladder = certify::shuffle_marginals(25, &certify::ladder_pick);
     let cut = certify::cut_distribution(6, 0.75).probabilities();
     // Families as an audit runs them: the dice's 17 tables and 3 serial

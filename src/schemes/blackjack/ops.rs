@@ -21,6 +21,7 @@ use serde_json::Value;
 use super::cards::{count_value, hand_of_pips, pip, rank};
 use super::situations::{situation, situations, Situation, COUNT};
 use super::strategy::{decision, pair_of, Action, Chart, Decision, COPIES, MAX_CARDS};
+use crate::op::stats::Stats;
 use crate::op::{self, Arg, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme};
 use crate::op::{Flag, OkField, Reach, Shape};
 
@@ -97,6 +98,9 @@ pub static STRATEGY: OpSpec = OpSpec {
         generated: &[],
     },
     secret: None,
+    readings: &[],
+    bet: false,
+    stats: Stats::None("no randomness: the published strategy chart"),
 };
 
 /// The decision for a parsed request (its fields are within their limits).

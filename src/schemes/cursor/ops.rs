@@ -8,6 +8,8 @@ use super::{bytes_needed, hash, limit, Round};
 use crate::op::error::{MAX_COUNT, MAX_SAFE_INTEGER};
 use crate::op::fields::{CLIENT_SEED, COUNT, CURSOR, NONCE, RANGE, SERVER_SEED};
 use crate::op::strategy;
+use super::stats;
+use crate::op::stats::Stats;
 use crate::op::{
     drawn, last_difference, no_flags, no_story, target_draw, OpSpec, Outcome, Parting, Request, Scheme, Step,
     SERVER_SEED_SECRET,
@@ -58,6 +60,9 @@ pub(crate) static HASH: OpSpec = OpSpec {
         generated: &[],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: false,
+    stats: Stats::None("a commitment: the SHA-256 of the server seed, no outcome"),
 };
 
 pub(crate) static RAW: OpSpec = OpSpec {
@@ -73,6 +78,9 @@ pub(crate) static RAW: OpSpec = OpSpec {
         generated: &[],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: false,
+    stats: Stats::None("bytes of the generator, not the outcome of a game"),
 };
 
 pub(crate) static FLOAT: OpSpec = OpSpec {
@@ -102,6 +110,9 @@ pub(crate) static FLOAT: OpSpec = OpSpec {
         generated: &[],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: false,
+    stats: Stats::Tables(stats::FLOAT),
 };
 
 pub(crate) static INT: OpSpec = OpSpec {
@@ -142,6 +153,9 @@ pub(crate) static INT: OpSpec = OpSpec {
         ],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: false,
+    stats: Stats::Tables(stats::INT),
 };
 
 #[derive(Serialize, Debug)]
@@ -199,6 +213,9 @@ pub(crate) static SHUFFLE: OpSpec = OpSpec {
         generated: &[Flag::Heavy, Flag::MinValue],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: false,
+    stats: Stats::Tables(stats::SHUFFLE),
 };
 
 fn count(r: &Request) -> usize {

@@ -8,6 +8,7 @@ use crate::base::crypto::Keyed;
 use crate::op::error::OpError;
 
 pub(crate) mod ops;
+pub mod stats;
 
 pub(crate) use ops::SCHEME;
 

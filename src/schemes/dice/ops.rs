@@ -7,6 +7,8 @@ use serde_json::Value;
 use super::{roll, roll_traced};
 use crate::op::fields::{CLIENT_SEED, SERVER_SEED};
 use crate::op::strategy;
+use super::stats;
+use crate::op::stats::Stats;
 use crate::op::{Field, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
 use crate::op::{Flag, OkField, Reach, Shape};
 
@@ -18,7 +20,7 @@ pub(crate) static SCHEME: Scheme = Scheme {
 };
 
 /// The die's number in the game.
-const N: Field = Field::counter("n");
+pub(super) const N: Field = Field::counter("n");
 
 pub(crate) static ROLL: OpSpec = OpSpec {
     name: "dice.roll",
@@ -56,6 +58,9 @@ pub(crate) static ROLL: OpSpec = OpSpec {
         generated: &[],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: false,
+    stats: Stats::Tables(stats::ROLL),
 };
 
 fn explain(r: &Request, _: &Value, g: &Value) -> Option<Parting> {

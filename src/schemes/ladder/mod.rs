@@ -7,6 +7,7 @@
 use crate::base::crypto::{Counter, Keyed};
 
 pub(crate) mod ops;
+pub mod stats;
 
 pub(crate) use ops::SCHEME;
 

@@ -8,6 +8,8 @@ use super::{shuffle, DEFAULT_SIZE};
 use crate::op::error::MAX_COUNT;
 use crate::op::fields::{CLIENT_SEED, SERVER_SEED};
 use crate::op::strategy;
+use super::stats;
+use crate::op::stats::Stats;
 use crate::op::{Field, OpSpec, Outcome, Parting, Request, Scheme, Step, SERVER_SEED_SECRET};
 use crate::op::{Flag, OkField, Reach, Shape};
 
@@ -18,7 +20,7 @@ pub(crate) static SCHEME: Scheme = Scheme {
     generated: &[],
 };
 
-const SIZE: Field = Field::size("size", 1, MAX_COUNT).cli_default(DEFAULT_SIZE);
+pub(super) const SIZE: Field = Field::size("size", 1, MAX_COUNT).cli_default(DEFAULT_SIZE);
 
 fn size(r: &Request) -> usize {
     usize::try_from(r.int(SIZE)).expect("at most 100,000 cases")
@@ -76,6 +78,9 @@ pub(crate) static SHUFFLE: OpSpec = OpSpec {
         generated: &[Flag::Heavy, Flag::MinValue],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: false,
+    stats: Stats::Tables(stats::SHUFFLE),
 };
 
 /// Where two ladders part: the first differing draw, its word and block,

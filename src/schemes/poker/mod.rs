@@ -12,6 +12,7 @@ use serde::Serialize;
 use crate::schemes::cursor::Round;
 
 pub(crate) mod ops;
+pub mod stats;
 
 pub(crate) use ops::SCHEME;
 

@@ -8,6 +8,8 @@ use serde_json::Value;
 use super::{deal, evaluate, CATEGORIES, PLAYERS};
 use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
 use crate::op::strategy;
+use super::stats;
+use crate::op::stats::Stats;
 use crate::op::{no_story, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
 use crate::op::{ok, Flag, OkField, Reach, Shape};
 
@@ -18,7 +20,7 @@ pub(crate) static SCHEME: Scheme = Scheme {
     generated: &[],
 };
 
-const PLAYERS_FIELD: Field = Field::size("players", *PLAYERS.start(), *PLAYERS.end());
+pub(super) const PLAYERS_FIELD: Field = Field::size("players", *PLAYERS.start(), *PLAYERS.end());
 const CARDS: Field = Field::new(
     "cards",
     Kind::Cards {
@@ -65,6 +67,9 @@ pub(crate) static DEAL: OpSpec = OpSpec {
         generated: &[],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: false,
+    stats: Stats::Tables(stats::DEAL),
 };
 
 /// A deal is the cursor shuffle of 52 cards at cursor 0, dealt to fixed
@@ -123,6 +128,9 @@ pub(crate) static EVALUATE: OpSpec = OpSpec {
         generated: &[],
     },
     secret: None,
+    readings: &[],
+    bet: false,
+    stats: Stats::None("no randomness: the value of a given hand"),
 };
 
 /// Five to seven distinct cards: random ones, and ones packed into few ranks

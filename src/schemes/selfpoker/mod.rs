@@ -7,6 +7,7 @@ use crate::base::crypto::sha256_hex;
 
 pub mod numpy;
 pub(crate) mod ops;
+pub mod stats;
 
 pub(crate) use ops::SCHEME;
 

@@ -5,6 +5,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{commit, deck, MAX_SEED};
+use super::stats;
+use crate::op::stats::Stats;
 use crate::op::{no_story, Arg, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, Secret};
 use crate::op::{ok, Flag, OkField, Reach, Shape};
 
@@ -76,6 +78,9 @@ pub static COMMIT: OpSpec = OpSpec {
         generated: &[Flag::NumpyEdge, Flag::JsUnsafe],
     },
     secret: Some(SEED_SECRET),
+    readings: &[],
+    bet: false,
+    stats: Stats::None("a commitment: the SHA-256 of the seed, no outcome"),
 };
 
 pub(crate) static DECK: OpSpec = OpSpec {
@@ -122,4 +127,7 @@ pub(crate) static DECK: OpSpec = OpSpec {
         generated: &[Flag::NumpyEdge, Flag::JsUnsafe],
     },
     secret: Some(SEED_SECRET),
+    readings: &[],
+    bet: false,
+    stats: Stats::Tables(stats::DECK),
 };

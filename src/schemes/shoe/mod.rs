@@ -11,6 +11,7 @@ use crate::base::crypto::{Counter, Keyed};
 use crate::base::modulo;
 
 pub(crate) mod ops;
+pub mod stats;
 
 pub(crate) use ops::SCHEME;
 

@@ -9,6 +9,8 @@ use super::{deal, deal_traced, draws, tournament_round, ByteStream, MAX_DECKS};
 use crate::op::error::MAX_COUNT;
 use crate::op::fields::{CLIENT_SEED, COUNT, NONCE, SERVER_SEED};
 use crate::op::strategy;
+use super::stats;
+use crate::op::stats::Stats;
 use crate::op::{
     drawn, last_difference, target_draw, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, Step,
     SERVER_SEED_SECRET,
@@ -32,10 +34,10 @@ pub(crate) static SCHEME: Scheme = Scheme {
     generated: &[],
 };
 
-const DECKS: Field = Field::size("decks", 1, MAX_DECKS);
-const PENETRATION: Field = Field::new("penetration", Kind::Fraction);
-const TOURNAMENT_ID: Field = Field::text("tournamentId");
-const HAND: Field = Field::counter("hand");
+pub(super) const DECKS: Field = Field::size("decks", 1, MAX_DECKS);
+pub(super) const PENETRATION: Field = Field::new("penetration", Kind::Fraction);
+pub(super) const TOURNAMENT_ID: Field = Field::text("tournamentId");
+pub(super) const HAND: Field = Field::counter("hand");
 
 /// What 1,000 generated deals reach: every tie and clamp of the cut card.
 const CUT_REACHED: &[Flag] = &[
@@ -122,6 +124,9 @@ pub(crate) static DEAL: OpSpec = OpSpec {
         generated: CUT_REACHED,
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: false,
+    stats: Stats::Tables(stats::DEAL),
 };
 
 pub(crate) static TOURNAMENT: OpSpec = OpSpec {
@@ -153,6 +158,9 @@ pub(crate) static TOURNAMENT: OpSpec = OpSpec {
         generated: CUT_REACHED,
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: false,
+    stats: Stats::Tables(stats::TOURNAMENT),
 };
 
 /// A number of decks and a penetration for it.
@@ -333,6 +341,9 @@ pub(crate) static STREAM: OpSpec = OpSpec {
         generated: &[],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: false,
+    stats: Stats::None("bytes of the stream, not the outcome of a game"),
 };
 
 /// Where two streams part: the first differing byte, its block and the

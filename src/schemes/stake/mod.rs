@@ -43,18 +43,10 @@ use crate::schemes::shoe::ByteStream;
 pub(crate) mod crash;
 pub mod ops;
 pub mod readings;
+pub mod stats;
 pub(crate) mod tables;
 
 pub(crate) use ops::SCHEME;
-
-/// Whether `op` is a bet on a seed pair: a stake game that takes a nonce
-/// (not `stake.floats`, the bytes of a bet, and not crash, which follows a
-/// hash chain). A seed pair's nonce counts its bets across these games.
-pub fn is_bet(op: &crate::op::OpSpec) -> bool {
-    op.name.starts_with("stake.")
-        && op.name != "stake.floats"
-        && op.fields.iter().any(|f| f.name == crate::op::fields::NONCE.name)
-}
 
 /// Stake's GEMS list, in index order.
 pub const GEMS: [&str; 7] = ["green", "purple", "yellow", "red", "cyan", "orange", "blue"];

@@ -12,6 +12,8 @@ use crate::op::error::{InvalidInput, OpError};
 use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
 use crate::op::ok::CARD;
 use crate::op::reading::Reading;
+use super::stats;
+use crate::op::stats::Stats;
 use crate::op::{no_story, strategy, Field, Kind, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
 use crate::op::{Flag, OkField, Reach, Shape};
 
@@ -39,10 +41,10 @@ pub(crate) static SCHEME: Scheme = Scheme {
 };
 
 const COUNT: Field = Field::size("count", 1, MAX_FLOATS);
-const ROWS: Field = Field::size("rows", 8, 16);
+pub(super) const ROWS: Field = Field::size("rows", 8, 16);
 const RISK: Field = Field::new("risk", Kind::Word(&RISKS));
-const SEGMENTS: Field = Field::size("segments", 10, 50);
-const MINES_FIELD: Field = Field::size("mines", 1, 24);
+pub(super) const SEGMENTS: Field = Field::size("segments", 10, 50);
+pub(super) const MINES_FIELD: Field = Field::size("mines", 1, 24);
 const HASH: Field = Field::new("hash", Kind::Hex64);
 const SALT: Field = Field::text("salt");
 const TERMINATING: Field = Field::new("terminatingHash", Kind::Hex64);
@@ -154,6 +156,9 @@ pub(crate) static FLOATS: OpSpec = OpSpec {
         generated: &[Flag::BlockBoundary],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: false,
+    stats: Stats::Tables(stats::FLOATS),
 };
 
 pub(crate) static DICE: OpSpec = OpSpec {
@@ -169,6 +174,9 @@ pub(crate) static DICE: OpSpec = OpSpec {
         generated: &[],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: true,
+    stats: Stats::Tables(stats::DICE),
 };
 
 /// Flags of a limbo bet: which non-canonical readings it tells apart.
@@ -210,6 +218,9 @@ pub(crate) static LIMBO: OpSpec = OpSpec {
         generated: &[Flag::ReadingFair],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[LIMBO_DOCS, LIMBO_FAIR],
+    bet: true,
+    stats: Stats::Tables(stats::LIMBO),
 };
 
 /// The request reader holds `risk` to its words (`Kind::Word`).
@@ -252,6 +263,9 @@ pub(crate) static PLINKO: OpSpec = OpSpec {
         generated: &[Flag::BlockBoundary],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: true,
+    stats: Stats::Tables(stats::PLINKO),
 };
 
 pub(crate) static ROULETTE: OpSpec = OpSpec {
@@ -267,6 +281,9 @@ pub(crate) static ROULETTE: OpSpec = OpSpec {
         generated: &[],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: true,
+    stats: Stats::Tables(stats::ROULETTE),
 };
 
 fn segments_of(r: &Request) -> Result<usize, OpError> {
@@ -303,6 +320,9 @@ pub(crate) static WHEEL: OpSpec = OpSpec {
         generated: &[],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: true,
+    stats: Stats::Tables(stats::WHEEL),
 };
 
 pub(crate) static KENO: OpSpec = OpSpec {
@@ -326,6 +346,9 @@ pub(crate) static KENO: OpSpec = OpSpec {
         generated: &[Flag::BlockBoundary],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: true,
+    stats: Stats::Tables(stats::KENO),
 };
 
 pub(crate) static MINES: OpSpec = OpSpec {
@@ -352,6 +375,9 @@ pub(crate) static MINES: OpSpec = OpSpec {
         generated: &[Flag::BlockBoundary],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: true,
+    stats: Stats::Tables(stats::MINES),
 };
 
 /// 52 cards with replacement, for hilo and blackjack.
@@ -380,6 +406,9 @@ pub(crate) static HILO: OpSpec = OpSpec {
         generated: &[Flag::BlockBoundary, Flag::CardEdge],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: true,
+    stats: Stats::Tables(stats::DECK),
 };
 
 pub(crate) static BLACKJACK: OpSpec = OpSpec {
@@ -395,6 +424,9 @@ pub(crate) static BLACKJACK: OpSpec = OpSpec {
         generated: &[Flag::BlockBoundary, Flag::CardEdge],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: true,
+    stats: Stats::Tables(stats::DECK),
 };
 
 fn coup(r: &Request) -> super::Coup {
@@ -434,6 +466,9 @@ pub(crate) static BACCARAT: OpSpec = OpSpec {
         generated: &[Flag::PlayerThird, Flag::BankerThird, Flag::Tie],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: true,
+    stats: Stats::Tables(stats::BACCARAT),
 };
 
 pub(crate) static VIDEOPOKER: OpSpec = OpSpec {
@@ -457,6 +492,9 @@ pub(crate) static VIDEOPOKER: OpSpec = OpSpec {
         generated: &[Flag::BlockBoundary],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: true,
+    stats: Stats::Tables(stats::VIDEOPOKER),
 };
 
 pub(crate) static DIAMONDS: OpSpec = OpSpec {
@@ -476,6 +514,9 @@ pub(crate) static DIAMONDS: OpSpec = OpSpec {
         generated: &[],
     },
     secret: Some(SERVER_SEED_SECRET),
+    readings: &[],
+    bet: true,
+    stats: Stats::Tables(stats::DIAMONDS),
 };
 
 /// 64 lowercase hex characters.
@@ -519,6 +560,9 @@ pub(crate) static CRASH: OpSpec = OpSpec {
         generated: &[Flag::ReadingUnrounded],
     },
     secret: None,
+    readings: &[CRASH_UNROUNDED],
+    bet: false,
+    stats: Stats::Tables(stats::CRASH),
 };
 
 pub(crate) static CRASH_CHAIN: OpSpec = OpSpec {
@@ -556,6 +600,9 @@ pub(crate) static CRASH_CHAIN: OpSpec = OpSpec {
         generated: &[],
     },
     secret: None,
+    readings: &[],
+    bet: false,
+    stats: Stats::None("a distance along the hash chain, not the outcome of a game"),
 };
 
 /// Limbo's docs reading: 1e8/(f·1e8)·0.99 (src/schemes/stake/readings.rs).
@@ -581,12 +628,3 @@ pub const CRASH_UNROUNDED: Reading = Reading {
         Some(json!({ "crashPoint": num(super::readings::crash_unrounded(n)) }))
     },
 };
-
-/// The non-canonical readings of the stake op called `name`.
-pub fn readings(name: &str) -> &'static [Reading] {
-    match name {
-        "stake.limbo" => &[LIMBO_DOCS, LIMBO_FAIR],
-        "stake.crash" => &[CRASH_UNROUNDED],
-        _ => &[],
-    }
-}
