@@ -107,8 +107,7 @@ fn the_baccarat_winner_law_over_values_equals_the_one_over_every_rank() {
 #[test]
 fn a_dice_roll_names_its_event_and_the_bins_are_its_words_counted() {
     let words = provably::stats::certify::pick_counts(10_001, 32);
-    let law = model::layout(model::Key::of("stake.dice", 0, 0).unwrap())
-    .tests[0]
+    let law = model::layout(model::Key::of("stake.dice", 0, 0).unwrap()).tests[0]
         .1
         .clone();
     let mut bins = [0u64; 16];

@@ -98,6 +98,9 @@ impl Family {
     }
 }
 
+/// Reads the cells of one derived round ([`Model::sample`]).
+pub type Sampler = fn(Family, &Request, &Value, &mut Vec<(u32, u16)>) -> Option<Option<Step>>;
+
 /// How an op's outcomes are counted.
 #[derive(Debug, Clone, Copy)]
 pub struct Model {
@@ -113,7 +116,7 @@ pub struct Model {
     /// its serial step (`Some(None)`: none). `ok` is the op's derived `ok`
     /// object; `None` when it is not of the expected shape (which a derived
     /// outcome always is).
-    pub sample: fn(Family, &Request, &Value, &mut Vec<(u32, u16)>) -> Option<Option<Step>>,
+    pub sample: Sampler,
 }
 
 /// A family's tests: the configuration's words, each test's name with the

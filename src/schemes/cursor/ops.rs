@@ -4,12 +4,12 @@ use proptest::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::stats;
 use super::{bytes_needed, hash, limit, Round};
 use crate::op::error::{MAX_COUNT, MAX_SAFE_INTEGER};
 use crate::op::fields::{CLIENT_SEED, COUNT, CURSOR, NONCE, RANGE, SERVER_SEED};
-use crate::op::strategy;
-use super::stats;
 use crate::op::stats::Stats;
+use crate::op::strategy;
 use crate::op::{
     drawn, last_difference, no_flags, no_story, target_draw, OpSpec, Outcome, Parting, Request, Scheme, Step,
     SERVER_SEED_SECRET,

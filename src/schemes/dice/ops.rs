@@ -4,11 +4,11 @@ use proptest::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::stats;
 use super::{roll, roll_traced};
 use crate::op::fields::{CLIENT_SEED, SERVER_SEED};
-use crate::op::strategy;
-use super::stats;
 use crate::op::stats::Stats;
+use crate::op::strategy;
 use crate::op::{Field, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
 use crate::op::{Flag, OkField, Reach, Shape};
 

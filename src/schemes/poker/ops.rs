@@ -5,11 +5,11 @@ use proptest::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::stats;
 use super::{deal, evaluate, CATEGORIES, PLAYERS};
 use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
-use crate::op::strategy;
-use super::stats;
 use crate::op::stats::Stats;
+use crate::op::strategy;
 use crate::op::{no_story, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
 use crate::op::{ok, Flag, OkField, Reach, Shape};
 

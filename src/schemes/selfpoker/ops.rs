@@ -4,8 +4,8 @@ use proptest::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{commit, deck, MAX_SEED};
 use super::stats;
+use super::{commit, deck, MAX_SEED};
 use crate::op::stats::Stats;
 use crate::op::{no_story, Arg, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, Secret};
 use crate::op::{ok, Flag, OkField, Reach, Shape};

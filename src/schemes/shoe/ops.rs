@@ -5,12 +5,12 @@
 use proptest::prelude::*;
 use serde_json::Value;
 
+use super::stats;
 use super::{deal, deal_traced, draws, tournament_round, ByteStream, MAX_DECKS};
 use crate::op::error::MAX_COUNT;
 use crate::op::fields::{CLIENT_SEED, COUNT, NONCE, SERVER_SEED};
-use crate::op::strategy;
-use super::stats;
 use crate::op::stats::Stats;
+use crate::op::strategy;
 use crate::op::{
     drawn, last_difference, target_draw, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, Step,
     SERVER_SEED_SECRET,

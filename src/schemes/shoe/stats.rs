@@ -92,7 +92,10 @@ fn layout(f: Family) -> Layout {
     let mut l = Layout::new(format!("decks={decks} penetration={penetration}"));
     let names: Vec<String> = (0..52 * decks).map(|p| format!("at position {p}")).collect();
     l.cards(&names, "rank", "suit");
-    l.test("cut card position", cut_distribution(decks, penetration).probabilities());
+    l.test(
+        "cut card position",
+        cut_distribution(decks, penetration).probabilities(),
+    );
     l.serial(uniform(13))
 }
 

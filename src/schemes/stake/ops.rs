@@ -6,13 +6,13 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 
 use super::crash::{self, MAX_LIMIT};
+use super::stats;
 use super::tables::{self, risk_index, RISKS};
 use super::{Floats, MAX_FLOATS};
 use crate::op::error::{InvalidInput, OpError};
 use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
 use crate::op::ok::CARD;
 use crate::op::reading::Reading;
-use super::stats;
 use crate::op::stats::Stats;
 use crate::op::{no_story, strategy, Field, Kind, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
 use crate::op::{Flag, OkField, Reach, Shape};

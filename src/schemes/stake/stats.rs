@@ -35,10 +35,10 @@ use serde_json::Value;
 
 use super::ops::{MINES_FIELD, ROWS, SEGMENTS};
 use crate::op::fields::{CLIENT_SEED, NONCE};
-use crate::op::stats::{at, pick_law, pooled, small, uniform, Family, Layout, Model, Step};
-use crate::op::Request;
 #[cfg(doc)]
 use crate::op::stats::pick_counts;
+use crate::op::stats::{at, pick_law, pooled, small, uniform, Family, Layout, Model, Step};
+use crate::op::Request;
 
 /// The cells of a multiplier: [1, 1.05), [1.05, 1.1), …, [25, ∞).
 pub const THRESHOLDS: [f64; 13] = [1.05, 1.1, 1.2, 1.35, 1.5, 1.75, 2.0, 2.5, 3.0, 4.0, 6.0, 10.0, 25.0];
@@ -75,7 +75,10 @@ pub fn multiplier_law(game: &dyn Fn(u32) -> f64) -> Vec<f64> {
     reach.extend(THRESHOLDS.iter().map(|&x| words_reaching(x, game)));
     reach.push(0);
     #[allow(clippy::cast_precision_loss, reason = "word counts up to 2^32 are exact")]
-    reach.windows(2).map(|w| (w[0] - w[1]) as f64 / 4_294_967_296.0).collect()
+    reach
+        .windows(2)
+        .map(|w| (w[0] - w[1]) as f64 / 4_294_967_296.0)
+        .collect()
 }
 
 /// The cell of a multiplier: how many thresholds it reaches.
@@ -149,7 +152,9 @@ pub fn baccarat_law() -> Vec<f64> {
 }
 
 fn enumerate_coups() -> Vec<f64> {
-    let values = pooled(52, 10, |c| usize::from(super::baccarat_value(u8::try_from(c).expect("a card"))));
+    let values = pooled(52, 10, |c| {
+        usize::from(super::baccarat_value(u8::try_from(c).expect("a card")))
+    });
     // A card of each baccarat value: 0 a ten, 1 an ace, 2 … 9 their pips.
     let card = |v: usize| -> u8 {
         match v {
