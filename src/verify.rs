@@ -14,7 +14,8 @@ use serde_json::{Map, Value};
 
 use crate::op::error::{InvalidInput, OpError, MAX_SAFE_INTEGER};
 use crate::op::Request;
-use crate::proof::check::{compare, is_commitment, read_observed};
+use crate::proof::commit::is_commitment;
+use crate::proof::compare::{compare, read_observed};
 
 /// The outcome of a verification.
 #[derive(Debug, Clone, PartialEq)]

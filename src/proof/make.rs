@@ -14,7 +14,8 @@ use std::io::{self, BufRead, Write};
 
 use serde_json::{Map, Value};
 
-use super::check::{self, EXTERNAL, OBSERVED, SEATS};
+use super::commit;
+use super::round::{self, EXTERNAL, OBSERVED, SEATS};
 use super::FieldError;
 use crate::op::{fields::CLIENT_SEED, type_name};
 
@@ -128,7 +129,7 @@ impl<W: Write> Maker<W> {
     fn start(&mut self, secret: Option<(&'static str, Value)>) -> Result<(), MakeError> {
         let commit = match (&secret, self.options.commit) {
             (Some((field, value)), true) => {
-                Value::from(check::commitment(field, value).map_err(|error| MakeError::Invalid { line: None, error })?)
+                Value::from(commit::commitment(field, value).map_err(|error| MakeError::Invalid { line: None, error })?)
             }
             _ => Value::Null,
         };
@@ -223,7 +224,7 @@ fn prepare(request: Value, options: &MakeOptions) -> Result<(Secret, Value), Fie
         None => None,
     };
     let given_observed = map.contains_key(OBSERVED);
-    let round = check::read_round(Value::Object(map), secret.as_ref().map(|(f, v)| (*f, v)))?;
+    let round = round::read_round(Value::Object(map), secret.as_ref().map(|(f, v)| (*f, v)))?;
     let observed = if given_observed || round.external.is_some() {
         round.observed.clone()
     } else {

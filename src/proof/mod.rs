@@ -55,21 +55,33 @@
 //! and come back in document order through a bounded window ([`run`]), so
 //! memory does not grow with the input.
 
+// The pipeline, stage by stage: what the input is, walking it, the units
+// of work and the workers that do them, one round's check (its fast paths
+// and the comparison), and the bet histories followed in document order.
 pub(crate) mod bets;
-pub mod check;
-pub mod make;
-pub mod read;
-pub mod report;
+pub(crate) mod commit;
+pub mod compare;
+pub(crate) mod document;
+pub(crate) mod fast;
+pub(crate) mod format;
+pub(crate) mod jobs;
+pub(crate) mod lines;
+pub mod round;
 pub mod run;
 pub(crate) mod same;
 pub(crate) mod scan;
+// Writing documents, and the report of an audit.
+pub mod make;
+pub mod report;
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use check::{compare, Comparison, Difference};
+pub use commit::commitment;
+pub use compare::{compare, Comparison, Difference};
+pub use round::seat_seed;
 pub use run::{audit, Options};
 
 /// The version of the proof format this module reads and writes.

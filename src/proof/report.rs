@@ -126,7 +126,7 @@ pub fn describe(f: &Finding) -> String {
         ),
         FindingKind::Unobserved if f.derived.is_null() => format!(
             "{at}nothing observed to compare; the derived outcome is more than {} bytes of JSON and not listed",
-            super::check::MAX_LISTED
+            super::round::MAX_LISTED
         ),
         FindingKind::Unobserved => format!("{at}nothing observed to compare; derived {}", f.derived),
     }

@@ -21,7 +21,10 @@ use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-use super::read::{self, Ctx, Format, Job, ReadStop, Sink, Spare, Stop};
+use super::document::{self, Ctx, ReadStop};
+use super::format::{self, Format};
+use super::jobs::{self, Job, Sink, Spare, Stop};
+use super::lines;
 use super::scan::ScanError;
 use super::{Counts, Event, Place, ProofError};
 
@@ -224,14 +227,14 @@ fn read_all<R: BufRead>(input: R, pool: &mut Pool, options: &Options) {
         at,
         message: e.to_string(),
     };
-    let (format, input) = match read::sniff(input) {
+    let (format, input) = match format::sniff(input) {
         Ok(x) => x,
         Err(e) => return fail(pool, read_error(Place::default(), &e)),
     };
     match format {
         Format::Document => {
             let ctx = Ctx::default();
-            match read::read_document(input, pool, &ctx, options) {
+            match document::read_document(input, pool, &ctx, options) {
                 Ok(()) | Err(ReadStop::Halted) => {}
                 Err(ReadStop::Scan(ScanError::Io(e))) => fail(pool, read_error(ctx.place(), &e)),
                 Err(ReadStop::Scan(ScanError::Syntax { line, message })) => {
@@ -251,7 +254,7 @@ fn read_all<R: BufRead>(input: R, pool: &mut Pool, options: &Options) {
             }
         }
         Format::Lines => {
-            if let Err(e) = read::read_lines(input, pool, options) {
+            if let Err(e) = lines::read_lines(input, pool, options) {
                 fail(pool, read_error(Place::default(), &e));
             }
         }
@@ -271,7 +274,7 @@ fn worker(
             return;
         };
         let mut out = Vec::new();
-        crate::stats::tally(options.stats.as_deref(), seq, || read::run_job(&job, options, &mut out));
+        crate::stats::tally(options.stats.as_deref(), seq, || jobs::run_job(&job, options, &mut out));
         // Handed back for the reader to reuse; dropped here only when the reader is gone.
         let _ = done.try_send(job);
         if results.send((seq, out)).is_err() {

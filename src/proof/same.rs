@@ -270,7 +270,7 @@ fn same(observed: &[u8], derived: &[u8]) -> Option<bool> {
                 return None;
             }
             t.value_is(fields[i].1, &mut scratch)?;
-            leaf = leaf || super::check::has_leaf(fields[i].1);
+            leaf = leaf || super::fast::has_leaf(fields[i].1);
             match t.peek()? {
                 b',' => t.at += 1,
                 b'}' => {

@@ -10,7 +10,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::proof::check::seat_seed;
+use crate::proof::round::seat_seed;
 use crate::proof::run::{audit_text, Options};
 use crate::proof::{FindingKind, Verdict};
 

@@ -328,7 +328,7 @@ fn proof_round(op: &OpSpec) -> Value {
     }
     props.insert(
         "external".into(),
-        json!({ "type": "string", "minLength": 1, "maxLength": crate::proof::check::MAX_EXTERNAL, "description": "the round did not come from the seed (Telegram's dice): skipped with this reason" }),
+        json!({ "type": "string", "minLength": 1, "maxLength": crate::proof::round::MAX_EXTERNAL, "description": "the round did not come from the seed (Telegram's dice): skipped with this reason" }),
     );
     let ok: Map<String, Value> = op
         .ok
