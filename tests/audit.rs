@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use provably::proof::report::counts_value;
 use provably::proof::run::audit_text;
-use provably::proof::{self, Options};
+use provably::proof::{self, FindingKind, Options};
 
 use crate::support::{bin, root, run};
 
@@ -1121,4 +1121,71 @@ fn vectors_written_by_pythons_json_dumps_in_any_key_order_give_the_same_reports(
         }
     }
     assert!(texts > 20, "{texts} texts");
+}
+
+/// A stake dice round of `client` at `nonce`, observed as derived under `server`.
+fn dice_bet(server: &str, client: &str, nonce: u64) -> Value {
+    let req = json!({"op": "stake.dice", "serverSeed": server, "clientSeed": client, "nonce": nonce});
+    let ok = provably::registry::parse(&req).unwrap().run_value().unwrap();
+    json!({"op": "stake.dice", "clientSeed": client, "nonce": nonce, "observed": ok})
+}
+
+#[test]
+fn a_bet_shown_twice_in_two_epochs_of_one_seed_pair_is_a_mismatch() {
+    // `provably proof` without --group writes an epoch per round: the same
+    // seed pair's nonce 1 in two epochs is one bet shown twice, as it is in
+    // one epoch, in a document, as JSON lines and split over two files.
+    let server = "one server seed";
+    let epoch = |nonces: &[u64]| {
+        let rounds: Vec<Value> = nonces.iter().map(|&n| dice_bet(server, "c", n)).collect();
+        json!({"commit": null, "serverSeed": server, "rounds": rounds})
+    };
+    let one = json!({"proof": 1, "epochs": [epoch(&[0, 1, 1])]}).to_string();
+    let two = json!({"proof": 1, "epochs": [epoch(&[0, 1]), epoch(&[1])]}).to_string();
+    let lines = format!("{}\n{}\n", epoch(&[0, 1]), epoch(&[1]));
+    for text in [&one, &two, &lines] {
+        let (counts, findings) = audit_text(text, &Options::default());
+        assert_eq!(counts.verdict().name(), "mismatch", "{text}");
+        assert_eq!(counts.mismatch, 1);
+        let f = findings.iter().find(|f| f.kind == FindingKind::Mismatch).unwrap();
+        assert_eq!((f.field.as_deref(), f.observed.as_u64()), (Some("nonce"), Some(1)));
+    }
+    // Another server seed is another seed pair: its nonce 1 is its own.
+    let other = json!({"proof": 1, "epochs": [epoch(&[0, 1]), {"commit": null, "serverSeed": "another", "rounds": [dice_bet("another", "c", 1)]}]});
+    let (counts, _) = audit_text(&other.to_string(), &Options::default());
+    assert_eq!(counts.verdict().name(), "match");
+    // Across files of one audit, through the binary.
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
+    std::fs::write(&a, format!("{}\n", epoch(&[0, 1]))).unwrap();
+    std::fs::write(&b, format!("{}\n", epoch(&[2, 1]))).unwrap();
+    let out = duct::cmd(bin(), ["audit", "--quiet"])
+        .before_spawn(move |c| {
+            c.arg(&a).arg(&b);
+            Ok(())
+        })
+        .stdout_capture()
+        .unchecked()
+        .run()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn a_gap_that_a_later_epoch_fills_is_no_gap() {
+    // Gaps are a property of the whole history: nonces 0, 1, 4 in one epoch
+    // and 2, 3 in a later epoch of the same seed pair leave none.
+    let server = "gapless";
+    let epoch = |nonces: &[u64]| {
+        let rounds: Vec<Value> = nonces.iter().map(|&n| dice_bet(server, "c", n)).collect();
+        json!({"serverSeed": server, "rounds": rounds})
+    };
+    let text = json!({"proof": 1, "epochs": [epoch(&[0, 1, 4]), epoch(&[2, 3])]}).to_string();
+    let (counts, findings) = audit_text(&text, &Options::default());
+    assert_eq!((counts.gaps, counts.verdict().name()), (0, "match"), "{findings:?}");
+    let text = json!({"proof": 1, "epochs": [epoch(&[0, 1, 4]), epoch(&[2])]}).to_string();
+    let (counts, findings) = audit_text(&text, &Options::default());
+    assert_eq!(counts.gaps, 1);
+    let gap = findings.iter().find(|f| f.kind == FindingKind::Gap).unwrap();
+    assert_eq!((gap.epoch, gap.observed.clone()), (Some(0), json!([3, 3])));
 }

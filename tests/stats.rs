@@ -640,17 +640,17 @@ fn serial_pairs_are_counted_across_the_audits_batches_in_document_order() {
 
 /// The statistics of `texts` (files) audited one after the other, in batches of `batch_rounds` rounds.
 fn statistics_in_batches(texts: &[&str], batch_rounds: usize) -> provably::stats::Statistics {
-    let shared = std::sync::Arc::new(provably::stats::Shared::default());
     let options = provably::proof::Options {
         jobs: 2,
         batch_rounds,
-        stats: Some(std::sync::Arc::clone(&shared)),
+        stats: true,
         ..provably::proof::Options::default()
     };
-    for text in texts {
-        provably::proof::run::audit_text(text, &options);
+    let mut audit = provably::proof::run::Audit::new(&options);
+    for (i, text) in texts.iter().enumerate() {
+        audit.file(i, text.as_bytes(), &mut |_| Ok(())).unwrap();
     }
-    shared.evaluate(provably::stats::DEFAULT_LEVEL)
+    audit.statistics(provably::stats::DEFAULT_LEVEL).unwrap()
 }
 
 /// A document of one seed's dice n in `range`.
@@ -698,29 +698,123 @@ fn serial_pairs_across_the_audits_batches_count_as_in_one_pass() {
 }
 
 #[test]
-fn the_families_that_get_tables_are_the_first_to_come_whatever_the_batches() {
-    // 63 families (cursor.int ranges 2 … 64), then range 200 five times and
-    // range 100 once: one pass keeps range 200 (it came first) and leaves
-    // range 100's round untested. Batches of 63 rounds put the last two in a
-    // batch of their own, whose families must be taken in the order they
-    // came, not in key order (100 < 200), or the five rounds of 200 would be
-    // the untested ones.
+fn the_families_that_get_tables_are_the_smallest_whatever_the_order_or_the_batches() {
+    // 63 families (cursor.int ranges 2 … 64), range 200 five times and range
+    // 100 once: 65 families for 64 tables. The smallest keys keep them
+    // (ranges 2 … 64 and 100), in any order of the rounds and any cut into
+    // batches, so range 200's five rounds are the untested ones and one
+    // family is past the cap. Which rounds come first decides nothing, so
+    // an operator cannot push a family out by putting decoys ahead of it.
     let seed = "many families";
-    let mut requests: Vec<Value> = (2..=64u64).map(|range| json!({"range": range})).collect();
-    requests.extend((0..5).map(|_| json!({"range": 200})));
-    requests.push(json!({"range": 100}));
-    let rounds: Vec<Value> = requests
-        .iter()
-        .enumerate()
-        .map(|(nonce, r)| {
-            let req = json!({"op": "cursor.int", "serverSeed": seed, "clientSeed": "c", "nonce": nonce, "cursor": 0, "range": r["range"]});
-            let (_, ok) = derive(&req);
-            json!({"op": "cursor.int", "clientSeed": "c", "nonce": nonce, "cursor": 0, "range": r["range"], "observed": ok})
-        })
-        .collect();
-    let text = json!({"proof": 1, "epochs": [{"serverSeed": seed, "rounds": rounds}]}).to_string();
-    for batch in [63, 1 << 20] {
-        let s = statistics_in_batches(&[&text], batch);
-        assert_eq!((s.rounds, s.untested), (68, 1), "batches of {batch} rounds");
+    let mut ranges: Vec<u64> = (2..=64u64).collect();
+    ranges.extend([200; 5]);
+    ranges.push(100);
+    let document = |ranges: &[u64]| {
+        let rounds: Vec<Value> = ranges
+            .iter()
+            .enumerate()
+            .map(|(nonce, range)| {
+                let req = json!({"op": "cursor.int", "serverSeed": seed, "clientSeed": "c", "nonce": nonce, "cursor": 0, "range": range});
+                let (_, ok) = derive(&req);
+                json!({"op": "cursor.int", "clientSeed": "c", "nonce": nonce, "cursor": 0, "range": range, "observed": ok})
+            })
+            .collect();
+        json!({"proof": 1, "epochs": [{"serverSeed": seed, "rounds": rounds}]}).to_string()
+    };
+    let mut reversed = ranges.clone();
+    reversed.reverse();
+    for order in [&ranges, &reversed] {
+        let text = document(order);
+        for batch in [1, 63, 1 << 20] {
+            let s = statistics_in_batches(&[&text], batch);
+            assert_eq!(
+                (s.rounds, s.untested, s.past_cap),
+                (64, 5, 1),
+                "batches of {batch} rounds"
+            );
+            assert!(
+                s.line().contains("NOT TESTED: 1 configuration(s) past the cap"),
+                "{}",
+                s.line()
+            );
+        }
     }
+}
+
+/// The statistics of one text over several worker counts and batch sizes:
+/// all the same, or the test fails naming the two that differ.
+fn statistics_every_way(text: &str) -> provably::stats::Statistics {
+    let mut seen: Option<(String, provably::stats::Statistics)> = None;
+    for jobs in [1, 2, 7] {
+        for batch_rounds in [1, 256, 1 << 20] {
+            let options = provably::proof::Options {
+                jobs,
+                batch_rounds,
+                stats: true,
+                ..provably::proof::Options::default()
+            };
+            let mut audit = provably::proof::run::Audit::new(&options);
+            audit.file(0, text.as_bytes(), &mut |_| Ok(())).unwrap();
+            let s = audit.statistics(provably::stats::DEFAULT_LEVEL).unwrap();
+            let how = format!("--jobs {jobs}, batches of {batch_rounds}");
+            match &seen {
+                Some((first, want)) => assert_eq!(&s, want, "{how} against {first}"),
+                None => seen = Some((how, s)),
+            }
+        }
+    }
+    seen.unwrap().1
+}
+
+#[test]
+fn decoy_configurations_in_every_batch_hide_no_ground_family() {
+    // The repro of a family cap decided per batch: one epoch of cursor.int,
+    // one round of range 2, 255 decoys over 64 other ranges, then six times
+    // 64 decoys and 192 ground rounds of range 2 (nonces whose value is 0).
+    // Batches of 256 rounds used to fill each batch's 64 tables with decoys
+    // first and drop the ground rounds ("no alarm" as a document, "ALARM"
+    // as one JSON line). Now: the same alarm every way it is read.
+    let seed = "decoys";
+    let round = |nonce: u64, range: u64| {
+        let req = json!({"op": "cursor.int", "serverSeed": seed, "clientSeed": "c", "nonce": nonce, "cursor": 0, "range": range});
+        let (_, ok) = derive(&req);
+        (
+            ok["value"].as_u64().unwrap(),
+            json!({"op": "cursor.int", "clientSeed": "c", "nonce": nonce, "cursor": 0, "range": range, "observed": ok}),
+        )
+    };
+    let mut nonce = 0u64;
+    let mut next = || {
+        nonce += 1;
+        nonce
+    };
+    let mut rounds = vec![round(next(), 2).1];
+    let decoy = |i: u64| 3 + i % 64;
+    rounds.extend((0..255).map(|i| round(next(), decoy(i)).1));
+    for _ in 0..6 {
+        rounds.extend((0..64).map(|i| round(next(), decoy(i)).1));
+        let mut ground = 0;
+        while ground < 192 {
+            let (value, r) = round(next(), 2);
+            if value == 0 {
+                rounds.push(r);
+                ground += 1;
+            }
+        }
+    }
+    let epoch = json!({"serverSeed": seed, "rounds": rounds});
+    let document = json!({"proof": 1, "epochs": [epoch]}).to_string();
+    let line = format!("{epoch}\n");
+    let s = statistics_every_way(&document);
+    assert_eq!(
+        s,
+        statistics_every_way(&line),
+        "a document and its epoch as a JSON line"
+    );
+    assert!(s.alarm, "{}", s.line());
+    assert!(
+        s.rejected().any(|t| t.family == "cursor.int range=2"),
+        "{:?}",
+        s.rejected().map(|t| &t.family).collect::<Vec<_>>()
+    );
 }

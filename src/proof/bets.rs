@@ -5,97 +5,124 @@
 //! games (help.stake.us, "Provable Fairness"; the implementation page's
 //! byte generator takes it as an input of every bet): one server seed and
 //! one client seed give each nonce to exactly one bet. So in a history:
-//! * a nonce that a second round of the epoch bets again under the same
-//!   client seed is a **mismatch** at that round (field `nonce`): the
-//!   operator showed one bet's outcome twice, or two bets drew the same
-//!   randomness;
-//! * nonces missing between the first and the last shown of a client seed
-//!   are a **gap** finding of the epoch: bets the history does not hold,
-//!   whose outcomes nobody can check (an export that left out the bets that
-//!   would not verify looks exactly like this). A gap changes no verdict: a
-//!   history filtered by game has gaps too. Nonces before the first one
-//!   shown are not judged: where a pair's count starts is not published.
+//! * a nonce that a later round bets again under the same seed pair is a
+//!   **mismatch** at that round (field `nonce`): the operator showed one
+//!   bet's outcome twice, or two bets drew the same randomness;
+//! * nonces missing between the first and the last shown of a seed pair
+//!   are a **gap** finding: bets the history does not hold, whose outcomes
+//!   nobody can check (an export that left out the bets that would not
+//!   verify looks exactly like this). A gap changes no verdict: a history
+//!   filtered by game has gaps too. Nonces before the first one shown are
+//!   not judged: where a pair's count starts is not published.
 //!
-//! The rounds counted are those of the bet ops ([`crate::schemes::stake::is_bet`]),
-//! as the audit's collector sees them, in document order. Memory is the
-//! runs of nonces seen (start, end), so a history in nonce order holds one
-//! run per client seed whatever its length; an epoch of more than
-//! [`MAX_RUNS`] separate runs is not followed further, and says so.
+//! A seed pair is followed across the whole audit: every epoch that
+//! reveals the same server seed, in every file, is one history, so how a
+//! history is cut into epochs or files changes nothing. Gap findings
+//! therefore come last, once every round has been seen (a later epoch can
+//! fill a gap), each placed at the epoch of its pair's first bet.
+//!
+//! The rounds counted are those of the bet ops (declared `bet` in the op
+//! table), in audit order. Memory is the runs of nonces seen (start, end),
+//! so a history in nonce order holds one run per seed pair whatever its
+//! length. Past [`MAX_RUNS`] separate runs in all, the history is not
+//! followed further, and that is an `invalid` finding: the audit could no
+//! longer see a nonce bet twice, so it cannot say the history matches.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{json, Value};
 
 use super::{Bet, Event, Finding, FindingKind, Place, RoundVerdict};
 
-/// The most separate runs of nonces one epoch may hold before its
-/// continuity is no longer followed (about 50 MiB at the cap).
+/// The most separate runs of nonces an audit follows (about 100 MiB at the cap).
 pub const MAX_RUNS: usize = 1 << 20;
 
-/// The runs of one client seed: start → end, inclusive, disjoint and not adjacent.
-type Runs = std::collections::BTreeMap<u64, u64>;
+/// The runs of one seed pair: start → end, inclusive, disjoint and not adjacent.
+type Runs = BTreeMap<u64, u64>;
 
-/// The epoch being followed.
+/// One seed pair's history.
+#[derive(Debug)]
+struct Pair {
+    /// The order of its first bet among the pairs.
+    first: u64,
+    /// Where its first bet is: the source (file) and the epoch.
+    source: usize,
+    at: Place,
+    runs: Runs,
+}
+
+/// Every seed pair followed so far.
 #[derive(Debug, Default)]
 pub(crate) struct Bets {
-    epoch: Option<Place>,
-    /// Each client seed's runs, in the order of its first bet.
-    pairs: Vec<(String, Runs)>,
-    index: HashMap<String, usize>,
+    /// By server seed, then client seed: each text is held once.
+    pairs: HashMap<std::sync::Arc<str>, HashMap<String, Pair>>,
+    /// How many pairs there are.
+    count: u64,
     runs: usize,
+    /// Past the cap: nothing is followed any more.
     overflow: bool,
+    /// The file being read.
+    source: usize,
 }
 
 impl Bets {
-    /// Sees one event in document order: a repeated nonce turns its round
-    /// into a mismatch; an epoch's end (or the next epoch's beginning)
-    /// pushes its gap findings to `out` first. Every event goes on to `out`.
-    pub(crate) fn see(&mut self, mut e: Event, out: &mut Vec<Event>) {
-        match &mut e {
-            Event::Epoch { .. } => self.finish(out),
-            Event::EpochEnd { at } => {
-                self.epoch = Some(*at);
-                self.finish(out);
-            }
-            Event::Round {
-                epoch,
-                round,
-                verdict,
-                findings,
-                bet: Some(bet),
-            } if *verdict != RoundVerdict::Invalid => {
-                let at = Place::epoch(*epoch, bet.line);
-                self.epoch.get_or_insert(at);
-                if self.repeats(bet) {
-                    *verdict = RoundVerdict::Mismatch;
-                    findings.push(repeated(at.round(*round), bet));
-                }
-            }
-            _ => {}
+    /// The rounds that come next are of this source (file).
+    pub(crate) fn source(&mut self, source: usize) {
+        self.source = source;
+    }
+
+    /// Sees one event in audit order: a repeated nonce turns its round into
+    /// a mismatch. Returns the finding of a history that can no longer be
+    /// followed, the once it happens.
+    pub(crate) fn see(&mut self, e: &mut Event) -> Option<Event> {
+        let Event::Round {
+            epoch,
+            round,
+            verdict,
+            findings,
+            bet: Some(bet),
+            ..
+        } = e
+        else {
+            return None;
+        };
+        if *verdict == RoundVerdict::Invalid || self.overflow {
+            return None;
         }
-        if !matches!(e, Event::EpochEnd { .. }) {
-            out.push(e);
+        let at = Place::epoch(*epoch, bet.line);
+        match self.repeats(bet, at) {
+            Seen::New => None,
+            Seen::Again => {
+                *verdict = RoundVerdict::Mismatch;
+                findings.push(repeated(at.round(*round), bet));
+                None
+            }
+            Seen::Overflow => Some(Event::Invalid(overflow(at.round(*round)))),
         }
     }
 
-    /// Whether `bet`'s nonce was bet before in this epoch; records it if not.
-    fn repeats(&mut self, bet: &Bet) -> bool {
-        if self.overflow {
-            return false;
-        }
-        let i = match self.index.get(&bet.client) {
-            Some(&i) => i,
+    /// Whether `bet`'s nonce was bet before under its seed pair; records it if not.
+    fn repeats(&mut self, bet: &Bet, at: Place) -> Seen {
+        let (order, source) = (self.count, self.source);
+        let clients = self.pairs.entry(std::sync::Arc::clone(&bet.server)).or_default();
+        let pair = match clients.get_mut(bet.client.as_str()) {
+            Some(pair) => pair,
             None => {
-                self.index.insert(bet.client.clone(), self.pairs.len());
-                self.pairs.push((bet.client.clone(), Runs::new()));
-                self.pairs.len() - 1
+                self.count += 1;
+                let pair = Pair {
+                    first: order,
+                    source,
+                    at,
+                    runs: Runs::new(),
+                };
+                clients.entry(bet.client.clone()).or_insert(pair)
             }
         };
-        let runs = &mut self.pairs[i].1;
+        let runs = &mut pair.runs;
         let n = bet.nonce;
         let before = runs.range(..=n).next_back().map(|(&s, &e)| (s, e));
         if before.is_some_and(|(_, end)| end >= n) {
-            return true;
+            return Seen::Again;
         }
         let joins_before = before.filter(|&(_, end)| end.checked_add(1) == Some(n));
         let after = n.checked_add(1).and_then(|m| runs.get(&m).copied());
@@ -119,36 +146,42 @@ impl Bets {
         }
         if self.runs > MAX_RUNS {
             self.overflow = true;
-            self.pairs.clear();
-            self.index.clear();
+            self.pairs = HashMap::new();
+            return Seen::Overflow;
         }
-        false
+        Seen::New
     }
 
-    /// The epoch ends: its gap findings go out.
-    pub(crate) fn finish(&mut self, out: &mut Vec<Event>) {
-        let Some(at) = self.epoch.take() else { return };
-        if self.overflow {
-            let mut f = Finding::new(FindingKind::Gap, at);
-            f.field = Some("nonce".into());
-            f.reason = Some(format!(
-                "more than {MAX_RUNS} separate runs of nonces: the continuity of this epoch's bets is not followed"
-            ));
-            out.push(Event::Note(f));
-        }
-        for (client, runs) in self.pairs.drain(..) {
+    /// Every round has been seen: each seed pair's gaps go to `out`, with
+    /// their source, pair by pair in the order of their first bets.
+    pub(crate) fn finish(&mut self, out: &mut dyn FnMut(usize, &Event) -> std::io::Result<()>) -> std::io::Result<()> {
+        let mut pairs: Vec<(String, Pair)> = std::mem::take(&mut self.pairs)
+            .into_values()
+            .flat_map(HashMap::into_iter)
+            .collect();
+        pairs.sort_by_key(|(_, p)| p.first);
+        for (client, pair) in pairs {
             let mut last: Option<u64> = None;
-            for (&start, &end) in &runs {
+            for (&start, &end) in &pair.runs {
                 if let Some(l) = last {
-                    out.push(Event::Note(gap(at, &client, l + 1, start - 1)));
+                    out(pair.source, &Event::Note(gap(pair.at, &client, l + 1, start - 1)))?;
                 }
                 last = Some(end);
             }
         }
-        self.index.clear();
         self.runs = 0;
+        self.count = 0;
         self.overflow = false;
+        Ok(())
     }
+}
+
+/// What a bet's nonce was to its seed pair.
+enum Seen {
+    New,
+    Again,
+    /// It was one run too many: the history is no longer followed.
+    Overflow,
 }
 
 fn repeated(at: Place, bet: &Bet) -> Finding {
@@ -157,9 +190,18 @@ fn repeated(at: Place, bet: &Bet) -> Finding {
     f.observed = json!(bet.nonce);
     f.differences = Some(1);
     f.reason = Some(format!(
-        "nonce {} of client seed {} was bet by an earlier round of this epoch: a seed pair gives each nonce to one bet",
+        "nonce {} of client seed {} was bet by an earlier round of this seed pair: a seed pair gives each nonce to one bet",
         bet.nonce,
         Value::from(bet.client.as_str())
+    ));
+    f
+}
+
+fn overflow(at: Place) -> Finding {
+    let mut f = Finding::new(FindingKind::Invalid, at);
+    f.field = Some("nonce".into());
+    f.reason = Some(format!(
+        "the bet history has more than {MAX_RUNS} separate runs of nonces: it is not followed from this round on, so a nonce bet twice after it would go unseen"
     ));
     f
 }
@@ -175,4 +217,59 @@ fn gap(at: Place, client: &str, first: u64, last: u64) -> Finding {
     };
     f.reason = Some(format!("{which} not in the history: those bets cannot be checked"));
     f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bet(epoch: u64, round: u64, nonce: u64) -> Event {
+        Event::Round {
+            epoch,
+            round,
+            verdict: RoundVerdict::Match,
+            findings: Vec::new(),
+            bet: Some(Bet {
+                server: "s".into(),
+                client: "c".into(),
+                nonce,
+                line: None,
+            }),
+            counted: None,
+        }
+    }
+
+    #[test]
+    fn a_history_past_the_run_cap_is_invalid_not_a_match() {
+        // 2^20 + 1 even nonces (each a run of its own), then nonce 0 again:
+        // the repeat can no longer be seen, so the audit must not call the
+        // history a match: the run that overflows is an invalid finding.
+        let mut bets = Bets::default();
+        let mut invalid = Vec::new();
+        for (i, n) in (0..=MAX_RUNS as u64).map(|k| 2 * k).enumerate() {
+            let mut e = bet(0, i as u64, n);
+            invalid.extend(bets.see(&mut e));
+        }
+        let mut again = bet(0, 0, 0);
+        invalid.extend(bets.see(&mut again));
+        assert_eq!(invalid.len(), 1, "one finding, at the run past the cap");
+        let Event::Invalid(f) = &invalid[0] else {
+            panic!("{:?}", invalid[0])
+        };
+        assert_eq!(
+            (f.kind, f.field.as_deref(), f.round),
+            (FindingKind::Invalid, Some("nonce"), Some(MAX_RUNS as u64))
+        );
+        let mut counts = crate::proof::Counts::default();
+        counts.add(&invalid[0]);
+        assert_eq!(counts.verdict().name(), "invalid");
+        // Nothing is held past the cap, and no gap is listed for it.
+        let mut gaps = 0;
+        bets.finish(&mut |_, _| {
+            gaps += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(gaps, 0);
+    }
 }

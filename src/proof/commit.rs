@@ -19,9 +19,21 @@ pub(crate) struct EpochHead {
     pub line: Option<u64>,
     /// The secret's field (`serverSeed`, `seed`) and its value as written.
     pub secret: Option<(&'static str, Value)>,
+    /// The secret as text (a server seed), shared by the epoch's bets.
+    pub text: Option<std::sync::Arc<str>>,
 }
 
 impl EpochHead {
+    pub fn new(epoch: u64, line: Option<u64>, secret: Option<(&'static str, Value)>) -> EpochHead {
+        let text = secret.as_ref().and_then(|(_, v)| v.as_str()).map(std::sync::Arc::from);
+        EpochHead {
+            epoch,
+            line,
+            secret,
+            text,
+        }
+    }
+
     pub fn place(&self) -> Place {
         Place::epoch(self.epoch, self.line)
     }

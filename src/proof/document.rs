@@ -215,11 +215,7 @@ fn read_epochs<R: BufRead, S: Sink>(
             return Err(sc.syntax("expected an epoch, found the end of the text").into());
         }
         // A small epoch already buffered goes to a worker whole (Options::whole_epochs).
-        let max = if options.stats.is_some() {
-            0
-        } else {
-            options.whole_epochs.min(options.max_value)
-        };
+        let max = options.whole_epochs.min(options.max_value);
         let mut text = if max > 0 { sink.buffer() } else { Vec::new() };
         let line = sc.line();
         if max > 0 && sc.buffered_object(&mut text, max)? {
@@ -253,10 +249,6 @@ pub(crate) fn read_epoch<R: BufRead, S: Sink>(
         // ahead of the break's finding (rounds waiting for a secret that
         // never came are checked without one).
         b.settle()?;
-    } else {
-        // After every other event of the epoch: where its bet history's gaps are listed.
-        let at = b.at();
-        b.sink.job(Job::Events(vec![Event::EpochEnd { at }]))?;
     }
     result
 }
@@ -387,7 +379,7 @@ fn read_rounds<R: BufRead, S: Sink>(
         ctx.round.set(None);
         match &in_place {
             Some(head) => {
-                let event = round::check_round(head, next, &raw);
+                let event = round::check_round(head, next, &raw, options.stats);
                 b.sink.now().expect("a sink that checks in place").push(event);
                 raw.clear();
             }
@@ -484,11 +476,7 @@ impl<'a, S: Sink> EpochBuilder<'a, S> {
     /// The secret is known (or the epoch ended without one): everything waiting goes out.
     fn settle(&mut self) -> Result<(), Stop> {
         if self.head.is_none() {
-            self.head = Some(Arc::new(EpochHead {
-                epoch: self.epoch,
-                line: self.line,
-                secret: self.secret.clone(),
-            }));
+            self.head = Some(Arc::new(EpochHead::new(self.epoch, self.line, self.secret.clone())));
             for piece in std::mem::take(&mut self.pending) {
                 self.piece(piece)?;
             }

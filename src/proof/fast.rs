@@ -5,23 +5,44 @@
 
 use serde_json::Value;
 
-use super::commit::EpochHead;
-use super::round::{bet_of, parse_round, read_round};
-use super::{Event, RoundVerdict};
-use crate::op::Request;
+use super::round::{parse_round, read_round, Round};
+use crate::op::Outcome;
 
-/// The fast path for a round whose last member is `observed` (as
-/// `provably proof` writes rounds, and Python's `json.dumps` of a round in
-/// that key order): the members before it are parsed, the observation only
-/// compared as text with the derived object (byte for byte, or token by
-/// token). The text before `, "observed"` is a valid object when closed, so
-/// that key stands at the top level (not in a string, not deeper), and the
-/// text after its colon is one value equal to the derived object, so the
-/// round is that object plus this observation; any other text (a key inside
-/// a string, another order) fails one of the two and takes the next path.
-/// `None`: the next path. Only the members are checked for UTF-8: an
-/// observation the same as the derived object is UTF-8.
-pub(crate) fn verbatim(head: &EpochHead, round: u64, raw: &[u8], secret: Option<(&str, &Value)>) -> Option<Event> {
+/// A round read on a fast path: its members parsed and validated, its
+/// observation kept as the text it was written in.
+pub(crate) struct Fast<'a> {
+    pub round: Round,
+    pub observed: &'a [u8],
+}
+
+/// Reads a round's members with its observation kept as text: first as a
+/// round whose last member is `observed` (as `provably proof` writes
+/// rounds, and Python's `json.dumps` of a round in that key order), then,
+/// for any other text (white space, key order, escapes), with the whole
+/// round parsed but for its observation. `None`: the full path reads it
+/// (an observation missing, a text that is not JSON, a rule broken).
+pub(crate) fn members<'a>(raw: &'a [u8], secret: Option<(&str, &Value)>) -> Option<Fast<'a>> {
+    if let Some(fast) = verbatim(raw, secret) {
+        return Some(fast);
+    }
+    let text = std::str::from_utf8(raw).ok()?;
+    let (map, Some(observed)) = parse_round(text, true).ok()? else {
+        return None;
+    };
+    let round = read_round(Value::Object(map), secret).ok()?;
+    Some(Fast {
+        round,
+        observed: observed.as_bytes(),
+    })
+}
+
+/// The members before a last `observed` member, parsed: the text before
+/// `, "observed"` is a valid object when closed, so that key stands at the
+/// top level (not in a string, not deeper), and what follows its colon is
+/// the observation; a key inside a string or another order fails here and
+/// takes the next reading. Only the members are checked for UTF-8: an
+/// observation found the same as the derived object is UTF-8.
+fn verbatim<'a>(raw: &'a [u8], secret: Option<(&str, &Value)>) -> Option<Fast<'a>> {
     const KEY: &[u8] = b"\"observed\"";
     let body = raw.trim_ascii_end().strip_suffix(b"}")?;
     // The first occurrence: the members before it are short, the observation long.
@@ -44,44 +65,16 @@ pub(crate) fn verbatim(head: &EpochHead, round: u64, raw: &[u8], secret: Option<
     if inner {
         return None;
     }
-    let r = read_round(Value::Object(map), secret).ok()?;
-    (r.external.is_none() && same_text(&r.request, observed)).then(|| Event::Round {
-        epoch: head.epoch,
-        round,
-        verdict: RoundVerdict::Match,
-        findings: Vec::new(),
-        bet: bet_of(head, &r),
-    })
+    let round = read_round(Value::Object(map), secret).ok()?;
+    Some(Fast { round, observed })
 }
 
-/// The fast path for any other text of a round (white space, key order,
-/// escapes): its members parsed with `observed` kept as text, which is
-/// then compared with the derived object token by token
-/// ([`super::same`]). `None` (a prefix, a null item, a number written
-/// otherwise, a mismatch, anything invalid): the full path decides.
-pub(crate) fn typed(head: &EpochHead, round: u64, raw: &str, secret: Option<(&str, &Value)>) -> Option<Event> {
-    let (map, Some(observed)) = parse_round(raw, true).ok()? else {
-        return None;
-    };
-    let r = read_round(Value::Object(map), secret).ok()?;
-    (r.external.is_none() && same_text(&r.request, observed.as_bytes())).then(|| Event::Round {
-        epoch: head.epoch,
-        round,
-        verdict: RoundVerdict::Match,
-        findings: Vec::new(),
-        bet: bet_of(head, &r),
-    })
-}
-
-/// Whether an observation written exactly as the derived `ok` object
-/// (compact, fields in the op's order, as `provably proof` writes it) is
-/// that object, or is the same JSON in another layout ([`super::same`]):
-/// then it is valid and matches, and nothing needs parsing. Any other text
-/// takes the full path.
-fn same_text(request: &Request, observed: &[u8]) -> bool {
-    let Ok(outcome) = request.run() else {
-        return false;
-    };
+/// Whether an observation, as written, is the derived `ok` object: written
+/// exactly as the derived object (compact, fields in the op's order, as
+/// `provably proof` writes it), or the same JSON in another layout
+/// ([`super::same`]). Then it is valid and matches, and nothing needs
+/// parsing. `false`: the full path compares it.
+pub(crate) fn same_text(outcome: &Outcome, observed: &[u8]) -> bool {
     // Read against the typed outcome where it can be (a shoe): nothing written.
     if outcome.same_json(observed) {
         return true;
@@ -100,9 +93,6 @@ fn same_text(request: &Request, observed: &[u8]) -> bool {
     })
 }
 
-/// Whether compact JSON holds a scalar (a string, number, boolean or null)
-/// as a value: what makes a full observation more than nothing. Keys are
-/// the strings followed by `:`; every other string, and every number,
 /// `true`, `false` and `null`, is a value.
 pub(crate) fn has_leaf(json: &[u8]) -> bool {
     let mut i = 0;

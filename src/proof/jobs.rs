@@ -144,7 +144,7 @@ pub(crate) fn run_job(job: &Job, options: &Options, out: &mut Vec<Event>) {
             out.extend(
                 raws.iter()
                     .zip(*first..)
-                    .map(|(raw, i)| round::check_round(head, i, raw)),
+                    .map(|(raw, i)| round::check_round(head, i, raw, options.stats)),
             );
         }
         Job::Lines(lines) => {

@@ -53,9 +53,6 @@ pub(crate) fn read_line_epoch(
             ..at
         };
         out.push(Event::Invalid(ProofError::NotJson { at, message }.finding()));
-        out.push(Event::EpochEnd {
-            at: Place::epoch(epoch, Some(line)),
-        });
     }
 }
 

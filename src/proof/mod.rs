@@ -333,11 +333,11 @@ pub enum Event {
         findings: Vec<Finding>,
         /// The round is a bet on a seed pair (a stake game): its nonce, followed by [`bets`].
         bet: Option<Bet>,
+        /// What the round gives the statistics (`audit --stats`), counted in order.
+        counted: Option<crate::stats::Counted>,
     },
     /// Something invalid that is not a round: the document, a line, an epoch's field.
     Invalid(Finding),
-    /// An epoch's text ended (where its gap findings go).
-    EpochEnd { at: Place },
     /// A finding that changes no verdict: a gap in a bet history.
     Note(Finding),
     /// The text broke inside an epoch a worker read whole: nothing after this counts.
@@ -347,6 +347,8 @@ pub enum Event {
 /// A bet's place in its seed pair's sequence.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bet {
+    /// The seed pair: the epoch's revealed server seed and the round's client seed.
+    pub server: std::sync::Arc<str>,
     pub client: String,
     pub nonce: u64,
     /// The epoch's line, for JSON lines.
@@ -357,7 +359,7 @@ impl Event {
     /// The findings the event carries.
     pub fn findings(&self) -> &[Finding] {
         match self {
-            Event::Epoch { .. } | Event::EpochEnd { .. } | Event::Stop => &[],
+            Event::Epoch { .. } | Event::Stop => &[],
             Event::Commit { finding, .. } => finding.as_slice(),
             Event::Round { findings, .. } => findings,
             Event::Invalid(f) | Event::Note(f) => std::slice::from_ref(f),
@@ -443,7 +445,7 @@ impl Counts {
             }
             Event::Invalid(_) => self.invalid_other += 1,
             Event::Note(_) => self.gaps += 1,
-            Event::EpochEnd { .. } | Event::Stop => {}
+            Event::Stop => {}
         }
     }
 

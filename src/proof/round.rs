@@ -19,7 +19,8 @@ use super::compare::{mismatches, read_observed};
 use super::{Event, FieldError, Finding, FindingKind, Place, RoundVerdict};
 use crate::base::json::{KeyPath, Strict};
 use crate::op::error::OpError;
-use crate::op::{self, fields::CLIENT_SEED, type_name, OpSpec, Request};
+use crate::op::{self, fields::CLIENT_SEED, type_name, OpSpec, Outcome, Request};
+use crate::stats::Counted;
 
 /// The round keys that are not request fields.
 pub(crate) const OBSERVED: &str = "observed";
@@ -278,11 +279,12 @@ fn underivable(round: &Round, at: Place, e: &OpError) -> Judgement {
     }
 }
 
-/// Derives a read round and compares it with what was observed.
-pub(crate) fn judge(round: &Round, at: Place) -> Judgement {
+/// Judges a read round against what was observed, given its derivation
+/// (`derived`: the op run on the round's request, once).
+pub(crate) fn judge(round: &Round, at: Place, derived: Result<Outcome, OpError>) -> Judgement {
     if let Some(reason) = &round.external {
         // Validated like any round, the op's own rules included; nothing compared.
-        if let Err(e @ OpError::Invalid(_)) = round.request.run() {
+        if let Err(e @ OpError::Invalid(_)) = derived {
             return underivable(round, at, &e);
         }
         let mut f = Finding::new(FindingKind::Skipped, at);
@@ -295,8 +297,8 @@ pub(crate) fn judge(round: &Round, at: Place) -> Judgement {
             derived: None,
         };
     }
-    let derived = match round.request.run_value() {
-        Ok(d) => d,
+    let derived = match derived {
+        Ok(d) => d.to_value(),
         Err(e) => return underivable(round, at, &e),
     };
     let empty = Map::new();
@@ -316,34 +318,39 @@ pub(crate) fn judge(round: &Round, at: Place) -> Judgement {
     }
 }
 
-/// Checks one round given as its JSON text.
-pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8]) -> Event {
+/// Checks one round given as its JSON text. The op runs once: a fast path
+/// ([`super::fast`]) that reads the request decides a match from the
+/// derivation, and hands it on to the full path otherwise. With `stats`,
+/// the round's cells for the statistics travel in the event.
+pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8], stats: bool) -> Event {
     let at = head.place().round(round);
-    let invalid = |e: FieldError| Event::Round {
+    let event = |verdict, findings, bet, counted| Event::Round {
         epoch: head.epoch,
         round,
-        verdict: RoundVerdict::Invalid,
-        findings: vec![e.at(at).finding()],
-        bet: None,
+        verdict,
+        findings,
+        bet,
+        counted,
     };
+    let invalid = |e: FieldError| event(RoundVerdict::Invalid, vec![e.at(at).finding()], None, None);
     let secret = head.secret.as_ref().map(|(f, v)| (*f, v));
-    // With statistics every round is derived: the shortcuts (the byte
-    // comparison and the typed one) decide a match without deriving.
-    let shortcuts = !crate::stats::tapping();
-    if shortcuts {
-        if let Some(event) = super::fast::verbatim(head, round, raw, secret) {
-            return event;
+    let mut early = None;
+    if let Some(fast) = super::fast::members(raw, secret) {
+        let derived = fast.round.request.run();
+        if let Ok(outcome) = &derived {
+            if fast.round.external.is_none() && super::fast::same_text(outcome, fast.observed) {
+                let counted = stats
+                    .then(|| Counted::of(&fast.round.request, &outcome.to_value()))
+                    .flatten();
+                return event(RoundVerdict::Match, Vec::new(), bet_of(head, &fast.round), counted);
+            }
         }
+        early = Some((fast.round.request, derived));
     }
     let raw = match std::str::from_utf8(raw) {
         Ok(text) => text,
         Err(e) => return invalid(FieldError::new("round", format!("not UTF-8: {e}"))),
     };
-    if shortcuts {
-        if let Some(event) = super::fast::typed(head, round, raw, secret) {
-            return event;
-        }
-    }
     // Parsed whole, observation included, so that the first key given twice
     // in the text is the round's first error.
     let map = match parse_round(raw, false) {
@@ -354,22 +361,23 @@ pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8]) -> Event {
         Ok(r) => r,
         Err(e) => return invalid(e),
     };
-    let j = judge(&r, at);
-    if let Some(derived) = &j.derived {
-        crate::stats::tap(head.epoch, &r.request, derived);
-    }
-    Event::Round {
-        epoch: head.epoch,
-        round,
-        verdict: j.verdict,
-        findings: j.findings,
-        // A round the op refuses (a wheel of 15 segments) is no bet.
-        bet: if j.verdict == RoundVerdict::Invalid {
-            None
-        } else {
-            bet_of(head, &r)
-        },
-    }
+    let derived = match early {
+        Some((request, derived)) if request == r.request => derived,
+        _ => r.request.run(),
+    };
+    let j = judge(&r, at, derived);
+    let counted = j
+        .derived
+        .as_ref()
+        .filter(|_| stats)
+        .and_then(|d| Counted::of(&r.request, d));
+    // A round the op refuses (a wheel of 15 segments) is no bet.
+    let bet = if j.verdict == RoundVerdict::Invalid {
+        None
+    } else {
+        bet_of(head, &r)
+    };
+    event(j.verdict, j.findings, bet, counted)
 }
 
 /// The bet a round is on its seed pair, if its op is a bet and the round came from the seed.
@@ -378,6 +386,7 @@ pub(crate) fn bet_of(head: &EpochHead, r: &Round) -> Option<super::Bet> {
         return None;
     }
     Some(super::Bet {
+        server: std::sync::Arc::clone(head.text.as_ref()?),
         client: r.request.text(crate::op::fields::CLIENT_SEED).to_string(),
         nonce: r.request.int(crate::op::fields::NONCE),
         line: head.line,

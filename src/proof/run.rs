@@ -39,8 +39,9 @@ pub struct Options {
     pub batch_bytes: usize,
     /// The longest JSON line; a longer one is reported with its line number and skipped.
     pub max_line: usize,
-    /// `audit --stats`: every derived round is counted here ([`crate::stats::tap`]).
-    pub stats: Option<Arc<crate::stats::Shared>>,
+    /// `audit --stats`: every round is derived, and its cells counted
+    /// ([`Audit::statistics`]).
+    pub stats: bool,
     /// The longest single value in a document (a round, a seed, a skipped
     /// field), in bytes: past it, reading stops with a finding that names
     /// the limit, so no value is held in memory whole whatever its size.
@@ -50,7 +51,6 @@ pub struct Options {
     /// line's epoch is read: the reader then only counts its brackets, and
     /// an archive of many small epochs (a seed per shoe) is read in
     /// parallel. 0: every epoch is walked by the reader, round by round.
-    /// Not with `stats` (their counts would include epochs past a break).
     pub whole_epochs: usize,
 }
 
@@ -61,7 +61,7 @@ impl Default for Options {
             batch_rounds: 256,
             batch_bytes: 1 << 20,
             max_line: 64 << 20,
-            stats: None,
+            stats: false,
             max_value: MAX_VALUE,
             whole_epochs: 1 << 20,
         }
@@ -169,49 +169,110 @@ impl Sink for Pool<'_> {
     }
 }
 
-/// Audits one input (a proof document or JSON lines). Every event goes to
-/// `on_event` in document order; the counts are returned. Problems with
-/// the input (not JSON, a read error) are findings, not errors: only an
-/// error of `on_event` ends the audit early.
+/// An audit of one or more inputs (files) as one: bet histories are
+/// followed across them, and the statistics count all their rounds.
+pub struct Audit<'o> {
+    options: &'o Options,
+    bets: super::bets::Bets,
+    stats: Option<crate::stats::Collector>,
+}
+
+impl<'o> Audit<'o> {
+    pub fn new(options: &'o Options) -> Audit<'o> {
+        Audit {
+            options,
+            bets: super::bets::Bets::default(),
+            stats: options.stats.then(crate::stats::Collector::default),
+        }
+    }
+
+    /// Audits one input (a proof document or JSON lines), the audit's
+    /// `source`-th. Every event goes to `on_event` in document order; the
+    /// counts are returned. Problems with the input (not JSON, a read
+    /// error) are findings, not errors: only an error of `on_event` ends
+    /// the audit early. The bet histories' gaps come at [`Audit::finish`].
+    pub fn file<R: BufRead + Send>(
+        &mut self,
+        source: usize,
+        input: R,
+        on_event: &mut dyn FnMut(&Event) -> io::Result<()>,
+    ) -> io::Result<Counts> {
+        self.bets.source(source);
+        if let Some(c) = &mut self.stats {
+            // No serial sequence goes on from the last file's.
+            c.end_sequences();
+        }
+        let options = self.options;
+        let jobs = options.jobs.max(1);
+        // Jobs in flight: enough to keep every core busy, whatever the
+        // number of workers, so that memory does not grow with `--jobs`.
+        let cores = thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let window = 4 * jobs.min(cores) + 4;
+        let (job_tx, job_rx) = mpsc::sync_channel::<(u64, Job)>(window);
+        let job_rx = Arc::new(Mutex::new(job_rx));
+        let (result_tx, result_rx) = mpsc::channel::<(u64, Vec<Event>)>();
+        let (ticket_tx, ticket_rx) = mpsc::sync_channel::<()>(window);
+        // Room for every job in flight: a worker never waits to hand one back.
+        let (done_tx, done_rx) = mpsc::sync_channel::<Job>(window);
+        let (bets, stats) = (&mut self.bets, self.stats.as_mut());
+        thread::scope(|s| {
+            let pool = Pool {
+                jobs: job_tx,
+                tickets: ticket_tx,
+                done: done_rx,
+                spare: Spare::default(),
+                seq: 0,
+                gathered: Vec::new(),
+                weight: (0, 0),
+                options,
+            };
+            s.spawn(move || reader(input, pool, options));
+            for _ in 0..jobs {
+                let (rx, tx, done) = (Arc::clone(&job_rx), result_tx.clone(), done_tx.clone());
+                s.spawn(move || worker(&rx, &tx, &done, options));
+            }
+            // The workers own the job queue and the result senders now: when
+            // the collector stops early, every send fails and every thread ends.
+            drop(job_rx);
+            drop(result_tx);
+            drop(done_tx);
+            let mut ordered = Ordered { bets, stats, on_event };
+            ordered.collect(result_rx, &ticket_rx)
+        })
+    }
+
+    /// Every input has been read: each bet history's gaps go to
+    /// `on_event`, with the source they are placed in.
+    pub fn finish(&mut self, on_event: &mut dyn FnMut(usize, &Event) -> io::Result<()>) -> io::Result<()> {
+        self.bets.finish(on_event)
+    }
+
+    /// The statistics over every round counted, at family-wise `level`
+    /// (`None` without [`Options::stats`]).
+    pub fn statistics(&self, level: f64) -> Option<crate::stats::Statistics> {
+        self.stats.as_ref().map(|c| crate::stats::evaluate(c, level))
+    }
+
+    /// The counts so far.
+    pub fn collector(&self) -> Option<&crate::stats::Collector> {
+        self.stats.as_ref()
+    }
+}
+
+/// Audits one input alone: [`Audit::file`] and [`Audit::finish`], its
+/// gaps counted with it.
 pub fn audit<R: BufRead + Send>(
     input: R,
     options: &Options,
     on_event: &mut dyn FnMut(&Event) -> io::Result<()>,
 ) -> io::Result<Counts> {
-    let jobs = options.jobs.max(1);
-    if let Some(s) = &options.stats {
-        s.start();
-    }
-    let window = 4 * jobs + 4;
-    let (job_tx, job_rx) = mpsc::sync_channel::<(u64, Job)>(window);
-    let job_rx = Arc::new(Mutex::new(job_rx));
-    let (result_tx, result_rx) = mpsc::channel::<(u64, Vec<Event>)>();
-    let (ticket_tx, ticket_rx) = mpsc::sync_channel::<()>(window);
-    // Room for every job in flight: a worker never waits to hand one back.
-    let (done_tx, done_rx) = mpsc::sync_channel::<Job>(window);
-    thread::scope(|s| {
-        let pool = Pool {
-            jobs: job_tx,
-            tickets: ticket_tx,
-            done: done_rx,
-            spare: Spare::default(),
-            seq: 0,
-            gathered: Vec::new(),
-            weight: (0, 0),
-            options,
-        };
-        s.spawn(move || reader(input, pool, options));
-        for _ in 0..jobs {
-            let (rx, tx, done) = (Arc::clone(&job_rx), result_tx.clone(), done_tx.clone());
-            s.spawn(move || worker(&rx, &tx, &done, options));
-        }
-        // The workers own the job queue and the result senders now: when
-        // the collector stops early, every send fails and every thread ends.
-        drop(job_rx);
-        drop(result_tx);
-        drop(done_tx);
-        collect(result_rx, &ticket_rx, on_event)
-    })
+    let mut a = Audit::new(options);
+    let mut counts = a.file(0, input, on_event)?;
+    a.finish(&mut |_, e| {
+        counts.add(e);
+        on_event(e)
+    })?;
+    Ok(counts)
 }
 
 fn reader<R: BufRead>(input: R, mut pool: Pool, options: &Options) {
@@ -274,7 +335,7 @@ fn worker(
             return;
         };
         let mut out = Vec::new();
-        crate::stats::tally(options.stats.as_deref(), seq, || jobs::run_job(&job, options, &mut out));
+        jobs::run_job(&job, options, &mut out);
         // Handed back for the reader to reuse; dropped here only when the reader is gone.
         let _ = done.try_send(job);
         if results.send((seq, out)).is_err() {
@@ -283,46 +344,57 @@ fn worker(
     }
 }
 
-fn collect(
-    results: Receiver<(u64, Vec<Event>)>,
-    tickets: &Receiver<()>,
-    on_event: &mut dyn FnMut(&Event) -> io::Result<()>,
-) -> io::Result<Counts> {
-    let mut waiting = BTreeMap::new();
-    let mut next = 0u64;
-    let mut counts = Counts::default();
-    // A bet history's nonces are followed in document order, here.
-    let mut bets = super::bets::Bets::default();
-    let mut seen = Vec::new();
-    // A worker found the text broken inside a whole epoch: what the reader
-    // sent after it is dropped, as if reading had stopped there.
-    let mut stopped = false;
-    for (seq, events) in results {
-        waiting.insert(seq, events);
-        while let Some(events) = waiting.remove(&next) {
-            for e in events {
-                if matches!(e, Event::Stop) {
-                    stopped = true;
+/// The one consumer of the workers' results: it puts them back in document
+/// order and sees every event in that order (bet histories, statistics,
+/// counts) before it goes out.
+struct Ordered<'a> {
+    bets: &'a mut super::bets::Bets,
+    stats: Option<&'a mut crate::stats::Collector>,
+    on_event: &'a mut dyn FnMut(&Event) -> io::Result<()>,
+}
+
+impl Ordered<'_> {
+    fn collect(&mut self, results: Receiver<(u64, Vec<Event>)>, tickets: &Receiver<()>) -> io::Result<Counts> {
+        let mut waiting = BTreeMap::new();
+        let mut next = 0u64;
+        let mut counts = Counts::default();
+        // A worker found the text broken inside a whole epoch: what the reader
+        // sent after it is dropped, as if reading had stopped there.
+        let mut stopped = false;
+        for (seq, events) in results {
+            waiting.insert(seq, events);
+            while let Some(events) = waiting.remove(&next) {
+                for e in events {
+                    if matches!(e, Event::Stop) {
+                        stopped = true;
+                    }
+                    if !stopped {
+                        self.see(e, &mut counts)?;
+                    }
                 }
-                if !stopped {
-                    bets.see(e, &mut seen);
-                }
+                // The job's ticket was taken before the job was sent: it is there.
+                let _ = tickets.recv();
+                next += 1;
             }
-            for e in seen.drain(..) {
-                counts.add(&e);
-                on_event(&e)?;
-            }
-            // The job's ticket was taken before the job was sent: it is there.
-            let _ = tickets.recv();
-            next += 1;
         }
+        Ok(counts)
     }
-    bets.finish(&mut seen);
-    for e in seen.drain(..) {
+
+    fn see(&mut self, mut e: Event, counts: &mut Counts) -> io::Result<()> {
+        if let Event::Round { epoch, counted, .. } = &mut e {
+            if let (Some(c), Some(stats)) = (counted.take(), self.stats.as_deref_mut()) {
+                stats.count(*epoch, &c);
+            }
+        }
+        let extra = self.bets.see(&mut e);
         counts.add(&e);
-        on_event(&e)?;
+        (self.on_event)(&e)?;
+        if let Some(x) = extra {
+            counts.add(&x);
+            (self.on_event)(&x)?;
+        }
+        Ok(())
     }
-    Ok(counts)
 }
 
 /// Audits a text held in memory and returns its counts and findings (for

@@ -1,19 +1,26 @@
 //! Count tables: one per family of tests ([`super::model::Key`]), of a size
 //! fixed by the family's layout, so memory does not grow with the archive.
-//! At most [`MAX_FAMILIES`] families are kept; rounds of further
-//! configurations are counted as untested.
 //!
-//! The serial tests follow one value along consecutive indices (nonces, die
-//! numbers, hands) of one sequence (the same epoch and client seed): a
-//! round whose index is the previous round's plus one adds the pair
-//! (previous value, value). Rounds are seen in document order within a
-//! batch of the audit, and batches are appended in document order
-//! ([`Collector::append`]): a pair that straddles two batches counts as it
-//! would in one pass, so the counts do not depend on how the audit cut the
-//! archive into batches (and the page, which counts in one pass,
-//! web/stats.mjs, gets the same).
+//! The counts are those of one pass over the rounds in audit order. A
+//! worker reads a derived round's cells into a [`Counted`] (it travels in
+//! the round's event); the audit's one ordered consumer adds it here. So
+//! nothing depends on how the audit cut the input into batches, how many
+//! workers it ran, or whether an epoch was a document's or a JSON line's.
+//!
+//! **The family cap.** At most [`MAX_FAMILIES`] families have tables: the
+//! smallest keys (op name, then parameters) among all the families the
+//! audit meets. The set does not depend on the order rounds come in: when a
+//! smaller key comes while the tables are full, the largest family is let
+//! go and its rounds are counted as untested, so a family among the final
+//! smallest was never let go. Rounds of a family past the cap are untested,
+//! and the report says how many families were past it.
+//!
+//! The serial tests follow one value along consecutive indices (nonces,
+//! die numbers, hands) of one sequence (the same epoch and client seed): a
+//! round whose index is the previous round's of its family plus one adds
+//! the pair (previous value, value).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
@@ -21,7 +28,11 @@ use super::model::{self, Key, Step};
 use crate::op::Request;
 
 /// The most families (configurations) an audit keeps tables for.
-pub(crate) const MAX_FAMILIES: usize = 64;
+pub const MAX_FAMILIES: usize = 64;
+
+/// The most families past the cap an audit counts one by one; past this,
+/// the report says "at least".
+pub const MAX_PAST: usize = 4096;
 
 /// The counts of one family.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,9 +44,7 @@ pub struct Table {
     pub rounds: u64,
     /// pairs[a · stride + b] for consecutive values a, b.
     pub pairs: Vec<u64>,
-    /// The first and the last serial step counted here (with its epoch):
-    /// where a later batch's sequence continues an earlier one's.
-    first: Option<(u64, Step)>,
+    /// The last serial step counted (with its epoch).
     last: Option<(u64, Step)>,
 }
 
@@ -48,7 +57,6 @@ impl Table {
             counts: vec![0; tests * stride],
             rounds: 0,
             pairs: vec![0; stride * stride],
-            first: None,
             last: None,
         }
     }
@@ -56,36 +64,43 @@ impl Table {
     /// Counts the pair (last, `step`) if `step` continues the last step's
     /// sequence, and makes it the last.
     fn step(&mut self, epoch: u64, step: Step) {
-        match self.last {
-            Some((e, last)) => {
-                if e == epoch && last.stream == step.stream && last.index.checked_add(1) == Some(step.index) {
-                    self.pairs[usize::from(last.value) * self.stride + usize::from(step.value)] += 1;
-                }
+        if let Some((e, last)) = self.last {
+            if e == epoch && last.stream == step.stream && last.index.checked_add(1) == Some(step.index) {
+                self.pairs[usize::from(last.value) * self.stride + usize::from(step.value)] += 1;
             }
-            None => self.first = Some((epoch, step)),
         }
         self.last = Some((epoch, step));
-    }
-
-    /// Adds the counts of `o`, a table of the same family counted later in the document.
-    fn append(&mut self, o: &Table) {
-        for (a, b) in self.counts.iter_mut().zip(&o.counts) {
-            *a += b;
-        }
-        for (a, b) in self.pairs.iter_mut().zip(&o.pairs) {
-            *a += b;
-        }
-        self.rounds += o.rounds;
-        // `o`'s first step had no predecessor in its batch: its predecessor is this table's last.
-        if let Some((epoch, first)) = o.first {
-            self.step(epoch, first);
-            self.last = o.last;
-        }
     }
 
     /// The counts of one test.
     pub fn test(&self, t: usize) -> &[u64] {
         &self.counts[t * self.stride..(t + 1) * self.stride]
+    }
+}
+
+/// What one derived round gives the statistics.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Counted {
+    /// The round's cells in its family's tables, and its serial step.
+    Sample {
+        key: Key,
+        cells: Vec<(u32, u16)>,
+        step: Option<Step>,
+    },
+    /// A round of an op with tests, in a configuration without them (a ladder above 64).
+    Untested,
+}
+
+impl Counted {
+    /// What the derived round `req` with `ok` adds: `None` for an op whose
+    /// outcomes have no tests (or an `ok` not of its shape).
+    pub fn of(req: &Request, ok: &Value) -> Option<Counted> {
+        let Some(key) = model::key_of(req) else {
+            return model::has_tests(req.spec()).then_some(Counted::Untested);
+        };
+        let mut cells = Vec::new();
+        let step = model::sample(key, req, ok, &mut cells)?;
+        Some(Counted::Sample { key, cells, step })
     }
 }
 
@@ -95,66 +110,74 @@ pub struct Collector {
     pub tables: BTreeMap<Key, Table>,
     /// Rounds with an outcome the statistics test, counted.
     pub rounds: u64,
-    /// Rounds of an op with tests whose configuration found no room (more
-    /// than [`MAX_FAMILIES`]) or that is not tested (a ladder above 64).
+    /// Rounds of an op with tests whose configuration is not tested or
+    /// whose family was past the cap.
     pub untested: u64,
-    /// The families in the order their first round came (which ones got a
-    /// table when more than [`MAX_FAMILIES`] came).
-    order: Vec<Key>,
-    cells: Vec<(u32, u16)>,
+    /// The smallest families past the cap ([`MAX_FAMILIES`]), whose rounds
+    /// are untested: at most [`MAX_PAST`] of them are kept.
+    pub past: BTreeSet<Key>,
 }
 
 impl Collector {
     /// Counts one derived round of epoch `epoch`: `ok` is the op's derived `ok` object.
     pub fn add(&mut self, epoch: u64, req: &Request, ok: &Value) {
-        let Some(key) = model::key_of(req) else {
-            if model::has_tests(req.spec()) {
-                self.untested += 1;
-            }
+        if let Some(c) = Counted::of(req, ok) {
+            self.count(epoch, &c);
+        }
+    }
+
+    /// Counts what one round of epoch `epoch` gave, in audit order.
+    pub fn count(&mut self, epoch: u64, c: &Counted) {
+        let Counted::Sample { key, cells, step } = c else {
+            self.untested += 1;
             return;
         };
-        if !self.tables.contains_key(&key) && self.tables.len() >= MAX_FAMILIES {
+        if !self.tables.contains_key(key) && !self.make_room(*key) {
             self.untested += 1;
             return;
         }
-        let mut cells = std::mem::take(&mut self.cells);
-        cells.clear();
-        if !self.tables.contains_key(&key) {
-            self.order.push(key);
+        let table = self.tables.entry(*key).or_insert_with(|| Table::new(*key));
+        for &(t, cell) in cells {
+            table.counts[t as usize * table.stride + usize::from(cell)] += 1;
         }
-        let table = self.tables.entry(key).or_insert_with(|| Table::new(key));
-        if let Some(step) = model::sample(key, req, ok, &mut cells) {
-            for &(t, c) in &cells {
-                table.counts[t as usize * table.stride + usize::from(c)] += 1;
-            }
-            table.rounds += 1;
-            self.rounds += 1;
-            if let Some(step) = step {
-                table.step(epoch, step);
-            }
+        table.rounds += 1;
+        self.rounds += 1;
+        if let Some(step) = step {
+            table.step(epoch, *step);
         }
-        self.cells = cells;
     }
 
-    /// Adds the counts of `o`, a batch that comes after these in document
-    /// order: families are taken in the order they came, and a sequence
-    /// continues across the two, so appending every batch in order counts
-    /// what one pass over the document would.
-    pub(crate) fn append(&mut self, o: &Collector) {
-        for key in &o.order {
-            let Some(t) = o.tables.get(key) else { continue };
-            if let Some(mine) = self.tables.get_mut(key) {
-                mine.append(t);
-            } else if self.tables.len() < MAX_FAMILIES {
-                self.tables.insert(*key, t.clone());
-                self.order.push(*key);
-            } else {
-                self.untested += t.rounds;
-                continue;
-            }
-            self.rounds += t.rounds;
+    /// Whether `key`, a family without a table, gets one: yes below the cap,
+    /// or when it is smaller than the largest family, which then goes.
+    fn make_room(&mut self, key: Key) -> bool {
+        if self.tables.len() < MAX_FAMILIES {
+            return true;
         }
-        self.untested += o.untested;
+        let largest = *self.tables.keys().next_back().expect("the tables are full");
+        if key > largest {
+            self.pass(key);
+            return false;
+        }
+        let gone = self.tables.remove(&largest).expect("the largest table");
+        self.rounds -= gone.rounds;
+        self.untested += gone.rounds;
+        self.pass(largest);
+        true
+    }
+
+    /// Notes `key` as a family past the cap (the first [`MAX_PAST`] of them are named).
+    fn pass(&mut self, key: Key) {
+        if self.past.len() < MAX_PAST || self.past.last().is_some_and(|l| key < *l) {
+            self.past.insert(key);
+            if self.past.len() > MAX_PAST {
+                self.past.pop_last();
+            }
+        }
+    }
+
+    /// How many families were past the cap: at least this many when it is [`MAX_PAST`].
+    pub fn past_cap(&self) -> u64 {
+        self.past.len() as u64
     }
 
     /// No sequence continues past here (the next rounds come from another file).
@@ -166,9 +189,6 @@ impl Collector {
 
     /// Empties the tables.
     pub fn clear(&mut self) {
-        self.tables.clear();
-        self.order.clear();
-        self.rounds = 0;
-        self.untested = 0;
+        *self = Collector::default();
     }
 }

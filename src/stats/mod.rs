@@ -24,11 +24,11 @@
 //!   family-wise level, whatever the dependence between the tests (a shoe's
 //!   positions are dependent). Default level [`DEFAULT_LEVEL`] = 10⁻³.
 //! * Fixed-size count tables ([`collect`]): memory does not grow with the
-//!   archive. Counting happens in the audit's workers, one collector per
-//!   batch, appended in document order under a lock: [`tally`] installs it
-//!   for the batch and [`tap`] is the audit's one call per derived round.
-//!   The counts are those of one pass over the document, whatever the
-//!   batches: the page counts so too (web/stats.mjs) and reports the same.
+//!   archive. A worker reads each derived round's cells ([`Counted`]), which
+//!   travel with the round's event to the audit's one ordered consumer: the
+//!   counts are those of one pass over the rounds, whatever the batches,
+//!   workers or layout, and the family cap is decided once for the whole
+//!   audit. The page counts in one pass too and reports the same.
 
 pub mod certify;
 pub mod collect;
@@ -36,16 +36,10 @@ pub(crate) mod math;
 pub mod model;
 pub mod power;
 
-use std::cell::RefCell;
-use std::collections::BTreeMap;
-use std::sync::Mutex;
-
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use collect::Collector;
-
-use crate::op::Request;
+pub use collect::{Collector, Counted};
 
 /// The default family-wise level: an honest archive raises the alarm with
 /// probability at most 10⁻³.
@@ -90,6 +84,10 @@ pub struct Statistics {
     pub untested: u64,
     /// Tables with too few counts to test.
     pub not_run: u64,
+    /// Families past the cap of [`collect::MAX_FAMILIES`] (the smallest keys
+    /// keep tables), whose rounds are in `untested`; at least this many
+    /// when it is [`collect::MAX_PAST`].
+    pub past_cap: u64,
     /// Every test run, in family and layout order.
     pub tests: Vec<TestResult>,
 }
@@ -116,11 +114,25 @@ impl Statistics {
             .smallest()
             .map(|t| format!("; smallest p = {:.3e} ({}: {})", t.p_value, t.family, t.name))
             .unwrap_or_default();
-        if self.alarm {
+        let verdict = if self.alarm {
             format!("{head}: ALARM, {} test(s) rejected{small}", self.rejected().count())
         } else {
             format!("{head}: no alarm{small}")
+        };
+        if self.past_cap == 0 {
+            return verdict;
         }
+        let at_least = if self.past_cap >= collect::MAX_PAST as u64 {
+            "at least "
+        } else {
+            ""
+        };
+        format!(
+            "{verdict}; NOT TESTED: {at_least}{} configuration(s) past the cap of {} families (the smallest are tested), {} round(s) untested",
+            self.past_cap,
+            collect::MAX_FAMILIES,
+            self.untested
+        )
     }
 }
 
@@ -145,10 +157,10 @@ pub fn schema() -> Value {
         "properties": {
             "level": { "type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1 },
             "correction": { "const": "holm" }, "alarm": { "type": "boolean" },
-            "rounds": count, "untested": count, "notRun": count,
+            "rounds": count, "untested": count, "notRun": count, "pastCap": count,
             "tests": { "type": "array", "items": test }
         },
-        "required": ["level", "correction", "alarm", "rounds", "untested", "notRun", "tests"],
+        "required": ["level", "correction", "alarm", "rounds", "untested", "notRun", "pastCap", "tests"],
         "additionalProperties": false
     })
 }
@@ -225,6 +237,7 @@ pub fn evaluate(c: &Collector, level: f64) -> Statistics {
         rounds: c.rounds,
         untested: c.untested,
         not_run,
+        past_cap: c.past_cap(),
         tests,
     }
 }
@@ -308,96 +321,4 @@ fn serial_tests(family: &str, pairs: &[u64], stride: usize, marginal: &[f64], ou
         not_run += 1;
     }
     not_run
-}
-
-/// The collector an audit's workers count into: batches are appended in
-/// document order (their sequence numbers), so a serial pair that straddles
-/// two batches counts; a batch that finishes early waits for those before
-/// it (at most the audit's jobs in flight).
-#[derive(Debug, Default)]
-pub struct Shared(Mutex<InOrder>);
-
-#[derive(Debug, Default)]
-struct InOrder {
-    counted: Collector,
-    next: u64,
-    waiting: BTreeMap<u64, Collector>,
-}
-
-impl Shared {
-    /// The counts so far (a batch still waiting for an earlier one included, in order).
-    pub(crate) fn collector(&self) -> Collector {
-        let Ok(s) = self.0.lock() else {
-            return Collector::default();
-        };
-        let mut c = s.counted.clone();
-        for w in s.waiting.values() {
-            c.append(w);
-        }
-        c
-    }
-
-    /// A new audit (another file) begins: its batches are numbered from 0
-    /// again, and no sequence goes on from the last file's.
-    pub(crate) fn start(&self) {
-        let Ok(mut s) = self.0.lock() else { return };
-        let waiting = std::mem::take(&mut s.waiting);
-        for c in waiting.values() {
-            s.counted.append(c);
-        }
-        s.counted.end_sequences();
-        s.next = 0;
-    }
-
-    /// Appends batch `seq`'s counts, and every waiting batch that now follows in order.
-    fn add(&self, seq: u64, c: Collector) {
-        let Ok(mut s) = self.0.lock() else { return };
-        s.waiting.insert(seq, c);
-        loop {
-            let next = s.next;
-            let Some(c) = s.waiting.remove(&next) else { break };
-            s.counted.append(&c);
-            s.next += 1;
-        }
-    }
-
-    /// The tests over everything counted, corrected at `level`.
-    pub fn evaluate(&self, level: f64) -> Statistics {
-        evaluate(&self.collector(), level)
-    }
-}
-
-thread_local! {
-    /// The batch collector of this worker thread, while [`tally`] runs.
-    static TALLY: RefCell<Option<Collector>> = const { RefCell::new(None) };
-}
-
-/// Runs `f` (batch `seq` of the audit, numbered in document order from 0)
-/// with a collector installed for [`tap`], then appends what it counted to
-/// `shared` in document order. Without `shared`, runs `f`.
-pub fn tally<T>(shared: Option<&Shared>, seq: u64, f: impl FnOnce() -> T) -> T {
-    let Some(shared) = shared else {
-        return f();
-    };
-    TALLY.with(|t| *t.borrow_mut() = Some(Collector::default()));
-    let out = f();
-    let c = TALLY.with(|t| t.borrow_mut().take()).unwrap_or_default();
-    shared.add(seq, c);
-    out
-}
-
-/// Whether a collector is installed on this thread (the audit then derives
-/// every round, rather than only comparing its bytes).
-pub(crate) fn tapping() -> bool {
-    TALLY.with(|t| t.borrow().is_some())
-}
-
-/// The audit's hook: one derived round of epoch `epoch`, its request and its
-/// derived `ok` object. Does nothing unless [`tally`] installed a collector.
-pub(crate) fn tap(epoch: u64, req: &Request, ok: &Value) {
-    TALLY.with(|t| {
-        if let Some(c) = t.borrow_mut().as_mut() {
-            c.add(epoch, req, ok);
-        }
-    });
 }

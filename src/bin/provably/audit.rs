@@ -66,19 +66,26 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<ExitCode> {
     if let Some(j) = args.jobs {
         options.jobs = usize::try_from(j).expect("at most 256");
     }
-    let shared = args.stats.then(|| Arc::new(provably::stats::Shared::default()));
-    options.stats.clone_from(&shared);
+    options.stats = args.stats;
     let bar = !args.quiet && io::stdout().is_terminal();
     let mut spool = Spool::new().context("creating a temporary file for the findings")?;
     let mut sources = Vec::new();
+    let mut audit = proof::run::Audit::new(&options);
     for (i, name) in args.files.iter().enumerate() {
-        let counts = audit_one(i, name, &options, &mut spool, bar)?;
+        let counts = audit_one(&mut audit, i, name, &mut spool, bar)?;
         sources.push(Source {
             name: name.clone(),
             counts,
         });
     }
-    let stats = shared.map(|s| s.evaluate(args.stats_level));
+    // The bet histories' gaps, once every file has been read.
+    audit
+        .finish(&mut |source, e| {
+            sources[source].counts.add(e);
+            e.findings().iter().try_for_each(|f| spool.push(source, f))
+        })
+        .context("writing the findings")?;
+    let stats = audit.statistics(args.stats_level);
     // Each output is written whatever became of the others. A closed
     // stdout (`| head`) ends the listing and is no failure (Out).
     let mut failed = false;
@@ -127,7 +134,13 @@ fn progress(name: &str, size: Option<u64>) -> ProgressBar {
 }
 
 /// Audits one file into the spool; a file that cannot be opened is an invalid finding.
-fn audit_one(i: usize, name: &str, options: &proof::Options, spool: &mut Spool, bar: bool) -> anyhow::Result<Counts> {
+fn audit_one(
+    audit: &mut proof::run::Audit,
+    i: usize,
+    name: &str,
+    spool: &mut Spool,
+    bar: bool,
+) -> anyhow::Result<Counts> {
     let (input, size): (Box<dyn BufRead + Send>, Option<u64>) = if name == "-" {
         (Box::new(BufReader::with_capacity(1 << 20, io::stdin())), None)
     } else {
@@ -155,22 +168,23 @@ fn audit_one(i: usize, name: &str, options: &proof::Options, spool: &mut Spool, 
     let bar = bar.then(|| progress(name, size));
     let start = Instant::now();
     let mut rounds = 0u64;
-    let counts = proof::audit(Counting::new(input, Arc::clone(&read)), options, &mut |e| {
-        for f in e.findings() {
-            spool.push(i, f)?;
-        }
-        if let (Event::Round { .. }, Some(bar)) = (e, &bar) {
-            rounds += 1;
-            if rounds % 1024 == 0 {
-                #[allow(clippy::cast_precision_loss, reason = "a rate for the eye")]
-                let per_second = rounds as f64 / start.elapsed().as_secs_f64().max(1e-3);
-                bar.set_position(read.load(Ordering::Relaxed));
-                bar.set_message(format!("{rounds} rounds, {per_second:.0} rounds/s"));
+    let counts = audit
+        .file(i, Counting::new(input, Arc::clone(&read)), &mut |e| {
+            for f in e.findings() {
+                spool.push(i, f)?;
             }
-        }
-        Ok(())
-    })
-    .with_context(|| format!("auditing {name}"))?;
+            if let (Event::Round { .. }, Some(bar)) = (e, &bar) {
+                rounds += 1;
+                if rounds % 1024 == 0 {
+                    #[allow(clippy::cast_precision_loss, reason = "a rate for the eye")]
+                    let per_second = rounds as f64 / start.elapsed().as_secs_f64().max(1e-3);
+                    bar.set_position(read.load(Ordering::Relaxed));
+                    bar.set_message(format!("{rounds} rounds, {per_second:.0} rounds/s"));
+                }
+            }
+            Ok(())
+        })
+        .with_context(|| format!("auditing {name}"))?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
