@@ -188,3 +188,100 @@ fn no_hand_written_file_lists_every_op() {
         "hand-written lists of every op (derive them from the op table): {lists:?}"
     );
 }
+
+/// Whether `rel` is a file of the scheme `scheme`'s own: its Rust folder,
+/// its JS module, its views on the page, its vectors.
+fn own_file(rel: &str, scheme: &str) -> bool {
+    rel.starts_with(&format!("src/schemes/{scheme}/"))
+        || rel == format!("reference/js/{scheme}.mjs")
+        || rel.starts_with(&format!("reference/js/{scheme}/"))
+        || (rel.starts_with(&format!("web/{scheme}")) && rel.ends_with(".mjs"))
+}
+
+/// Files that may name a scheme's ops by design: tests and benchmarks,
+/// manifests and schemas (`harness/`), vectors and their sources, the
+/// adapters of other programs (the stacks in the wild, the published
+/// programs' driver), docs, the mutant catalog and what is generated.
+fn may_name_ops(rel: &str) -> bool {
+    let dirs = [
+        "tests/",
+        "benches/",
+        "examples/",
+        "scripts/",
+        "docs/",
+        "harness/",
+        "vectors/",
+        "src/vectors/",
+        "src/wild/",
+        "src/bin/wild",
+        "reference/wild/",
+        "reference/adapters/",
+        "reference/js/bench/",
+        "reference/js/testkit/",
+        "reference/js/generated/",
+        "reference/published/",
+    ];
+    dirs.iter().any(|d| rel.starts_with(d))
+        || rel.contains("/test/")
+        || rel == "src/harness/published.rs"
+        || [".md", ".json", ".png", ".snap", ".lock"].iter().any(|e| rel.ends_with(e))
+}
+
+/// Every file of the repository (not `.git`, builds or installed packages), relative.
+fn repository_files() -> Vec<String> {
+    let mut files = Vec::new();
+    let mut stack = vec![root().to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = path.strip_prefix(root()).unwrap().to_string_lossy().replace('\\', "/");
+            if [".git", "target", "node_modules", ".venv"].contains(&rel.as_str()) {
+                continue;
+            }
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files.push(rel);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// A game's whole story lives in its declaration (issue "a game in one
+/// place"): a product file outside a scheme's own files that names three
+/// or more of its ops (as string literals) is a per-scheme list that the
+/// next game of that scheme would have to be added to, and that a layer
+/// could forget. Derive such lists from the op table instead.
+#[test]
+fn no_product_file_outside_a_scheme_lists_its_ops() {
+    let mut lists = Vec::new();
+    for rel in repository_files() {
+        if may_name_ops(&rel) {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(root().join(&rel)) else {
+            continue;
+        };
+        for scheme in provably::registry::schemes() {
+            if own_file(&rel, scheme.name) {
+                continue;
+            }
+            let named: Vec<&str> = scheme
+                .ops
+                .iter()
+                .map(|o| o.name)
+                .filter(|op| ['"', '\''].iter().any(|q| text.contains(&format!("{q}{op}{q}"))))
+                .collect();
+            if named.len() >= 3 {
+                lists.push(format!("{rel}: {} of {} ({})", named.len(), scheme.name, named.join(", ")));
+            }
+        }
+    }
+    assert!(
+        lists.is_empty(),
+        "files that list a scheme's ops by hand (declare it with the op instead):\n{}",
+        lists.join("\n")
+    );
+}
