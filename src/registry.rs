@@ -11,7 +11,7 @@ use crate::op::{OpSpec, Request, Scheme};
 
 /// Every scheme, in the order of docs/protocol.md.
 pub fn schemes() -> &'static [&'static Scheme] {
-    static SCHEMES: [&Scheme; 8] = [
+    static SCHEMES: &[&Scheme] = &[
         &crate::schemes::cursor::SCHEME,
         &crate::schemes::poker::SCHEME,
         &crate::schemes::shoe::SCHEME,
@@ -20,8 +20,10 @@ pub fn schemes() -> &'static [&'static Scheme] {
         &crate::schemes::ladder::SCHEME,
         &crate::schemes::blackjack::SCHEME,
         &crate::schemes::stake::SCHEME,
+        #[cfg(feature = "toy")]
+        &crate::schemes::toy::SCHEME,
     ];
-    &SCHEMES
+    SCHEMES
 }
 
 /// Every op, in the order of docs/protocol.md.

@@ -224,7 +224,9 @@ fn may_name_ops(rel: &str) -> bool {
     dirs.iter().any(|d| rel.starts_with(d))
         || rel.contains("/test/")
         || rel == "src/harness/published.rs"
-        || [".md", ".json", ".png", ".snap", ".lock"].iter().any(|e| rel.ends_with(e))
+        || [".md", ".json", ".png", ".snap", ".lock"]
+            .iter()
+            .any(|e| rel.ends_with(e))
 }
 
 /// Every file of the repository (not `.git`, builds or installed packages), relative.
@@ -275,7 +277,12 @@ fn no_product_file_outside_a_scheme_lists_its_ops() {
                 .filter(|op| ['"', '\''].iter().any(|q| text.contains(&format!("{q}{op}{q}"))))
                 .collect();
             if named.len() >= 3 {
-                lists.push(format!("{rel}: {} of {} ({})", named.len(), scheme.name, named.join(", ")));
+                lists.push(format!(
+                    "{rel}: {} of {} ({})",
+                    named.len(),
+                    scheme.name,
+                    named.join(", ")
+                ));
             }
         }
     }

@@ -11,3 +11,5 @@ pub mod poker;
 pub mod selfpoker;
 pub mod shoe;
 pub mod stake;
+#[cfg(feature = "toy")]
+pub mod toy;

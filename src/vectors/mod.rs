@@ -38,6 +38,8 @@ pub(crate) mod poker;
 pub(crate) mod selfpoker;
 pub(crate) mod shoe;
 pub(crate) mod stake;
+#[cfg(feature = "toy")]
+pub(crate) mod toy;
 
 // The proof vectors (vectors/proofs.json): documents and the report each gives.
 pub(crate) mod proofs;
@@ -306,6 +308,8 @@ fn builder(scheme: &Scheme) -> fn(&mut VectorSet) {
         "ladder" => ladder::add,
         "blackjack" => blackjack::add,
         "stake" => stake::add,
+        #[cfg(feature = "toy")]
+        "toy" => toy::add,
         other => panic!("scheme {other} has no vectors: add its module to src/vectors/"),
     }
 }
