@@ -44,13 +44,26 @@ impl Job {
             Job::Events(_) | Job::Commit { .. } => (1, 0),
             Job::Rounds { raws, .. } => (raws.len(), raws.iter().map(Vec::len).sum()),
             Job::Lines(lines) => (
-                lines.len(),
+                lines
+                    .iter()
+                    .map(|(_, _, t)| t.as_ref().map_or(1, |t| rounds_in(t)))
+                    .sum(),
                 lines.iter().map(|(_, _, t)| t.as_ref().map_or(0, Vec::len)).sum(),
             ),
-            Job::Epoch { text, .. } => (1, text.len()),
+            Job::Epoch { text, .. } => (rounds_in(text), text.len()),
             Job::Batch(jobs) => jobs.iter().map(Job::weight).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1)),
         }
     }
+}
+
+/// About how many rounds an epoch's text holds: its `"op"` keys (a seed
+/// that holds the text counts too, which only makes a batch smaller). A
+/// job of whole epochs or lines is weighed by it, not as one item: what a
+/// worker hands back grows with the rounds (an unobserved round's finding
+/// lists its outcome), and a batch of 256 epochs of a hundred rounds each
+/// would be 25,600 rounds in one result.
+pub(crate) fn rounds_in(text: &[u8]) -> usize {
+    memchr::memmem::find_iter(text, b"\"op\"").count().max(1)
 }
 
 /// Round and line buffers handed back by the workers, for the reader to

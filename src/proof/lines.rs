@@ -4,7 +4,7 @@
 use std::io::{self, BufRead, Read};
 
 use super::document::{read_epoch, Ctx, ReadStop};
-use super::jobs::{Inline, Job, Sink};
+use super::jobs::{rounds_in, Inline, Job, Sink};
 use super::run::Options;
 use super::scan::{ScanError, Scanner};
 use super::{Event, Place, ProofError};
@@ -81,7 +81,7 @@ fn not_a_proof(first: &[u8]) -> Option<String> {
 /// Reads JSON lines into jobs: batches of lines, each line one epoch.
 /// Blank lines are skipped (but counted for line numbers).
 pub(crate) fn read_lines<R: BufRead, S: Sink>(mut input: R, sink: &mut S, options: &Options) -> io::Result<()> {
-    let (mut line, mut epoch, mut bytes) = (0u64, 0u64, 0usize);
+    let (mut line, mut epoch, mut bytes, mut rounds) = (0u64, 0u64, 0usize, 0usize);
     let mut batch = Vec::new();
     loop {
         let mut buf = sink.buffer();
@@ -118,13 +118,14 @@ pub(crate) fn read_lines<R: BufRead, S: Sink>(mut input: R, sink: &mut S, option
             }
         }
         bytes += text.as_ref().map_or(0, Vec::len);
+        rounds += text.as_ref().map_or(1, |t| rounds_in(t));
         batch.push((line, epoch, text));
         epoch += 1;
-        if batch.len() >= options.batch_rounds || bytes >= options.batch_bytes {
+        if rounds >= options.batch_rounds || bytes >= options.batch_bytes {
             if sink.job(Job::Lines(std::mem::take(&mut batch))).is_err() {
                 return Ok(());
             }
-            bytes = 0;
+            (bytes, rounds) = (0, 0);
         }
     }
     if !batch.is_empty() {

@@ -31,7 +31,7 @@ use super::{Counts, Event, Place, ProofError};
 /// How an audit runs.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core; never more than the cores).
     pub jobs: usize,
     /// A batch ends after this many rounds (or JSON lines)…
     pub batch_rounds: usize,
@@ -203,11 +203,13 @@ impl<'o> Audit<'o> {
             c.end_sequences();
         }
         let options = self.options;
-        let jobs = options.jobs.max(1);
-        // Jobs in flight: enough to keep every core busy, whatever the
-        // number of workers, so that memory does not grow with `--jobs`.
+        // Workers past the cores only hold memory: the work is all CPU,
+        // and each thread's allocator arena keeps what its jobs held. So
+        // `--jobs` asks for at most that many, and memory does not grow
+        // with it; the jobs in flight keep every worker busy.
         let cores = thread::available_parallelism().map_or(1, std::num::NonZero::get);
-        let window = 4 * jobs.min(cores) + 4;
+        let jobs = options.jobs.clamp(1, cores);
+        let window = 4 * jobs + 4;
         let (job_tx, job_rx) = mpsc::sync_channel::<(u64, Job)>(window);
         let job_rx = Arc::new(Mutex::new(job_rx));
         let (result_tx, result_rx) = mpsc::channel::<(u64, Vec<Event>)>();

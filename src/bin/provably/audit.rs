@@ -34,7 +34,8 @@ pub struct AuditArgs {
     /// No progress bar and no finding lines: the table and the verdict only.
     #[arg(long, short)]
     quiet: bool,
-    /// Worker threads (default: one per core; at most 256, as for `diff`).
+    /// Worker threads (default: one per core; at most 256, as for `diff`, and
+    /// never more than the cores: a worker past them only holds memory).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
     jobs: Option<u64>,
     /// Test the outcomes' distribution for seed grinding (docs/statistics.md); exit 6 on an alarm without a mismatch.
