@@ -387,6 +387,12 @@ pub struct Scheme {
     pub generated: &'static [Generated],
 }
 
+#[cfg(test)]
+thread_local! {
+    /// How many requests this thread has run (tests count derivations with it).
+    pub(crate) static RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 /// One request of protocol v1 without its id: an op and its validated fields.
 #[derive(Clone, PartialEq)]
 pub struct Request {
@@ -517,6 +523,8 @@ impl Request {
 
     /// Runs the request.
     pub fn run(&self) -> Result<Outcome, OpError> {
+        #[cfg(test)]
+        RUNS.with(|n| n.set(n.get() + 1));
         (self.op.run)(self)
     }
 

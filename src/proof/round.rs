@@ -510,4 +510,39 @@ mod tests {
         );
         assert!(parse_strict(r#"{"observed": {"cut": 1}, "cut": 2}"#).is_ok());
     }
+
+    #[test]
+    fn a_round_is_derived_once_on_every_path() {
+        // A crash chain's distance is the costliest derivation of any op: a
+        // mismatching round used to be derived by both fast paths and then
+        // again by the full one.
+        let hash = "ab".repeat(32);
+        let mut h = hash.clone();
+        for _ in 0..1000 {
+            h = crate::base::crypto::sha256_hex(&h);
+        }
+        let head = EpochHead::new(0, None, None);
+        let round = |observed: &str| {
+            format!(
+                r#"{{"op": "stake.crash.chain", "hash": "{hash}", "terminatingHash": "{h}", "limit": 2000{observed}}}"#
+            )
+        };
+        for (observed, verdict) in [
+            (r#", "observed": {"distance": 1000}"#, RoundVerdict::Match),
+            (r#", "observed": {"distance": 999}"#, RoundVerdict::Mismatch),
+            (r#", "observed": {"distance": 999}, "nonce": 1"#, RoundVerdict::Invalid),
+            ("", RoundVerdict::Unobserved),
+        ] {
+            for stats in [false, true] {
+                op::RUNS.with(|n| n.set(0));
+                let e = check_round(&head, 0, round(observed).as_bytes(), stats);
+                let Event::Round { verdict: got, .. } = e else {
+                    panic!("{e:?}")
+                };
+                assert_eq!(got, verdict, "{observed}");
+                let runs = op::RUNS.with(std::cell::Cell::get);
+                assert!(runs <= 1, "{observed:?}, stats {stats}: derived {runs} times");
+            }
+        }
+    }
 }

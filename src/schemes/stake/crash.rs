@@ -13,7 +13,7 @@
 //! decimals: ⌊x·100⌋/100 (the canonical reading; the post's and the `fair`
 //! crate's unrounded value is the reading `unrounded`).
 
-use crate::base::crypto::{sha256_hex, Keyed};
+use crate::base::crypto::Keyed;
 use crate::op::error::OpError;
 
 /// The largest `limit` of `stake.crash.chain`: Stake's chain is 10^7 long.
@@ -32,14 +32,21 @@ pub fn crash_point(hash: &str, salt: &str) -> f64 {
 
 /// How many steps h → SHA-256(hex h) lead from `hash` to `terminating`
 /// (0 when they are equal), if at most `limit`.
+///
+/// This is the costliest round of any op: up to `limit` ≤ [`MAX_LIMIT`]
+/// SHA-256 steps of 64 bytes each (two compressions), so each step hashes
+/// into the same buffer, with nothing allocated.
 pub fn distance(hash: &str, terminating: &str, limit: u64) -> Result<u64, OpError> {
-    let mut h = hash.to_string();
+    use sha2::{Digest, Sha256};
+    let mut h = hash.as_bytes().to_vec();
     for d in 0..=limit {
-        if h == terminating {
+        if h == terminating.as_bytes() {
             return Ok(d);
         }
         if d < limit {
-            h = sha256_hex(&h);
+            let digest = Sha256::digest(&h);
+            h.clear();
+            crate::base::crypto::hex_into(&digest, &mut h);
         }
     }
     Err(OpError::Exhausted {
