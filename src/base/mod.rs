@@ -8,5 +8,5 @@ pub mod json;
 pub(crate) mod lines;
 pub mod masks;
 pub(crate) mod modulo;
-pub(crate) mod pyfmt;
+pub mod pyfmt;
 pub mod text;

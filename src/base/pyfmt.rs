@@ -5,6 +5,40 @@ use std::io;
 
 use serde::Serialize;
 
+/// The shortest digits that read back to |x| (finite, not zero) and the
+/// place of the decimal point: |x| = 0.digits × 10^decpt. Rust's `{:e}`
+/// gives the same shortest round-trip digits as Python's repr and
+/// JavaScript's `String`; only their layouts differ.
+fn shortest(x: f64) -> (String, i32) {
+    let sci = format!("{:e}", x.abs());
+    let (mantissa, exp) = sci.split_once('e').expect("{:e} has an exponent");
+    let exp: i32 = exp.parse().expect("exponent is an integer");
+    (mantissa.chars().filter(|c| *c != '.').collect(), exp + 1)
+}
+
+/// `digits` with the point after `decpt` digits (0 < decpt), padded with zeros.
+fn fixed(digits: &str, decpt: i32, integer_tail: &str) -> String {
+    let places = decpt.unsigned_abs() as usize;
+    if decpt <= 0 {
+        format!("0.{}{}", "0".repeat(places), digits)
+    } else if places >= digits.len() {
+        format!("{}{}{integer_tail}", digits, "0".repeat(places - digits.len()))
+    } else {
+        format!("{}.{}", &digits[..places], &digits[places..])
+    }
+}
+
+/// d.ddd then `e`, the exponent's sign and at least `width` digits.
+fn scientific(digits: &str, decpt: i32, width: usize) -> String {
+    let exp = decpt - 1;
+    let m = if digits.len() > 1 {
+        format!("{}.{}", &digits[..1], &digits[1..])
+    } else {
+        digits.to_string()
+    };
+    format!("{m}e{}{:0width$}", if exp < 0 { '-' } else { '+' }, exp.abs())
+}
+
 /// Returns `repr(x)` as CPython 3 prints a float: the shortest digits that
 /// read back to `x`, fixed notation for 1e-4 ≤ |x| < 1e16, otherwise
 /// scientific with a signed exponent of at least two digits.
@@ -22,31 +56,38 @@ pub(crate) fn float_repr(x: f64) -> String {
             "0.0".into()
         };
     }
-    // Rust's `{:e}` gives the same shortest round-trip digits as Python's
-    // repr; only the layout differs.
-    let sci = format!("{:e}", x.abs());
-    let (mantissa, exp) = sci.split_once('e').expect("{:e} has an exponent");
-    let exp: i32 = exp.parse().expect("exponent is an integer");
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let (digits, decpt) = shortest(x);
     let sign = if x < 0.0 { "-" } else { "" };
-    let decpt = exp + 1; // digits × 10^(decpt − len)
     let body = if -4 < decpt && decpt <= 16 {
-        // decpt lies in -3..=16 here.
-        let places = decpt.unsigned_abs() as usize;
-        if decpt <= 0 {
-            format!("0.{}{}", "0".repeat(places), digits)
-        } else if places >= digits.len() {
-            format!("{}{}.0", digits, "0".repeat(places - digits.len()))
-        } else {
-            format!("{}.{}", &digits[..places], &digits[places..])
-        }
+        fixed(&digits, decpt, ".0")
     } else {
-        let m = if digits.len() > 1 {
-            format!("{}.{}", &digits[..1], &digits[1..])
-        } else {
-            digits
-        };
-        format!("{m}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs())
+        scientific(&digits, decpt, 2)
+    };
+    format!("{sign}{body}")
+}
+
+/// Returns `String(x)` as JavaScript writes a number (ECMAScript
+/// Number::toString): the shortest digits, fixed notation for
+/// 1e-6 ≤ |x| < 1e21 (no `.0` on an integer), otherwise scientific with a
+/// signed exponent (`5e-324`, `1e+21`). What the page writes too, so a
+/// number in a family's name or a level reads the same on both sides, and
+/// a tiny one is not written out in 300 digits.
+pub fn js_number(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+    }
+    if x == 0.0 {
+        return "0".into();
+    }
+    let (digits, decpt) = shortest(x);
+    let sign = if x < 0.0 { "-" } else { "" };
+    let body = if -6 < decpt && decpt <= 21 {
+        fixed(&digits, decpt, "")
+    } else {
+        scientific(&digits, decpt, 1)
     };
     format!("{sign}{body}")
 }

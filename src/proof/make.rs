@@ -280,7 +280,29 @@ fn derive(request: &crate::op::Request, options: &MakeOptions) -> Result<Option<
         }
         observed.insert(k, v);
     }
+    if let (Observe::Fields(names), true) = (&options.observe, observed.is_empty()) {
+        let fields: Vec<&str> = request.spec().ok.iter().map(|f| f.name).collect();
+        return Err(FieldError::new(
+            "observe",
+            format!(
+                "none of {} is a field of {}'s answer ({}): the round would observe nothing",
+                names.join(", "),
+                request.op(),
+                fields.join(", ")
+            ),
+        ));
+    }
     Ok(Some(observed))
+}
+
+/// The `--observe` names that are no `ok` field of any op (a typo such as
+/// `raww`), which would observe nothing.
+pub fn unknown_fields(names: &[String]) -> Vec<String> {
+    names
+        .iter()
+        .filter(|n| !crate::registry::ops().any(|o| o.ok.iter().any(|f| f.name == n.as_str())))
+        .cloned()
+        .collect()
 }
 
 /// Writes a document from JSON lines of rounds (blank lines skipped); an

@@ -187,7 +187,7 @@ pub fn statistics_text(s: &crate::stats::Statistics, quiet: bool) -> String {
         s.rounds,
         s.not_run,
         s.untested,
-        s.level
+        crate::base::pyfmt::js_number(s.level)
     );
     let line = |t: &crate::stats::TestResult| {
         let df = t.df.map(|d| format!(" df {d}")).unwrap_or_default();

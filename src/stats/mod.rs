@@ -108,7 +108,8 @@ impl Statistics {
         let m = self.tests.len();
         let head = format!(
             "statistics: {m} test(s) over {} round(s), family-wise level {} (Holm)",
-            self.rounds, self.level
+            self.rounds,
+            crate::base::pyfmt::js_number(self.level)
         );
         let small = self
             .smallest()

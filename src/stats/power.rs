@@ -129,8 +129,9 @@ fn rows() -> Vec<Row> {
 
 /// The power table as Markdown: rounds needed per test and skew.
 pub fn table(alpha: f64) -> String {
+    let shown = crate::base::pyfmt::js_number(alpha);
     let mut out = format!(
-        "Rounds for power {POWER} at family-wise α = {alpha} (Bonferroni over the family's m tests), \
+        "Rounds for power {POWER} at family-wise α = {shown} (Bonferroni over the family's m tests), \
          non-central χ² approximation. A skew of x % moves the first cell's probability \
          to p·(1 + x/100) (the others scaled down); \"best of 2\" is an operator who draws two \
          seeds and keeps the first whose feature is good (the listed good cells).\n\n\

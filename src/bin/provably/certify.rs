@@ -20,7 +20,10 @@ pub struct CertifyArgs {
 /// Prints the tables (Markdown); exit 0, or 5 when stdout cannot be written.
 pub fn run(args: &CertifyArgs) -> anyhow::Result<ExitCode> {
     if !(args.level > 0.0 && args.level < 1.0) {
-        anyhow::bail!("--level must lie strictly between 0 and 1, not {}", args.level);
+        anyhow::bail!(
+            "--level must lie strictly between 0 and 1, not {}",
+            provably::base::pyfmt::js_number(args.level)
+        );
     }
     let mut text = provably::stats::certify::table();
     if args.power {

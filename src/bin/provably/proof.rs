@@ -136,6 +136,15 @@ const OUTPUT_FAILED: u8 = 5;
 /// Exit 0, 2 for an invalid round (or input that cannot be read), 5 when
 /// the document could not be written (`--out` or stdout).
 pub fn run(args: &ProofArgs) -> anyhow::Result<ExitCode> {
+    if let Observe::Fields(names) = &args.options().observe {
+        let unknown = make::unknown_fields(names);
+        if !unknown.is_empty() {
+            anyhow::bail!(
+                "--observe: {} is no field of any op's answer (give all, none, or fields of the ops' answers)",
+                unknown.join(", ")
+            );
+        }
+    }
     let failed = Cell::new(false);
     let output_failed = |e: &anyhow::Error, what: &str| {
         eprintln!("error: writing {what}: {e:#}");

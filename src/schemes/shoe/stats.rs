@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use super::ops::{DECKS, HAND, PENETRATION, TOURNAMENT_ID};
 use super::{js_round, RANKS, SUITS};
+use crate::base::pyfmt::js_number;
 use crate::op::fields::{CLIENT_SEED, NONCE};
 use crate::op::stats::{at, uniform, Family, Layout, Model, Step};
 use crate::op::Request;
@@ -89,7 +90,7 @@ fn shape(f: Family) -> (usize, usize) {
 
 fn layout(f: Family) -> Layout {
     let (decks, penetration) = (f.size(), f64::from_bits(f.b));
-    let mut l = Layout::new(format!("decks={decks} penetration={penetration}"));
+    let mut l = Layout::new(format!("decks={decks} penetration={}", js_number(penetration)));
     let names: Vec<String> = (0..52 * decks).map(|p| format!("at position {p}")).collect();
     l.cards(&names, "rank", "suit");
     l.test(
