@@ -21,12 +21,15 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Decides the format from the first bytes (`{`, optional white space,
 /// `"proof"` makes a document) and returns a reader that still yields them,
-/// but for a UTF-8 byte order mark in front, which is dropped.
+/// but for a UTF-8 byte order mark in front, which is dropped. Each byte is
+/// looked at once, so white space before the document (legal JSON, and
+/// kept for the line numbers) costs its length, not its square.
 pub(crate) fn sniff<R: Read>(mut input: R) -> io::Result<(Format, Sniffed<R>)> {
     let mut prefix = Vec::new();
-    let mut chunk = [0u8; 512];
+    let mut chunk = vec![0u8; 64 << 10];
+    let mut at = Sniffer::default();
     let format = loop {
-        if let Some(f) = decide(&prefix) {
+        if let Some(f) = at.decide(&prefix) {
             break f;
         }
         let n = match input.read(&mut chunk) {
@@ -45,28 +48,48 @@ pub(crate) fn sniff<R: Read>(mut input: R) -> io::Result<(Format, Sniffed<R>)> {
     Ok((format, io::Cursor::new(prefix).chain(input)))
 }
 
-/// `None` while the bytes seen do not decide yet.
-fn decide(prefix: &[u8]) -> Option<Format> {
-    if BOM.starts_with(prefix) && prefix.len() < BOM.len() {
-        return None;
+/// How far the first bytes have been read: the next byte to look at, and
+/// whether the `{` was seen.
+#[derive(Debug, Default)]
+struct Sniffer {
+    next: usize,
+    brace: bool,
+}
+
+impl Sniffer {
+    /// `None` while the bytes seen do not decide yet.
+    fn decide(&mut self, prefix: &[u8]) -> Option<Format> {
+        if BOM.starts_with(prefix) && prefix.len() < BOM.len() {
+            return None;
+        }
+        let text = prefix.strip_prefix(BOM).unwrap_or(prefix);
+        let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
+        let skip = |from: usize| text[from..].iter().position(|b| !ws(b)).map(|i| from + i);
+        if !self.brace {
+            let Some(start) = skip(self.next) else {
+                self.next = text.len();
+                return None;
+            };
+            if text[start] != b'{' {
+                return Some(Format::Lines);
+            }
+            (self.brace, self.next) = (true, start + 1);
+        }
+        let Some(key) = skip(self.next) else {
+            self.next = text.len();
+            return None;
+        };
+        self.next = key;
+        let rest = &text[key..];
+        if rest.len() < MARK.len() && MARK.starts_with(rest) {
+            return None;
+        }
+        Some(if rest.starts_with(MARK) {
+            Format::Document
+        } else {
+            Format::Lines
+        })
     }
-    let prefix = prefix.strip_prefix(BOM).unwrap_or(prefix);
-    let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
-    let start = prefix.iter().position(|b| !ws(b))?;
-    if prefix[start] != b'{' {
-        return Some(Format::Lines);
-    }
-    let rest = &prefix[start + 1..];
-    let key = rest.iter().position(|b| !ws(b))?;
-    let rest = &rest[key..];
-    if rest.len() < MARK.len() && MARK.starts_with(rest) {
-        return None;
-    }
-    Some(if rest.starts_with(MARK) {
-        Format::Document
-    } else {
-        Format::Lines
-    })
 }
 
 #[cfg(test)]
