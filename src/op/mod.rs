@@ -361,6 +361,10 @@ pub(crate) fn drawn(target_j: Option<usize>, got_at_i: Option<&Value>) -> String
     }
 }
 
+/// A file a scheme writes from its own tables: its path relative to the
+/// repository root, and its text.
+pub type Generated = (&'static str, fn() -> String);
+
 /// A scheme: its ops. The list of schemes is [`crate::registry`], above
 /// the schemes; their vectors are registered in [`crate::vectors`].
 pub struct Scheme {
@@ -371,7 +375,7 @@ pub struct Scheme {
     /// Files `provably vectors` writes from the scheme's own tables, as
     /// (path relative to the repository root, text): one source for both
     /// languages (Stake's payout tables for its JS twin).
-    pub generated: &'static [(&'static str, fn() -> String)],
+    pub generated: &'static [Generated],
 }
 
 /// One request of protocol v1 without its id: an op and its validated fields.
