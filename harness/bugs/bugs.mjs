@@ -32,9 +32,9 @@ export const modelsOf = (entry) => entry.models ?? entry.ops;
 /**
  * The engine of fault `name` serving `ops`: the schemes of provably.mjs
  * reduced to those ops, with the fault's op patches, over the fault's
- * provider.
+ * provider (else `base`, WebCrypto unless told).
  */
-export function buildFault(name, ops) {
+export function buildFault(name, ops, base = WEBCRYPTO) {
   const entry = entryOf(name);
   const fault = FAULTS[name];
   if (!fault) throw new Error(`mutant ${name} is in catalog.json but has no fault in faults.mjs`);
@@ -57,7 +57,7 @@ export function buildFault(name, ops) {
   }
   const engine = makeEngine({
     schemes,
-    provider: fault.provider ? fault.provider() : WEBCRYPTO,
+    provider: fault.provider ? fault.provider() : base,
     name: `mutant ${name}`,
   });
   return fault.execute ? { ...engine, execute: fault.execute(engine.execute, engine) } : engine;

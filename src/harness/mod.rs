@@ -12,8 +12,10 @@
 // hot path; boxing it would only add noise.
 #![allow(clippy::result_large_err)]
 
+pub mod bugs;
 pub mod cases;
 pub mod cause;
+pub(crate) mod cluster;
 pub(crate) mod children;
 pub mod compare;
 pub(crate) mod driver;
@@ -27,6 +29,7 @@ pub mod process;
 pub(crate) mod published;
 pub mod report;
 pub mod run;
+pub(crate) mod separate;
 pub mod shrink;
 pub mod summary;
 

@@ -144,6 +144,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         shrink_budget: args.shrink_budget,
         jobs,
         only: args.ops.clone(),
+        bugs: provably::harness::bugs::Bugs::locate(),
     };
     let mut out = Out::default();
     let (mut reports, mut changes) = (Vec::new(), Vec::new());
@@ -272,7 +273,7 @@ fn hold(report: &mut TargetReport, m: &manifest::Manifest, exp: &Expectations) -
     let changes = expect::check(report, &expected, &replayed);
     for op in &mut report.ops {
         for f in &mut op.findings {
-            f.recorded = expect::cause_of(&expected, &op.op, &f.group).map(|e| e.cause.clone());
+            f.recorded = expect::cause_of(&expected, &op.op, f).map(|e| e.cause.clone());
         }
     }
     report.expectations = Some(ExpectationsInfo {
