@@ -21,6 +21,7 @@ pub mod compare;
 pub(crate) mod driver;
 pub mod expect;
 pub mod findings;
+pub mod github;
 pub mod html;
 pub(crate) mod html_stake;
 pub mod junit;
