@@ -637,7 +637,7 @@ fn an_hmac_input_bug_is_one_finding_per_op_named_with_the_minimal_message(#[case
             "{f:#}"
         );
     }
-    assert!(out.contains("cause:   the HMAC input differs"), "{out}");
+    assert!(out.contains("cause:     the HMAC input differs"), "{out}");
     assert!(out.contains("HMAC of that step (provably): key"), "{out}");
 }
 

@@ -136,9 +136,10 @@ pub(crate) fn markup(text: &str) -> String {
 }
 
 /// Text as the data of a GitHub Actions workflow command (`::error::…`):
-/// [`escape_str`], then `%`, CR and LF percent-encoded, as the runner
-/// decodes them (actions/toolkit `command.ts`, `escapeData`), so a text
-/// cannot end the command or start another.
+/// [`escape_str`] (which already shows CR and LF as `\u{d}`, `\u{a}`), then
+/// `%`, CR and LF percent-encoded as the runner decodes them
+/// (actions/toolkit `packages/core/src/command.ts`, `escapeData`), so a
+/// text cannot end the command or start another.
 pub fn workflow_data(text: &str) -> String {
     escape_str(text)
         .replace('%', "%25")
@@ -278,7 +279,7 @@ mod tests {
     fn workflow_commands_cannot_be_ended_or_forged() {
         let text = "50% done\r\n::error::forged\u{1b}[2J";
         let data = workflow_data(text);
-        assert_eq!(data, "50%25 done%0D%0A::error::forged\\u{1b}[2J");
+        assert_eq!(data, "50%25 done\\u{d}\\u{a}::error::forged\\u{1b}[2J");
         assert!(!data.contains('\n') && !data.contains('\r'));
         assert_eq!(workflow_property("a:b,c"), "a%3Ab%2Cc");
     }

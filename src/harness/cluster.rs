@@ -341,10 +341,14 @@ fn finding_of(made: &[Made], members: &[usize], found: Found, known: &KnownBugs)
         .max_by_key(|&&i| (made[i].finding.count, std::cmp::Reverse(made[i].index)))
         .expect("a set has members");
     let mut f = made[rep].finding.clone();
-    let mut symptoms: Vec<Symptom> = members
-        .iter()
-        .flat_map(|&i| made[i].finding.symptoms.clone())
-        .collect();
+    let mut symptoms: Vec<Symptom> = Vec::new();
+    for s in members.iter().flat_map(|&i| &made[i].finding.symptoms) {
+        // Classes of one localised cause carry one group: one class.
+        match symptoms.iter_mut().find(|o| o.group == s.group) {
+            Some(o) => o.count += s.count,
+            None => symptoms.push(s.clone()),
+        }
+    }
     symptoms.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.group.cmp(&b.group)));
     f.count = symptoms.iter().map(|s| s.count).sum();
     f.symptoms = symptoms;
