@@ -14,7 +14,17 @@ fn run(bug: &str) -> serde_json::Value {
     let report = dir.path().join("r.json");
     let cmd = format!("{} tests/auditor/target.py {bug}", python());
     let out = std::process::Command::new(crate::support::bin())
-        .args(["diff", "--target-cmd", &cmd, "--cases", "100", "--seed", "0", "--quiet", "--report"])
+        .args([
+            "diff",
+            "--target-cmd",
+            &cmd,
+            "--cases",
+            "100",
+            "--seed",
+            "0",
+            "--quiet",
+            "--report",
+        ])
         .arg(&report)
         .current_dir(root())
         .output()
@@ -45,12 +55,22 @@ fn each_planted_bug_is_one_finding_per_op_named_after_its_known_bug(
         let op = o["op"].as_str().unwrap();
         let findings = o["findings"].as_array().unwrap();
         let expected = shows.iter().find(|(name, _)| *name == op);
-        assert_eq!(findings.len(), usize::from(expected.is_some()), "{bug} {op}: {findings:#?}");
+        assert_eq!(
+            findings.len(),
+            usize::from(expected.is_some()),
+            "{bug} {op}: {findings:#?}"
+        );
         let Some((_, known)) = expected else { continue };
         let f = &findings[0];
-        assert_eq!(f["count"], o["diverge"], "{bug} {op}: the finding holds every divergence");
+        assert_eq!(
+            f["count"], o["diverge"],
+            "{bug} {op}: the finding holds every divergence"
+        );
         assert_eq!(f["known"]["name"], *known, "{bug} {op}: {f:#}");
-        assert!(f["headline"].as_str().unwrap().starts_with(&format!("answers as the known bug `{known}` would")));
+        assert!(f["headline"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("answers as the known bug `{known}` would")));
         if bug == "nonce-g15" && op != "dice.roll" {
             // The exact boundary: "%.15g" writes 10^15 - 1 as digits, 10^15 as "1e+15".
             assert_eq!(f["separates"]["property"], "`nonce` ≥ 10^15", "{f:#}");

@@ -56,8 +56,14 @@ fn the_action_runs_the_diff_writes_summary_and_annotations_and_hands_back_both_r
     for input in ["target-cmd", "cases", "seed"] {
         assert!(!a["inputs"][input]["description"].is_badvalue(), "input {input}");
     }
-    assert_eq!(a["outputs"]["junit"]["value"].as_str(), Some("${{ steps.diff.outputs.junit }}"));
-    assert_eq!(a["outputs"]["report"]["value"].as_str(), Some("${{ steps.diff.outputs.report }}"));
+    assert_eq!(
+        a["outputs"]["junit"]["value"].as_str(),
+        Some("${{ steps.diff.outputs.junit }}")
+    );
+    assert_eq!(
+        a["outputs"]["report"]["value"].as_str(),
+        Some("${{ steps.diff.outputs.report }}")
+    );
     let dir = tempfile::tempdir().unwrap();
     let cmd = format!("{} tests/auditor/target.py latin1-key", python());
     let bin = crate::support::bin();
@@ -79,7 +85,9 @@ fn the_action_runs_the_diff_writes_summary_and_annotations_and_hands_back_both_r
     };
     let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(output("report")).unwrap()).unwrap();
     assert_eq!(report["seed"], 3);
-    assert!(std::fs::read_to_string(output("junit")).unwrap().contains("<testsuite "));
+    assert!(std::fs::read_to_string(output("junit"))
+        .unwrap()
+        .contains("<testsuite "));
     let findings: Vec<&serde_json::Value> = report["targets"][0]["ops"]
         .as_array()
         .unwrap()
@@ -91,13 +99,22 @@ fn the_action_runs_the_diff_writes_summary_and_annotations_and_hands_back_both_r
     assert_eq!(errors.len(), findings.len(), "one annotation per finding: {stdout}");
     assert!(errors.iter().all(|e| e.contains("latin1-key")), "{errors:#?}");
     let page = render(&std::fs::read_to_string(dir.path().join("summary.md")).unwrap());
-    assert!(page.contains("<table>") && page.matches("<tr>").count() == 2, "the table, one target: {page}");
+    assert!(
+        page.contains("<table>") && page.matches("<tr>").count() == 2,
+        "the table, one target: {page}"
+    );
     assert_eq!(page.matches("<h3>").count(), findings.len(), "{page}");
     for f in &findings {
         let request = f["request"].as_str().unwrap();
-        assert!(page.contains(request), "the minimal request in a code block: {request}\n{page}");
+        assert!(
+            page.contains(request),
+            "the minimal request in a code block: {request}\n{page}"
+        );
     }
-    assert!(page.contains("<strong>separates:</strong> `serverSeed` has a non-ASCII character"), "{page}");
+    assert!(
+        page.contains("<strong>separates:</strong> `serverSeed` has a non-ASCII character"),
+        "{page}"
+    );
 }
 
 /// What a target controls cannot add markup, links or images to the
@@ -114,7 +131,11 @@ fn a_hostile_report_renders_as_text() {
     for raw in ["<img", "<a ", "<script", "<b>", "</code></pre><b>"] {
         assert!(!page.contains(raw), "{raw} reached the page: {page}");
     }
-    assert_eq!(page.matches("<pre>").count(), 1, "one code block, not closed early: {page}");
+    assert_eq!(
+        page.matches("<pre>").count(),
+        1,
+        "one code block, not closed early: {page}"
+    );
     let annotations = provably::harness::github::annotations(&run);
     assert_eq!(annotations.lines().count(), 1, "{annotations}");
     // The line feed is shown as an escape by the one rule, before the

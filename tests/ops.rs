@@ -159,7 +159,14 @@ fn no_hand_written_file_lists_every_op() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             let rel = path.strip_prefix(root()).unwrap().to_string_lossy().replace('\\', "/");
-            let skip = [".git", "target", "node_modules", ".venv", "tests/mutants", "harness/bugs"];
+            let skip = [
+                ".git",
+                "target",
+                "node_modules",
+                ".venv",
+                "tests/mutants",
+                "harness/bugs",
+            ];
             if skip.iter().any(|s| rel == *s) || generated.iter().any(|g| rel.starts_with(g)) {
                 continue;
             }

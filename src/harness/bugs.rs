@@ -274,7 +274,10 @@ fn ask(inner: &mut Inner, faults: &[&str], requests: &[&Request]) -> Result<Vec<
         let response = Response::parse(&line).map_err(|e| format!("the known-bug replay answered {e}"))?;
         let want = first + k as u64;
         if response.id != i64::try_from(want).ok() {
-            return Err(format!("the known-bug replay answered id {:?}, not {want}", response.id));
+            return Err(format!(
+                "the known-bug replay answered id {:?}, not {want}",
+                response.id
+            ));
         }
         out[k / requests.len()][k % requests.len()] = Some(response.reply);
     }

@@ -16,12 +16,12 @@ use std::collections::BTreeMap;
 
 use super::cases::{Ask, Case};
 use super::cause::decide;
-use super::separate::Profile;
+use super::cluster::Made;
 use super::compare::pretty;
 use super::driver::Driver;
-use super::cluster::Made;
 use super::report::{Finding, Separates, Symptom};
 use super::run::Options;
+use super::separate::Profile;
 use crate::base::diff::unified_diff;
 use crate::base::text::{escape_lines, escape_str};
 use crate::op::Request;

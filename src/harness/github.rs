@@ -99,12 +99,22 @@ pub fn annotations(run: &Run) -> String {
                     "{} ({} of {} cases). Separates: {}. Minimal request: {}",
                     f.headline, f.count, o.cases, f.separates.text, f.request
                 );
-                let _ = writeln!(out, "::error title={}::{}", workflow_property(&title), workflow_data(&text));
+                let _ = writeln!(
+                    out,
+                    "::error title={}::{}",
+                    workflow_property(&title),
+                    workflow_data(&text)
+                );
             }
         }
         for f in &t.faults {
             let title = format!("provably: {} fault {}", t.target, f.kind.name());
-            let _ = writeln!(out, "::error title={}::{}", workflow_property(&title), workflow_data(&f.detail));
+            let _ = writeln!(
+                out,
+                "::error title={}::{}",
+                workflow_property(&title),
+                workflow_data(&f.detail)
+            );
         }
     }
     out

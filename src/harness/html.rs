@@ -474,6 +474,26 @@ mod tests {
     }
 
     #[test]
+    fn a_finding_shows_its_bug_what_separates_its_cases_and_its_symptom_classes() {
+        let json = HOSTILE
+            .replace(
+                r#""headline":"raw differs""#,
+                r#""headline":"answers as the known bug `latin1-key` would""#,
+            )
+            .replace("no simple property found", "`serverSeed` has a non-ASCII character");
+        let page = render(&[("r.json".into(), run(&json))]);
+        assert!(
+            page.contains("<h4>cursor.raw: answers as the known bug `latin1-key` would</h4>"),
+            "{page}"
+        );
+        assert!(
+            page.contains("<b>Separates:</b> `serverSeed` has a non-ASCII character"),
+            "{page}"
+        );
+        assert!(page.contains("<b>1 symptom class(es):</b>"), "{page}");
+    }
+
+    #[test]
     fn a_run_file_without_targets_is_refused() {
         assert!(serde_json::from_str::<Run>(r#"{"seed":1}"#).is_err());
     }

@@ -15,8 +15,8 @@
 pub mod bugs;
 pub mod cases;
 pub mod cause;
-pub(crate) mod cluster;
 pub(crate) mod children;
+pub(crate) mod cluster;
 pub mod compare;
 pub(crate) mod driver;
 pub mod expect;

@@ -319,7 +319,14 @@ fn finding_schema() -> Value {
     let count = json!({ "type": "integer", "minimum": 0 });
     let strings = json!({ "type": "array", "items": string });
     let separates = object(
-        &["text", "diverging", "divergingWith", "agreeing", "agreeingWith", "confirmedBy"],
+        &[
+            "text",
+            "diverging",
+            "divergingWith",
+            "agreeing",
+            "agreeingWith",
+            "confirmedBy",
+        ],
         json!({
             "text": string, "field": string, "property": string, "diverging": count, "divergingWith": count,
             "agreeing": count, "agreeingWith": count, "confirmedBy": count,

@@ -144,7 +144,10 @@ pub(crate) struct Profile {
     counts: BTreeMap<(u8, Atom), u64>,
 }
 
-#[allow(clippy::cast_possible_truncation, reason = "a log2 or digit count of a u64 is below 65")]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "a log2 or digit count of a u64 is below 65"
+)]
 fn int_atoms(v: u64, out: &mut Vec<Atom>) {
     if v <= 64 {
         out.push(Atom::Small(v as u8));
@@ -225,9 +228,14 @@ impl Profile {
 
     fn at_least(&self, i: u8, v: u64) -> u64 {
         if v <= 64 {
-            self.sum(i, |a| matches!(a, Atom::Small(s) if u64::from(s) >= v) || a == Atom::Large)
+            self.sum(i, |a| {
+                matches!(a, Atom::Small(s) if u64::from(s) >= v) || a == Atom::Large
+            })
         } else if v.is_power_of_two() {
-            self.sum(i, |a| matches!(a, Atom::Log2(l) if u64::from(l) >= u64::from(v.ilog2())))
+            self.sum(
+                i,
+                |a| matches!(a, Atom::Log2(l) if u64::from(l) >= u64::from(v.ilog2())),
+            )
         } else {
             // A power of ten: every number with more digits than 10^k has - 1.
             self.sum(i, |a| matches!(a, Atom::Digits(d) if u32::from(d) > v.ilog10()))
@@ -435,9 +443,7 @@ pub(crate) fn ranked(example: &Request, diverging: &Profile, agreeing: &Profile)
             diverging: (diverging.count(&p), diverging.cases),
             agreeing: (agreeing.count(&p), agreeing.cases),
         })
-        .filter(|s| {
-            10 * s.diverging.0 >= 9 * s.diverging.1 && 5 * s.agreeing.0 <= s.agreeing.1 && s.score() >= 0.5
-        })
+        .filter(|s| 10 * s.diverging.0 >= 9 * s.diverging.1 && 5 * s.agreeing.0 <= s.agreeing.1 && s.score() >= 0.5)
         .collect();
     // Best score first; of equal scores the one listed first (text classes
     // before lengths, a lower threshold before a higher one).
@@ -494,7 +500,9 @@ mod tests {
     }
 
     fn int(seed: &str, nonce: u64) -> Request {
-        request(&json!({ "op": "cursor.int", "serverSeed": seed, "clientSeed": "c", "nonce": nonce, "cursor": 0, "range": 6 }))
+        request(
+            &json!({ "op": "cursor.int", "serverSeed": seed, "clientSeed": "c", "nonce": nonce, "cursor": 0, "range": 6 }),
+        )
     }
 
     #[test]
