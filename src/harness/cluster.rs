@@ -386,10 +386,11 @@ fn headline(f: &Finding, found: &Found) -> String {
         return format!("answers as the known bug `{}` would: {}", k.name, k.description);
     }
     let exact = found.separates.diverging_with == found.separates.diverging && found.separates.agreeing_with == 0;
-    match (&found.separates.property, f.cause) {
-        (Some(p), Cause::Input) => format!("the HMAC input differs where {p}"),
+    match (&found.separates.property, f.symptoms.len()) {
+        // One class (the HMAC input, a refusal): its symptom, and where.
+        (Some(p), 1) if exact || f.cause == Cause::Input => format!("{} where {p}", f.group),
         (Some(p), _) if exact => format!("diverges where {p}"),
-        _ if f.symptoms.len() > 1 => format!("{} (and {} more symptom classes)", f.group, f.symptoms.len() - 1),
+        (_, n) if n > 1 => format!("{} (and {} more symptom classes)", f.group, n - 1),
         _ => f.group.clone(),
     }
 }
