@@ -22,8 +22,9 @@
 //! After a run, [`check`] holds the results to them, target by target:
 //!
 //! - every finding of the run must match an expectation of its target, op
-//!   and group (the cause every divergence of the group shares; the
-//!   example the run shrank may differ from the recorded request);
+//!   and one of its symptom classes (a finding is one bug, which may show
+//!   in several; the example the run shrank may differ from the recorded
+//!   request);
 //! - every expectation must still happen: its request is asked again
 //!   ([`replay`]) and must still diverge with the recorded group. The
 //!   request is the minimal reproduction, checked whatever the run's cases

@@ -5,8 +5,9 @@
 //! every canonical vector and property-generated cases for each op the
 //! target claims through N copies of the target, compares each answer with
 //! this crate's, groups divergences by the first step where the two sides
-//! part, shrinks one example per group, and keeps faults (the target
-//! misbehaving) apart from divergences (the target answering differently).
+//! part, shrinks one example per group, joins the groups of one bug into
+//! one finding, and keeps faults (the target misbehaving) apart from
+//! divergences (the target answering differently).
 
 // A Fault is a report with its evidence, built once per fault, never on a
 // hot path; boxing it would only add noise.
