@@ -105,7 +105,7 @@ fn key(f: &Finding) -> Key {
 const CONFIRM_BUDGET: u64 = 60;
 
 /// Symptom classes of an op replayed through the known bugs, largest first.
-const REPLAYED_CLASSES: usize = 8;
+const REPLAYED_CLASSES: usize = 4;
 
 /// Candidates tried per property search.
 const TRIES: usize = 6;
