@@ -23,6 +23,10 @@ mod stats_stake;
 mod serve;
 // The harness against deliberately broken targets and outside programs.
 mod harness;
+// An auditor's own four-op target with planted bugs: one finding per bug and op, named.
+mod auditor;
+// GitHub Actions: the step summary (rendered as Markdown), annotations, action.yml.
+mod github;
 // Independent oracles: the `fair` crate's byte stream, numpy's worked examples.
 mod oracles;
 // The op table: every registered op has vectors, schemas, a generator and a JS implementation.

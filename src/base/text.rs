@@ -135,6 +135,62 @@ pub(crate) fn markup(text: &str) -> String {
     out
 }
 
+/// Text as the data of a GitHub Actions workflow command (`::error::…`):
+/// [`escape_str`] (which already shows CR and LF as `\u{d}`, `\u{a}`), then
+/// `%`, CR and LF percent-encoded as the runner decodes them
+/// (actions/toolkit `packages/core/src/command.ts`, `escapeData`), so a
+/// text cannot end the command or start another.
+pub fn workflow_data(text: &str) -> String {
+    escape_str(text)
+        .replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Text as a property of a workflow command (`title=…`): [`workflow_data`],
+/// and `:` and `,` encoded too (`escapeProperty`).
+pub fn workflow_property(text: &str) -> String {
+    workflow_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// Text as Markdown inline content (a step summary's lines and table
+/// cells): [`hidden`] characters escaped as [`escape`] does, every ASCII
+/// punctuation character Markdown could read as syntax escaped with a
+/// backslash (CommonMark's backslash escapes), a line break as a space.
+/// Backslashes are escaped too, so a report's `\u{1b}` is shown as it is.
+pub fn markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\r' => out.push(' '),
+            c if c.is_ascii_punctuation() => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if hidden(c) => push_escape(&mut out, c),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Text as a fenced Markdown code block: [`hidden`] characters escaped,
+/// and a fence longer than any run of backticks inside, so nothing in the
+/// text can close the block.
+pub fn markdown_code(text: &str, info: &str) -> String {
+    let mut body = String::with_capacity(text.len());
+    for c in text.chars() {
+        if hidden(c) && c != '\n' {
+            push_escape(&mut body, c);
+        } else {
+            body.push(c);
+        }
+    }
+    let longest = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat((longest + 1).max(3));
+    format!("{fence}{info}\n{}\n{fence}\n", body.trim_end_matches('\n'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -217,6 +273,23 @@ mod tests {
     #[test]
     fn bytes_that_are_not_utf8_are_kept_as_hex_and_backslashes_stay_unambiguous() {
         assert_eq!(escape(b"a\xffb\\x00"), r"a\xffb\\x00");
+    }
+
+    #[test]
+    fn workflow_commands_cannot_be_ended_or_forged() {
+        let text = "50% done\r\n::error::forged\u{1b}[2J";
+        let data = workflow_data(text);
+        assert_eq!(data, "50%25 done\\u{d}\\u{a}::error::forged\\u{1b}[2J");
+        assert!(!data.contains('\n') && !data.contains('\r'));
+        assert_eq!(workflow_property("a:b,c"), "a%3Ab%2Cc");
+    }
+
+    #[test]
+    fn markdown_shows_syntax_as_text_and_code_blocks_cannot_be_closed() {
+        assert_eq!(markdown("*a* [x](y) <b>\n|"), "\\*a\\* \\[x\\]\\(y\\) \\<b\\> \\|");
+        let block = markdown_code("``` x\u{202e}", "json");
+        assert!(block.starts_with("````json\n"), "{block}");
+        assert!(block.contains("\\u{202e}") && block.ends_with("\n````\n"), "{block}");
     }
 
     #[test]

@@ -22,8 +22,9 @@
 //! After a run, [`check`] holds the results to them, target by target:
 //!
 //! - every finding of the run must match an expectation of its target, op
-//!   and group (the cause every divergence of the group shares; the
-//!   example the run shrank may differ from the recorded request);
+//!   and one of its symptom classes (a finding is one bug, which may show
+//!   in several; the example the run shrank may differ from the recorded
+//!   request);
 //! - every expectation must still happen: its request is asked again
 //!   ([`replay`]) and must still diverge with the recorded group. The
 //!   request is the minimal reproduction, checked whatever the run's cases
@@ -44,7 +45,7 @@ use super::cases::Ask;
 use super::compare::same_reply;
 use super::driver::Driver;
 use super::manifest::Manifest;
-use super::report::TargetReport;
+use super::report::{Finding as Found, TargetReport};
 use crate::op::Request;
 use crate::protocol::Reply;
 
@@ -333,7 +334,11 @@ pub fn check(report: &TargetReport, expected: &TargetExpectations, replayed: &[R
     let mut changes = Vec::new();
     for o in &report.ops {
         for d in &o.findings {
-            let known = expected.findings.iter().any(|e| e.op == o.op && e.group == d.group);
+            // A finding is one bug: recorded when any of its symptom classes is.
+            let known = d
+                .symptoms
+                .iter()
+                .any(|s| expected.findings.iter().any(|e| e.op == o.op && e.group == s.group));
             if !known {
                 changes.push(Change::NewFinding {
                     target: report.target.clone(),
@@ -381,15 +386,19 @@ pub fn check(report: &TargetReport, expected: &TargetExpectations, replayed: &[R
     changes
 }
 
-/// The recorded cause of a finding of the run, if an expectation covers it.
-pub fn cause_of<'a>(expected: &'a TargetExpectations, op: &str, group: &str) -> Option<&'a Finding> {
-    expected.findings.iter().find(|e| e.op == op && e.group == group)
+/// The recorded cause of a finding of the run, if an expectation covers
+/// one of its symptom classes.
+pub fn cause_of<'a>(expected: &'a TargetExpectations, op: &str, found: &Found) -> Option<&'a Finding> {
+    found
+        .symptoms
+        .iter()
+        .find_map(|s| expected.findings.iter().find(|e| e.op == op && e.group == s.group))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::report::{Cause, Finding as Found, OpReport};
+    use crate::harness::report::{Cause, OpReport, Separates, Symptom};
     use crate::harness::{Fault, FaultKind};
 
     const FILE: &str = r#"target = "t"
@@ -412,6 +421,14 @@ cause = "slow"
     fn report(group: &str, faults: Vec<Fault>) -> TargetReport {
         let finding = Found {
             op: "cursor.hash".into(),
+            headline: group.into(),
+            symptoms: vec![Symptom {
+                group: group.into(),
+                count: 2,
+            }],
+            separates: Separates::default(),
+            known: None,
+            unknown: String::new(),
             group: group.into(),
             count: 2,
             origin: "property case 0".into(),
@@ -441,6 +458,7 @@ cause = "slow"
             }],
             faults,
             seconds: 0.0,
+            known_bug_seconds: 0.0,
             manifest: None,
             expectations: None,
         }

@@ -1,25 +1,30 @@
-//! Divergences, grouped by cause.
+//! Divergences, grouped by their first differing step while a run streams.
 //!
 //! Every divergence is counted; divergences with the same first differing
 //! step (the group an op's explainer names: "kept a draw provably rejects",
 //! "first differing draw reads 2 bytes", or the field that differs) are one
-//! finding, with a count and one example: the case with the smallest index,
-//! so the example does not depend on how the cases were shared between
-//! copies of the target. Only the example is kept, never the cases, so a
-//! run of any size holds one entry per group; and of the example's answer
-//! only what a case may cost ([`KEPT_ANSWER`]): a target answering 15 MiB
-//! values is asked again when its finding is made.
+//! symptom class, with a count and one example: the case with the smallest
+//! index, so the example does not depend on how the cases were shared
+//! between copies of the target. Only the example, the atoms of its cases
+//! ([`Profile`]) and the [`SAMPLE`] cases of smallest index are kept, never
+//! the cases, so a run of any size holds one entry per group; and of an
+//! answer only what a case may cost ([`KEPT_ANSWER`]): a target answering
+//! 15 MiB values is asked again when its finding is made. The classes of
+//! one bug become one finding in [`super::cluster`].
 
 use std::collections::BTreeMap;
 
 use super::cases::{Ask, Case};
 use super::cause::decide;
+use super::cluster::Made;
 use super::compare::pretty;
 use super::driver::Driver;
-use super::report::Finding;
+use super::report::{Finding, Separates, Symptom};
 use super::run::Options;
+use super::separate::Profile;
 use crate::base::diff::unified_diff;
 use crate::base::text::{escape_lines, escape_str};
+use crate::op::Request;
 use crate::protocol::Reply;
 
 /// Groups kept per op; divergences past them are counted under one more.
@@ -35,6 +40,34 @@ pub(crate) struct Pending {
     pub want: Reply,
     /// The target's answer, unless it was larger than [`KEPT_ANSWER`].
     pub got: Option<Reply>,
+    /// The atoms of every diverging request of the group (what separates them).
+    pub profile: Profile,
+    /// The diverging requests with the smallest indices, with the target's answers.
+    pub sample: Vec<Sampled>,
+}
+
+/// A case kept to replay through the known bugs and to confirm a property.
+#[derive(Debug, Clone)]
+pub(crate) struct Sampled {
+    pub index: u64,
+    pub request: Request,
+    /// The target's answer, if it diverged and was small enough to keep.
+    pub got: Option<Reply>,
+}
+
+/// Diverging cases a group keeps, and agreeing cases an op keeps.
+pub(crate) const SAMPLE: usize = 4;
+pub(crate) const AGREEING_SAMPLE: usize = 12;
+
+/// Keeps the `n` cases of smallest index in `sample`, whatever order they
+/// come in (so the sample does not depend on how copies shared the cases).
+pub(crate) fn keep(sample: &mut Vec<Sampled>, n: usize, item: Sampled) {
+    if sample.len() >= n && sample.last().is_some_and(|l| l.index < item.index) {
+        return;
+    }
+    let at = sample.partition_point(|s| s.index < item.index);
+    sample.insert(at, item);
+    sample.truncate(n);
 }
 
 /// The largest answer an example keeps, in bytes of its JSON text.
@@ -81,23 +114,28 @@ impl Groups {
         } else {
             group
         };
-        match self.groups.get_mut(&group) {
-            Some(entry) => {
-                entry.count += 1;
-                if index < entry.index {
-                    (entry.index, entry.case, entry.want, entry.got) = (index, case.clone(), want.clone(), kept(got));
-                }
-            }
-            None => {
-                let p = Pending {
-                    count: 1,
-                    index,
-                    case: case.clone(),
-                    want: want.clone(),
-                    got: kept(got),
-                };
-                self.groups.insert(group, p);
-            }
+        let got = kept(got);
+        let entry = self.groups.entry(group).or_insert_with(|| Pending {
+            count: 0,
+            index,
+            case: case.clone(),
+            want: want.clone(),
+            got: got.clone(),
+            profile: Profile::default(),
+            sample: Vec::new(),
+        });
+        entry.count += 1;
+        if index < entry.index {
+            (entry.index, entry.case, entry.want, entry.got) = (index, case.clone(), want.clone(), got.clone());
+        }
+        if let Ask::Request(r) = &case.ask {
+            entry.profile.add(r);
+            let item = Sampled {
+                index,
+                request: r.clone(),
+                got,
+            };
+            keep(&mut entry.sample, SAMPLE, item);
         }
     }
 
@@ -107,6 +145,10 @@ impl Groups {
             match self.groups.get_mut(&group) {
                 Some(mine) => {
                     mine.count += p.count;
+                    mine.profile.merge(&p.profile);
+                    for s in p.sample {
+                        keep(&mut mine.sample, SAMPLE, s);
+                    }
                     if p.index < mine.index {
                         (mine.index, mine.case, mine.want, mine.got) = (p.index, p.case, p.want, p.got);
                     }
@@ -127,7 +169,7 @@ impl Groups {
 /// is, and its cause decided on the request it shows, asking the lower ops
 /// the target claims. Everything the target controls is shown escaped.
 #[allow(clippy::needless_pass_by_value, reason = "each group is made into its finding once")]
-pub(crate) fn finding(mut driver: Option<&mut Driver>, op: &str, p: Pending, opts: &Options, target: &str) -> Finding {
+pub(crate) fn finding(mut driver: Option<&mut Driver>, op: &str, p: Pending, opts: &Options, target: &str) -> Made {
     let text = |ask: &Ask| match ask {
         Ask::Request(r) => crate::base::text::json(&r.to_value().to_string()),
         Ask::Invalid(i) => escape_str(&i.line),
@@ -141,6 +183,8 @@ pub(crate) fn finding(mut driver: Option<&mut Driver>, op: &str, p: Pending, opt
         _ => (None, false),
     };
     let repeats = shrunk.is_some() || !asked;
+    // The answer shown is the target's own (shrunk, or kept by the run).
+    let answered = shrunk.is_some() || p.got.is_some();
     let lost = || Reply::Error {
         kind: "(not kept)".into(),
         message: "the answer was larger than an example keeps, and the target could not be asked again".into(),
@@ -170,11 +214,54 @@ pub(crate) fn finding(mut driver: Option<&mut Driver>, op: &str, p: Pending, opt
             " (asked again alone, the target answered otherwise: its answers depend on more than the request)",
         );
     }
-    let (expected, got) = (answer_text(&want), answer_text(&got));
+    let minimal = match &ask {
+        Ask::Request(r) if answered => Some((r.clone(), got.clone())),
+        _ => None,
+    };
+    let finding = Finding {
+        request: text(&ask),
+        shrink_steps: steps,
+        parted: escape_lines(parted.as_bytes()),
+        hmac: decision.hmac,
+        reading: decision.reading,
+        ..shown(op, &p, &decision.group, decision.cause, found, &want, &got, target)
+    };
+    Made {
+        finding,
+        index: p.index,
+        profile: p.profile,
+        sample: p.sample,
+        minimal,
+    }
+}
+
+/// A finding of one symptom class: its counts, its example's answers and
+/// their diff, as shown; the caller fills in the request and its story.
+#[allow(clippy::too_many_arguments, reason = "the parts of one finding, made once")]
+fn shown(
+    op: &str,
+    p: &Pending,
+    group: &str,
+    cause: super::report::Cause,
+    found: String,
+    want: &Reply,
+    got: &Reply,
+    target: &str,
+) -> Finding {
+    let (expected, got) = (answer_text(want), answer_text(got));
+    let group = escape_str(group);
     Finding {
         op: op.to_string(),
-        group: escape_str(&decision.group),
-        cause: decision.cause,
+        headline: group.clone(),
+        symptoms: vec![Symptom {
+            group: group.clone(),
+            count: p.count,
+        }],
+        group,
+        cause,
+        separates: Separates::default(),
+        known: None,
+        unknown: String::new(),
         count: p.count,
         origin: escape_str(&p.case.origin.to_string()),
         diff: clip_lines(&unified_diff(
@@ -184,30 +271,15 @@ pub(crate) fn finding(mut driver: Option<&mut Driver>, op: &str, p: Pending, opt
             &format!("target {}", escape_str(target)),
         )),
         found,
-        request: text(&ask),
-        shrink_steps: steps,
+        request: String::new(),
+        shrink_steps: 0,
         expected,
         got,
-        parted: escape_lines(parted.as_bytes()),
-        hmac: decision.hmac,
+        parted: String::new(),
+        hmac: None,
         recorded: None,
-        reading: decision.reading,
+        reading: None,
     }
-}
-
-/// Findings of one cause and group are one: an HMAC input that differs
-/// shows in a dozen symptoms, each its own group while the run streamed.
-/// The merged finding keeps the first example and counts every case.
-pub(crate) fn merge_findings(findings: Vec<Finding>) -> Vec<Finding> {
-    let mut out: Vec<Finding> = Vec::new();
-    for f in findings {
-        match out.iter_mut().find(|o| o.group == f.group && o.cause == f.cause) {
-            Some(o) => o.count += f.count,
-            None => out.push(f),
-        }
-    }
-    out.sort_by_key(|f| std::cmp::Reverse(f.count));
-    out
 }
 
 /// The most bytes of one answer a finding shows: a target's answer may be

@@ -212,6 +212,24 @@ fn finding(t: &Target, o: &Op, f: &Finding) -> String {
         Some(r) => format!("{cause}<p class=\"cause\"><b>Follows reading</b> {}</p>", esc(r)),
         None => cause,
     };
+    let symptoms: Vec<String> = f
+        .symptoms
+        .iter()
+        .map(|s| format!("<li>{} <i>({} cases)</i></li>", esc(&s.group), s.count))
+        .collect();
+    let known = match &f.known {
+        Some(k) => format!(
+            "<p class=\"known\"><b>Known bug</b> <code>{}</code>: {} (reproduces the target's answers on all {} diverging cases tried, agrees on all {} agreeing ones)</p>",
+            esc(&k.name), esc(&k.description), k.diverging, k.agreeing
+        ),
+        None => format!("<p><b>Known bug:</b> {}</p>", esc(&f.unknown)),
+    };
+    let cause = format!(
+        "{cause}<p class=\"separates\"><b>Separates:</b> {}</p>{known}<p><b>{} symptom class(es):</b></p><ul class=\"symptoms\">{}</ul>",
+        esc(&f.separates.text),
+        f.symptoms.len(),
+        symptoms.concat()
+    );
     format!(
         "<section class=\"finding\"><h4>{op}: {group}</h4><p>{count} of {cases} cases diverge this way; the first was {origin}.</p>{cause}\
 <p><b>Minimal request</b></p><pre class=\"request\">{request}</pre>{escaped}\
@@ -223,7 +241,7 @@ fn finding(t: &Target, o: &Op, f: &Finding) -> String {
             esc(&h.key), esc(&h.key_hex), esc(&h.message)
         )),
         op = esc(&o.op),
-        group = esc(&f.group),
+        group = esc(&f.headline),
         count = f.count,
         cases = o.cases,
         origin = esc(&f.origin),
@@ -407,9 +425,9 @@ mod tests {
         serde_json::from_str(json).expect("a run")
     }
 
-    const HOSTILE: &str = r#"{"version":1,"seed":1,"cases":2,"vectorsOnly":false,"jobs":1,"targets":[{"target":"<script>alert(1)</script>","hello":"x\" onload=\"y","instances":1,"seconds":0.5,"ops":[
+    const HOSTILE: &str = r#"{"version":2,"seed":1,"cases":2,"vectorsOnly":false,"jobs":1,"targets":[{"target":"<script>alert(1)</script>","hello":"x\" onload=\"y","instances":1,"seconds":0.5,"ops":[
         {"op":"cursor.raw","claimed":true,"cases":3,"agree":2,"diverge":1,"skipped":0,"faults":0,"findings":[
-          {"op":"cursor.raw","group":"raw differs","cause":"input","count":1,"origin":"vector","found":"","request":"{\"op\":\"cursor.raw\",\"clientSeed\":\"</pre><b>\"}","shrink_steps":0,"expected":"{}","got":"{}","diff":"","parted":"&amp;","recorded":"it's <odd>"}]},
+          {"op":"cursor.raw","headline":"raw differs","group":"raw differs","symptoms":[{"group":"raw differs","count":1}],"separates":{"text":"no simple property found","diverging":1,"divergingWith":0,"agreeing":2,"agreeingWith":0,"confirmedBy":0},"cause":"input","count":1,"origin":"vector","found":"","request":"{\"op\":\"cursor.raw\",\"clientSeed\":\"</pre><b>\"}","shrink_steps":0,"expected":"{}","got":"{}","diff":"","parted":"&amp;","recorded":"it's <odd>"}]},
         {"op":"cursor.hash","claimed":false,"cases":0,"agree":0,"diverge":0,"skipped":0,"faults":0,"findings":[]},
         {"op":"dice.roll","claimed":false,"cases":0,"agree":0,"diverge":0,"skipped":0,"faults":0,"findings":[]}],"faults":[]},
       {"target":"b","instances":1,"seconds":0.1,"ops":[{"op":"cursor.hash","claimed":true,"cases":5,"agree":5,"diverge":0,"skipped":0,"faults":0,"findings":[]}]}]}"#;
@@ -453,6 +471,26 @@ mod tests {
         let json = HOSTILE.replace("</pre><b>", "\u{feff}");
         let page = render(&[("r.json".into(), run(&json))]);
         assert!(page.contains(r#"\uFEFF"#), "the escaped form is shown");
+    }
+
+    #[test]
+    fn a_finding_shows_its_bug_what_separates_its_cases_and_its_symptom_classes() {
+        let json = HOSTILE
+            .replace(
+                r#""headline":"raw differs""#,
+                r#""headline":"answers as the known bug `latin1-key` would""#,
+            )
+            .replace("no simple property found", "`serverSeed` has a non-ASCII character");
+        let page = render(&[("r.json".into(), run(&json))]);
+        assert!(
+            page.contains("<h4>cursor.raw: answers as the known bug `latin1-key` would</h4>"),
+            "{page}"
+        );
+        assert!(
+            page.contains("<b>Separates:</b> `serverSeed` has a non-ASCII character"),
+            "{page}"
+        );
+        assert!(page.contains("<b>1 symptom class(es):</b>"), "{page}");
     }
 
     #[test]

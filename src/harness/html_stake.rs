@@ -186,11 +186,14 @@ mod tests {
         assert_eq!(reading_of("the page rounds"), None);
     }
 
-    const RUN: &str = r#"{"version":1,"seed":1,"cases":2,"vectorsOnly":false,"jobs":1,"targets":[
+    const RUN: &str = r#"{"version":2,"seed":1,"cases":2,"vectorsOnly":false,"jobs":1,"targets":[
       {"target":"fair<x>","instances":1,"seconds":0.5,"ops":[
         {"op":"stake.dice","claimed":true,"cases":4,"agree":4,"diverge":0,"skipped":0,"faults":0,"findings":[]},
         {"op":"stake.limbo","claimed":true,"cases":4,"agree":3,"diverge":1,"skipped":0,"faults":0,"findings":[
-          {"op":"stake.limbo","group":"multiplier differs","cause":"mapping","count":1,"origin":"vector","found":"",
+          {"op":"stake.limbo","headline":"multiplier differs","group":"multiplier differs",
+           "symptoms":[{"group":"multiplier differs","count":1}],
+           "separates":{"text":"no simple property found","diverging":1,"divergingWith":0,"agreeing":3,"agreeingWith":0,"confirmedBy":0},
+           "cause":"mapping","count":1,"origin":"vector","found":"",
            "request":"{\"op\":\"stake.limbo\"}","shrink_steps":0,"expected":"{\"multiplier\":1}","got":"{\"multiplier\":0.99}",
            "diff":"","parted":"","recorded":"follows the no-clamp reading: <b>"}]}],"faults":[]},
       {"target":"crypto-js","instances":1,"seconds":0.1,"ops":[

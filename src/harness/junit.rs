@@ -35,11 +35,17 @@ pub fn render(reports: &[TargetReport]) -> String {
                     .findings
                     .iter()
                     .map(|d| {
+                        let known = d.known.as_ref().map_or_else(
+                            || d.unknown.clone(),
+                            |k| format!("`{}`: {}", k.name, k.description),
+                        );
                         format!(
-                            "{} ({} cases; cause: {})\nrequest: {}\n{}\n{}",
-                            d.group,
+                            "{} ({} cases; cause: {})\nseparates: {}\nsymptom classes: {}\nknown bug: {known}\nrequest: {}\n{}\n{}",
+                            d.headline,
                             d.count,
                             d.cause.words(),
+                            d.separates.text,
+                            d.symptoms.len(),
                             d.request,
                             d.diff,
                             d.parted
@@ -47,7 +53,7 @@ pub fn render(reports: &[TargetReport]) -> String {
                     })
                     .collect();
                 x += &format!(
-                    "      <failure message=\"{} of {} cases diverge in {} group(s)\">{}</failure>\n",
+                    "      <failure message=\"{} of {} cases diverge in {} finding(s)\">{}</failure>\n",
                     o.diverge,
                     o.cases,
                     o.findings.len(),

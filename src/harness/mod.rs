@@ -5,20 +5,24 @@
 //! every canonical vector and property-generated cases for each op the
 //! target claims through N copies of the target, compares each answer with
 //! this crate's, groups divergences by the first step where the two sides
-//! part, shrinks one example per group, and keeps faults (the target
-//! misbehaving) apart from divergences (the target answering differently).
+//! part, shrinks one example per group, joins the groups of one bug into
+//! one finding, and keeps faults (the target misbehaving) apart from
+//! divergences (the target answering differently).
 
 // A Fault is a report with its evidence, built once per fault, never on a
 // hot path; boxing it would only add noise.
 #![allow(clippy::result_large_err)]
 
+pub mod bugs;
 pub mod cases;
 pub mod cause;
 pub(crate) mod children;
+pub(crate) mod cluster;
 pub mod compare;
 pub(crate) mod driver;
 pub mod expect;
 pub mod findings;
+pub mod github;
 pub mod html;
 pub(crate) mod html_stake;
 pub mod junit;
@@ -27,6 +31,7 @@ pub mod process;
 pub(crate) mod published;
 pub mod report;
 pub mod run;
+pub(crate) mod separate;
 pub mod shrink;
 pub mod summary;
 

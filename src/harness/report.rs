@@ -16,7 +16,7 @@ use super::Fault;
 use crate::op::Step;
 
 /// The version of the report's form; a reader refuses another.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// One run: its settings and every target's report.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -48,6 +48,9 @@ pub struct TargetReport {
     #[serde(default)]
     pub faults: Vec<Fault>,
     pub seconds: f64,
+    /// Of `seconds`, the time spent asking the catalog of known bugs.
+    #[serde(default)]
+    pub known_bug_seconds: f64,
     /// What its manifest says it is (the page shows packages and licences).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub manifest: Option<ManifestInfo>,
@@ -148,14 +151,75 @@ impl Hmac {
     }
 }
 
-/// One finding: a group of divergences with one cause, and its example.
+/// One symptom class of a finding: the first step where the two sides
+/// part, as the op's explainer names it, and how many cases show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Symptom {
+    pub group: String,
+    pub count: u64,
+}
+
+/// What separates a finding's diverging cases from the op's agreeing ones
+/// (see [`super::separate`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Separates {
+    /// The whole statement for people, or "no simple property found".
+    pub text: String,
+    /// The request field the property tests, if one was found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// The property in words (`` `nonce` ≥ 10^15 ``).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub property: Option<String>,
+    /// The finding's diverging cases, and of them those with the property.
+    pub diverging: u64,
+    pub diverging_with: u64,
+    /// The op's agreeing cases, and of them those with the property.
+    pub agreeing: u64,
+    pub agreeing_with: u64,
+    /// The targeted cases asked to confirm it (0: not confirmed).
+    pub confirmed_by: u64,
+}
+
+/// The known bug of the catalog (harness/bugs/) whose answers the target's equal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Known {
+    pub name: String,
+    pub description: String,
+    pub category: String,
+    /// Diverging cases replayed (the target's answer reproduced on each).
+    pub diverging: u64,
+    /// Agreeing cases replayed (provably's answer on each).
+    pub agreeing: u64,
+    /// Other known bugs that answer the same on every case tried.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
+}
+
+/// One finding: one bug of one op, the divergences it explains, its example.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Finding {
     pub op: String,
-    /// What every divergence of the finding shares.
+    /// The bug, as people read it first: the known bug it answers as, or
+    /// its cause and what separates its cases, or its symptom.
+    pub headline: String,
+    /// The largest symptom class (what the expectations record).
     pub group: String,
+    /// Every symptom class the finding holds, largest first.
+    pub symptoms: Vec<Symptom>,
     pub cause: Cause,
+    /// What separates the diverging cases from the agreeing ones.
+    pub separates: Separates,
+    /// The known bug it answers as, if one does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub known: Option<Known>,
+    /// Why no known bug is named: none answers so, or the catalog was not asked.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub unknown: String,
     /// How many cases diverge this way.
     pub count: u64,
     /// Where the example comes from (the group's first case).
@@ -244,16 +308,45 @@ pub fn read(text: &str) -> Result<Run, ReadError> {
     serde_json::from_value(value).map_err(|e| ReadError::Form(e.to_string()))
 }
 
-/// harness/report.schema.json: the JSON Schema of a report file.
-pub fn schema() -> Value {
+#[allow(clippy::needless_pass_by_value, reason = "every caller writes its json! in place")]
+fn object(required: &[&str], props: Value) -> Value {
+    json!({ "type": "object", "required": required, "properties": props, "additionalProperties": false })
+}
+
+/// The schema of one finding.
+fn finding_schema() -> Value {
     let string = json!({ "type": "string" });
     let count = json!({ "type": "integer", "minimum": 0 });
     let strings = json!({ "type": "array", "items": string });
-    let object = |required: &[&str], props: Value| json!({ "type": "object", "required": required, "properties": props, "additionalProperties": false });
-    let finding = object(
+    let separates = object(
+        &[
+            "text",
+            "diverging",
+            "divergingWith",
+            "agreeing",
+            "agreeingWith",
+            "confirmedBy",
+        ],
+        json!({
+            "text": string, "field": string, "property": string, "diverging": count, "divergingWith": count,
+            "agreeing": count, "agreeingWith": count, "confirmedBy": count,
+        }),
+    );
+    let known = object(
+        &["name", "description", "category", "diverging", "agreeing"],
+        json!({
+            "name": string, "description": string, "category": string, "diverging": count, "agreeing": count,
+            "also": strings,
+        }),
+    );
+    let symptom = object(&["group", "count"], json!({ "group": string, "count": count }));
+    object(
         &[
             "op",
+            "headline",
             "group",
+            "symptoms",
+            "separates",
             "cause",
             "count",
             "origin",
@@ -266,7 +359,9 @@ pub fn schema() -> Value {
             "parted",
         ],
         json!({
-            "op": string, "group": string,
+            "op": string, "headline": string, "group": string,
+            "symptoms": { "type": "array", "minItems": 1, "items": symptom },
+            "separates": separates, "known": known, "unknown": string,
             "cause": { "enum": ["input", "mapping", "form", "unlocalised"] },
             "count": count, "origin": string, "found": string, "request": string,
             "shrink_steps": count, "expected": string, "got": string, "diff": string, "parted": string,
@@ -277,7 +372,15 @@ pub fn schema() -> Value {
             "recorded": string,
             "reading": string,
         }),
-    );
+    )
+}
+
+/// harness/report.schema.json: the JSON Schema of a report file.
+pub fn schema() -> Value {
+    let string = json!({ "type": "string" });
+    let count = json!({ "type": "integer", "minimum": 0 });
+    let strings = json!({ "type": "array", "items": string });
+    let finding = finding_schema();
     let op = object(
         &["op", "claimed", "cases", "agree", "diverge", "skipped", "faults"],
         json!({
@@ -301,6 +404,7 @@ pub fn schema() -> Value {
             "ops": { "type": "array", "items": { "$ref": "#/$defs/op" } },
             "faults": { "type": "array", "items": { "$ref": "#/$defs/fault" } },
             "seconds": { "type": "number", "minimum": 0 },
+            "known_bug_seconds": { "type": "number", "minimum": 0 },
             "manifest": { "type": "object" },
             "expectations": { "type": "object" },
         }),

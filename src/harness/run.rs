@@ -12,18 +12,21 @@
 //! holds its answers. Divergences are grouped by their symptom while the
 //! run streams ([`super::findings`]); at the end one example per group is
 //! shrunk ([`super::shrink`]), its cause decided on the minimal request
-//! with the lower ops the target claims ([`super::cause`]), and groups of
-//! one cause become one finding.
+//! with the lower ops the target claims ([`super::cause`]), and the groups
+//! of one bug become one finding ([`super::cluster`]), named by the known
+//! bug it answers as and the property that separates its cases.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::time::Instant;
 
 use super::cases::{Ask, Case, Origin, Plan};
 use super::cause::{decide, no_probe};
+use super::cluster::{one_per_bug, Agreeing};
 use super::compare::same_reply;
 use super::driver::{decode, Driver};
-use super::findings::{finding, merge_findings, Groups};
+use super::findings::{finding, keep, Groups, Sampled, AGREEING_SAMPLE};
 pub use super::report::{OpReport, TargetReport};
+use super::separate::Profile;
 use super::{Fault, FaultKind, Got, Hello, Target};
 use crate::base::text::escape_str;
 use crate::protocol::Reply;
@@ -59,6 +62,8 @@ pub struct Options {
     pub jobs: usize,
     /// Only these ops are asked (`--op`); empty: every op the target claims.
     pub only: Vec<String>,
+    /// The catalog of known bugs a finding is named after (one process for the run).
+    pub bugs: super::bugs::Bugs,
 }
 
 impl Default for Options {
@@ -71,6 +76,7 @@ impl Default for Options {
             shrink_budget: SHRINK_BUDGET,
             jobs: 1,
             only: Vec::new(),
+            bugs: super::bugs::Bugs::default(),
         }
     }
 }
@@ -99,6 +105,27 @@ struct Tally {
     valid_declined: u64,
     groups: Groups,
     unsupported: Option<Fault>,
+    /// The atoms of every agreeing valid request, and the ones of smallest index.
+    agree_profile: Profile,
+    agree_sample: Vec<Sampled>,
+}
+
+impl Tally {
+    /// Counts an agreeing case `index`.
+    fn agreed(&mut self, index: u64, ask: &Ask) {
+        self.agree += 1;
+        if let Ask::Request(r) = ask {
+            self.agree_profile.add(r);
+            if self.agree_sample.len() < AGREEING_SAMPLE || self.agree_sample.last().is_some_and(|l| l.index > index) {
+                let item = Sampled {
+                    index,
+                    request: r.clone(),
+                    got: None,
+                };
+                keep(&mut self.agree_sample, AGREEING_SAMPLE, item);
+            }
+        }
+    }
 }
 
 impl Tally {
@@ -114,6 +141,10 @@ impl Tally {
         }
         self.groups.merge(o.groups);
         self.unsupported = self.unsupported.take().or(o.unsupported);
+        self.agree_profile.merge(&o.agree_profile);
+        for item in o.agree_sample {
+            keep(&mut self.agree_sample, AGREEING_SAMPLE, item);
+        }
     }
 }
 
@@ -175,6 +206,8 @@ struct Worker<'a> {
     progress: &'a (dyn Fn(Progress) + Sync),
     /// The expected line of the answer being compared.
     scratch: Vec<u8>,
+    /// Started at the first divergence, so that it loads while the run goes on.
+    bugs: &'a super::bugs::Bugs,
 }
 
 /// Counts one answer of case `k` of `batch`, parsed because its line was
@@ -206,7 +239,7 @@ fn count(plan: &Plan, tally: &mut Tally, batch: &Batch, k: usize, want: &Reply, 
         }
     }
     if same_reply(want, &got) {
-        tally.agree += 1;
+        tally.agreed(batch.start + k as u64, &batch.asks[k]);
         return;
     }
     let ask = &batch.asks[k];
@@ -239,7 +272,7 @@ impl Worker<'_> {
             tally.cases += 1;
             if want.is_line(batch.ids[k], &got, scratch) {
                 // Only a valid request's answer takes the fast path.
-                tally.agree += 1;
+                tally.agreed(batch.start + k as u64, &batch.asks[k]);
                 tally.valid += 1;
             } else {
                 match decode(got, &batch.asks[k], batch.ids[k], highest) {
@@ -256,6 +289,9 @@ impl Worker<'_> {
             Ok(())
         });
         (self.progress)(Progress::Done(answered as u64));
+        if !self.tallies[batch.plan].groups.groups.is_empty() {
+            self.bugs.warm();
+        }
         if let Some(f) = fault {
             self.after_fault(batch, answered, f);
         }
@@ -432,6 +468,7 @@ pub fn run_target(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> TargetReport {
     let started = Instant::now();
+    let catalog_before = opts.bugs.seconds();
     let instances = instances.max(1);
     let (drivers, hello) = start_all(factory, instances);
     let name = drivers[0].target.name().to_string();
@@ -448,7 +485,7 @@ pub fn run_target(
     }
     let plans = plans_of(&claimed, opts);
     progress(Progress::Total(plans.iter().map(Plan::len).sum()));
-    let (tallies, mut drivers) = stream(drivers, &plans, instances, progress);
+    let (tallies, mut drivers) = stream(drivers, &plans, instances, progress, &opts.bugs);
     let mut reports = Vec::new();
     let mut tallies: Vec<Option<Tally>> = tallies.into_iter().map(Some).collect();
     for op in crate::registry::ops().filter(|o| asked(opts, o.name)) {
@@ -479,6 +516,7 @@ pub fn run_target(
         ops: reports,
         faults: distinct_faults(faults),
         seconds: started.elapsed().as_secs_f64(),
+        known_bug_seconds: opts.bugs.seconds() - catalog_before,
         manifest: None,
         expectations: None,
     }
@@ -491,6 +529,7 @@ fn stream(
     plans: &[Plan],
     instances: usize,
     progress: &(dyn Fn(Progress) + Sync),
+    bugs: &super::bugs::Bugs,
 ) -> (Vec<Tally>, Vec<Driver>) {
     let mut workers: Vec<Worker> = drivers
         .into_iter()
@@ -502,6 +541,7 @@ fn stream(
             resend: VecDeque::new(),
             progress,
             scratch: Vec::new(),
+            bugs,
         })
         .collect();
     std::thread::scope(|s| {
@@ -539,7 +579,7 @@ fn report_op(
         ));
     }
     let diverge = tally.groups.total();
-    let findings = tally
+    let made: Vec<_> = tally
         .groups
         .groups
         .into_values()
@@ -548,6 +588,12 @@ fn report_op(
             finding(driver, op, p, opts, target)
         })
         .collect();
+    let agreeing = Agreeing {
+        profile: &tally.agree_profile,
+        sample: &tally.agree_sample,
+    };
+    let driver = drivers.iter_mut().find(|d| d.alive);
+    let findings = one_per_bug(op, &made, &agreeing, driver, &opts.bugs, opts.shrink_budget);
     OpReport {
         op: op.to_string(),
         claimed: true,
@@ -557,6 +603,6 @@ fn report_op(
         skipped: tally.skipped,
         declined: tally.declined,
         faults: tally.faults,
-        findings: merge_findings(findings),
+        findings,
     }
 }

@@ -1,6 +1,6 @@
 //! What a run says to people: the summary table and each problem in full.
 
-use super::report::TargetReport;
+use super::report::{Finding, OpReport, TargetReport};
 
 /// The summary table, one row per target: the ops it claims (of those the
 /// run asks) and the ops it does not; the cases asked, and of them those
@@ -72,22 +72,53 @@ pub fn details(r: &TargetReport) -> String {
     }
     for o in &r.ops {
         for d in &o.findings {
-            let hmac = d.hmac.as_ref().map_or(String::new(), |h| {
-                format!(
-                    "\n  HMAC of that step (provably): key {} (UTF-8 {}), message {} (UTF-8 {})",
-                    h.key, h.key_hex, h.message, h.message_hex
-                )
-            });
-            out += &format!(
-                "DIVERGENCE in {} {}: {} ({} of {} cases)\n  cause:   {}\n  found:   {} ({})\n  minimal: {} ({} shrink steps)\n{}\n  first step where the two sides part (on the minimal request): {}{hmac}\n\n",
-                r.target, o.op, d.group, d.count, o.cases, d.cause.words(), d.found, d.origin, d.request, d.shrink_steps, indent(&d.diff), d.parted
-            );
+            out += &finding(r, o, d);
         }
         for (reason, n) in &o.declined {
             out += &format!("DECLINED by {} {}: {n} cases: {reason}\n", r.target, o.op);
         }
     }
     out
+}
+
+/// One finding for people: the bug first, then what separates its cases,
+/// its symptom classes and the known bug it answers as, then the example.
+fn finding(r: &TargetReport, o: &OpReport, d: &Finding) -> String {
+    let hmac = d.hmac.as_ref().map_or(String::new(), |h| {
+        format!(
+            "\n  HMAC of that step (provably): key {} (UTF-8 {}), message {} (UTF-8 {})",
+            h.key, h.key_hex, h.message, h.message_hex
+        )
+    });
+    let symptoms = match &d.symptoms[..] {
+        [one] => format!("1 class: {}", one.group),
+        many => format!(
+            "{} classes: {}",
+            many.len(),
+            many.iter()
+                .map(|s| format!("{} ({})", s.group, s.count))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    };
+    let known = match &d.known {
+        Some(k) => {
+            let also = if k.also.is_empty() {
+                String::new()
+            } else {
+                format!("; {} fit the cases tried too", k.also.join(", "))
+            };
+            format!(
+                "`{}` ({}): reproduces the target's answers on all {} diverging cases tried and agrees on all {} agreeing ones{also}",
+                k.name, k.description, k.diverging, k.agreeing
+            )
+        }
+        None => d.unknown.clone(),
+    };
+    format!(
+        "DIVERGENCE in {} {}: {} ({} of {} cases)\n  cause:     {}\n  separates: {}\n  symptoms:  {symptoms}\n  known bug: {known}\n  found:   {} ({})\n  minimal: {} ({} shrink steps)\n{}\n  first step where the two sides part (on the minimal request): {}{hmac}\n\n",
+        r.target, o.op, d.headline, d.count, o.cases, d.cause.words(), d.separates.text, d.found, d.origin, d.request, d.shrink_steps, indent(&d.diff), d.parted
+    )
 }
 
 /// Indents a diff, cut to its first 60 lines (the JSON report keeps it whole).

@@ -3,7 +3,7 @@
 
     .venv/bin/python tests/mutants/mutant.py NAME
 
-NAME is a Python entry of catalog.json. The protocol half (strict reading,
+NAME is a Python entry of harness/bugs/catalog.json. The protocol half (strict reading,
 the seed check, answering) is reference/adapters/selfpoker_protocol.py, the
 same as the real numpy target's; only the deck differs, by the slip below.
 """
@@ -61,7 +61,7 @@ def main():
     if name == "--list":
         print("\n".join(SLIPS))
         return 0
-    catalog = json.loads((HERE / "catalog.json").read_text(encoding="utf-8"))
+    catalog = json.loads((HERE.parent.parent / "harness" / "bugs" / "catalog.json").read_text(encoding="utf-8"))
     entry = next((m for m in catalog["mutants"] if m["name"] == name and m.get("lang") == "python"), None)
     if entry is None or name not in SLIPS:
         sys.stderr.write(f"mutant.py: no Python mutant {name!r} in catalog.json and SLIPS\n")

@@ -15,8 +15,8 @@ import { parseJson } from '../../reference/js/json.mjs';
 import { OPS, declarations } from '../../reference/js/provably.mjs';
 import { validateFields } from '../../reference/js/validate.mjs';
 import { WEBCRYPTO } from '../../reference/js/webcrypto.mjs';
-import { FAULTS } from './faults.mjs';
-import * as k from './kit.mjs';
+import { FAULTS } from '../../harness/bugs/faults.mjs';
+import * as k from '../../harness/bugs/kit.mjs';
 import {
   CATALOG,
   PYTHON,
@@ -79,6 +79,10 @@ describe('the catalog', () => {
       assert.match(m.name, /^[a-z0-9][a-z0-9-]*$/, where);
       assert.ok(['js', 'python'].includes(m.lang), `${where}: lang ${m.lang}`);
       assert.ok(m.ops.length > 0 && m.ops.every((op) => OPS.includes(op)), `${where}: ops ${m.ops}`);
+      if (m.models) {
+        // The ops the harness replays it on to name a bug: its own and the others its fault changes.
+        assert.ok(m.ops.every((op) => m.models.includes(op)) && m.models.every((op) => OPS.includes(op)), `${where}: models ${m.models}`);
+      }
       assert.ok(CATEGORIES.includes(m.category), `${where}: category ${m.category} is not one of ${CATEGORIES}`);
       assert.ok(m.description.length > 10 && m.killedBy.length > 3, where);
       assert.equal(Object.keys(m.witness).length, 1, `${where}: a witness is {input} or {line}`);

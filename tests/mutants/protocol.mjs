@@ -2,7 +2,7 @@
 // lines with ids, and comparing answers as the harness does (ok values
 // exactly, floats bit for bit, integers past 2^53 exactly; errors by kind).
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firstDifference } from '../../reference/js/compare.mjs';
@@ -12,7 +12,7 @@ import { spawnTarget } from '../../reference/js/testkit/helpers.mjs';
 export const HERE = dirname(fileURLToPath(import.meta.url));
 export const REPO = resolve(HERE, '../..');
 
-export const CATALOG = JSON.parse(readFileSync(join(HERE, 'catalog.json'), 'utf8'));
+export { CATALOG } from '../../harness/bugs/bugs.mjs';
 
 /** The python with numpy for the Python mutants: $PROVABLY_PYTHON, else the repo's .venv. */
 export const PYTHON = resolve(REPO, process.env.PROVABLY_PYTHON ?? '.venv/bin/python');

@@ -144,6 +144,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         shrink_budget: args.shrink_budget,
         jobs,
         only: args.ops.clone(),
+        bugs: provably::harness::bugs::Bugs::locate(),
     };
     let mut out = Out::default();
     let (mut reports, mut changes) = (Vec::new(), Vec::new());
@@ -179,6 +180,9 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
             .map_err(|e| complain(&e))
             .is_err();
     }
+    if std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true") {
+        output_failed |= github(&run, &mut out);
+    }
     let reports = run.targets;
     let mut text = format!(
         "{}\nseed {} · {} generated cases per op{} · {jobs} job(s) · rerun with the same --seed to ask the same cases\n",
@@ -202,6 +206,24 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         !short.is_empty(),
         output_failed,
     )))
+}
+
+/// Under GitHub Actions: one `::error` annotation per finding on stdout,
+/// and the step summary appended to `$GITHUB_STEP_SUMMARY` (the file is
+/// rewritten whole, atomically, with what was there before kept). Returns
+/// whether an output failed.
+fn github(run: &report::Run, out: &mut Out) -> bool {
+    let mut failed = false;
+    if let Err(e) = out.print(&provably::harness::github::annotations(run)) {
+        failed = complain(&e);
+    }
+    if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
+        let path = PathBuf::from(path);
+        let before = std::fs::read_to_string(&path).unwrap_or_default();
+        let text = before + &provably::harness::github::summary(run);
+        failed |= write_file(&path, &text).map_err(|e| complain(&e)).is_err();
+    }
+    failed
 }
 
 /// A line for each target with fewer than `required` cases compared.
@@ -272,7 +294,7 @@ fn hold(report: &mut TargetReport, m: &manifest::Manifest, exp: &Expectations) -
     let changes = expect::check(report, &expected, &replayed);
     for op in &mut report.ops {
         for f in &mut op.findings {
-            f.recorded = expect::cause_of(&expected, &op.op, &f.group).map(|e| e.cause.clone());
+            f.recorded = expect::cause_of(&expected, &op.op, f).map(|e| e.cause.clone());
         }
     }
     report.expectations = Some(ExpectationsInfo {

@@ -30,6 +30,44 @@ const nonEmptyText = withCheck(text(), (name, v) => {
 const hexBytes = (s) => (/^(?:[0-9a-fA-F]{2})+$/.test(s) ? Buffer.from(s, 'hex') : k.utf8(s));
 const sha256Hex = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
+/**
+ * A nonce as C's and Python's "%.15g" print it (the value is an exact
+ * integer, so the rounding to 15 significant digits is half to even on its
+ * decimal digits): 10^15 and above in exponent form, "1e+15".
+ */
+export function g15(digits) {
+  if (digits.length <= 15) return digits;
+  const rest = digits.slice(15);
+  const half = `5${'0'.repeat(rest.length - 1)}`;
+  let head = BigInt(digits.slice(0, 15));
+  if (rest > half || (rest === half && head % 2n === 1n)) head += 1n;
+  let exp = digits.length - 1;
+  let mant = head.toString();
+  if (mant.length > 15) {
+    mant = mant.slice(0, 15);
+    exp += 1;
+  }
+  mant = mant.replace(/0+$/, '');
+  return `${mant.length > 1 ? `${mant[0]}.${mant.slice(1)}` : mant}e+${String(exp).padStart(2, '0')}`;
+}
+
+/**
+ * A provider whose HMAC messages "PREFIX:NONCE:COUNTER" have the nonce
+ * (the die's n) rewritten by `nonce`, and the counter (cursor, block,
+ * round) by `counter`; the message is split at its last two colons, as its
+ * numeric parts come last and hold none.
+ */
+const messageParts = (what, { nonce = (n) => n, counter = (c) => c, join = ':' }) =>
+  k.provider(what, {
+    message: (m) => {
+      const parts = /^([\s\S]*):(\d+):(\d+)$/.exec(m);
+      return parts ? `${parts[1]}${join}${nonce(parts[2])}${join}${counter(parts[3])}` : m;
+    },
+  });
+
+/** The server seed as ISO-8859-1, "?" for a character it lacks (Python's encode("latin-1", "replace"), Java's getBytes). */
+const latin1 = (s) => Buffer.from(Array.from(s, (c) => (c.codePointAt(0) <= 0xff ? c.codePointAt(0) : 0x3f)));
+
 /** Round half to even, as Python's round() does. */
 function bankers(x) {
   const r = Math.round(x);
@@ -73,6 +111,20 @@ const bj = (h) => ({ ops: { 'blackjack.strategy': { run: async (_, f) => ({ acti
 const NO_DAS = { 2: '--PPPP----', 3: '--PPPP----', 4: '----------', 6: '-PPPP-----' };
 
 export const FAULTS = {
+  // ------------------------------------- known bugs of the HMAC's key and message
+  // Each changes every op built on the MAC: the catalog's `models` lists them.
+  'latin1-key': { provider: () => k.provider('the key as ISO-8859-1', { key: latin1 }) },
+  'key-utf16le': { provider: () => k.provider('the key as UTF-16LE', { key: (s) => Buffer.from(s, 'utf16le') }) },
+  'key-trimmed': { provider: () => k.provider('the key trimmed', { key: (s) => k.utf8(s.trim()) }) },
+  'key-lowercase': { provider: () => k.provider('the key lower-cased', { key: (s) => k.utf8(s.toLowerCase()) }) },
+  'nonce-g15': { provider: () => messageParts('the nonce as %.15g', { nonce: g15 }) },
+  'nonce-float-repr': { provider: () => messageParts('the nonce as a float', { nonce: (n) => `${n}.0` }) },
+  'nonce-zero-padded': { provider: () => messageParts('the nonce padded', { nonce: (n) => n.padStart(8, '0') }) },
+  'message-dash': { provider: () => messageParts('parts joined by -', { join: '-' }) },
+  'counter-from-1': {
+    provider: () => messageParts('the counter from 1', { counter: (c) => (BigInt(c) + 1n).toString() }),
+  },
+
   // ------------------------------------------------------------ cursor.hash
   'hash-trim': { ops: { 'cursor.hash': { run: sanitise(['serverSeed'], (s) => s.trim()) } } },
   'hash-lowercase': { ops: { 'cursor.hash': { run: sanitise(['serverSeed'], (s) => s.toLowerCase()) } } },
@@ -448,6 +500,11 @@ export const FAULTS = {
       },
     },
   },
+  'shoe-accept-at-limit': {
+    ops: { 'shoe.deal': { run: (p, f) => k.shoeDeal(p, f, { accept: (v, limit) => v <= limit }) } },
+  },
+  'shoe-modulo-bias': { ops: { 'shoe.deal': { run: (p, f) => k.shoeDeal(p, f, { accept: () => true }) } } },
+  'shoe-no-high-clamp': { ops: { 'shoe.deal': { run: (p, f) => k.shoeDeal(p, f, { high: () => Infinity }) } } },
   'shoe-penetration-1-ok': {
     ops: { 'shoe.deal': { fields: { penetration: number({ exclusiveMinimum: 0, maximum: 1 }) } } },
   },
@@ -598,6 +655,19 @@ export const FAULTS = {
   },
   'ladder-j-round': {
     ops: { 'ladder.shuffle': { run: (p, f) => k.ladderShuffle(p, f, { j: (r, n) => Math.round(r * (n - 1)) }) } },
+  },
+  'ladder-nine-words': {
+    ops: {
+      'ladder.shuffle': {
+        // `while (w <= 8)`: a ninth word past the MAC's 32 bytes, which a
+        // slice reads as empty, so 0.
+        run: (p, f) =>
+          k.ladderShuffle(p, f, {
+            perBlock: 9,
+            word: (mac, w) => (w < 8 ? Buffer.from(mac).readUInt32BE(4 * w) / 4294967296 : 0),
+          }),
+      },
+    },
   },
   'ladder-blocks-from-1': { ops: { 'ladder.shuffle': { run: (p, f) => k.ladderShuffle(p, f, { first: 1 }) } } },
   'ladder-float32': {

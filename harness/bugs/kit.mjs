@@ -23,13 +23,14 @@ export const utf8 = (s) => Buffer.from(s, 'utf8');
 
 /**
  * A provider over node:crypto: `key` turns the server seed into HMAC key
- * bytes, `text` turns messages and hashed text into bytes. A fault replaces
- * one of them.
+ * bytes, `text` turns messages and hashed text into bytes, `message`
+ * rewrites an HMAC message before it is encoded (a nonce printed another
+ * way). A fault replaces one of them.
  */
-export function provider(what, { key = utf8, text = utf8 } = {}) {
+export function provider(what, { key = utf8, text = utf8, message = (m) => m } = {}) {
   return {
     name: `node:crypto, ${what}`,
-    hmacSha256: (k, m) => createHmac('sha256', key(k)).update(text(m)).digest(),
+    hmacSha256: (k, m) => createHmac('sha256', key(k)).update(text(message(m))).digest(),
     sha256: (s) => createHash('sha256').update(text(s)).digest(),
   };
 }
@@ -221,7 +222,8 @@ export function evaluate(cards, h = {}) {
 
 /**
  * shoe's uniform index with hooks: more(pot, m) (grow k while true),
- * value(bytes) (big-endian), and bytes(stream, k) (how k bytes are read).
+ * value(bytes) (big-endian), bytes(stream, k) (how k bytes are read) and
+ * accept(v, limit) (the rejection test).
  */
 export async function shoeIndex(stream, m, h = {}) {
   let k = 0;
@@ -241,7 +243,7 @@ export async function shoeIndex(stream, m, h = {}) {
   for (;;) {
     const bytes = await read(stream, k);
     const v = (h.value ?? ((b) => b.reduce((x, y) => x * 256 + y, 0)))(bytes);
-    if (v < limit) return v % m;
+    if ((h.accept ?? ((x, l) => x < l))(v, limit)) return v % m;
   }
 }
 
