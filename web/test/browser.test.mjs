@@ -1040,7 +1040,7 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
     }
   });
   // -------------------------------------------------------------------------
-  // The statistics of a whole proof (web/stats.mjs, web/statsview.mjs): the
+  // The statistics of a whole proof (reference/js/stats/, web/statsview.mjs): the
   // archives are tests/stats.rs's, built through `provably serve`.
 
   test('statistics: 10,000 honest dice show no alarm; ground on the first die, every round matching, they show the alarm in German, apart from the verdict; a new paste clears them; a link shows them too', { timeout: TEST_TIMEOUT * 2 }, async () => {
