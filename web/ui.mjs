@@ -118,7 +118,9 @@ export function openFragment(hash) {
     if (input?.type === 'checkbox') input.checked = TICKED.test(value.trim());
     else if (input) input.value = value;
   };
-  if (game.variants) set('variant', gameParam === 'blackjack-table' || (f.op === 'cursor.shuffle' && gameId === 'blackjack') ? 'table' : 'shoe');
+  // A game of variants: the one whose op the link names (blackjack's table deals a cursor.shuffle).
+  const variantOfOp = game.variants?.find((x) => game.opFor({ variant: x.id }) === f.op)?.id;
+  if (game.variants) set('variant', gameParam === 'blackjack-table' ? 'table' : variantOfOp ?? 'shoe');
   if (game.id === 'numbers' || game.id === 'stake') set('op', f.op);
   const alias = ALIASES[game.id] ?? {};
   for (const fld of [...game.fields, ...game.observe]) {
