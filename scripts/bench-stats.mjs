@@ -1,6 +1,6 @@
 // What the statistics add to a whole proof's check on the page, in headless
 // Chromium: the page's own modules (/js/proof.mjs's checkProof, then
-// /stats.mjs's statisticsOf over the rounds it derived, as web/worker.mjs
+// /js/stats/index.mjs's statisticsOf over the rounds it derived, as web/worker.mjs
 // runs them), timed inside the page, the two alternating run by run.
 //
 //   node scripts/bench-stats.mjs [--runs 7] [--warmup 1] [--shoes 2000] [--dice 1000]
@@ -35,7 +35,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 async function once(page, text) {
   return page.evaluate(async (t) => {
     const { checkProof } = await import('/js/proof.mjs');
-    const { statisticsOf } = await import('/stats.mjs');
+    const { statisticsOf } = await import('/js/stats/index.mjs');
     const t0 = performance.now();
     const checked = await checkProof(t);
     const t1 = performance.now();

@@ -4,6 +4,7 @@
 // every vector of /vectors/selftest.json in this very browser.
 //
 //   worker.mjs     the self-test and every check, off the main thread
+//   inbox.mjs      the worker's messages, held while its modules load
 //   checker.mjs    the page's side of the worker: lanes, progress, cancel
 //   roundview.mjs  a checked round as the game showed it (in the worker)
 //   selftest.mjs   the self-test (valid and invalid vectors)
@@ -11,9 +12,11 @@
 //   games.mjs      the games by their names, and how a round becomes a proof
 //   panel.mjs      a game's form, its one verdict and its outcome
 //   proofview.mjs  a whole proof: pasted, dropped or from #proof=…
-//   stats.mjs      a whole proof's statistics, as `audit --stats` (in the worker)
-//   statsview.mjs  those statistics in German, apart from the verdict
-//   stake.mjs      Stake's games: which panel, the form, the German words
+//   statsview.mjs  a whole proof's statistics (reference/js/stats/, in the
+//                  worker) in German, apart from the verdict
+//   names.mjs      each op's name for players, panel and words, read off its declaration
+//   views.mjs      the schemes' own views, loaded by their declarations
+//   stake.mjs      Stake's games (the stake scheme's views): the panels, the form
 //   stakeview.mjs  a Stake result as Stake shows it (board, grid, multiplier)
 //   input.mjs      what a typed field holds (InputError, tokens)
 //   fragment.mjs   the URL fragment (docs/links.md)

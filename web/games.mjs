@@ -10,10 +10,12 @@
 //           cards, its op answers shoe positions).
 
 import { CURSOR, NUMPY, SHOE, cardFace, parseCard } from './js/cards.mjs';
-import { seatSeed } from './js/proof.mjs';
+import { OK_FIELDS, seatSeed } from './js/proof.mjs';
+import { declarations } from './js/provably.mjs';
 import { MAX_INT } from './js/validate.mjs';
 import { formatAmount, formatInt, parseAmount, plural, splitAmounts } from './german.mjs';
-import { STAKE_GAMES } from './stake.mjs';
+import { opsOfView, pageOf } from './names.mjs';
+import { SCHEME_GAMES } from './views.mjs';
 
 import { InputError, tokens } from './input.mjs';
 
@@ -116,6 +118,14 @@ function seatAndBoard(values, read, players) {
 
 // ---------------------------------------------------------------------------
 // The games
+
+/** The choices of „Casino-Zahlen“: the ops that declare it as their view and a name in it (names.mjs), the first by default. */
+const NUMBERS_FIRST = 'cursor.int';
+const NUMBER_OPS = [NUMBERS_FIRST, ...opsOfView('numbers').filter((op) => op !== NUMBERS_FIRST && pageOf(op).short)];
+/** The choices that take request field `name`. */
+const taking = (name) => NUMBER_OPS.filter((op) => Object.hasOwn(declarations.get(op)?.fields ?? {}, name));
+/** An observed number of „Casino-Zahlen“, by the op's answer field. */
+const NUMBER_READERS = { value: intValue, float: numberValue, raw: (t) => t.toLowerCase() };
 
 const WHERE_SHOE = {
   serverSeed: 'Wo: am Tisch unter „Nachweis“, sobald der Schuh durch ist und neu gemischt wurde.',
@@ -239,18 +249,18 @@ export const GAMES = [
     firstHint: 'Client-Seed (oder Platz-Seeds), Nonce und Zähler',
     tab: 'Casino-Zahlen',
     unit: ['Angabe', 'Angaben'],
-    opFor: (v) => v.op || 'cursor.int',
+    opFor: (v) => v.op || NUMBERS_FIRST,
     title: 'Casino-Zahlen',
     intro: 'Eine Zahl aus dem Casino nachrechnen (0 bis 9999), auch für eine Tischrunde mit mehreren Plätzen. Für Fachleute: die Kommazahl, der Rohwert und ganze Mischungen.',
     fields: [
-      { name: 'op', label: 'Rechnung', kind: 'select', options: [['cursor.int', 'Zahl (Spanne, z. B. 0 bis 9999)'], ['cursor.float', 'Kommazahl (0 bis unter 1)'], ['cursor.raw', 'Zufallswert (64 Hex-Zeichen)'], ['cursor.shuffle', 'Mischung (Reihenfolge)']] },
+      { name: 'op', label: 'Rechnung', kind: 'select', options: NUMBER_OPS.map((op) => [op, pageOf(op).short]) },
       seedField('serverSeed', 'Server-Seed', 'Wo: auf der Transparenzseite, offengelegt beim Seed-Wechsel (Tisch: nach der Rotation).'),
       seedField('clientSeed', 'Client-Seed', 'Wo: in deinem Verlauf bei der Runde.'),
       { name: 'seats', label: 'Platz-Seeds (statt Client-Seed, für Tischrunden)', kind: 'textarea', hint: 'Eine Zeile je Platz: „Spielernummer: Seed“; alle, die bei „Nichts geht mehr“ saßen.', wide: true },
       { name: 'nonce', label: 'Nonce', kind: 'int', value: '0', hint: 'Zählt die Runden dieses Seed-Paares.' },
       { name: 'cursor', label: 'Zähler in der Runde', kind: 'int', value: '0', hint: 'Die wievielte Zahl dieser Runde, wie der Betreiber sie zählt: die erste hat 0.' },
-      { name: 'range', label: 'Spanne', kind: 'int', value: '10000', hint: 'Für „Zahl“: 10000 ergibt 0 bis 9999.', ops: ['cursor.int'] },
-      { name: 'count', label: 'Anzahl', kind: 'int', value: '52', hint: 'Für „Mischung“: wie viele Dinge gemischt werden.', ops: ['cursor.shuffle'] },
+      { name: 'range', label: 'Spanne', kind: 'int', value: '10000', hint: 'Für „Zahl“: 10000 ergibt 0 bis 9999.', ops: taking('range') },
+      { name: 'count', label: 'Anzahl', kind: 'int', value: '52', hint: 'Für „Mischung“: wie viele Dinge gemischt werden.', ops: taking('count') },
       commitField('Wo: der SHA-256-Wert, der vor dem Seed-Wechsel veröffentlicht war.'),
     ],
     observe: [
@@ -261,18 +271,18 @@ export const GAMES = [
       'Kommazahl = b0/256 + b1/256² + b2/256³ + b3/256⁴. Mischung: Fisher-Yates von hinten, j = Zahl(i + 1).',
     ],
     async build(v) {
-      const op = v.op || 'cursor.int';
+      const op = v.op || NUMBERS_FIRST;
       const round = { op, ...clientOrSeats(v), nonce: intValue(v.nonce), cursor: intValue(v.cursor) };
-      if (op === 'cursor.int') round.range = intValue(v.range);
-      if (op === 'cursor.shuffle') round.count = intValue(v.count);
+      if (taking('range').includes(op)) round.range = intValue(v.range);
+      if (taking('count').includes(op)) round.count = intValue(v.count);
       const seen = tokens(v.observed);
+      // What the player saw is the op's first answer field: an order, a number, a fraction or the raw value.
+      const answer = Object.keys(OK_FIELDS[op] ?? {})[0];
       let observed;
       if (seen.length) {
-        if (op === 'cursor.shuffle') observed = { order: seen.map((t) => (UNKNOWN.has(t) ? null : intValue(t))) };
+        if (answer === 'order') observed = { order: seen.map((t) => (UNKNOWN.has(t) ? null : intValue(t))) };
         else if (seen.length > 1) refuse('Bitte nur eine Zahl eintragen.', 'observed');
-        else if (op === 'cursor.int') observed = { value: intValue(seen[0]) };
-        else if (op === 'cursor.float') observed = { float: numberValue(seen[0]) };
-        else observed = { raw: seen[0].toLowerCase() };
+        else observed = { [answer]: (NUMBER_READERS[answer] ?? NUMBER_READERS.raw)(seen[0]) };
         const bad = (observed.order ?? [observed.value ?? observed.float ?? 0]).find((x) => typeof x === 'string');
         if (bad !== undefined) refuse(`„${bad}“ ist keine Zahl.`, 'observed');
       }
@@ -420,8 +430,8 @@ export const GAMES = [
       return { epoch: { commit: null, rounds: [{ ...round, ...(action ? { observed: { action } } : {}) }] }, numbered };
     },
   },
-  // Stake's games (web/stake.mjs).
-  ...STAKE_GAMES,
+  // The schemes' own panels (views.mjs: web/stake.mjs for Stake's games).
+  ...SCHEME_GAMES,
 ];
 
 function readDie(t) {

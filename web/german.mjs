@@ -1,7 +1,10 @@
 // Everything the page says in German: field names, plurals, numbers, and the
 // engine's and the proof checker's English messages put into German. The
 // code behind the page (reference/js) speaks English to programs; players
-// read this.
+// read this. An op may name its own fields (its declaration's page.fields,
+// names.mjs); the names here come first.
+
+import { DECLARED_FIELDS } from './names.mjs';
 
 /** The German name of a request, answer or proof field. */
 export const FIELD_NAMES = Object.freeze({
@@ -62,7 +65,7 @@ export function fieldName(field) {
   if (field === null || field === undefined) return 'Text';
   const [head, ...rest] = String(field).split('.');
   if (head === 'observed' && rest.length) return `gesehen: ${fieldName(rest.join('.'))}`;
-  return FIELD_NAMES[field] ?? FIELD_NAMES[head] ?? field;
+  return FIELD_NAMES[field] ?? FIELD_NAMES[head] ?? DECLARED_FIELDS[field] ?? DECLARED_FIELDS[head] ?? field;
 }
 
 /** "1 Karte", "2 Karten", with German digit grouping. */

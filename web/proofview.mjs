@@ -15,6 +15,7 @@ import { $, copyButton, el } from './dom.mjs';
 import { encodedLength, proofFragment, recognisePasted } from './fragment.mjs';
 import { faces } from './games.mjs';
 import { fieldName, formatInt, germanReason, plural } from './german.mjs';
+import { keepsBets, opName } from './names.mjs';
 import { statisticsSection } from './statsview.mjs';
 
 const LANE = 'proof';
@@ -27,26 +28,6 @@ const BOX_MAX = 100_000;
 export const MAX_URL = 2 * 1024 * 1024;
 /** Links this long get a warning: chat programs and mail cut them. */
 const LONG_URL = 32_000;
-
-export const OP_NAMES = Object.freeze({
-  'shoe.deal': 'Blackjack, freie Runde',
-  'shoe.tournament': 'Turnierhand',
-  'dice.roll': 'Würfel',
-  'cursor.int': 'Casino-Zahl',
-  'cursor.float': 'Kommazahl',
-  'cursor.raw': 'Zufallswert',
-  'cursor.shuffle': 'Mischung',
-  'poker.deal': 'Casino-Poker',
-  'poker.evaluate': 'Handbewertung',
-  'selfpoker.deck': 'Pokerni-Hand',
-  'ladder.shuffle': 'Deal or No Deal',
-  'blackjack.strategy': 'Basisstrategie',
-  // Stake's games by the names Stake shows (a bet history lists many of them).
-  'stake.dice': 'Stake Dice', 'stake.limbo': 'Stake Limbo', 'stake.plinko': 'Stake Plinko', 'stake.mines': 'Stake Mines',
-  'stake.keno': 'Stake Keno', 'stake.roulette': 'Stake Roulette', 'stake.wheel': 'Stake Wheel', 'stake.hilo': 'Stake Hilo',
-  'stake.blackjack': 'Stake Blackjack', 'stake.baccarat': 'Stake Baccarat', 'stake.videopoker': 'Stake Video Poker',
-  'stake.diamonds': 'Stake Diamonds', 'stake.floats': 'Stake-Zufallszahlen', 'stake.crash': 'Stake Crash',
-});
 
 /** What one item of a list field is called. */
 const ITEM_NAMES = { cards: 'Karte', deck: 'Karte', hole: 'Platz', board: 'Board-Karte', order: 'Eintrag', ranks: 'Rang' };
@@ -413,8 +394,8 @@ function render(view, source) {
 
 function counts(r, epochs) {
   const row = (label, n) => [el('dt', {}, label), el('dd', {}, formatInt(n))];
-  // Only a bet history (stake games) can have gaps: elsewhere the row would always say 0.
-  const bets = r.gaps > 0 || epochs.some((e) => e.rounds.some((x) => x.op?.startsWith('stake.')));
+  // Only a bet history (a scheme with bets, as its ops declare) can have gaps: elsewhere the row would always say 0.
+  const bets = r.gaps > 0 || epochs.some((e) => e.rounds.some((x) => x.op && keepsBets(x.op)));
   return el('dl', { class: 'kv counts', id: 'proof-counts' },
     ...row('Seeds', r.epochs), ...row('Runden', r.rounds), ...row('stimmen', r.match), ...row('weichen ab', r.mismatch),
     ...row('übersprungen', r.skipped), ...row('ungültig', r.invalid + r.invalidOther), ...row('nicht verglichen', r.unobserved),
@@ -440,7 +421,7 @@ const COMMIT_TEXT = { ok: '✓ Commitment passt', mismatch: '✗ Commitment pass
 function roundItem(r) {
   const li = el('li', { 'data-round': r.round, 'data-verdict': r.verdict, class: `round ${r.verdict}` },
     el('span', { class: 'round-no' }, `Runde ${formatInt(r.round + 1)}`),
-    el('span', { class: 'round-op' }, OP_NAMES[r.op] ?? r.op ?? '—'),
+    el('span', { class: 'round-op' }, r.op ? opName(r.op) : '—'),
     r.facts ? el('span', { class: 'muted' }, r.facts) : null,
     el('span', { class: `badge ${r.verdict}` }, VERDICT_TEXT[r.verdict] ?? r.verdict));
   if (r.shown) li.append(el('span', { class: 'round-shown', 'data-shown': 'yes' }, r.shown));

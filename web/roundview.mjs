@@ -2,8 +2,9 @@
 // worker, web/worker.mjs) so that only what the page draws crosses to the
 // page: counts, the findings, and per round a line of facts and the round as
 // the game showed it ("Spieler A♠ 7♥ · Dealer K♦", the poker winner, the
-// die, the cases). A 10,000-round shoe proof derives 4 million cards; the
-// page receives a few short strings per round. No DOM here, so the node
+// die, the cases; a scheme's own view draws its rounds, views.mjs). A
+// 10,000-round shoe proof derives 4 million cards; the page receives a few
+// short strings per round. No DOM here, so the node
 // tests run it as it is (web/test/units.test.mjs).
 
 import { CURSOR, NUMPY, convertCard, rankText } from './js/cards.mjs';
@@ -12,7 +13,8 @@ import { CATEGORIES, evaluate } from './js/poker.mjs';
 import { deal as selfpokerDeal } from './js/selfpoker.mjs';
 import { faces } from './games.mjs';
 import { formatInt, plural } from './german.mjs';
-import { stakeShown } from './stakeview.mjs';
+import { viewOf } from './names.mjs';
+import { schemeShown } from './views.mjs';
 
 /** Findings sent to the page (the counts say how many there were). */
 export const FINDINGS_SENT = 1000;
@@ -79,38 +81,45 @@ function ladderShown(r) {
   return order.length > 5 ? `${first} · …` : first;
 }
 
-/** One round as the game showed it, in one short line; null if there is nothing to show. */
+/** A cursor round (the „Casino-Zahlen“ panel) by what it answers: a number, a fraction, an order. */
+function numbersShown(d) {
+  if (d.value !== undefined) return `Zahl: ${formatInt(d.value)}`;
+  if (typeof d.float === 'number') return `Zahl: ${String(d.float).replace('.', ',')}`;
+  if (Array.isArray(d.order)) return `Reihenfolge: ${d.order.slice(0, 10).map((x) => formatInt(x)).join(' ')}${d.order.length > 10 ? ' …' : ''}`;
+  return null;
+}
+
+function pokerniShown(r, d) {
+  const players = Number(r.request?.players);
+  if (!Array.isArray(d.deck) || !Number.isSafeInteger(players) || players < 2 || 2 * players + 5 > d.deck.length) return null;
+  const { hole, board } = selfpokerDeal(d.deck, players);
+  return `Board ${cardsText(board, faces.numpy)}${winnerText(hole, board, NUMPY)}`;
+}
+
+const ACTIONS = { teilen: 'Teilen', verdoppeln: 'Verdoppeln', stehen: 'Stehen', ziehen: 'Ziehen' };
+
+/** The rounds of games.mjs's own panels, by the panel the op declares (names.mjs, `view`). */
+const SHOWN = {
+  blackjack: (r, d) => (Array.isArray(d.cards) ? shoeShown(r) : null),
+  tournament: (r, d) => (Array.isArray(d.cards) ? shoeShown(r) : null),
+  dice: (r, d) => (typeof d.face === 'number' ? `Würfel: ${'⚀⚁⚂⚃⚄⚅'[d.face - 1]} ${d.face}` : null),
+  poker: (r, d) => (Array.isArray(d.hole) && Array.isArray(d.board) ? `Board ${cardsText(d.board, faces.cursor)}${winnerText(d.hole, d.board, CURSOR)}` : null),
+  pokerni: pokerniShown,
+  dond: (r, d) => (Array.isArray(d.order) ? ladderShown(r) : null),
+  numbers: (r, d) => numbersShown(d),
+  strategy: (r, d) => (typeof d.action === 'string' ? `Die Tabelle sagt: ${ACTIONS[d.action] ?? d.action}` : null),
+};
+
+/**
+ * One round as the game showed it, in one short line; null if there is
+ * nothing to show. A scheme with its own views draws its rounds itself (views.mjs).
+ */
 export function roundShown(r) {
   const d = r.derived;
   if (!d || typeof d !== 'object') return null;
-  switch (r.op) {
-    case 'shoe.deal':
-    case 'shoe.tournament':
-      return Array.isArray(d.cards) ? shoeShown(r) : null;
-    case 'dice.roll':
-      return typeof d.face === 'number' ? `Würfel: ${'⚀⚁⚂⚃⚄⚅'[d.face - 1]} ${d.face}` : null;
-    case 'poker.deal':
-      if (!Array.isArray(d.hole) || !Array.isArray(d.board)) return null;
-      return `Board ${cardsText(d.board, faces.cursor)}${winnerText(d.hole, d.board, CURSOR)}`;
-    case 'selfpoker.deck': {
-      const players = Number(r.request?.players);
-      if (!Array.isArray(d.deck) || !Number.isSafeInteger(players) || players < 2 || 2 * players + 5 > d.deck.length) return null;
-      const { hole, board } = selfpokerDeal(d.deck, players);
-      return `Board ${cardsText(board, faces.numpy)}${winnerText(hole, board, NUMPY)}`;
-    }
-    case 'ladder.shuffle':
-      return Array.isArray(d.order) ? ladderShown(r) : null;
-    case 'cursor.int':
-      return d.value !== undefined ? `Zahl: ${formatInt(d.value)}` : null;
-    case 'cursor.float':
-      return typeof d.float === 'number' ? `Zahl: ${String(d.float).replace('.', ',')}` : null;
-    case 'cursor.shuffle':
-      return Array.isArray(d.order) ? `Reihenfolge: ${d.order.slice(0, 10).map((x) => formatInt(x)).join(' ')}${d.order.length > 10 ? ' …' : ''}` : null;
-    case 'blackjack.strategy':
-      return typeof d.action === 'string' ? `Die Tabelle sagt: ${{ teilen: 'Teilen', verdoppeln: 'Verdoppeln', stehen: 'Stehen', ziehen: 'Ziehen' }[d.action] ?? d.action}` : null;
-    default:
-      return r.op?.startsWith('stake.') ? stakeShown(r.op, d, r.request ?? {}) : null;
-  }
+  const own = schemeShown(r);
+  if (own !== undefined) return own;
+  return Object.hasOwn(SHOWN, viewOf(r.op) ?? '') ? SHOWN[viewOf(r.op)](r, d) : null;
 }
 
 const intText = (v) => (typeof v === 'number' || typeof v === 'bigint' ? formatInt(v) : String(v));

@@ -1,15 +1,17 @@
-// Stake's games on the page: two panels in the shape of games.mjs's GAMES
-// (a round becomes a proof of one epoch, proof.mjs checks it), and how each
-// result is drawn the way Stake draws it: the dice number, the limbo
-// multiplier, the plinko board with the ball's way, the 5×5 mines field,
-// the keno board 1 … 40, the roulette pocket, the wheel, cards, gems.
-// games.mjs lists these panels among its GAMES.
+// Stake's games on the page, the stake scheme's own views (its `views`,
+// views.mjs): two panels in the shape of games.mjs's GAMES (a round becomes
+// a proof of one epoch, proof.mjs checks it), and how each result is drawn
+// the way Stake draws it: the dice number, the limbo multiplier, the plinko
+// board with the ball's way, the 5×5 mines field, the keno board 1 … 40, the
+// roulette pocket, the wheel, cards, gems. The games and their names are the
+// stake ops' declarations (names.mjs).
 
 import { STAKE, parseCard } from './js/cards.mjs';
 import { PLINKO, WHEEL } from './js/stake.mjs';
 import { el } from './dom.mjs';
 import { InputError, tokens } from './input.mjs';
 import { formatInt, plural } from './german.mjs';
+import { opsOfView, shortName } from './names.mjs';
 import { GEM_NAMES, WINNER_NAMES, baccaratTotal, pocketColour, pocketText, stakeCard, stakeShown, tileName, times, twoDecimals } from './stakeview.mjs';
 
 const refuse = (message, field) => {
@@ -17,11 +19,9 @@ const refuse = (message, field) => {
 };
 const UNKNOWN = new Set(['?', '–', '-', '_', '…']);
 
-const GAME_NAMES = [
-  ['stake.dice', 'Dice'], ['stake.limbo', 'Limbo'], ['stake.plinko', 'Plinko'], ['stake.mines', 'Mines'],
-  ['stake.keno', 'Keno'], ['stake.roulette', 'Roulette'], ['stake.wheel', 'Wheel (Glücksrad)'], ['stake.hilo', 'Hilo'],
-  ['stake.blackjack', 'Blackjack'], ['stake.baccarat', 'Baccarat'], ['stake.videopoker', 'Video Poker'], ['stake.diamonds', 'Diamonds'],
-];
+/** The games of the Stake panel (the ops that declare it as their view), by Stake's names. */
+const GAME_NAMES = opsOfView('stake').map((op) => [op, shortName(op)]);
+const GAME_LIST = `${GAME_NAMES.slice(0, -1).map(([, n]) => n).join(', ')} und ${GAME_NAMES.at(-1)?.[1]}`;
 const RISKS = [['low', 'Niedrig'], ['medium', 'Mittel'], ['high', 'Hoch']];
 
 /** "470,07", "×470,07", "470.07x" → 470.07; null when nothing was typed. */
@@ -156,7 +156,7 @@ export const STAKE_GAME = {
   unit: ['Angabe', 'Angaben'],
   opFor: (v) => v.op || 'stake.dice',
   title: 'Stake-Spiele',
-  intro: 'Eine Wette bei Stake (oder einer Seite mit Stakes Verfahren) nachrechnen: Dice, Limbo, Plinko, Mines, Keno, Roulette, Wheel, Hilo, Blackjack, Baccarat, Video Poker und Diamonds, aus Server-Seed, Client-Seed und Nonce.',
+  intro: `Eine Wette bei Stake (oder einer Seite mit Stakes Verfahren) nachrechnen: ${GAME_LIST}, aus Server-Seed, Client-Seed und Nonce.`,
   fields: [
     { name: 'op', label: 'Spiel', kind: 'select', options: GAME_NAMES },
     { name: 'serverSeed', label: 'Server-Seed', hint: `${WHERE} So einfügen, wie er dort steht.`, wide: true, trim: true, seed: true },
@@ -372,10 +372,8 @@ function stakeMismatch(f, round) {
   }
 }
 
-export const STAKE_GAMES = [STAKE_GAME, CRASH_GAME];
+/** The stake scheme's panels (views.mjs); a link's op opens the one its declaration names. */
+export const GAMES = [STAKE_GAME, CRASH_GAME];
 
-/** The panel a link's op opens (docs/links.md): the Stake panel for its games, the Crash panel for crash. */
-export function gameOfStakeOp(op) {
-  if (op === 'stake.crash') return 'crash';
-  return GAME_NAMES.some(([id]) => id === op) ? 'stake' : undefined;
-}
+/** A checked stake round in one line, as the proof card lists it (roundview.mjs). */
+export const shown = (r) => stakeShown(r.op, r.derived, r.request ?? {});

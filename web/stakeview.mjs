@@ -4,6 +4,7 @@
 // roulette pocket with its colour, the wheel segment, the cards and gems.
 
 import { STAKE, cardFace } from './js/cards.mjs';
+import { baccaratTotal } from './js/stake.mjs';
 
 /** Two decimals with the German decimal comma, as Stake prints them: 48.3 → „48,30“. */
 export const twoDecimals = (x) => x.toFixed(2).replace('.', ',');
@@ -23,13 +24,8 @@ export const GEM_NAMES = Object.freeze({
 export const stakeCard = (c) => cardFace(STAKE, c);
 export const cardsText = (cards) => cards.map((c) => stakeCard(c).text).join(' ');
 
-/** Baccarat's total of a hand of CARDS cards (stake.mjs has the same rule; this one is for the view). */
-export function baccaratTotal(hand) {
-  return hand.reduce((s, c) => {
-    const v = Math.floor(c / 4);
-    return s + (v === 12 ? 1 : v <= 7 ? v + 2 : 0);
-  }, 0) % 10;
-}
+/** Baccarat's total of a hand of CARDS cards: the game's rule (reference/js/stake.mjs). */
+export { baccaratTotal };
 
 export const WINNER_NAMES = Object.freeze({ player: 'Spieler gewinnt', banker: 'Bank gewinnt', tie: 'Unentschieden' });
 

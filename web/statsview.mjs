@@ -1,8 +1,9 @@
 // The statistics of a whole proof on the page, in German, for a player:
 // what was tested ("Augenzahl bei Wurf Nummer 0"), each p-value, the
 // family-wise level, and one sentence on what it means. The numbers are
-// web/stats.mjs's (the worker computes them with the check; they equal
-// `provably audit --stats`, docs/statistics.md).
+// reference/js/stats/'s (the worker computes them with the check; they equal
+// `provably audit --stats`, docs/statistics.md); the games' names and their
+// tests' words are what each op declares (names.mjs).
 //
 // Kept apart from the verdict: the verdict says whether every round follows
 // from its committed seed (byte equality); the statistics ask whether the
@@ -16,6 +17,7 @@
 
 import { el } from './dom.mjs';
 import { formatInt, plural } from './german.mjs';
+import { opName, pageOf, stepsOf } from './names.mjs';
 
 /** How many of the smallest p-values are listed beside the rejected tests. */
 const SHOWN = 5;
@@ -37,19 +39,17 @@ export function levelText(level) {
 }
 
 const nth = (k) => `${formatInt(k + 1)}.`;
-const FAMILY_OPS = {
-  'shoe.deal': 'Blackjack, freie Runde', 'shoe.tournament': 'Turnierhand', 'dice.roll': 'Würfel', 'ladder.shuffle': 'Deal or No Deal',
-  'cursor.shuffle': 'Mischung', 'poker.deal': 'Casino-Poker', 'selfpoker.deck': 'Pokerni-Hand', 'cursor.int': 'Casino-Zahl', 'cursor.float': 'Kommazahl',
-  'stake.floats': 'Stake-Kommazahlen', 'stake.dice': 'Stake-Würfel', 'stake.limbo': 'Stake-Limbo', 'stake.plinko': 'Stake-Plinko', 'stake.roulette': 'Stake-Roulette',
-  'stake.wheel': 'Stake-Glücksrad', 'stake.keno': 'Stake-Keno', 'stake.mines': 'Stake-Mines', 'stake.hilo': 'Stake-HiLo', 'stake.blackjack': 'Stake-Blackjack',
-  'stake.baccarat': 'Stake-Baccarat', 'stake.videopoker': 'Stake-Videopoker', 'stake.diamonds': 'Stake-Diamonds', 'stake.crash': 'Stake-Crash',
-};
+
+/** A family label's parameters: "shoe.deal decks=6 penetration=0.75" → ["shoe.deal", { decks: "6", penetration: "0.75" }]. */
+function parse(label) {
+  const [op, ...params] = label.split(' ');
+  return [op, Object.fromEntries(params.map((x) => x.split('=')))];
+}
 
 /** The game a family's label names, with its configuration: "Blackjack, freie Runde (6 Decks, Schnitt bei 75 %)". */
 export function familyText(label) {
-  const [op, ...params] = label.split(' ');
-  const p = Object.fromEntries(params.map((x) => x.split('=')));
-  const game = FAMILY_OPS[op] ?? op;
+  const [op, p] = parse(label);
+  const game = opName(op);
   if (p.decks) return `${game} (${plural(Number(p.decks), 'Deck', 'Decks')}, Schnitt bei ${String(Math.round(Number(p.penetration) * 1000) / 10).replace('.', ',')} %)`;
   if (p.size) return `${game} (${formatInt(p.size)} Koffer)`;
   if (p.count) return `${game} (${formatInt(p.count)} Einträge)`;
@@ -61,51 +61,26 @@ export function familyText(label) {
   return game;
 }
 
-/** What a sequence's steps are called in a family: dice follow their number, shoes their hands, the rest rounds. */
-const stepsOf = (op) => (op === 'dice.roll' ? 'Würfe' : op.startsWith('shoe.') ? 'Hände' : op.startsWith('stake.') ? 'Wetten' : 'Runden');
+/** The tests every op shares: cards at positions, and the serial tests along the op's sequence. */
+const SHARED = [
+  [/^(rank|value) at position (\d+)$/, (m) => `Kartenwert der ${nth(Number(m[2]))} Karte`],
+  [/^suit at position (\d+)$/, (m) => `Farbe der ${nth(Number(m[1]))} Karte`],
+  [/^serial pairs/, (m, w) => `Paare aufeinanderfolgender ${w.steps}`],
+  [/^runs: up, equal, down/, (m, w) => `Auf und Ab aufeinanderfolgender ${w.steps}`],
+  [/^serial correlation/, (m, w) => `Zusammenhang aufeinanderfolgender ${w.steps}`],
+];
 
-/** What a draw without replacement picks from, by game: "Feld" for Keno and Mines, "Karte" for Video Poker. */
-function drawText(op, i, left) {
-  const [game, from] = op === 'stake.keno' ? ['Keno-Zug', `eines von ${formatInt(left)} freien Feldern`]
-    : op === 'stake.mines' ? ['Minen-Zug', `eines von ${formatInt(left)} freien Feldern`]
-      : ['Kartenzug', `eine von ${formatInt(left)} übrigen Karten`];
-  return `${nth(i)} ${game} (${from})`;
-}
-
-/** What one test looked at, in a player's words: "Augenzahl bei Wurf Nummer 0", "Kartenwert der 1. Karte". */
+/**
+ * What one test looked at, in a player's words: "Augenzahl bei Wurf Nummer
+ * 0", "Kartenwert der 1. Karte". The op's own words (its `page.tests`) come
+ * first; a test no rule names keeps its name.
+ */
 export function testText(family, name) {
-  const op = family.split(' ')[0];
-  const card = op === 'selfpoker.deck' ? ' im Deck' : '';
-  const rules = [
-    [/^face of die n=(\d+)$/, (m) => `Augenzahl bei Wurf Nummer ${formatInt(m[1])}`],
-    [/^face over all dice$/, () => 'Augenzahlen aller Würfe'],
-    [/^(rank|value) at position (\d+)$/, (m) => `Kartenwert der ${nth(Number(m[2]))} Karte${card}`],
-    [/^suit at position (\d+)$/, (m) => `Farbe der ${nth(Number(m[1]))} Karte${card}`],
-    [/^cut card position$/, () => 'Lage der Cut-Card'],
-    [/^entry in case (\d+)$/, (m) => `Leiterplatz in Koffer ${formatInt(Number(m[1]) + 1)}`],
-    [/^(rank|suit) of seat (\d+) card (\d+)$/, (m) => `${m[1] === 'rank' ? 'Kartenwert' : 'Farbe'} der ${nth(Number(m[3]))} Karte von Platz ${formatInt(Number(m[2]) + 1)}`],
-    [/^(rank|suit) of board card (\d+)$/, (m) => `${m[1] === 'rank' ? 'Kartenwert' : 'Farbe'} der ${nth(Number(m[2]))} Board-Karte`],
-    [/^value in sixteenths$/, () => 'Kommazahl, in 16 gleich großen Bereichen'],
-    [/^value$/, () => (/range=(\d+)/.exec(family)?.[1] > 16 ? 'Zahl, in 16 Bereichen' : 'Zahl')],
-    [/^serial pairs/, () => `Paare aufeinanderfolgender ${stepsOf(op)}`],
-    [/^runs: up, equal, down/, () => `Auf und Ab aufeinanderfolgender ${stepsOf(op)}`],
-    [/^serial correlation/, () => `Zusammenhang aufeinanderfolgender ${stepsOf(op)}`],
-    [/^value at position (\d+)$/, (m) => `Eintrag an Stelle ${formatInt(Number(m[1]) + 1)}`],
-    [/^first float in sixteenths$/, () => 'Erste Kommazahl, in 16 gleich großen Bereichen'],
-    [/^roll in 16 bins ⌊k·16\/10001⌋ of k = roll·100$/, () => 'Würfelergebnis, in 16 Bereichen von 0 bis 100'],
-    [/^multiplier in cells from/, () => 'Limbo-Multiplikator, in Stufen von 1,05 bis 25'],
-    [/^crash point in cells from/, () => 'Crash-Punkt, in Stufen von 1,05 bis 25'],
-    [/^bucket, edges pooled/, () => 'Plinko-Fach (die seltenen Randfächer zusammengefasst)'],
-    [/^pocket$/, () => 'Roulette-Fach'],
-    [/^segment$/, () => 'Rad-Segment'],
-    [/^pick at draw (\d+) \(of (\d+)\)$/, (m) => drawText(op, Number(m[1]), Number(m[2]))],
-    [/^winner: player, banker, tie$/, () => 'Baccarat-Gewinner: Spieler, Bank oder Unentschieden'],
-    [/^gem at position (\d+)$/, (m) => `${nth(Number(m[1]))} Edelstein`],
-  ];
-  if (op === 'cursor.shuffle') rules.unshift(rules.pop());
-  for (const [re, f] of rules) {
+  const [op, params] = parse(family);
+  const words = { formatInt, nth, plural, params, steps: stepsOf(op) };
+  for (const [re, f] of [...(pageOf(op).tests ?? []), ...SHARED]) {
     const m = re.exec(name);
-    if (m) return f(m);
+    if (m) return f(m, words);
   }
   return name;
 }

@@ -5,7 +5,7 @@
 import { $, el } from './dom.mjs';
 import { parseFragment, proofValue } from './fragment.mjs';
 import { GAMES } from './games.mjs';
-import { gameOfStakeOp } from './stake.mjs';
+import { viewOf } from './names.mjs';
 import { buildGamePanel, check } from './panel.mjs';
 import { linkProblem, loadFragment, loadText, setLinkOpener, setupProofCard } from './proofview.mjs';
 
@@ -87,11 +87,6 @@ export function buildRest() {
 // ---------------------------------------------------------------------------
 // Fragments (docs/links.md)
 
-const GAME_OF_OP = {
-  'shoe.deal': 'blackjack', 'shoe.tournament': 'tournament', 'dice.roll': 'dice', 'cursor.int': 'numbers', 'cursor.float': 'numbers',
-  'cursor.raw': 'numbers', 'cursor.shuffle': 'numbers', 'cursor.hash': 'numbers', 'poker.deal': 'poker', 'selfpoker.deck': 'pokerni', 'ladder.shuffle': 'dond',
-  'blackjack.strategy': 'strategy',
-};
 /** Keys a link may use for a form field of another name (`action`: the op's answer field). */
 const ALIASES = { dice: { n: 'from' }, pokerni: {}, blackjack: {}, numbers: {}, strategy: { action: 'observed' } };
 /** How a link writes a checkbox that is ticked. */
@@ -109,8 +104,10 @@ export function openFragment(hash) {
   const f = parseFragment(hash);
   if (!f) return false;
   const gameParam = f.params.get('game')?.[0];
-  const gameId = gameParam === 'blackjack-table' ? 'blackjack' : gameParam && GAMES.some((g) => g.id === gameParam) ? gameParam : GAME_OF_OP[f.op] ?? gameOfStakeOp(f.op);
-  const state = gameId && ensurePanel(gameId);
+  const known = (id) => GAMES.some((g) => g.id === id);
+  // The panel the link names, else the one the op declares (names.mjs).
+  const gameId = gameParam === 'blackjack-table' ? 'blackjack' : known(gameParam) ? gameParam : viewOf(f.op);
+  const state = known(gameId) && ensurePanel(gameId);
   if (!state) {
     linkProblem(null, 'unknown', `Der Link gehört zu „${f.op}“, einem Spiel, das diese Seite nicht kennt. Frag den Betreiber, womit sich dieses Spiel prüfen lässt.`);
     return true;
@@ -121,7 +118,9 @@ export function openFragment(hash) {
     if (input?.type === 'checkbox') input.checked = TICKED.test(value.trim());
     else if (input) input.value = value;
   };
-  if (game.variants) set('variant', gameParam === 'blackjack-table' || (f.op === 'cursor.shuffle' && gameId === 'blackjack') ? 'table' : 'shoe');
+  // A game of variants: the one whose op the link names (blackjack's table deals a cursor.shuffle).
+  const variantOfOp = game.variants?.find((x) => game.opFor({ variant: x.id }) === f.op)?.id;
+  if (game.variants) set('variant', gameParam === 'blackjack-table' ? 'table' : variantOfOp ?? 'shoe');
   if (game.id === 'numbers' || game.id === 'stake') set('op', f.op);
   const alias = ALIASES[game.id] ?? {};
   for (const fld of [...game.fields, ...game.observe]) {

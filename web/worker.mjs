@@ -8,15 +8,16 @@
 //               { id, kind: 'round', text }               a game's one-epoch proof
 // Messages out: { id, type: 'progress', done, total }     at most every 100 ms
 //               { id, type: 'done', result } | { id, type: 'error', message }
-//               (a proof's result carries its `statistics`, web/stats.mjs)
+//               (a proof's result carries its `statistics`, reference/js/stats/)
 
 import { checkProof } from './js/proof.mjs';
 import { execute } from './js/provably.mjs';
 import { parseJson, stringifyJson } from './js/json.mjs';
+import { statisticsOf } from './js/stats/index.mjs';
 import { decodeBase64url } from './fragment.mjs';
+import { serve } from './inbox.mjs';
 import { plain, proofView } from './roundview.mjs';
 import { runVectors } from './selftest.mjs';
-import { statisticsOf } from './stats.mjs';
 
 const PROGRESS_MS = 100;
 
@@ -72,7 +73,7 @@ async function proof(id, job) {
   if (input === null) return { unreadable: true };
   const checked = await checkProof(input, { onProgress: progress(id) });
   const text = typeof input === 'string' ? input : null;
-  // Over the rounds just derived (web/stats.mjs): what `audit --stats` reports, no HMAC again.
+  // Over the rounds just derived (reference/js/stats/): what `audit --stats` reports, no HMAC again.
   // A failure here must not cost the verdict: the statistics are apart from it.
   let statistics;
   try {
@@ -90,7 +91,7 @@ async function round(id, { text }) {
 
 const KINDS = { selftest, proof, round };
 
-self.addEventListener('message', async ({ data }) => {
+serve(async (data) => {
   const { id, kind } = data;
   try {
     const result = await KINDS[kind](id, data);

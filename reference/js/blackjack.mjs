@@ -19,6 +19,7 @@
 //     after the split test, where an unsplit 4,4 is a hard 8 that hits anyway.
 
 import { ProvablyError } from './errors.mjs';
+import { none } from './stats/laws.mjs';
 import { bool, describe, int } from './validate.mjs';
 
 /** The most cards a hand holds without being bust (21 aces), and copies per card number in 6 decks. */
@@ -168,6 +169,8 @@ export const SCHEME = {
         doubleAfterSplit: bool().optional(true),
       },
       run: async (_, f) => ({ action: strategy(f) }),
+      stats: none('no randomness: the published strategy chart'),
+      page: { name: 'Basisstrategie', view: 'strategy' },
     },
   },
 };

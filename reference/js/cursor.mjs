@@ -4,6 +4,7 @@
 // Every function that computes takes the primitives (crypto.mjs) first.
 
 import { increment, toHex } from './crypto.mjs';
+import { MAX_SHUFFLE, intField, none, num, step, tables, uniform } from './stats/laws.mjs';
 import { MAX_INT, int as integer, text } from './validate.mjs';
 
 /** Hex SHA-256 of the server seed text: the commitment shown before play. */
@@ -128,6 +129,73 @@ export const SERVER_SEED_COMMITMENT = Object.freeze({ op: 'cursor.hash', field: 
 export const SEEDED = Object.freeze({ serverSeed: text(), clientSeed: text(), nonce: integer(0, MAX_INT) });
 const AT = { ...SEEDED, cursor: integer(0, MAX_INT) };
 
+// ---------------------------------------------------------------------------
+// Statistics (src/schemes/cursor/stats.rs): every draw is exactly uniform
+// (rejection sampling), but for cursor.int's bins of a range above 16.
+
+/** cursor.int's bins: the value for a range up to 16, else ⌊v·16/range⌋. */
+const BINS = 16;
+
+/** `cursor.int`'s bin: the value for range ≤ 16, else ⌊v·16/range⌋. */
+function intBin(v, range) {
+  return range <= BINS ? Number(v) : Number((BigInt(v) * BigInt(BINS)) / BigInt(range));
+}
+
+/** The exact probability of each bin of intBin (the value is uniform). */
+export function intBins(range) {
+  if (range <= BINS) return uniform(range);
+  const r = BigInt(range);
+  const start = (b) => (BigInt(b) * r + BigInt(BINS) - 1n) / BigInt(BINS);
+  return Array.from({ length: BINS }, (_, b) => Number(start(b + 1) - start(b)) / range);
+}
+
+/** One bin per round, followed along the nonces of one client seed and cursor. */
+const binStep = (req, bin) => step(typeof req.clientSeed === 'string' ? `${intField(req, 'cursor')} ${req.clientSeed}` : null, intField(req, 'nonce'), bin);
+
+const INT = tables({
+  family: (req) => {
+    const r = intField(req, 'range');
+    return r !== null && r >= 2 ? { a: r } : null;
+  },
+  shape: ({ a }) => [1, Math.min(a, BINS)],
+  layout: ({ a }) => ({ params: `range=${a}`, tests: [['value', intBins(a)]], serial: intBins(a) }),
+  sample: ({ a }, req, ok, cells) => {
+    const bin = intBin(ok.value, a);
+    cells.push(0, bin);
+    return binStep(req, bin);
+  },
+});
+
+const FLOAT = tables({
+  family: () => ({ a: 0 }),
+  shape: () => [1, 16],
+  layout: () => ({ params: '', tests: [['value in sixteenths', uniform(16)]], serial: uniform(16) }),
+  sample: (_, req, ok, cells) => {
+    const bin = Math.min(Math.floor(num(ok.float) * 16), 15);
+    cells.push(0, bin);
+    return binStep(req, bin);
+  },
+});
+
+const SHUFFLE = tables({
+  family: (req) => {
+    const n = intField(req, 'count');
+    return n !== null && n >= 2 && n <= MAX_SHUFFLE ? { a: n } : null;
+  },
+  shape: ({ a }) => [a, a],
+  layout: ({ a }) => ({ params: `count=${a}`, tests: Array.from({ length: a }, (_, k) => [`value at position ${k}`, uniform(a)]), serial: null }),
+  sample: (_, req, ok, cells) => {
+    ok.order.forEach((v, k) => cells.push(k, num(v)));
+    return undefined;
+  },
+});
+
+// ---------------------------------------------------------------------------
+// The declarations (engine.mjs says what each member holds)
+
+/** The page's panel for every cursor op: „Casino-Zahlen“ (its choices: the ops with a `short` name). */
+const NUMBERS = 'numbers';
+
 export const SCHEME = {
   id: 'cursor',
   commitment: SERVER_SEED_COMMITMENT,
@@ -135,22 +203,32 @@ export const SCHEME = {
     'cursor.hash': {
       fields: { serverSeed: text() },
       run: async (p, f) => ({ hash: await hash(p, f.serverSeed) }),
+      stats: none('a commitment: the SHA-256 of the server seed, no outcome'),
+      page: { view: NUMBERS },
     },
     'cursor.raw': {
       fields: AT,
       run: async (p, f) => ({ raw: await rawHex(p, f.serverSeed, f.clientSeed, f.nonce, f.cursor) }),
+      stats: none('bytes of the generator, not the outcome of a game'),
+      page: { name: 'Zufallswert', short: 'Zufallswert (64 Hex-Zeichen)', view: NUMBERS },
     },
     'cursor.float': {
       fields: AT,
       run: async (p, f) => ({ float: await float(p, f.serverSeed, f.clientSeed, f.nonce, f.cursor) }),
+      stats: FLOAT,
+      page: { name: 'Kommazahl', short: 'Kommazahl (0 bis unter 1)', view: NUMBERS, tests: [[/^value in sixteenths$/, () => 'Kommazahl, in 16 gleich großen Bereichen']] },
     },
     'cursor.int': {
       fields: { ...AT, range: integer(1, MAX_INT) },
       run: (p, f) => int(p, f.serverSeed, f.clientSeed, f.nonce, f.cursor, f.range),
+      stats: INT,
+      page: { name: 'Casino-Zahl', short: 'Zahl (Spanne, z. B. 0 bis 9999)', view: NUMBERS, tests: [[/^value$/, (m, w) => (w.params.range > BINS ? 'Zahl, in 16 Bereichen' : 'Zahl')]] },
     },
     'cursor.shuffle': {
       fields: { ...AT, count: integer(0, 100000) },
       run: (p, f) => shuffle(p, f.serverSeed, f.clientSeed, f.nonce, f.cursor, f.count),
+      stats: SHUFFLE,
+      page: { name: 'Mischung', short: 'Mischung (Reihenfolge)', view: NUMBERS, tests: [[/^value at position (\d+)$/, (m, w) => `Eintrag an Stelle ${w.formatInt(Number(m[1]) + 1)}`]] },
     },
   },
 };

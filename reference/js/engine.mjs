@@ -2,20 +2,32 @@
 // schemes' declarations over one crypto provider:
 //   execute(request) -> {ok: {...}} | {error: {kind, message}}.
 //
-// A scheme module exports SCHEME = { id, commitment, ops }:
+// A scheme module exports SCHEME = { id, commitment, views?, ops }:
 //   id          the scheme's name; each of its ops is called "<id>.<something>"
 //   commitment  { op, field, result }: the op that turns the committed value
 //               (request field `field`) into the commitment shown before play
 //               (ok field `result`), e.g. cursor.hash(serverSeed) -> hash;
 //               only an adapter's partial scheme may leave it out
-//   ops         { "<op>": { fields: { <name>: field (validate.mjs) }, run } },
-//               in protocol order; run(primitives, fields) returns the ok
-//               object (or a promise of it) from fields already validated.
-// Nothing else lists ops or fields: the hello answer, validation, the page
-// and the schema test (test/schema.test.mjs) all read these declarations.
+//   views       the page's module of the scheme's own panels and round lines
+//               (under web/, e.g. 'stake.mjs'; web/views.mjs loads it), if any
+//   ops         { "<op>": declaration }, in protocol order. A declaration:
+//     fields    { <name>: field (validate.mjs) }
+//     run       run(primitives, fields) returns the ok object (or a promise
+//               of it) from fields already validated
+//     stats     what the statistics test of its outcome: tables({…}) or
+//               none(reason) (stats/laws.mjs); the registry refuses an op
+//               that declares neither
+//     bet       true for a bet of its seed pair's nonce sequence (bet
+//               histories, docs/proofs.md); false when left out
+//     page      what the page shows of it, all optional: { name, short,
+//               view, steps, tests, fields } (web/names.mjs says what each is)
+// Nothing else lists ops or fields: the hello answer, validation, the
+// statistics, the page and the schema test (test/schema.test.mjs) all read
+// these declarations.
 
 import { primitives } from './crypto.mjs';
 import { ProvablyError } from './errors.mjs';
+import { statsProblem } from './stats/laws.mjs';
 import { describe, isObject, validateFields, version } from './validate.mjs';
 
 /** The handshake, declared like an op: {"op": "hello", "protocol": 1}. */
@@ -36,7 +48,12 @@ function registry(schemes) {
       for (const [field, f] of Object.entries(op.fields ?? {})) {
         if (typeof f?.check !== 'function') throw new Error(`${where}: ${name}.${field} is not a field (validate.mjs)`);
       }
-      ops.set(name, { scheme, fields: op.fields ?? {}, run: op.run });
+      // An adapter's partial scheme may go without statistics; what is declared must be well-formed.
+      const stats = op.stats === undefined ? null : statsProblem(op.stats);
+      if (stats) throw new Error(`${where}: op ${name}: ${stats}`);
+      if (op.bet !== undefined && typeof op.bet !== 'boolean') throw new Error(`${where}: op ${name}: bet must be true or false`);
+      if (op.page !== undefined && !isObject(op.page)) throw new Error(`${where}: op ${name}: page must be an object`);
+      ops.set(name, { scheme, fields: op.fields ?? {}, run: op.run, stats: op.stats, bet: op.bet === true, page: op.page ?? {} });
     }
   }
   // An adapter's partial scheme may go without; provably.mjs's SCHEMES never do (test/schema.test.mjs).
@@ -48,6 +65,33 @@ function registry(schemes) {
     }
   }
   return ops;
+}
+
+/**
+ * The schemes of a registry, checked for what every registered op must
+ * declare (an adapter's partial scheme need not): its statistics, tables(…)
+ * or none(reason). Throws naming the scheme and op; returns `schemes` frozen.
+ */
+export function registered(schemes) {
+  for (const scheme of schemes) {
+    for (const [name, op] of Object.entries(scheme.ops ?? {})) {
+      const problem = statsProblem(op.stats);
+      if (problem) throw new Error(`scheme ${JSON.stringify(scheme.id)}: op ${name} ${problem}`);
+    }
+  }
+  return Object.freeze([...schemes]);
+}
+
+/**
+ * The schemes cut to the ops of `table` (a list of op names), schemes with
+ * none left out: a build without a feature-gated game has its scheme module
+ * but not its ops.
+ */
+export function within(schemes, table) {
+  const keep = new Set(table);
+  return schemes
+    .map((s) => ({ ...s, ops: Object.fromEntries(Object.entries(s.ops).filter(([op]) => keep.has(op))) }))
+    .filter((s) => Object.keys(s.ops).length > 0);
 }
 
 /**

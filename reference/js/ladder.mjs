@@ -3,6 +3,7 @@
 // Fisher–Yates from the back with j = ⌊r·(i+1)⌋.
 
 import { SERVER_SEED_COMMITMENT } from './cursor.mjs';
+import { MAX_SHUFFLE, TWO_32, intField, num, pickCounts, shuffleMarginals, tables } from './stats/laws.mjs';
 import { int, text } from './validate.mjs';
 
 /** Case k gets ladder entry order[k]. */
@@ -28,6 +29,29 @@ export async function shuffle(p, serverSeed, clientSeed, size) {
   return { order };
 }
 
+// Statistics (src/schemes/ladder/stats.rs): j = ⌊r·(i+1)⌋ takes t for
+// ⌈(t+1)·2³²/(i+1)⌉ − ⌈t·2³²/(i+1)⌉ of the 2³² words, biased unless i + 1 is
+// a power of two; the shuffle carries that bias to every case exactly.
+
+/** P(j = t) at ladder step i, for t in 0 … i. */
+const ladderPick = (i) => pickCounts(i + 1).map((c) => c / TWO_32);
+
+/** P(order[k] = v) after the ladder's Fisher–Yates: row k, column v. */
+export const ladderMarginals = (n) => shuffleMarginals(n, ladderPick);
+
+const SHUFFLE = tables({
+  family: (req) => {
+    const n = intField(req, 'size');
+    return n !== null && n >= 2 && n <= MAX_SHUFFLE ? { a: n } : null;
+  },
+  shape: ({ a }) => [a, a],
+  layout: ({ a }) => ({ params: `size=${a}`, tests: ladderMarginals(a).map((p, k) => [`entry in case ${k}`, p]), serial: null }),
+  sample: (_, req, ok, cells) => {
+    ok.order.forEach((v, k) => cells.push(k, num(v)));
+    return undefined;
+  },
+});
+
 export const SCHEME = {
   id: 'ladder',
   commitment: SERVER_SEED_COMMITMENT,
@@ -35,6 +59,12 @@ export const SCHEME = {
     'ladder.shuffle': {
       fields: { serverSeed: text(), clientSeed: text(), size: int(1, 100000) },
       run: (p, f) => shuffle(p, f.serverSeed, f.clientSeed, f.size),
+      stats: SHUFFLE,
+      page: {
+        name: 'Deal or No Deal',
+        view: 'dond',
+        tests: [[/^entry in case (\d+)$/, (m, w) => `Leiterplatz in Koffer ${w.formatInt(Number(m[1]) + 1)}`]],
+      },
     },
   },
 };

@@ -9,6 +9,7 @@
 
 import { CURSOR } from './cards.mjs';
 import { SEEDED, SERVER_SEED_COMMITMENT, shuffle } from './cursor.mjs';
+import { cardTests, intField, none, num, step, tables, uniform } from './stats/laws.mjs';
 import { cards, int } from './validate.mjs';
 
 export const CATEGORIES = [
@@ -131,6 +132,26 @@ function popcount(m) {
   return n;
 }
 
+// Statistics (src/schemes/poker/stats.rs): the deal is cursor.shuffle's
+// exactly uniform Fisher–Yates, so every dealt card has rank 1/13, suit 1/4.
+
+const DEAL = tables({
+  family: (req) => ({ a: intField(req, 'players') }),
+  shape: ({ a }) => [2 * (2 * a + 5), 13],
+  layout: ({ a }) => {
+    const names = Array.from({ length: a }, (_, i) => [0, 1].map((c) => `of seat ${i} card ${c}`)).flat();
+    for (let b = 0; b < 5; b++) names.push(`of board card ${b}`);
+    return { params: `players=${a}`, tests: cardTests(names, 'rank', 'suit'), serial: uniform(13) };
+  },
+  sample: (_, req, ok, cells) => {
+    const dealt = [...ok.hole.flat(), ...ok.board].map(num);
+    dealt.forEach((c, s) => cells.push(s, c % 13, dealt.length + s, Math.floor(c / 13)));
+    return step(req.clientSeed, intField(req, 'nonce'), dealt[0] % 13);
+  },
+});
+
+const word = (m) => (m === 'rank' ? 'Kartenwert' : 'Farbe');
+
 export const SCHEME = {
   id: 'poker',
   commitment: SERVER_SEED_COMMITMENT,
@@ -138,10 +159,21 @@ export const SCHEME = {
     'poker.deal': {
       fields: { ...SEEDED, players: int(2, 22) },
       run: (p, f) => deal(p, f.serverSeed, f.clientSeed, f.nonce, f.players),
+      stats: DEAL,
+      page: {
+        name: 'Casino-Poker',
+        view: 'poker',
+        tests: [
+          [/^(rank|suit) of seat (\d+) card (\d+)$/, (m, w) => `${word(m[1])} der ${w.nth(Number(m[3]))} Karte von Platz ${w.formatInt(Number(m[2]) + 1)}`],
+          [/^(rank|suit) of board card (\d+)$/, (m, w) => `${word(m[1])} der ${w.nth(Number(m[2]))} Board-Karte`],
+        ],
+      },
     },
     'poker.evaluate': {
       fields: { cards: cards(5, 7) },
       run: async (_, f) => evaluate(f.cards),
+      stats: none('no randomness: the value of a given hand'),
+      page: { name: 'Handbewertung' },
     },
   },
 };

@@ -1,6 +1,10 @@
 // The registry: every scheme this implementation has, and the engine the
 // node target and the web page run. A new scheme is its own module
 // exporting SCHEME (engine.mjs says what that holds) plus its line below.
+// The engine holds the ops of the generated op table (generated/ops.mjs,
+// written by the Rust side's `provably vectors`): a scheme whose ops a build
+// leaves out (a cargo feature's game) stays listed here and has no ops there,
+// so the same tree serves both builds.
 //
 //   execute(request) -> {ok: {...}} | {error: {kind, message}}   (WebCrypto)
 //   createEngine(provider) -> { NAME, OPS, execute, commitmentOf, fieldsOf, declarations }
@@ -9,7 +13,8 @@
 import { SCHEME as blackjack } from './blackjack.mjs';
 import { SCHEME as cursor } from './cursor.mjs';
 import { SCHEME as dice } from './dice.mjs';
-import { makeEngine } from './engine.mjs';
+import { makeEngine, registered, within } from './engine.mjs';
+import { OPS as TABLE } from './generated/ops.mjs';
 import { SCHEME as ladder } from './ladder.mjs';
 import { SCHEME as poker } from './poker.mjs';
 import { SCHEME as selfpoker } from './selfpoker.mjs';
@@ -19,8 +24,14 @@ import { WEBCRYPTO } from './webcrypto.mjs';
 
 export const VERSION = '0.1.0';
 
-/** In protocol order: the hello answer lists the ops in this order. */
-export const SCHEMES = Object.freeze([cursor, poker, shoe, dice, selfpoker, ladder, blackjack, stake]);
+/**
+ * In protocol order: the hello answer lists the ops in this order. Every op
+ * declares its statistics, or the registry refuses to start (engine.mjs).
+ */
+export const SCHEMES = registered([cursor, poker, shoe, dice, selfpoker, ladder, blackjack, stake]);
+
+/** The schemes as this build has them: only the ops of the generated table. */
+export const BUILT = Object.freeze(within(SCHEMES, TABLE));
 
 /**
  * Every op over `provider` (crypto.mjs: { name, hmacSha256, sha256 }). The
@@ -29,7 +40,7 @@ export const SCHEMES = Object.freeze([cursor, poker, shoe, dice, selfpoker, ladd
 export function createEngine(provider = WEBCRYPTO) {
   const base = `provably-js ${VERSION}`;
   const name = provider === WEBCRYPTO ? base : `${base} over ${provider.name}`;
-  return makeEngine({ schemes: SCHEMES, provider, name });
+  return makeEngine({ schemes: BUILT, provider, name });
 }
 
 const engine = createEngine();

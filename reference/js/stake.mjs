@@ -22,6 +22,7 @@
 import { PLINKO, WHEEL } from './generated/stake-tables.mjs';
 import { SERVER_SEED_COMMITMENT, SEEDED } from './cursor.mjs';
 import { ProvablyError } from './errors.mjs';
+import { TWO_32, intField, none, num, pickLaw, pooled, small, tables, uniform } from './stats/laws.mjs';
 import { describe, hex64 as hex64Field, int, text, word } from './validate.mjs';
 
 /** Stake's CARDS index, ♦2 … ♣A (cards.mjs STAKE reads it as rank and suit). */
@@ -140,7 +141,9 @@ export function baccaratPoints(c) {
   return value <= 7 ? value + 2 : 0;
 }
 
-const total = (hand) => hand.reduce((s, c) => s + baccaratPoints(c), 0) % 10;
+/** Baccarat's total of a hand: its points mod 10. */
+export const baccaratTotal = (hand) => hand.reduce((s, c) => s + baccaratPoints(c), 0) % 10;
+const total = baccaratTotal;
 
 /** Whether the banker draws a third card, by the banker's total and the player's third card (null: the player stood). */
 function bankerDraws(banker, playerThird) {
@@ -193,7 +196,11 @@ export function baccarat(cards, { alternate = false } = {}) {
  */
 export async function crashPoint(p, hash, salt) {
   const mac = await p.hmac(hash, salt);
-  const value = ((mac[0] << 24) >>> 0) + (mac[1] << 16) + (mac[2] << 8) + mac[3];
+  return crashOfWord(((mac[0] << 24) >>> 0) + (mac[1] << 16) + (mac[2] << 8) + mac[3]);
+}
+
+/** The crash point of a game's word (its first 8 hex digits as int). */
+export function crashOfWord(value) {
   const raw = Math.max(1, (2 ** 32 / (value + 1)) * (1 - 0.01));
   return Math.floor(raw * 100) / 100;
 }
@@ -226,37 +233,342 @@ function oneOf(name, v, values) {
 }
 const F = (count) => (p, f) => floats(p, f.serverSeed, f.clientSeed, f.nonce, count);
 
-function op(fields, run) {
-  return { fields: { ...SEEDED, ...fields }, run };
+// ---------------------------------------------------------------------------
+// Statistics (src/schemes/stake/stats.rs): every game event is ⌊f·m⌋ of a
+// float f = u/2³², u uniform on 32 bits, so its exact law is ⌊f·m⌋'s word
+// counts over 2³² (stats/laws.mjs pickLaw, pooled). Limbo's and Crash's
+// multipliers are non-increasing functions of their word, so the words that
+// reach a multiplier of at least x are a prefix [0, U), U found by bisection
+// on the game's own function. The draws without replacement are tested on
+// their picks (the rank of the drawn item among those left, ⌊f·(n−i)⌋),
+// exactly known and independent of the other draws.
+
+/** The cells of a multiplier: [1, 1.05), [1.05, 1.1), …, [25, ∞). */
+export const THRESHOLDS = [1.05, 1.1, 1.2, 1.35, 1.5, 1.75, 2.0, 2.5, 3.0, 4.0, 6.0, 10.0, 25.0];
+/** Plinko's edge buckets are pooled until each side holds this much. */
+const PLINKO_TAIL = 0.01;
+const BINS = 16;
+
+/** The bin of dice's k = roll·100 in 0 … 10000 (integer division: k·16 < 2⁵³). */
+const diceBin = (k) => Math.floor((k * BINS) / 10001);
+
+/** How many words reach at least `x` under `game`, which does not increase with its word: bisection. */
+export function wordsReaching(x, game) {
+  let lo = 0;
+  let hi = TWO_32;
+  while (lo < hi) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (game(mid) >= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** A multiplier's exact cell law under `game`. */
+export function multiplierLaw(game) {
+  const reach = [TWO_32, ...THRESHOLDS.map((x) => wordsReaching(x, game)), 0];
+  return reach.slice(1).map((r, j) => (reach[j] - r) / TWO_32);
+}
+
+/** How many thresholds a multiplier reaches. */
+const multiplierCell = (m) => THRESHOLDS.filter((x) => m >= x).length;
+
+/** Limbo's multiplier of a word u (f = u/2³²), canonical reading. */
+export const limboOf = (u) => limboMultiplier(u / TWO_32);
+
+/** C(n, k) for n ≤ 16, as the Rust folds it (every partial product divides exactly). */
+function binomial(n, k) {
+  let acc = 1;
+  for (let i = 0; i < k; i++) acc = (acc * (n - i)) / (i + 1);
+  return acc;
+}
+
+/** The smallest bucket `lo` with P(bucket ≤ lo) ≥ 1 %: the edges below it (and above rows − lo) are pooled into it. */
+export function plinkoLow(rows) {
+  const all = 2 ** rows;
+  let below = 0;
+  for (let b = 0; b <= rows; b++) {
+    below += binomial(rows, b);
+    if (below / all >= PLINKO_TAIL) return b;
+  }
+  return 0;
+}
+
+const plinkoCell = (bucket, rows) => {
+  const lo = plinkoLow(rows);
+  return Math.min(Math.max(bucket, lo), rows - lo) - lo;
+};
+
+/** Plinko's pooled bucket law: each of the rows is the float's top bit, one half. */
+export function plinkoLaw(rows) {
+  const words = new Array(rows - 2 * plinkoLow(rows) + 1).fill(0);
+  for (let b = 0; b <= rows; b++) words[plinkoCell(b, rows)] += binomial(rows, b);
+  return words.map((w) => w / 2 ** rows);
+}
+
+const WINNERS = ['player', 'banker', 'tie'];
+let baccaratCache = null;
+
+/** The winner's exact law (player, banker, tie) over every value of the 6 cards, in lexicographic order (a million coups: once). */
+export function baccaratLaw() {
+  if (baccaratCache) return [...baccaratCache];
+  const values = pooled(CARD_COUNT, 10, baccaratPoints);
+  // A card of each baccarat value: 0 a ten, 1 an ace, 2 … 9 their pips.
+  const cardOf = (v) => (v === 0 ? 32 : v === 1 ? 48 : 4 * (v - 2));
+  const law = [0, 0, 0];
+  const digits = [0, 0, 0, 0, 0, 0];
+  const cards = [0, 0, 0, 0, 0, 0];
+  for (let code = 0; code < 1000000; code++) {
+    let rest = code;
+    for (let d = 5; d >= 0; d--) {
+      digits[d] = rest % 10;
+      rest = Math.floor(rest / 10);
+    }
+    let p = 1;
+    for (let d = 0; d < 6; d++) {
+      p *= values[digits[d]];
+      cards[d] = cardOf(digits[d]);
+    }
+    law[WINNERS.indexOf(baccarat(cards).winner)] += p;
+  }
+  baccaratCache = law;
+  return [...law];
+}
+
+/**
+ * The serial step of a bet: its one value along the nonces of its client
+ * seed (undefined: none; Crash has no client seed, a chain, not nonces).
+ */
+function betStep(req, value) {
+  if (value === null || typeof req.clientSeed !== 'string') return undefined;
+  const index = intField(req, 'nonce');
+  return index === null ? null : { stream: req.clientSeed, index, value };
+}
+
+const ONE = () => ({ a: 0 });
+
+/**
+ * A game with one test on one value of its outcome (`read(key, ok)`: the
+ * value's cell, or null), followed along the nonces when `serial`.
+ */
+const oneCell = ({ family = ONE, params = () => '', name, law, cells, read, serial = true }) => tables({
+  family,
+  shape: (key) => [1, cells(key)],
+  layout: (key) => {
+    const p = law(key);
+    return { params: params(key), tests: [[name(key), p]], serial: serial ? [...p] : null };
+  },
+  sample: (key, req, ok, out) => {
+    const value = read(key, ok);
+    if (value === null) return null;
+    out.push(0, value);
+    return betStep(req, value);
+  },
+});
+
+/** A number of the outcome, or null. */
+const numberOf = (v) => {
+  const x = num(v);
+  return typeof x === 'number' ? x : null;
+};
+const cellOf = (v, cell) => (v === null ? null : cell(v));
+
+const FLOATS = oneCell({
+  name: () => 'first float in sixteenths',
+  law: () => uniform(16),
+  cells: () => 16,
+  read: (_, ok) => cellOf(numberOf(ok.floats?.[0]), (f) => Math.min(Math.floor(f * 16), 15)),
+});
+
+const DICE = oneCell({
+  name: () => 'roll in 16 bins ⌊k·16/10001⌋ of k = roll·100',
+  law: () => pooled(10001, 16, diceBin),
+  cells: () => 16,
+  read: (_, ok) => cellOf(numberOf(ok.roll), (roll) => diceBin(Math.min(Math.max(Math.round(roll * 100), 0), 10000))),
+});
+
+const LIMBO = oneCell({
+  name: () => 'multiplier in cells from 1.05 to 25',
+  law: () => multiplierLaw(limboOf),
+  cells: () => THRESHOLDS.length + 1,
+  read: (_, ok) => cellOf(numberOf(ok.multiplier), multiplierCell),
+});
+
+const CRASH = oneCell({
+  name: () => 'crash point in cells from 1.05 to 25',
+  law: () => multiplierLaw(crashOfWord),
+  cells: () => THRESHOLDS.length + 1,
+  read: (_, ok) => cellOf(numberOf(ok.crashPoint), multiplierCell),
+  serial: false,
+});
+
+const PLINKO_STATS = oneCell({
+  family: (req) => ({ a: intField(req, 'rows') }),
+  params: ({ a }) => `rows=${a}`,
+  name: ({ a }) => `bucket, edges pooled below ${plinkoLow(a)}`,
+  law: ({ a }) => plinkoLaw(a),
+  cells: ({ a }) => a - 2 * plinkoLow(a) + 1,
+  read: ({ a }, ok) => {
+    const bucket = num(ok.bucket);
+    return Number.isInteger(bucket) && bucket >= 0 ? plinkoCell(bucket, a) : null;
+  },
+});
+
+const ROULETTE = oneCell({ name: () => 'pocket', law: () => pickLaw(37), cells: () => 37, read: (_, ok) => small(ok.pocket) });
+
+const WHEEL_STATS = oneCell({
+  family: (req) => ({ a: intField(req, 'segments') }),
+  params: ({ a }) => `segments=${a}`,
+  name: () => 'segment',
+  law: ({ a }) => pickLaw(a),
+  cells: ({ a }) => a,
+  read: (_, ok) => small(ok.segment),
+});
+
+/** Cards with replacement: rank and suit at each of `n` positions (baccarat: and its winner), serial on the first card's rank. */
+function cardsStats(n, { winner = false } = {}) {
+  const tests = 2 * n + (winner ? 1 : 0);
+  return tables({
+    family: ONE,
+    shape: () => [tests, 13],
+    layout: () => {
+      const rank = pooled(CARD_COUNT, 13, (c) => Math.floor(c / 4));
+      const suit = pooled(CARD_COUNT, 4, (c) => c % 4);
+      const list = [];
+      for (let p = 0; p < n; p++) list.push([`rank at position ${p}`, [...rank]]);
+      for (let p = 0; p < n; p++) list.push([`suit at position ${p}`, [...suit]]);
+      if (winner) list.push(['winner: player, banker, tie', baccaratLaw()]);
+      return { params: '', tests: list, serial: winner ? null : rank };
+    },
+    sample: (_, req, ok, out) => {
+      const cards = ok.cards;
+      if (!Array.isArray(cards)) return null;
+      const dealt = cards.length;
+      for (let p = 0; p < dealt; p++) {
+        const c = small(cards[p]);
+        if (c === null) return null;
+        out.push(p, Math.floor(c / 4), dealt + p, c % 4);
+      }
+      if (winner) {
+        if (typeof ok.winner !== 'string') return null;
+        const w = WINNERS.indexOf(ok.winner);
+        out.push(2 * n, w < 0 ? 2 : w); // anything but player or banker is the tie's cell
+      }
+      if (dealt === 0) return null;
+      return betStep(req, Math.floor(small(cards[0]) / 4));
+    },
+  });
+}
+
+const DIAMONDS = tables({
+  family: ONE,
+  shape: () => [5, GEMS.length],
+  layout: () => ({ params: '', tests: Array.from({ length: 5 }, (_, p) => [`gem at position ${p}`, pickLaw(GEMS.length)]), serial: null }),
+  sample: (_, req, ok, out) => {
+    const gems = ok.gems;
+    if (!Array.isArray(gems)) return null;
+    for (let p = 0; p < gems.length; p++) {
+      const gem = GEMS.indexOf(gems[p]);
+      if (gem < 0) return null;
+      out.push(p, gem);
+    }
+    return undefined;
+  },
+});
+
+/**
+ * Draws without replacement of `draws(key)` items out of `items`, read from
+ * the outcome's `field` (numbered from `first`): the pick at each draw.
+ */
+function drawStats({ items, draws, field, first = 0, family = ONE, params = () => '' }) {
+  return tables({
+    family,
+    shape: (key) => [draws(key), items],
+    layout: (key) => ({ params: params(key), tests: Array.from({ length: draws(key) }, (_, i) => [`pick at draw ${i} (of ${items - i})`, pickLaw(items - i)]), serial: null }),
+    sample: (key, req, ok, out) => {
+      const list = ok[field];
+      if (!Array.isArray(list)) return null;
+      const drawn = [];
+      for (let i = 0; i < Math.min(list.length, draws(key)); i++) {
+        const v = small(list[i]);
+        if (v === null || v < first || v - first >= items) return null;
+        const item = v - first;
+        const earlier = drawn.filter((d) => d < item).length;
+        drawn.push(item);
+        out.push(i, item - earlier);
+      }
+      return undefined;
+    },
+  });
+}
+
+const KENO = drawStats({ items: SQUARES.length, draws: () => 10, field: 'hits', first: 1 });
+const MINES = drawStats({ items: TILES.length, draws: ({ a }) => a, field: 'mines', family: (req) => ({ a: intField(req, 'mines') }), params: ({ a }) => `mines=${a}` });
+const VIDEOPOKER = drawStats({ items: DECK.length, draws: () => 10, field: 'cards' });
+
+// ---------------------------------------------------------------------------
+// What the page calls each game (Stake's own names; `short` in the Stake
+// panel) and its statistics' tests, in a player's German.
+
+const rule = (re, text) => [re, typeof text === 'function' ? text : () => text];
+const pickRule = (draw, from) => rule(/^pick at draw (\d+) \(of (\d+)\)$/, (m, w) => `${w.nth(Number(m[1]))} ${draw} (${from(w.formatInt(m[2]))})`);
+const game = (short, view, tests = []) => ({ name: `Stake ${short}`, short, view, tests });
+
+// ---------------------------------------------------------------------------
+
+/** A bet: a game of a seed pair's nonce sequence (bet histories, docs/proofs.md). */
+function bet(fields, run, stats, page) {
+  return { fields: { ...SEEDED, ...fields }, run, bet: true, stats, page };
 }
 
 export const SCHEME = {
   id: 'stake',
   commitment: SERVER_SEED_COMMITMENT,
+  // Its panels and how a round is drawn: web/stake.mjs.
+  views: 'stake.mjs',
   ops: {
-    'stake.floats': op({ count: int(1, 1024) }, async (p, f) => ({ floats: await F(f.count)(p, f) })),
-    'stake.dice': op({}, async (p, f) => ({ roll: diceRoll((await F(1)(p, f))[0]) })),
-    'stake.limbo': op({}, async (p, f) => ({ multiplier: limboMultiplier((await F(1)(p, f))[0]) })),
-    'stake.plinko': op({ rows: int(8, 16), risk: word(RISKS) }, async (p, f) => plinko(await F(f.rows)(p, f), f.risk)),
-    'stake.roulette': op({}, async (p, f) => ({ pocket: roulettePocket((await F(1)(p, f))[0]) })),
-    'stake.wheel': op({ segments: int(10, 50), risk: word(RISKS) }, async (p, f) => {
+    'stake.floats': {
+      fields: { ...SEEDED, count: int(1, 1024) },
+      run: async (p, f) => ({ floats: await F(f.count)(p, f) }),
+      // A bet's bytes, not a bet: the nonce is the pair's, but no game was played.
+      stats: FLOATS,
+      page: { name: 'Stake-Kommazahlen', steps: 'Wetten', tests: [rule(/^first float in sixteenths$/, 'Erste Kommazahl, in 16 gleich großen Bereichen')] },
+    },
+    'stake.dice': bet({}, async (p, f) => ({ roll: diceRoll((await F(1)(p, f))[0]) }), DICE,
+      game('Dice', 'stake', [rule(/^roll in 16 bins/, 'Würfelergebnis, in 16 Bereichen von 0 bis 100')])),
+    'stake.limbo': bet({}, async (p, f) => ({ multiplier: limboMultiplier((await F(1)(p, f))[0]) }), LIMBO,
+      game('Limbo', 'stake', [rule(/^multiplier in cells from/, 'Limbo-Multiplikator, in Stufen von 1,05 bis 25')])),
+    'stake.plinko': bet({ rows: int(8, 16), risk: word(RISKS) }, async (p, f) => plinko(await F(f.rows)(p, f), f.risk), PLINKO_STATS,
+      game('Plinko', 'stake', [rule(/^bucket, edges pooled/, 'Plinko-Fach (die seltenen Randfächer zusammengefasst)')])),
+    'stake.roulette': bet({}, async (p, f) => ({ pocket: roulettePocket((await F(1)(p, f))[0]) }), ROULETTE,
+      game('Roulette', 'stake', [rule(/^pocket$/, 'Roulette-Fach')])),
+    'stake.wheel': bet({ segments: int(10, 50), risk: word(RISKS) }, async (p, f) => {
       const segments = oneOf('segments', f.segments, SEGMENTS);
       return wheel((await F(1)(p, f))[0], segments, f.risk);
-    }),
-    'stake.keno': op({}, async (p, f) => ({ hits: drawWithout(await F(10)(p, f), SQUARES) })),
-    'stake.mines': op({ mines: int(1, 24) }, async (p, f) => ({ mines: drawWithout(await F(f.mines)(p, f), TILES) })),
-    'stake.hilo': op({}, async (p, f) => ({ cards: (await F(52)(p, f)).map(card) })),
-    'stake.blackjack': op({}, async (p, f) => ({ cards: (await F(52)(p, f)).map(card) })),
-    'stake.baccarat': op({}, async (p, f) => baccarat((await F(6)(p, f)).map(card))),
-    'stake.videopoker': op({}, async (p, f) => ({ cards: drawWithout(await F(52)(p, f), DECK) })),
-    'stake.diamonds': op({}, async (p, f) => ({ gems: (await F(5)(p, f)).map((x) => GEMS[Math.floor(x * 7)]) })),
+    }, WHEEL_STATS, game('Wheel', 'stake', [rule(/^segment$/, 'Rad-Segment')])),
+    'stake.keno': bet({}, async (p, f) => ({ hits: drawWithout(await F(10)(p, f), SQUARES) }), KENO,
+      game('Keno', 'stake', [pickRule('Keno-Zug', (n) => `eines von ${n} freien Feldern`)])),
+    'stake.mines': bet({ mines: int(1, 24) }, async (p, f) => ({ mines: drawWithout(await F(f.mines)(p, f), TILES) }), MINES,
+      game('Mines', 'stake', [pickRule('Minen-Zug', (n) => `eines von ${n} freien Feldern`)])),
+    'stake.hilo': bet({}, async (p, f) => ({ cards: (await F(52)(p, f)).map(card) }), cardsStats(52), game('Hilo', 'stake')),
+    'stake.blackjack': bet({}, async (p, f) => ({ cards: (await F(52)(p, f)).map(card) }), cardsStats(52), game('Blackjack', 'stake')),
+    'stake.baccarat': bet({}, async (p, f) => baccarat((await F(6)(p, f)).map(card)), cardsStats(6, { winner: true }),
+      game('Baccarat', 'stake', [rule(/^winner: player, banker, tie$/, 'Baccarat-Gewinner: Spieler, Bank oder Unentschieden')])),
+    'stake.videopoker': bet({}, async (p, f) => ({ cards: drawWithout(await F(52)(p, f), DECK) }), VIDEOPOKER,
+      game('Video Poker', 'stake', [pickRule('Kartenzug', (n) => `eine von ${n} übrigen Karten`)])),
+    'stake.diamonds': bet({}, async (p, f) => ({ gems: (await F(5)(p, f)).map((x) => GEMS[Math.floor(x * 7)]) }), DIAMONDS,
+      game('Diamonds', 'stake', [rule(/^gem at position (\d+)$/, (m, w) => `${w.nth(Number(m[1]))} Edelstein`)])),
     'stake.crash': {
       fields: { hash: hex64Field(), salt: text() },
       run: async (p, f) => ({ crashPoint: await crashPoint(p, f.hash, f.salt) }),
+      stats: CRASH,
+      page: game('Crash', 'crash', [rule(/^crash point in cells from/, 'Crash-Punkt, in Stufen von 1,05 bis 25')]),
     },
     'stake.crash.chain': {
       fields: { hash: hex64Field(), terminatingHash: hex64Field(), limit: int(1, 10_000_000) },
       run: async (p, f) => ({ distance: await chainDistance(p, f.hash, f.terminatingHash, f.limit) }),
+      stats: none('a distance along the hash chain, not the outcome of a game'),
+      page: { name: 'Stake Crash-Kette' },
     },
   },
 };

@@ -2,10 +2,11 @@
 //! or read from a checkout.
 //!
 //! One rule, [`Tree::serves`], decides which relative paths exist, in both
-//! modes: `web/` without `test/`, of `reference/js/` only the modules the
-//! page and its worker load ([`PAGE_MODULES`]; not the node target, its
-//! server or the benchmarks), and of `vectors/` only `selftest.json`; never
-//! a dotfile. Only what the page loads is served: anything else is one more
+//! modes: `web/` without `test/`, of `reference/js/` every module (`.mjs`)
+//! but the node-only ones ([`NODE_ONLY`]: the node target, its server, the
+//! benchmarks, the tests and their kit), so a new scheme, statistics or
+//! proof module needs no line here, and of `vectors/` only `selftest.json`;
+//! never a dotfile. Only what the page loads is served: anything else is one more
 //! file a hostile page could probe. The embedded set is cut by the same rule
 //! (the `exclude`/`include` globs below say the same thing to `rust-embed`,
 //! and a test compares the two), so a page that works with `--root` works
@@ -40,30 +41,17 @@ use super::WebError;
 #[exclude = "*/.*"]
 struct WebTree;
 
-// The same list as PAGE_MODULES (a test holds the two equal).
+// The same rule as NODE_ONLY (a test holds the two equal): every module but those.
 #[derive(RustEmbed)]
 #[folder = "reference/js/"]
-#[include = "blackjack.mjs"]
-#[include = "cards.mjs"]
-#[include = "compare.mjs"]
-#[include = "crypto.mjs"]
-#[include = "cursor.mjs"]
-#[include = "dice.mjs"]
-#[include = "engine.mjs"]
-#[include = "errors.mjs"]
-#[include = "generated/ops.mjs"]
-#[include = "generated/stake-tables.mjs"]
-#[include = "json.mjs"]
-#[include = "ladder.mjs"]
-#[include = "numpy.mjs"]
-#[include = "poker.mjs"]
-#[include = "proof.mjs"]
-#[include = "provably.mjs"]
-#[include = "selfpoker.mjs"]
-#[include = "shoe.mjs"]
-#[include = "stake.mjs"]
-#[include = "validate.mjs"]
-#[include = "webcrypto.mjs"]
+#[include = "*.mjs"]
+#[exclude = "serve.mjs"]
+#[exclude = "target.mjs"]
+#[exclude = "bench/*"]
+#[exclude = "test/*"]
+#[exclude = "testkit/*"]
+#[exclude = ".*"]
+#[exclude = "*/.*"]
 struct JsTree;
 
 #[derive(RustEmbed)]
@@ -71,33 +59,13 @@ struct JsTree;
 #[include = "selftest.json"]
 struct VectorTree;
 
-/// The modules of `reference/js/` the page and its worker load: index.html's
-/// modulepreload list (the browser test holds that list to what the page
-/// really requests). The node target (`target.mjs`, `serve.mjs`), the
-/// benchmarks and the tests are not part of the page.
-pub const PAGE_MODULES: [&str; 21] = [
-    "blackjack.mjs",
-    "cards.mjs",
-    "compare.mjs",
-    "crypto.mjs",
-    "cursor.mjs",
-    "dice.mjs",
-    "engine.mjs",
-    "errors.mjs",
-    "generated/ops.mjs",
-    "generated/stake-tables.mjs",
-    "json.mjs",
-    "ladder.mjs",
-    "numpy.mjs",
-    "poker.mjs",
-    "proof.mjs",
-    "provably.mjs",
-    "selfpoker.mjs",
-    "shoe.mjs",
-    "stake.mjs",
-    "validate.mjs",
-    "webcrypto.mjs",
-];
+/// The parts of `reference/js/` that only node runs: the node target and
+/// its server, the benchmarks, the tests and their kit (first path segment).
+/// Every other module there is the page's: the schemes, the engine, the
+/// statistics and the proof checker, loaded by the page and its worker
+/// (index.html's modulepreload list names each; the browser test holds that
+/// list to what the page really requests).
+pub const NODE_ONLY: [&str; 5] = ["serve.mjs", "target.mjs", "bench", "test", "testkit"];
 
 /// The one file of `vectors/` the page loads.
 pub const PAGE_VECTORS: &str = "selftest.json";
@@ -140,7 +108,7 @@ impl Tree {
         clean
             && match self {
                 Tree::Web => first != "test",
-                Tree::Js => PAGE_MODULES.contains(&rel),
+                Tree::Js => rel.ends_with(".mjs") && !NODE_ONLY.contains(&first),
                 Tree::Vectors => rel == PAGE_VECTORS,
             }
     }

@@ -70,7 +70,7 @@ use hyper_util::rt::TokioIo;
 use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::time::Instant;
 
-pub use files::{content_type, embedded_urls, route, BadPath, Checkout, Source, Tree, PAGE_MODULES, PAGE_VECTORS};
+pub use files::{content_type, embedded_urls, route, BadPath, Checkout, Source, Tree, NODE_ONLY, PAGE_VECTORS};
 pub use gate::{MAX_HEAD, MAX_HEADERS, MAX_REQUEST_LINE};
 
 use gate::{Head, Refusal};

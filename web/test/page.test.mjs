@@ -368,7 +368,7 @@ if (!missing.length) describe('the page as players use it', { timeout: 1200000 }
       const dice = await page.textContent('#dice-verdict');
       assert.match(dice, /Client-Seed und die erste Wurfnummer/);
       assert.doesNotMatch(dice, /Nonce|Decks/);
-      for (const id of ['blackjack', 'tournament', 'numbers', 'poker', 'pokerni', 'dond', 'strategy']) await page.click(`#tab-${id}`);
+      for (const id of await page.$$eval('#tabs [role="tab"]', (t) => t.map((x) => x.dataset.game))) await page.click(`#tab-${id}`);
       const all = await screenText();
       assert.doesNotMatch(all, JARGON);
       // The players' guide (docs/spieler.md) is linked from the page and served with it.

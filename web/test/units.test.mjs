@@ -25,7 +25,9 @@ const fragment = await import('../fragment.mjs');
 const selftest = await import('../selftest.mjs');
 const games = await import('../games.mjs');
 const panel = await import('../panel.mjs');
-const stats = await import('../stats.mjs');
+const stats = await import('../../reference/js/stats/index.mjs');
+const names = await import('../names.mjs');
+const { declarations } = await import('../../reference/js/provably.mjs');
 const statsview = await import('../statsview.mjs');
 
 const ENGLISH = /\b(must|got|above|below|limit|missing|field|minimum|maximum|strictly|between|invalid|error|exhausted|cannot|the|is not|answer|round|epoch)\b/i;
@@ -363,29 +365,62 @@ describe('roundview.mjs and the checker\'s edges', () => {
   });
 });
 
+/**
+ * Every family the declarations can make: each op with tables, one integer
+ * field at a time over a few values within its limits (the others at 2 or
+ * their minimum), a fraction at 0.75: every configuration a layout depends on.
+ */
+function declaredFamilies() {
+  const keys = new Map();
+  for (const [op, d] of declarations) {
+    const model = d.stats.tables;
+    if (!model) continue;
+    const ints = Object.entries(d.fields).filter(([, f]) => f.schema.type === 'integer');
+    const within = ([, f], v) => v >= f.schema.minimum && v <= f.schema.maximum;
+    const base = Object.fromEntries(Object.entries(d.fields).map(([name, f]) => [name,
+      f.schema.type === 'integer' ? Math.max(f.schema.minimum, Math.min(2, f.schema.maximum)) : f.schema.type === 'number' ? 0.75 : 'x']));
+    const requests = [{ op, ...base }];
+    for (const field of ints) {
+      for (const v of [field[1].schema.minimum, field[1].schema.maximum, 3, 4, 8, 16, 24, 25, 50].filter((x) => within(field, x))) requests.push({ op, ...base, [field[0]]: v });
+    }
+    for (const req of requests) {
+      const key = stats.keyOf(req);
+      if (key) keys.set(key.id, { op, a: key.a, b: key.b });
+    }
+  }
+  return [...keys.values()];
+}
+
 describe('statsview.mjs: the statistics in a player\'s German', () => {
-  const families = [
-    { op: 'shoe.deal', a: 6, b: 0.75 }, { op: 'shoe.tournament', a: 1, b: 0.5 }, { op: 'dice.roll', a: 0, b: 0 }, { op: 'ladder.shuffle', a: 25, b: 0 },
-    { op: 'cursor.shuffle', a: 4, b: 0 }, { op: 'poker.deal', a: 3, b: 0 }, { op: 'selfpoker.deck', a: 0, b: 0 }, { op: 'cursor.int', a: 1000, b: 0 },
-    { op: 'cursor.int', a: 6, b: 0 }, { op: 'cursor.float', a: 0, b: 0 },
-  ];
   const serial = ['serial pairs along nonces', 'runs: up, equal, down along nonces', 'serial correlation along nonces'];
 
-  test('every test of every family is named in German, counted from 1, each name once', () => {
+  test('every test of every family the declarations make is named in German, counted from 1, each name once', () => {
+    const families = declaredFamilies();
+    const ops = new Set(families.map((k) => k.op));
+    for (const [op, d] of declarations) if (d.stats.tables) assert.ok(ops.has(op), `${op}: a family to name`);
+    assert.ok(families.length > ops.size, 'ops with parameters have several families');
     for (const key of families) {
-      const { label, tests } = stats.layout(key);
-      const names = [...tests.map(([n]) => n), ...serial].map((n) => statsview.testText(label, n));
-      for (const n of names) {
+      const { label, tests, serial: follows } = stats.layout(key);
+      const named = [...tests.map(([n]) => n), ...(follows ? serial : [])].map((n) => statsview.testText(label, n));
+      for (const n of named) {
         assert.doesNotMatch(n, ENGLISH, `${label}: ${n}`);
-        assert.doesNotMatch(n, /\b(at|of|position|case|seat|card|value|rank|suit|face|serial|nonces?)\b/, `${label}: ${n}`);
+        assert.doesNotMatch(n, /\b(at|of|position|case|seat|card|value|rank|suit|face|serial|draw|pick|cells?|bucket|edges|pooled|pocket|segment|gem|winner|multiplier|point|roll|float|nonces?)\b/, `${label}: ${n}`);
       }
-      assert.equal(new Set(names).size, names.length, `${label}: every test its own name`);
-      assert.doesNotMatch(statsview.familyText(label), /=|\b(decks|size|players|range)\b/, label);
+      assert.equal(new Set(named).size, named.length, `${label}: every test its own name`);
+      assert.doesNotMatch(statsview.familyText(label), /=|[a-z]\.[a-z]|\b(decks|size|players|range|rows|segments|mines|count)\b/, label);
     }
     assert.equal(statsview.testText('dice.roll', 'face of die n=0'), 'Augenzahl bei Wurf Nummer 0');
     assert.equal(statsview.testText('shoe.deal decks=6 penetration=0.75', 'rank at position 0'), 'Kartenwert der 1. Karte');
     assert.equal(statsview.testText('ladder.shuffle size=25', 'entry in case 0'), 'Leiterplatz in Koffer 1');
+    assert.equal(statsview.testText('cursor.shuffle count=4', 'value at position 0'), 'Eintrag an Stelle 1');
+    assert.equal(statsview.testText('selfpoker.deck', 'value at position 0'), 'Kartenwert der 1. Karte im Deck');
     assert.equal(statsview.familyText('shoe.deal decks=6 penetration=0.75'), 'Blackjack, freie Runde (6 Decks, Schnitt bei 75 %)');
+    assert.equal(statsview.familyText('stake.plinko rows=16'), 'Stake Plinko (16 Reihen)');
+    assert.equal(statsview.familyText('stake.mines mines=1'), 'Stake Mines (1 Mine)');
+    assert.equal(statsview.testText('stake.keno', 'pick at draw 0 (of 40)'), '1. Keno-Zug (eines von 40 freien Feldern)');
+    assert.equal(statsview.testText('stake.baccarat', 'suit at position 5'), 'Farbe der 6. Karte');
+    assert.equal(statsview.testText('stake.dice', 'serial pairs along nonces'), 'Paare aufeinanderfolgender Wetten');
+    assert.equal(statsview.testText('dice.roll', 'serial pairs along nonces'), 'Paare aufeinanderfolgender Würfe');
   });
 
   test('p-values and the level in German numbers', () => {

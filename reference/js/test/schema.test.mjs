@@ -7,8 +7,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { makeEngine } from '../engine.mjs';
-import { SCHEMES, createEngine } from '../provably.mjs';
+import { SERVER_SEED_COMMITMENT } from '../cursor.mjs';
+import { makeEngine, registered, within } from '../engine.mjs';
+import { OPS as TABLE } from '../generated/ops.mjs';
+import { BUILT, OPS, SCHEMES, createEngine } from '../provably.mjs';
+import { none, tables } from '../stats/laws.mjs';
 import { REPO } from '../testkit/helpers.mjs';
 import { declaredRequests, schemaProblems } from '../testkit/schema.mjs';
 import { bool, int, text } from '../validate.mjs';
@@ -181,4 +184,40 @@ test('the registry refuses a scheme whose declarations a typo broke', () => {
   // Declared by every scheme; `undefined` only where nothing is committed (blackjack).
   for (const scheme of SCHEMES) assert.ok(Object.hasOwn(scheme, 'commitment'), `${scheme.id} declares its commitment`);
   assert.deepEqual(SCHEMES.filter((s) => s.commitment === undefined).map((s) => s.id), ['blackjack']);
+});
+
+test('the registry refuses at start-up an op that declares no statistics, or declares them wrong', () => {
+  const [cursor] = SCHEMES;
+  const { stats, ...forgot } = cursor.ops['cursor.float'];
+  assert.ok(stats.tables, 'cursor.float declares tables');
+  const scheme = (op) => ({ ...cursor, ops: { ...cursor.ops, 'cursor.float': op } });
+  assert.throws(() => registered([scheme(forgot)]), /scheme "cursor": op cursor\.float declares no stats/);
+  assert.throws(() => registered([scheme({ ...forgot, stats: { tables: {} } })]), /op cursor\.float stats must be tables/);
+  assert.throws(() => makeEngine({ schemes: [scheme({ ...forgot, stats: 'none' })], provider: WEBCRYPTO, name: 'x' }), /cursor\.float: stats must be tables/);
+  assert.throws(() => none(''), /say why/);
+  assert.throws(() => tables({ family() {}, shape() {} }), /layout, sample must be functions/);
+  // An adapter's partial scheme may leave them out; what the registry lists never does.
+  assert.doesNotThrow(() => makeEngine({ schemes: [scheme(forgot)], provider: WEBCRYPTO, name: 'x' }));
+  assert.equal(registered(SCHEMES).length, SCHEMES.length);
+  for (const s of SCHEMES) for (const [op, d] of Object.entries(s.ops)) assert.ok(d.stats.none || d.stats.tables, `${op} declares its statistics`);
+});
+
+test('a scheme whose ops the generated table lacks stays registered and gives the engine none of them', async () => {
+  // A feature-gated game: its module is there in every build, its ops only in the build that has them.
+  const game = {
+    id: 'gated',
+    commitment: SERVER_SEED_COMMITMENT,
+    ops: { 'gated.flip': { fields: {}, run: async () => ({ side: 0 }), stats: none('an example'), bet: false } },
+  };
+  const listed = registered([...SCHEMES, game]);
+  const built = within(listed, TABLE);
+  assert.deepEqual(built.map((s) => s.id), BUILT.map((s) => s.id), 'the gated scheme drops out');
+  const engine = makeEngine({ schemes: built, provider: WEBCRYPTO, name: 'x' });
+  assert.deepEqual(engine.OPS, OPS);
+  assert.equal((await engine.execute({ op: 'gated.flip' })).error.kind, 'unsupported');
+  // The build that has the op serves it.
+  const gated = makeEngine({ schemes: within(listed, [...TABLE, 'gated.flip']), provider: WEBCRYPTO, name: 'x' });
+  assert.deepEqual((await gated.execute({ op: 'gated.flip' })).ok, { side: 0 });
+  assert.deepEqual(gated.OPS, [...OPS, 'gated.flip']);
+  assert.deepEqual([...OPS], [...TABLE], 'this build: every op of the generated table, in its order');
 });

@@ -7,6 +7,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { commitmentOf } from '../provably.mjs';
 
 const sha256hex = (text) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -25,21 +26,18 @@ export function serve(bin, requests) {
   return answers;
 }
 
-/** The secret field of an op's epoch. */
-const secretOf = (op) => (op.startsWith('selfpoker.') ? 'seed' : 'serverSeed');
-
 /**
  * Epochs { secret, requests, oks } as an archive's epochs: each committed
- * with serve's own commitment (cursor.hash, selfpoker.commit), each round
+ * with serve's own commitment (the one its scheme declares), each round
  * its request without the secret plus what serve derived as `observed`.
  */
 export function epochsOf(bin, epochs) {
   const commits = serve(bin, epochs.map((e) => {
-    const field = secretOf(e.requests[0].op);
-    return { op: field === 'seed' ? 'selfpoker.commit' : 'cursor.hash', [field]: e.secret };
+    const c = commitmentOf(e.requests[0].op);
+    return { op: c.op, [c.field]: e.secret };
   }));
   return epochs.map((e, i) => {
-    const field = secretOf(e.requests[0].op);
+    const { field } = commitmentOf(e.requests[0].op);
     const rounds = e.requests.map((r, j) => {
       const { [field]: _, ...round } = r;
       return { ...round, observed: e.oks[j] };

@@ -1,13 +1,13 @@
-// The page's statistics (web/stats.mjs) against `provably audit --stats
-// --report` on the same archives: honest and ground archives built through
+// The JavaScript statistics (reference/js/stats/, what the page's worker
+// runs) against `provably audit --stats --report` on the same archives: honest and ground archives built through
 // `provably serve` as tests/stats.rs builds them (10,000 dice, 2,000
 // six-deck shoes), and a proof document with every tested op, long epochs
 // the audit cuts into batches, a mismatching, an external and an invalid
 // round; and Stake bet histories of every stake game with tests
 // (src/stats/stake.rs: honest, one epoch per game plus one whose games share
 // the nonces of a seed pair, and one ground on Limbo's multiplier). The
-// page's side is what its worker runs: reference/js/proof.mjs's checkProof,
-// then statisticsOf over the rounds it derived.
+// JavaScript side is what the page's worker runs: reference/js/proof.mjs's
+// checkProof, then statisticsOf over the rounds it derived.
 //
 // Compared for every test: family, name, distribution, df, n, rejected and
 // the statistic exactly (to the bit: the same float operations in the same
@@ -16,22 +16,23 @@
 // two tests whose p-values are within TOLERANCE of each other, whose ranks
 // may swap. Then level, alarm, rounds, untested and notRun exactly.
 //
-//   PROVABLY_BIN=$PWD/target/debug/provably node --test web/test/stats.test.mjs
+//   PROVABLY_BIN=$PWD/target/debug/provably node --test reference/js/test/stats.test.mjs
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { checkProof } from '../../reference/js/proof.mjs';
-import { asLines, diceArchives, epochsOf, grind, mixedDocument, serve, shoeArchives } from '../../reference/js/testkit/archives.mjs';
-import { chiSquare, cutProbabilities, holm, layout, shuffleMarginals, statisticsOf } from '../stats.mjs';
-import { familyText, testText } from '../statsview.mjs';
+import { ladderMarginals } from '../ladder.mjs';
+import { checkProof } from '../proof.mjs';
+import { BUILT } from '../provably.mjs';
+import { cutProbabilities } from '../shoe.mjs';
+import { chiSquare, holm, layout, statisticsOf } from '../stats/index.mjs';
+import { asLines, diceArchives, epochsOf, grind, mixedDocument, serve, shoeArchives } from '../testkit/archives.mjs';
+import { REPO } from '../testkit/helpers.mjs';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = resolve(REPO, process.env.PROVABLY_BIN ?? 'target/debug/provably');
 const IN_CI = !['', '0', 'false'].includes((process.env.CI ?? '').trim().toLowerCase());
 export const TOLERANCE = 1e-9;
@@ -62,6 +63,9 @@ const STAKE_GAMES = [
   ['stake.diamonds', {}, 200],
   ['stake.crash', {}, 600],
 ];
+
+/** The stake ops whose outcomes have tests, read off their declarations. */
+const STAKE_TESTED = Object.entries(BUILT.find((s) => s.id === 'stake').ops).filter(([, d]) => d.stats.tables).map(([op]) => op);
 
 /** An honest Stake history: one epoch (server seed) per game, its bets at nonces 0, 1, 2 …; one epoch whose games take turns on one seed pair; Crash's games in an epoch of their own, uncommitted (a chain has no server seed). */
 function stakeHistory(bin) {
@@ -189,6 +193,7 @@ if (!existsSync(BIN)) {
     });
 
     test('Stake: every game with tests, an honest history and one ground on Limbo\'s multiplier', { timeout: 300000 }, async () => {
+      assert.deepEqual([...new Set(STAKE_GAMES.map(([op]) => op))].sort(), [...STAKE_TESTED].sort(), 'every stake game with tests has bets here');
       const honest = asLines(stakeHistory(BIN));
       const [hc, h] = audit(dir, 'stake-honest.jsonl', honest);
       assert.equal(hc, 0, 'every bet matches and no alarm');
@@ -197,8 +202,9 @@ if (!existsSync(BIN)) {
       const ran = new Map();
       for (const t of h.tests) ran.set(t.family, [...(ran.get(t.family) ?? []), t.name]);
       // By op, then by parameter as a number (rows=8 before rows=16).
-      const families = ['stake.baccarat', 'stake.blackjack', 'stake.crash', 'stake.diamonds', 'stake.dice', 'stake.floats', 'stake.hilo', 'stake.keno', 'stake.limbo',
-        'stake.mines mines=3', 'stake.mines mines=24', 'stake.plinko rows=8', 'stake.plinko rows=16', 'stake.roulette', 'stake.videopoker', 'stake.wheel segments=10'];
+      const param = ([, extra]) => Object.entries(extra).find(([k]) => ['rows', 'segments', 'mines'].includes(k));
+      const families = [...STAKE_GAMES].sort((x, y) => (x[0] === y[0] ? param(x)[1] - param(y)[1] : x[0] < y[0] ? -1 : 1))
+        .map((g) => (param(g) ? `${g[0]} ${param(g).join('=')}` : g[0]));
       assert.deepEqual([...ran.keys()], families, 'the families, in the audit\'s order');
       for (const family of families) {
         const [op, param] = family.split(' ');
@@ -247,7 +253,7 @@ if (!existsSync(BIN)) {
   });
 }
 
-describe('web/stats.mjs on its own', () => {
+describe('reference/js/stats on its own', () => {
   test('an outcome the scheme cannot give is a p-value of 0; too few per cell is no test', () => {
     assert.deepEqual(chiSquare([25, 1], [1, 0]), [Number.MAX_VALUE, 1, 0]);
     assert.equal(chiSquare([19, 19], [0.5, 0.5]), null, '19 expected per cell');
@@ -261,27 +267,11 @@ describe('web/stats.mjs on its own', () => {
     assert.deepEqual(tests.map((t) => t.rejected), [false, true, false, false], "0.004 is above 0.01/3: it and every larger p stay");
   });
 
-  test('every stake family and test is named in German, each test once', () => {
-    const serial = ['serial pairs along nonces', 'runs: up, equal, down along nonces', 'serial correlation along nonces'];
-    const keys = [...STAKE_GAMES.map(([op, extra]) => ({ op, a: extra.rows ?? extra.segments ?? extra.mines ?? 0, b: 0 })), { op: 'stake.mines', a: 1, b: 0 }, { op: 'stake.wheel', a: 50, b: 0 }];
-    for (const key of keys) {
-      const { label, tests, serial: follows } = layout(key);
-      const names = [...tests.map(([n]) => n), ...(follows ? serial : [])].map((n) => testText(label, n));
-      for (const n of names) assert.doesNotMatch(n, /\b(at|of|position|draw|pick|cells?|bucket|edges|pooled|pocket|segment|gem|winner|multiplier|point|roll|float|nonces?)\b/, `${label}: ${n}`);
-      assert.equal(new Set(names).size, names.length, `${label}: every test its own name`);
-      assert.doesNotMatch(familyText(label), /=|stake\.|\b(rows|segments|mines)\b/, label);
-    }
-    assert.equal(familyText('stake.plinko rows=16'), 'Stake-Plinko (16 Reihen)');
-    assert.equal(familyText('stake.mines mines=1'), 'Stake-Mines (1 Mine)');
-    assert.equal(testText('stake.keno', 'pick at draw 0 (of 40)'), '1. Keno-Zug (eines von 40 freien Feldern)');
-    assert.equal(testText('stake.baccarat', 'suit at position 5'), 'Farbe der 6. Karte');
-  });
-
   test('the cut card\'s clamp puts mass on its bound; the shuffle marginals are distributions', () => {
     // 6 decks at 0.5: base 156 = the lower clamp, spread 6: seven of 13 offsets on 156.
     const cut = cutProbabilities(6, 0.5);
     assert.equal(cut.length, 7);
     assert.equal(cut[0], 7 / 13);
-    for (const row of shuffleMarginals(25)) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-12);
+    for (const row of ladderMarginals(25)) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-12);
   });
 });

@@ -1,0 +1,111 @@
+// The document walk: a proof document {"proof": 1, "title"?, "epochs": […]}
+// and each epoch object in it (or on a JSON line, lines.mjs) turned into
+// tasks in document order: the epoch's own findings, its commitment
+// (commit.mjs), each round (round.mjs), and its end, where its bet
+// history's gaps stand (bets.mjs).
+
+import { describe } from '../validate.mjs';
+import { checkCommit } from './commit.mjs';
+import { invalidAt, typeName } from './finding.mjs';
+import { checkRound } from './round.mjs';
+import { NotJson, Scanner, lineOf } from './scan.mjs';
+
+export const VERSION = 1;
+
+/**
+ * The tasks of one epoch object at `start` (well-formed): a list of
+ * { kind, run() -> Promise<…> } in the order their findings stand.
+ */
+function epochTasks(ctx, scan, start, epoch, line) {
+  const at = { epoch, line };
+  const members = scan.members(start);
+  const info = { epoch, line, secret: null, commit: null, rounds: [], findings: [] };
+  ctx.epochs.push(info);
+  const tasks = [{ kind: 'epoch', info }];
+  const invalid = (field, reason) => tasks.push({ kind: 'epoch-invalid', info, finding: invalidAt(at, field, reason) });
+
+  const secretMember = members.find((m) => ctx.table.secretFields.includes(m.key));
+  const secret = secretMember ? { field: secretMember.key, value: scan.parse(secretMember.start, secretMember.end) } : null;
+  info.secret = secret;
+  const seen = new Set();
+  for (const m of members) {
+    if (seen.has(m.key)) {
+      invalid(m.key, 'appears twice');
+      continue;
+    }
+    seen.add(m.key);
+    if (m.key === 'commit') {
+      const value = scan.parse(m.start, m.end);
+      tasks.push({ kind: 'commit', info, run: () => checkCommit(ctx.engine, ctx.table, at, value, secret) });
+    } else if (m.key === 'rounds') {
+      if (scan.t[m.start] !== '[') {
+        invalid('rounds', `must be a list of rounds, not ${scan.typeAt(m.start)}`);
+        continue;
+      }
+      scan.elements(m.start).forEach(({ start: s, end: e }, round) => {
+        const text = scan.t.slice(s, e);
+        tasks.push({ kind: 'round', info, round, text, run: () => checkRound(ctx.engine, ctx.table, { ...at, round }, text, secret) });
+      });
+    } else if (ctx.table.secretFields.includes(m.key)) {
+      if (m !== secretMember) invalid(m.key, `an epoch carries one secret; this one has ${JSON.stringify(secret.field)} already`);
+    } else {
+      const hint = line !== null && m.key === 'proof' ? '; a proof document must begin with {"proof"' : '';
+      invalid(m.key, `is not a field of an epoch (commit, ${ctx.table.secretFields.join(', ')}, rounds)${hint}`);
+    }
+  }
+  if (!seen.has('rounds')) invalid('rounds', 'is missing');
+  if (!seen.has('commit')) tasks.push({ kind: 'commit', info, run: () => checkCommit(ctx.engine, ctx.table, at, null, secret) });
+  // After every other finding of the epoch: where its bet history's gaps stand.
+  tasks.push({ kind: 'epoch-end', info });
+  return tasks;
+}
+
+/** One epoch value (an element of `epochs` or a JSON line) at `start`. */
+export function epochValueTasks(ctx, scan, start, epoch, line) {
+  if (scan.t[start] === '{') return epochTasks(ctx, scan, start, epoch, line);
+  const info = { epoch, line, secret: null, commit: null, rounds: [], findings: [] };
+  ctx.epochs.push(info);
+  const f = invalidAt({ epoch, line }, null, `an epoch must be a JSON object, not ${scan.typeAt(start)}`);
+  return [{ kind: 'epoch', info }, { kind: 'epoch-invalid', info, finding: f }];
+}
+
+export function documentTasks(ctx, text) {
+  const scan = new Scanner(text);
+  try {
+    scan.whole();
+  } catch (e) {
+    if (!(e instanceof NotJson)) throw e;
+    return [{ kind: 'doc-invalid', finding: invalidAt({ line: lineOf(text, e.offset) }, null, `not JSON: ${e.message} at character ${e.offset}`) }];
+  }
+  scan.i = 0;
+  scan.ws();
+  const tasks = [];
+  const invalid = (field, reason) => tasks.push({ kind: 'doc-invalid', finding: invalidAt({}, field, reason) });
+  const seen = new Set();
+  for (const m of scan.members(scan.i)) {
+    if (seen.has(m.key)) {
+      invalid(m.key, 'appears twice');
+      continue;
+    }
+    seen.add(m.key);
+    const value = () => scan.parse(m.start, m.end);
+    if (m.key === 'proof') {
+      const v = value();
+      if (v !== VERSION) {
+        invalid('proof', `version ${describe(v)} is not one this reader knows (it reads version ${VERSION})`);
+        return tasks; // nothing else is read
+      }
+    } else if (m.key === 'title') {
+      const v = value();
+      if (typeof v === 'string') ctx.title = v;
+      else invalid('title', `must be a string, not ${typeName(v)}`);
+    } else if (m.key === 'epochs') {
+      if (scan.t[m.start] !== '[') invalid('epochs', `must be a list of epochs, not ${scan.typeAt(m.start)}`);
+      else scan.elements(m.start).forEach(({ start }, epoch) => tasks.push(...epochValueTasks(ctx, scan, start, epoch, null)));
+    } else {
+      invalid(m.key, 'is not a field of a proof document (proof, title, epochs)');
+    }
+  }
+  if (!seen.has('epochs')) invalid('epochs', 'is missing');
+  return tasks;
+}
