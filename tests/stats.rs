@@ -669,7 +669,7 @@ fn serial_pairs_across_the_audits_batches_count_as_in_one_pass() {
     // One seed, 1,500 dice along n in one document: the audit cuts its rounds
     // into batches; every one of the 1,499 consecutive pairs still counts,
     // whatever the batch size (and the page, which counts in one pass,
-    // web/stats.mjs, reports the same).
+    // reference/js/stats/, reports the same).
     let text = dice_document("one long game", 0..1500);
     let pairs = |s: &provably::stats::Statistics| {
         s.tests

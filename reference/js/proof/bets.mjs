@@ -1,17 +1,21 @@
 // Bet histories (docs/proofs.md, "Bet histories"; src/proof/bets.rs)
 //
 // A seed pair gives each nonce to exactly one bet, across its games (the ops
-// that declare `bet`).
-// So, per epoch and client seed: a nonce bet again by a later round makes
-// that round a mismatch (field `nonce`), and nonces missing between the
-// smallest and the largest shown are one `gap` finding per missing run, at
-// the epoch's end. Gaps change no verdict (a history filtered by game has
+// that declare `bet`). A seed pair is the epoch's revealed server seed and
+// the round's client seed, followed across every epoch that reveals the same
+// server seed: a nonce bet again by a later round makes that round a
+// mismatch (field `nonce`), and nonces missing between the smallest and the
+// largest shown are one `gap` finding per missing run, listed once every
+// round has been seen (a later epoch can fill a gap), at the epoch of the
+// pair's first bet. Gaps change no verdict (a history filtered by game has
 // them too); nonces before the first shown are not judged, since where a
-// pair's count starts is not published.
+// pair's count starts is not published. Past MAX_RUNS separate runs in all
+// the history is no longer followed: an `invalid` finding at that round,
+// since a nonce bet twice after it would go unseen.
 
 import { finding } from './finding.mjs';
 
-/** The most separate runs of nonces one epoch may hold before its continuity is no longer followed (as the Rust audit). */
+/** The most separate runs of nonces a check follows (as the Rust audit). */
 export const MAX_RUNS = 2 ** 20;
 
 /**
@@ -24,67 +28,63 @@ export function isBet(engine, op) {
 }
 
 /**
- * The bet a checked round is ({ client, nonce }), or null. A round that did
- * not come from the seed (external) or that is invalid is no bet: its nonce
- * is not the pair's, and an invalid round stays invalid.
+ * The bet a checked round is ({ server, client, nonce }), or null. A round
+ * that did not come from the seed (external) or that is invalid is no bet:
+ * its nonce is not the pair's, and an invalid round stays invalid.
  */
 export function betOf(r) {
   if (!r.request || r.external !== undefined || r.verdict === 'invalid' || !r.isBet) return null;
-  return { client: r.request.clientSeed, nonce: Number(r.request.nonce) };
+  if (typeof r.request.serverSeed !== 'string') return null;
+  return { server: r.request.serverSeed, client: r.request.clientSeed, nonce: Number(r.request.nonce) };
 }
 
-/** The epoch being followed: each client seed's nonces, in the order of its first bet. */
+/** Every seed pair followed so far: by server seed, then client seed, its nonces and its first bet's epoch. */
 export class Bets {
   constructor() {
-    this.reset();
-    this.info = null;
-  }
-
-  reset() {
-    this.pairs = new Map();
-    // Separate runs of consecutive nonces over all client seeds, counted as
-    // the Rust audit keeps them (its memory), so the cap falls on the same bet.
+    this.servers = new Map();
+    this.order = [];
+    // Separate runs of consecutive nonces over all pairs, counted as the
+    // Rust audit keeps them (its memory), so the cap falls on the same bet.
     this.runs = 0;
     this.overflow = false;
   }
 
-  /** Whether `bet`'s nonce was bet before in this epoch; records it if not. */
-  repeats(info, bet) {
-    this.info ??= info;
-    if (this.overflow) return false;
-    let seen = this.pairs.get(bet.client);
-    if (!seen) this.pairs.set(bet.client, (seen = new Set()));
+  /** What `bet`'s nonce is to its pair: 'new' (recorded), 'again', or 'overflow' (one run too many). */
+  see(info, bet) {
+    if (this.overflow) return 'new';
+    let clients = this.servers.get(bet.server);
+    if (!clients) this.servers.set(bet.server, (clients = new Map()));
+    let pair = clients.get(bet.client);
+    if (!pair) {
+      pair = { client: bet.client, info, seen: new Set() };
+      clients.set(bet.client, pair);
+      this.order.push(pair);
+    }
     const n = bet.nonce;
-    if (seen.has(n)) return true;
-    this.runs += 1 - (seen.has(n - 1) ? 1 : 0) - (seen.has(n + 1) ? 1 : 0);
-    seen.add(n);
+    if (pair.seen.has(n)) return 'again';
+    this.runs += 1 - (pair.seen.has(n - 1) ? 1 : 0) - (pair.seen.has(n + 1) ? 1 : 0);
+    pair.seen.add(n);
     if (this.runs > MAX_RUNS) {
       this.overflow = true;
-      this.pairs = new Map();
+      this.servers = new Map();
+      this.order = [];
+      return 'overflow';
     }
-    return false;
+    return 'new';
   }
 
-  /** The epoch ends (`at` its place; else the first bet's): its gap findings. */
-  finish(at) {
-    const info = this.info;
-    this.info = null;
-    if (!info && !at) return [];
-    const where = at ?? { epoch: info.epoch, line: info.line };
+  /** Every round has been seen: each pair's gaps, with the epoch they are placed in, pair by pair in the order of first bets. */
+  finish() {
     const out = [];
-    if (this.overflow) {
-      out.push(finding('gap', where, {
-        field: 'nonce',
-        reason: `more than ${MAX_RUNS} separate runs of nonces: the continuity of this epoch's bets is not followed`,
-      }));
-    }
-    for (const [client, seen] of this.pairs) {
-      const nonces = [...seen].sort((a, b) => a - b);
+    for (const pair of this.order) {
+      const where = { epoch: pair.info.epoch, line: pair.info.line };
+      const nonces = [...pair.seen].sort((a, b) => a - b);
       for (let i = 1; i < nonces.length; i++) {
-        if (nonces[i] - nonces[i - 1] > 1) out.push(gap(where, client, nonces[i - 1] + 1, nonces[i] - 1));
+        if (nonces[i] - nonces[i - 1] > 1) out.push({ info: pair.info, finding: gap(where, pair.client, nonces[i - 1] + 1, nonces[i] - 1) });
       }
     }
-    this.reset();
+    this.servers = new Map();
+    this.order = [];
     return out;
   }
 }
@@ -94,7 +94,14 @@ export function repeated(at, bet) {
     field: 'nonce',
     observed: bet.nonce,
     differences: 1,
-    reason: `nonce ${bet.nonce} of client seed ${JSON.stringify(bet.client)} was bet by an earlier round of this epoch: a seed pair gives each nonce to one bet`,
+    reason: `nonce ${bet.nonce} of client seed ${JSON.stringify(bet.client)} was bet by an earlier round of this seed pair: a seed pair gives each nonce to one bet`,
+  });
+}
+
+export function overflow(at) {
+  return finding('invalid', at, {
+    field: 'nonce',
+    reason: `the bet history has more than ${MAX_RUNS} separate runs of nonces: it is not followed from this round on, so a nonce bet twice after it would go unseen`,
   });
 }
 

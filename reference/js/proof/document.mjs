@@ -1,8 +1,7 @@
 // The document walk: a proof document {"proof": 1, "title"?, "epochs": […]}
 // and each epoch object in it (or on a JSON line, lines.mjs) turned into
 // tasks in document order: the epoch's own findings, its commitment
-// (commit.mjs), each round (round.mjs), and its end, where its bet
-// history's gaps stand (bets.mjs).
+// (commit.mjs) and each round (round.mjs).
 
 import { describe } from '../validate.mjs';
 import { checkCommit } from './commit.mjs';
@@ -55,8 +54,6 @@ function epochTasks(ctx, scan, start, epoch, line) {
   }
   if (!seen.has('rounds')) invalid('rounds', 'is missing');
   if (!seen.has('commit')) tasks.push({ kind: 'commit', info, run: () => checkCommit(ctx.engine, ctx.table, at, null, secret) });
-  // After every other finding of the epoch: where its bet history's gaps stand.
-  tasks.push({ kind: 'epoch-end', info });
   return tasks;
 }
 

@@ -5,7 +5,7 @@
 // reference/js/proof.mjs is the entry the page, the tests and the targets import.
 
 import { NAME, OPS, commitmentOf, declarations, execute, fieldsOf } from '../provably.mjs';
-import { Bets, betOf, repeated } from './bets.mjs';
+import { Bets, betOf, overflow, repeated } from './bets.mjs';
 import { opTable } from './commit.mjs';
 import { documentTasks } from './document.mjs';
 import { invalidAt } from './finding.mjs';
@@ -51,21 +51,10 @@ export async function checkProof(input, { engine = DEFAULT_ENGINE, onProgress, c
   const findings = [];
   const own = [];
   const bets = new Bets();
-  const notes = (list, info) => {
-    for (const f of list) {
-      counts.gaps++;
-      info?.findings.push(f);
-      findings.push(f);
-    }
-  };
   for (const t of tasks) {
     switch (t.kind) {
       case 'epoch':
-        notes(bets.finish(), bets.info);
         counts.epochs++;
-        break;
-      case 'epoch-end':
-        notes(bets.finish({ epoch: t.info.epoch, line: t.info.line }), t.info);
         break;
       case 'epoch-invalid':
         counts.invalidOther++;
@@ -90,21 +79,34 @@ export async function checkProof(input, { engine = DEFAULT_ENGINE, onProgress, c
       case 'round': {
         const r = { round: t.round, text: t.text, ...t.result };
         const bet = betOf(r);
-        if (bet && bets.repeats(t.info, bet)) {
+        const seen = bet ? bets.see(t.info, bet) : 'new';
+        const at = { epoch: t.info.epoch, round: t.round, line: t.info.line };
+        if (seen === 'again') {
           r.verdict = 'mismatch';
-          r.findings = [...r.findings, repeated({ epoch: t.info.epoch, round: t.round, line: t.info.line }, bet)];
+          r.findings = [...r.findings, repeated(at, bet)];
         }
         t.info.rounds.push(r);
         counts.rounds++;
         counts[r.verdict]++;
         findings.push(...r.findings);
+        if (seen === 'overflow') {
+          const f = overflow(at);
+          counts.invalidOther++;
+          t.info.findings.push(f);
+          findings.push(f);
+        }
         break;
       }
       default:
         throw new Error(`unknown task ${t.kind}`);
     }
   }
-  notes(bets.finish(), bets.info);
+  // Gaps last: a later epoch of the same seed pair can fill one.
+  for (const { info, finding } of bets.finish()) {
+    counts.gaps++;
+    info.findings.push(finding);
+    findings.push(finding);
+  }
   const report = { ...counts, verdict: verdictOf(counts), findings };
   return { report, epochs: ctx.epochs, findings: own, format, title: ctx.title };
 }

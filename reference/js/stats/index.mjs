@@ -30,7 +30,7 @@ import { Collector } from './collect.mjs';
 import { chi2Sf, normalTwoSided } from './math.mjs';
 import { compareKeys, layout } from './model.mjs';
 
-export { Collector, MAX_FAMILIES } from './collect.mjs';
+export { Collector, MAX_FAMILIES, MAX_PAST } from './collect.mjs';
 export { chi2Sf, gammaQ, lnGamma, normalTwoSided } from './math.mjs';
 export { compareKeys, hasTests, keyOf, layout, shape } from './model.mjs';
 
@@ -139,7 +139,7 @@ export function evaluate(collector, level = DEFAULT_LEVEL) {
     if (serial) notRun += serialTests(label, table.pairs, table.stride, serial, tests);
   }
   holm(tests, level);
-  return { level, correction: 'holm', alarm: tests.some((t) => t.rejected), rounds: collector.rounds, untested: collector.untested, notRun, tests };
+  return { level, correction: 'holm', alarm: tests.some((t) => t.rejected), rounds: collector.rounds, untested: collector.untested, notRun, pastCap: collector.pastCap, tests };
 }
 
 /**

@@ -136,7 +136,7 @@ function assertSame(rust, page, what) {
     exact++;
     worst = Math.max(worst, dp);
   });
-  for (const k of ['level', 'correction', 'alarm', 'rounds', 'untested', 'notRun']) assert.equal(page[k], rust[k], `${what}: ${k}`);
+  for (const k of ['level', 'correction', 'alarm', 'rounds', 'untested', 'notRun', 'pastCap']) assert.equal(page[k], rust[k], `${what}: ${k}`);
   console.log(`${what}: ${rust.tests.length} tests, ${exact} statistics equal to the bit, largest relative p-value difference ${worst.toExponential(2)}, ${swapped} Holm ranks swapped between near-equal p-values; alarm ${rust.alarm}`);
   return { tests: rust.tests.length, exact, worst };
 }
@@ -190,6 +190,25 @@ if (!existsSync(BIN)) {
       // The same document as JSON lines: the same statistics.
       const lines = asLines(JSON.parse(text).epochs);
       assertSame(audit(dir, 'mixed.jsonl', lines)[1], await pageStatistics(lines), 'every op, as JSON lines');
+    });
+
+    test('past the cap of 64 families: the smallest keys keep tables, in any order of the rounds', { timeout: 300000 }, async () => {
+      // cursor.int ranges 200 down to 2, 40 rounds each, in one epoch and
+      // largest first: 199 families for 64 tables. Both sides keep ranges
+      // 2 … 65 (their counts are those of one pass) and count the rest past the cap.
+      const secret = sha256hex('past the cap');
+      const requests = [];
+      for (let range = 200; range >= 2; range--) {
+        for (let k = 0; k < 40; k++) requests.push({ op: 'cursor.int', serverSeed: secret, clientSeed: 'c', nonce: requests.length, cursor: 0, range });
+      }
+      const oks = serve(BIN, requests);
+      const text = asLines(epochsOf(BIN, [{ secret, requests, oks }]));
+      const [code, rust] = audit(dir, 'past-cap.jsonl', text);
+      assert.equal(code, 0);
+      assert.equal(rust.pastCap, 199 - 64);
+      assert.equal(rust.untested, (199 - 64) * 40);
+      assert.ok(rust.tests.every((t) => Number(t.family.split('=')[1]) <= 65), 'only the smallest ranges are tested');
+      assertSame(rust, await pageStatistics(text), 'past the cap');
     });
 
     test('Stake: every game with tests, an honest history and one ground on Limbo\'s multiplier', { timeout: 300000 }, async () => {
