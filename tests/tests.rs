@@ -15,6 +15,8 @@ mod readme;
 mod verify;
 // `provably audit` and `provably proof`: proof vectors, examples, bad input, streaming.
 mod audit;
+// `audit --partial` and `merge`: parts of an archive merge into one audit's report.
+mod merge;
 // `audit --stats` and `certify`: certificates against enumeration, calibration, ground archives.
 mod stats;
 // `audit --stats` over Stake's games: their exact laws, honest and ground bet histories.

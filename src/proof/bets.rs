@@ -29,10 +29,11 @@
 //! longer see a nonce bet twice, so it cannot say the history matches.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use super::{Bet, Event, Finding, FindingKind, Place, RoundVerdict};
+use super::{Event, Finding, FindingKind, Place, RoundVerdict};
 
 /// The most separate runs of nonces an audit follows (about 100 MiB at the cap).
 pub const MAX_RUNS: usize = 1 << 20;
@@ -55,7 +56,7 @@ struct Pair {
 #[derive(Debug, Default)]
 pub(crate) struct Bets {
     /// By server seed, then client seed: each text is held once.
-    pairs: HashMap<std::sync::Arc<str>, HashMap<String, Pair>>,
+    pairs: HashMap<Arc<str>, HashMap<String, Pair>>,
     /// How many pairs there are.
     count: u64,
     runs: usize,
@@ -86,26 +87,33 @@ impl Bets {
         else {
             return None;
         };
-        if *verdict == RoundVerdict::Invalid || self.overflow {
+        if *verdict == RoundVerdict::Invalid {
             return None;
         }
         let at = Place::epoch(*epoch, bet.line);
-        match self.repeats(bet, at) {
+        match self.repeats(&bet.server, &bet.client, bet.nonce, at) {
             Seen::New => None,
             Seen::Again => {
                 *verdict = RoundVerdict::Mismatch;
-                findings.push(repeated(at.round(*round), bet));
+                findings.push(repeated(at.round(*round), &bet.client, bet.nonce));
                 None
             }
             Seen::Overflow => Some(Event::Invalid(overflow(at.round(*round)))),
+            Seen::Past => None,
         }
     }
 
-    /// Whether `bet`'s nonce was bet before under its seed pair; records it if not.
-    fn repeats(&mut self, bet: &Bet, at: Place) -> Seen {
+    /// Whether `nonce` was bet before under the seed pair (`server`,
+    /// `client`); records it if not. `at` is the bet's epoch (and line),
+    /// where a first bet places its pair's gaps. Nothing is followed past
+    /// the cap ([`Seen::Past`]).
+    pub(crate) fn repeats(&mut self, server: &Arc<str>, client: &str, nonce: u64, at: Place) -> Seen {
+        if self.overflow {
+            return Seen::Past;
+        }
         let (order, source) = (self.count, self.source);
-        let clients = self.pairs.entry(std::sync::Arc::clone(&bet.server)).or_default();
-        let pair = match clients.get_mut(bet.client.as_str()) {
+        let clients = self.pairs.entry(Arc::clone(server)).or_default();
+        let pair = match clients.get_mut(client) {
             Some(pair) => pair,
             None => {
                 self.count += 1;
@@ -115,11 +123,11 @@ impl Bets {
                     at,
                     runs: Runs::new(),
                 };
-                clients.entry(bet.client.clone()).or_insert(pair)
+                clients.entry(client.to_owned()).or_insert(pair)
             }
         };
         let runs = &mut pair.runs;
-        let n = bet.nonce;
+        let n = nonce;
         let before = runs.range(..=n).next_back().map(|(&s, &e)| (s, e));
         if before.is_some_and(|(_, end)| end >= n) {
             return Seen::Again;
@@ -177,27 +185,31 @@ impl Bets {
 }
 
 /// What a bet's nonce was to its seed pair.
-enum Seen {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Seen {
     New,
     Again,
     /// It was one run too many: the history is no longer followed.
     Overflow,
+    /// The history was past the cap already: nothing is followed.
+    Past,
 }
 
-fn repeated(at: Place, bet: &Bet) -> Finding {
+/// The finding of a round that bets `nonce` of `client` again.
+pub(crate) fn repeated(at: Place, client: &str, nonce: u64) -> Finding {
     let mut f = Finding::new(FindingKind::Mismatch, at);
     f.field = Some("nonce".into());
-    f.observed = json!(bet.nonce);
+    f.observed = json!(nonce);
     f.differences = Some(1);
     f.reason = Some(format!(
-        "nonce {} of client seed {} was bet by an earlier round of this seed pair: a seed pair gives each nonce to one bet",
-        bet.nonce,
-        Value::from(bet.client.as_str())
+        "nonce {nonce} of client seed {} was bet by an earlier round of this seed pair: a seed pair gives each nonce to one bet",
+        Value::from(client)
     ));
     f
 }
 
-fn overflow(at: Place) -> Finding {
+/// The finding of the round past the cap on runs.
+pub(crate) fn overflow(at: Place) -> Finding {
     let mut f = Finding::new(FindingKind::Invalid, at);
     f.field = Some("nonce".into());
     f.reason = Some(format!(
@@ -222,6 +234,7 @@ fn gap(at: Place, client: &str, first: u64, last: u64) -> Finding {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::proof::Bet;
 
     fn bet(epoch: u64, round: u64, nonce: u64) -> Event {
         Event::Round {

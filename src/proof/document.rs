@@ -148,7 +148,7 @@ pub(crate) fn read_document<R: BufRead, S: Sink>(
     ctx: &Ctx,
     options: &Options,
 ) -> Result<(), ReadStop> {
-    let mut sc = Scanner::with_limit(input, options.max_value);
+    let mut sc = Scanner::starting_at(input, options.first_line + 1, options.max_value);
     let report = |sink: &mut S, field: &str, reason: String| {
         sink.job(Job::Events(vec![invalid_event(Place::default(), field, reason)]))
     };
@@ -208,7 +208,7 @@ fn read_epochs<R: BufRead, S: Sink>(
     if sc.open(b'[', b']')? {
         return Ok(());
     }
-    let mut epoch = 0;
+    let mut epoch = options.first_epoch;
     loop {
         // A text that ends between epochs is no epoch's.
         if sc.peek()?.is_none() {

@@ -81,7 +81,7 @@ fn not_a_proof(first: &[u8]) -> Option<String> {
 /// Reads JSON lines into jobs: batches of lines, each line one epoch.
 /// Blank lines are skipped (but counted for line numbers).
 pub(crate) fn read_lines<R: BufRead, S: Sink>(mut input: R, sink: &mut S, options: &Options) -> io::Result<()> {
-    let (mut line, mut epoch, mut bytes, mut rounds) = (0u64, 0u64, 0usize, 0usize);
+    let (mut line, mut epoch, mut bytes, mut rounds) = (options.first_line, options.first_epoch, 0usize, 0usize);
     let mut batch = Vec::new();
     loop {
         let mut buf = sink.buffer();
@@ -105,6 +105,7 @@ pub(crate) fn read_lines<R: BufRead, S: Sink>(mut input: R, sink: &mut S, option
                 continue;
             }
         }
+        // Only the file's first epoch can show that it is no proof at all.
         if epoch == 0 {
             if let Some(reason) = text.as_ref().ok().and_then(|t| not_a_proof(t)) {
                 let at = Place {

@@ -72,6 +72,7 @@ pub(crate) mod same;
 pub(crate) mod scan;
 // Writing documents, and the report of an audit.
 pub mod make;
+pub mod partial;
 pub mod report;
 
 use std::fmt;
@@ -450,7 +451,7 @@ impl Counts {
     }
 
     /// The sum of two counts (several files).
-    pub(crate) fn merge(&mut self, o: &Counts) {
+    pub fn merge(&mut self, o: &Counts) {
         self.epochs += o.epochs;
         self.rounds += o.rounds;
         self.matched += o.matched;

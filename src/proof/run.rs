@@ -52,6 +52,12 @@ pub struct Options {
     /// an archive of many small epochs (a seed per shoe) is read in
     /// parallel. 0: every epoch is walked by the reader, round by round.
     pub whole_epochs: usize,
+    /// The input is part of a larger file (`audit --partial --first-epoch`):
+    /// its epochs are numbered from this one…
+    pub first_epoch: u64,
+    /// …and this many lines of the file come before it, so its findings
+    /// carry the whole file's places.
+    pub first_line: u64,
 }
 
 impl Default for Options {
@@ -64,6 +70,8 @@ impl Default for Options {
             stats: false,
             max_value: MAX_VALUE,
             whole_epochs: 1 << 20,
+            first_epoch: 0,
+            first_line: 0,
         }
     }
 }
@@ -173,7 +181,9 @@ impl Sink for Pool<'_> {
 /// followed across them, and the statistics count all their rounds.
 pub struct Audit<'o> {
     options: &'o Options,
-    bets: super::bets::Bets,
+    /// `None` for a part of an audit (`audit --partial`): its bets are
+    /// written out and followed by `provably merge`, across every part.
+    bets: Option<super::bets::Bets>,
     stats: Option<crate::stats::Collector>,
 }
 
@@ -181,8 +191,18 @@ impl<'o> Audit<'o> {
     pub fn new(options: &'o Options) -> Audit<'o> {
         Audit {
             options,
-            bets: super::bets::Bets::default(),
+            bets: Some(super::bets::Bets::default()),
             stats: options.stats.then(crate::stats::Collector::default),
+        }
+    }
+
+    /// An audit that leaves bet histories alone: each bet round's event
+    /// keeps its `bet`, and no round is turned into a mismatch for a nonce
+    /// bet twice, nor any gap found (a part of a merged audit, [`super::partial`]).
+    pub fn without_bets(options: &'o Options) -> Audit<'o> {
+        Audit {
+            bets: None,
+            ..Audit::new(options)
         }
     }
 
@@ -197,7 +217,9 @@ impl<'o> Audit<'o> {
         input: R,
         on_event: &mut dyn FnMut(&Event) -> io::Result<()>,
     ) -> io::Result<Counts> {
-        self.bets.source(source);
+        if let Some(b) = &mut self.bets {
+            b.source(source);
+        }
         if let Some(c) = &mut self.stats {
             // No serial sequence goes on from the last file's.
             c.end_sequences();
@@ -216,7 +238,7 @@ impl<'o> Audit<'o> {
         let (ticket_tx, ticket_rx) = mpsc::sync_channel::<()>(window);
         // Room for every job in flight: a worker never waits to hand one back.
         let (done_tx, done_rx) = mpsc::sync_channel::<Job>(window);
-        let (bets, stats) = (&mut self.bets, self.stats.as_mut());
+        let (bets, stats) = (self.bets.as_mut(), self.stats.as_mut());
         thread::scope(|s| {
             let pool = Pool {
                 jobs: job_tx,
@@ -246,7 +268,10 @@ impl<'o> Audit<'o> {
     /// Every input has been read: each bet history's gaps go to
     /// `on_event`, with the source they are placed in.
     pub fn finish(&mut self, on_event: &mut dyn FnMut(usize, &Event) -> io::Result<()>) -> io::Result<()> {
-        self.bets.finish(on_event)
+        match &mut self.bets {
+            Some(b) => b.finish(on_event),
+            None => Ok(()),
+        }
     }
 
     /// The statistics over every round counted, at family-wise `level`
@@ -258,6 +283,11 @@ impl<'o> Audit<'o> {
     /// The counts so far.
     pub fn collector(&self) -> Option<&crate::stats::Collector> {
         self.stats.as_ref()
+    }
+
+    /// The counts, taken out of the audit (for a partial result).
+    pub fn take_collector(&mut self) -> Option<crate::stats::Collector> {
+        self.stats.take()
     }
 }
 
@@ -350,7 +380,7 @@ fn worker(
 /// order and sees every event in that order (bet histories, statistics,
 /// counts) before it goes out.
 struct Ordered<'a> {
-    bets: &'a mut super::bets::Bets,
+    bets: Option<&'a mut super::bets::Bets>,
     stats: Option<&'a mut crate::stats::Collector>,
     on_event: &'a mut dyn FnMut(&Event) -> io::Result<()>,
 }
@@ -388,7 +418,7 @@ impl Ordered<'_> {
                 stats.count(*epoch, &c);
             }
         }
-        let extra = self.bets.see(&mut e);
+        let extra = self.bets.as_deref_mut().and_then(|b| b.see(&mut e));
         counts.add(&e);
         (self.on_event)(&e)?;
         if let Some(x) = extra {

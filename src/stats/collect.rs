@@ -72,6 +72,32 @@ impl Table {
         self.last = Some((epoch, step));
     }
 
+    /// A table read back from its counts (a partial result): `None` when
+    /// they are not of the family's shape.
+    pub fn from_counts(key: Key, rounds: u64, counts: Vec<u64>, pairs: Vec<u64>) -> Option<Table> {
+        let (tests, stride) = model::shape(key);
+        (counts.len() == tests * stride && pairs.len() == stride * stride).then_some(Table {
+            tests,
+            stride,
+            counts,
+            rounds,
+            pairs,
+            last: None,
+        })
+    }
+
+    /// Adds another table of the same family (no sequence runs from one into the other).
+    fn add(&mut self, o: &Table) {
+        for (a, b) in self.counts.iter_mut().zip(&o.counts) {
+            *a += b;
+        }
+        for (a, b) in self.pairs.iter_mut().zip(&o.pairs) {
+            *a += b;
+        }
+        self.rounds += o.rounds;
+        self.last = None;
+    }
+
     /// The counts of one test.
     pub fn test(&self, t: usize) -> &[u64] {
         &self.counts[t * self.stride..(t + 1) * self.stride]
@@ -185,6 +211,39 @@ impl Collector {
         for t in self.tables.values_mut() {
             t.last = None;
         }
+    }
+
+    /// Adds the counts of another audit's rounds (a part of this one, whose
+    /// epochs no sequence here runs into): the same as one pass over both.
+    ///
+    /// Exact with the cap too: a family among the smallest [`MAX_FAMILIES`]
+    /// of all was among the smallest of each part that met it, so no part
+    /// let it go, and its table is whole here; the largest families go
+    /// until the cap holds, their rounds counted as untested, as one pass
+    /// would have counted them. The families past the cap are the smallest
+    /// of every part's past and of those let go here ([`MAX_PAST`] bounds
+    /// each part's list the same way, so no smaller one was dropped).
+    pub fn merge(&mut self, o: &Collector) {
+        self.rounds += o.rounds;
+        self.untested += o.untested;
+        for (key, t) in &o.tables {
+            match self.tables.get_mut(key) {
+                Some(mine) => mine.add(t),
+                None => {
+                    self.tables.insert(*key, t.clone());
+                }
+            }
+        }
+        for key in &o.past {
+            self.pass(*key);
+        }
+        while self.tables.len() > MAX_FAMILIES {
+            let (key, gone) = self.tables.pop_last().expect("more than the cap");
+            self.rounds -= gone.rounds;
+            self.untested += gone.rounds;
+            self.pass(key);
+        }
+        self.end_sequences();
     }
 
     /// Empties the tables.

@@ -454,6 +454,10 @@ pub fn render() -> Vec<(String, String)> {
         "vectors/proof.schema.json".into(),
         pretty(&crate::vectors::schema::proof()),
     ));
+    out.push((
+        "vectors/partial.schema.json".into(),
+        pretty(&crate::vectors::schema::partial()),
+    ));
     let protocol = crate::vectors::schema::protocol();
     out.push(("reference/js/generated/ops.mjs".into(), js_table(&protocol)));
     out.push(("harness/protocol.schema.json".into(), pretty(&protocol)));

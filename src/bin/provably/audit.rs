@@ -13,6 +13,7 @@ use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use provably::proof::partial;
 use provably::proof::report::{self, Source, Spool};
 use provably::proof::run::Counting;
 use provably::proof::{self, Counts, Event, Place, ProofError};
@@ -25,15 +26,8 @@ pub struct AuditArgs {
     /// Proof documents or JSON-lines archives (one epoch per line); `-` reads stdin.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<String>,
-    /// Write the report (JSON: counts, verdict, every finding) to FILE.
-    #[arg(long, value_name = "FILE")]
-    report: Option<PathBuf>,
-    /// Write JUnit XML to FILE.
-    #[arg(long, value_name = "FILE")]
-    junit: Option<PathBuf>,
-    /// No progress bar and no finding lines: the table and the verdict only.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    outputs: Outputs,
     /// Worker threads (default: one per core; at most 256, as for `diff`, and
     /// never more than the cores: a worker past them only holds memory).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
@@ -44,9 +38,46 @@ pub struct AuditArgs {
     /// The family-wise level of --stats: an honest archive raises the alarm with at most this probability.
     #[arg(long, value_name = "ALPHA", default_value_t = provably::stats::DEFAULT_LEVEL, value_parser = level)]
     stats_level: f64,
+    /// Write a part of an audit to FILE (`-`: stdout) instead of a report:
+    /// `provably merge` joins parts into the report one audit over all of
+    /// them gives (docs/scale.md). Exit 0 once it is written.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["report", "junit"])]
+    partial: Option<String>,
+    /// With --partial: the name of the whole source this input is a part of
+    /// (the report names it; default: the FILE as given).
+    #[arg(long, value_name = "NAME", requires = "partial")]
+    part_of: Option<String>,
+    /// With --partial: how many epochs of the source come before this part.
+    #[arg(long, value_name = "K", default_value_t = 0, requires = "partial")]
+    first_epoch: u64,
+    /// With --partial: how many lines of the source come before this part.
+    #[arg(long, value_name = "L", default_value_t = 0, requires = "partial")]
+    first_line: u64,
 }
 
-fn level(s: &str) -> Result<f64, String> {
+/// Where a report goes: shared by `audit` and `merge`, which give the same.
+#[derive(Args, Debug)]
+pub struct Outputs {
+    /// Write the report (JSON: counts, verdict, every finding) to FILE.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// Write JUnit XML to FILE.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// No progress bar and no finding lines: the table and the verdict only.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+impl Outputs {
+    /// Neither a report nor JUnit asked for.
+    pub fn no_files(&self) -> bool {
+        self.report.is_none() && self.junit.is_none()
+    }
+}
+
+/// The family-wise level of `--stats`.
+pub fn level(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
         _ => Err(format!("must be a number strictly between 0 and 1, not {s:?}")),
@@ -68,12 +99,17 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<ExitCode> {
         options.jobs = usize::try_from(j).expect("at most 256");
     }
     options.stats = args.stats;
-    let bar = !args.quiet && io::stdout().is_terminal();
+    if let Some(out) = &args.partial {
+        return partial(args, options, out);
+    }
+    let bar = !args.outputs.quiet && io::stdout().is_terminal();
     let mut spool = Spool::new().context("creating a temporary file for the findings")?;
     let mut sources = Vec::new();
     let mut audit = proof::run::Audit::new(&options);
     for (i, name) in args.files.iter().enumerate() {
-        let counts = audit_one(&mut audit, i, name, &mut spool, bar)?;
+        let counts = audit_one(&mut audit, i, name, bar, &mut |e| {
+            e.findings().iter().try_for_each(|f| spool.push(i, f))
+        })?;
         sources.push(Source {
             name: name.clone(),
             counts,
@@ -87,8 +123,75 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<ExitCode> {
         })
         .context("writing the findings")?;
     let stats = audit.statistics(args.stats_level);
-    // Each output is written whatever became of the others. A closed
-    // stdout (`| head`) ends the listing and is no failure (Out).
+    Ok(conclude(&args.outputs, &sources, &mut spool, stats.as_ref()))
+}
+
+/// `audit --partial`: the inputs' events written as a partial result.
+fn partial(args: &AuditArgs, mut options: proof::Options, out: &str) -> anyhow::Result<ExitCode> {
+    let placed = args.part_of.is_some() || args.first_epoch != 0 || args.first_line != 0;
+    anyhow::ensure!(
+        !placed || args.files.len() == 1,
+        "--part-of, --first-epoch and --first-line place one input in its source; give one FILE, not {}",
+        args.files.len()
+    );
+    options.first_epoch = args.first_epoch;
+    options.first_line = args.first_line;
+    let bar = !args.outputs.quiet && io::stderr().is_terminal() && out != "-";
+    let mut audit = proof::run::Audit::without_bets(&options);
+    let header = partial::Header::current(args.stats);
+    let mut totals = Counts::default();
+    let mut write = |w: &mut dyn Write| -> anyhow::Result<()> {
+        let mut pw = partial::PartialWriter::new(w, &header)?;
+        for (i, name) in args.files.iter().enumerate() {
+            pw.part(partial::PartHead {
+                source: args.part_of.clone().unwrap_or_else(|| name.clone()),
+                first_epoch: options.first_epoch,
+                first_line: options.first_line,
+            })?;
+            let counts = audit_one(&mut audit, i, name, bar, &mut |e| pw.event(e))?;
+            totals.merge(&counts);
+            pw.end(counts)?;
+        }
+        pw.finish(audit.collector())?;
+        Ok(())
+    };
+    if out == "-" {
+        let stdout = io::stdout();
+        let mut w = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+        write(&mut w)?;
+        w.flush().context("writing the partial to stdout")?;
+    } else {
+        // The whole audit runs inside the atomic write: a partial is there
+        // whole or not at all (a merge refuses one cut short).
+        let mut failed = None;
+        let r = provably::base::fsutil::write_atomic_with(std::path::Path::new(out), |w| {
+            write(w).map_err(|e| {
+                let io = io::Error::other(e.to_string());
+                failed = Some(e);
+                io
+            })
+        });
+        if let Some(e) = failed {
+            return Err(e.context(format!("writing the partial {out}")));
+        }
+        r.with_context(|| format!("writing the partial {out}"))?;
+    }
+    if !args.outputs.quiet {
+        eprintln!(
+            "wrote a partial audit ({} epochs, {} rounds) to {}: `provably merge` gives its report",
+            totals.epochs,
+            totals.rounds,
+            if out == "-" { "stdout" } else { out }
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes every output (stdout, --report, --junit) whatever became of the
+/// others, and says the exit status: the verdict's, 6 for a `--stats`
+/// alarm without a mismatch, 5 when the verdict is 0 but an output failed.
+pub fn conclude(outputs: &Outputs, sources: &[Source], spool: &mut Spool, stats: Option<&Statistics>) -> ExitCode {
+    // A closed stdout (`| head`) ends the listing and is no failure (Out).
     let mut failed = false;
     let mut written = |r: io::Result<()>, what: &dyn Fn() -> String| {
         if let Err(e) = r {
@@ -96,26 +199,23 @@ pub fn run(args: &AuditArgs) -> anyhow::Result<ExitCode> {
             failed = true;
         }
     };
-    written(print(&sources, &mut spool, args.quiet, stats.as_ref()), &|| {
-        "to stdout".into()
-    });
-    if let Some(path) = &args.report {
-        let r = provably::base::fsutil::write_atomic_with(path, |w| {
-            report::write_report_with(w, &sources, &mut spool, stats.as_ref())
-        });
+    written(print(sources, spool, outputs.quiet, stats), &|| "to stdout".into());
+    if let Some(path) = &outputs.report {
+        let r =
+            provably::base::fsutil::write_atomic_with(path, |w| report::write_report_with(w, sources, spool, stats));
         written(r, &|| path.display().to_string());
     }
-    if let Some(path) = &args.junit {
-        let r = provably::base::fsutil::write_atomic_with(path, |w| report::write_junit(w, &sources, &mut spool));
+    if let Some(path) = &outputs.junit {
+        let r = provably::base::fsutil::write_atomic_with(path, |w| report::write_junit(w, sources, spool));
         written(r, &|| path.display().to_string());
     }
-    let code = report::totals(&sources).verdict().exit_code();
-    let alarm = stats.as_ref().is_some_and(|s| s.alarm);
-    Ok(ExitCode::from(match code {
+    let code = report::totals(sources).verdict().exit_code();
+    let alarm = stats.is_some_and(|s| s.alarm);
+    ExitCode::from(match code {
         0 if failed => OUTPUT_FAILED,
         0 if alarm => 6,
         code => code,
-    }))
+    })
 }
 
 fn progress(name: &str, size: Option<u64>) -> ProgressBar {
@@ -139,8 +239,8 @@ fn audit_one(
     audit: &mut proof::run::Audit,
     i: usize,
     name: &str,
-    spool: &mut Spool,
     bar: bool,
+    on_event: &mut dyn FnMut(&Event) -> io::Result<()>,
 ) -> anyhow::Result<Counts> {
     let (input, size): (Box<dyn BufRead + Send>, Option<u64>) = if name == "-" {
         (Box::new(BufReader::with_capacity(1 << 20, io::stdin())), None)
@@ -158,9 +258,10 @@ fn audit_one(
                     message: format!("{name}: {e}"),
                 }
                 .finding();
-                spool.push(i, &f)?;
+                let e = Event::Invalid(f);
+                on_event(&e)?;
                 let mut c = Counts::default();
-                c.add(&Event::Invalid(f));
+                c.add(&e);
                 return Ok(c);
             }
         }
@@ -171,9 +272,7 @@ fn audit_one(
     let mut rounds = 0u64;
     let counts = audit
         .file(i, Counting::new(input, Arc::clone(&read)), &mut |e| {
-            for f in e.findings() {
-                spool.push(i, f)?;
-            }
+            on_event(e)?;
             if let (Event::Round { .. }, Some(bar)) = (e, &bar) {
                 rounds += 1;
                 if rounds % 1024 == 0 {

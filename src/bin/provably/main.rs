@@ -14,6 +14,7 @@ mod certify;
 mod derive;
 mod diff;
 mod house_edge;
+mod merge;
 mod out;
 mod proof;
 mod report;
@@ -52,6 +53,8 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Check whole proofs (documents or JSON-lines archives): every commitment, every round; exit 0 all match, 1 a mismatch, 2 invalid input, 6 a --stats alarm.
     Audit(audit::AuditArgs),
+    /// Merge partial audits (`audit --partial`) into the report, findings and exit code of one audit over all their inputs.
+    Merge(merge::MergeArgs),
     /// Print the exact output distribution of every op's mapping, given uniform HMAC output (--power: the tests' power).
     Certify(certify::CertifyArgs),
     /// Write a proof document from one round (the `derive` flags) or JSON lines of rounds, deriving what was observed.
@@ -114,6 +117,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Verify(args) => verify::run(&args),
         Command::Audit(args) => audit::run(&args),
+        Command::Merge(args) => merge::run(&args),
         Command::Certify(args) => certify::run(&args),
         Command::Proof(args) => proof::run(&args),
         Command::Diff(args) => diff::run(&args),
