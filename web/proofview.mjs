@@ -156,11 +156,7 @@ async function check(source, text) {
   if (!source) {
     const pasted = recognisePasted(text);
     if (pasted?.kind === 'link') {
-      if (!pasted.hash.startsWith('#proof=')) {
-        // A round's link: its game opens it; the box keeps nothing of it.
-        $('proof-text').value = '';
-        setVerdict('idle', null, [el('p', { class: 'verdict-detail' }, 'Das war der Link zu einer einzelnen Runde: geöffnet unter „Eine Runde nachrechnen“.')]);
-      }
+      // A round's link: its game opens it, and the card says so (roundLinkOpened).
       return openLink(pasted.hash);
     }
   }
@@ -176,7 +172,8 @@ async function check(source, text) {
     return;
   }
   if (gen !== state.gen) return;
-  if (result.unreadable || (source?.kind === 'link' && cutOff(result.report, result.length))) return linkProblem(source.fragment, result.unreadable ? null : 'cut');
+  if (result.unreadable) return linkProblem(source.fragment, { cut: 'cut', utf8: 'damaged' }[result.unreadable] ?? null);
+  if (source?.kind === 'link' && cutOff(result.report, result.length)) return linkProblem(source.fragment, 'cut');
   if (source?.kind === 'link' && result.text !== null) {
     $('proof-text').value = result.text;
     $('proof-text').placeholder = '';
@@ -198,7 +195,9 @@ function cutOff(report, length) {
 
 /**
  * A link that cannot be opened: `why` 'cut' (it breaks off, as a mail or
- * chat program cuts long links), 'unknown' (a game this page does not know;
+ * chat program cuts long links), 'damaged' (whole, but characters in it are
+ * broken: no program that cuts links does that), 'none' (a fragment that is
+ * neither a proof nor a round), 'unknown' (a game this page does not know;
  * `detail` names it), or null: a #proof= `fragment` that does not decode,
  * cut if it holds only link characters, else unreadable.
  */
@@ -210,11 +209,21 @@ export function linkProblem(fragment, why, detail) {
   const texts = {
     cut: ['✗ Link unvollständig', 'Der Link bricht mitten im Nachweis ab: er wurde beim Kopieren oder von einem Programm gekürzt. Kopiere den ganzen Link noch einmal, oder lass dir den Nachweis als Datei geben.'],
     unreadable: ['✗ Der Link ist nicht lesbar', 'Hinter „#proof=“ steht etwas, das kein Link dieser Seite erzeugt. Kopiere den Link noch einmal vollständig, oder lass dir den Nachweis als Datei geben.'],
+    damaged: ['✗ Der Link ist beschädigt', detail ?? 'Der Link ist vollständig, aber Zeichen darin sind verfälscht: so kürzt kein Mail- oder Chatprogramm. Lass dir den Link noch einmal schicken, oder den Nachweis als Datei.'],
+    none: ['✗ Dieser Link enthält keinen lesbaren Nachweis', 'Hinter dem „#“ im Link steht weder ein Nachweis noch eine Runde, die diese Seite kennt. Kopiere den Link noch einmal vollständig, oder lass dir den Nachweis als Datei geben.'],
     unknown: ['✗ Ein Spiel, das diese Seite nicht kennt', detail],
   }[kind];
   const v = setVerdict('done', 'invalid', [el('p', { class: 'verdict-head' }, texts[0]), el('p', { class: 'verdict-detail' }, texts[1])]);
   v.dataset.link = kind;
   $('proof-card').scrollIntoView({ block: 'start' });
+}
+
+/** A round's link was opened: the card lets go of the proof it showed and says where the round is. */
+export function roundLinkOpened() {
+  clearResult('Der Link gehört zu einer einzelnen Runde: sie ist unter „Eine Runde nachrechnen“ geöffnet.');
+  state.source = null;
+  $('proof-text').value = '';
+  $('proof-text').placeholder = '';
 }
 
 // ---------------------------------------------------------------------------

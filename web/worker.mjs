@@ -14,7 +14,7 @@ import { checkProof } from './js/proof.mjs';
 import { execute } from './js/provably.mjs';
 import { parseJson, stringifyJson } from './js/json.mjs';
 import { statisticsOf } from './js/stats/index.mjs';
-import { decodeBase64url } from './fragment.mjs';
+import { readBase64url } from './fragment.mjs';
 import { serve } from './inbox.mjs';
 import { plain, proofView } from './roundview.mjs';
 import { runVectors } from './selftest.mjs';
@@ -62,15 +62,18 @@ async function selftest(id, { text }) {
   return { total: tests.length, declared: String(bundle.numberOfTests), passed, failed, failure };
 }
 
-/** The text of a proof from the page: typed, a file's bytes, or a link's fragment value. */
+/** The text of a proof from the page: typed, a file's bytes, or a link's fragment value; { unreadable } for a fragment that does not decode. */
 function proofInput(job) {
-  if (job.fragment !== undefined) return decodeBase64url(job.fragment);
+  if (job.fragment !== undefined) {
+    const r = readBase64url(job.fragment);
+    return r.error ? { unreadable: r.error } : r.text;
+  }
   return job.bytes ?? job.text;
 }
 
 async function proof(id, job) {
   const input = proofInput(job);
-  if (input === null) return { unreadable: true };
+  if (input.unreadable) return input;
   const checked = await checkProof(input, { onProgress: progress(id) });
   const text = typeof input === 'string' ? input : null;
   // Over the rounds just derived (reference/js/stats/): what `audit --stats` reports, no HMAC again.

@@ -247,6 +247,12 @@ describe('fragment.mjs', () => {
     assert.equal(fragment.parseFragment(`proof=${b64}`).text, 'Ölkanne?>');
     assert.deepEqual(fragment.parseFragment('#proof=!!!'), { kind: 'proof', error: 'bad-base64' });
     assert.deepEqual(fragment.parseFragment(`#proof=${Buffer.from([0xff, 0xfe]).toString('base64url')}`), { kind: 'proof', error: 'bad-base64' });
+    // Why a link does not decode (issue 34): a cut link ends inside a character, a damaged one breaks before its end.
+    const utf8 = (bytes) => fragment.readBase64url(Buffer.from(bytes).toString('base64url'));
+    assert.deepEqual(utf8([0x7b, 0xc3]), { error: 'cut' });
+    assert.deepEqual(utf8([0x7b, 0xff, 0x7d]), { error: 'utf8' });
+    assert.deepEqual(utf8([0x7b, 0xc3, 0xa4]), { text: '{ä' });
+    assert.deepEqual(fragment.readBase64url('a!b'), { error: 'base64' });
   });
 
   test('a round fragment keeps every value exactly: "+" is a plus, keys repeat, bad escapes are dropped', () => {
@@ -258,6 +264,9 @@ describe('fragment.mjs', () => {
     assert.deepEqual(f.params.get('seat'), ['7:x', '2:y']);
     assert.equal(fragment.parseFragment('#shoe.deal&serverSeed=a+b').params.get('serverSeed')[0], 'a+b');
     assert.equal(fragment.parseFragment('#shoe.deal&x=%E0%A4%A').params.has('x'), false);
+    // ... but named, so the page says the link is damaged (issue 34).
+    assert.deepEqual(fragment.parseFragment('#shoe.deal&x=%E0%A4%A&y=1').damaged, ['x']);
+    assert.deepEqual(fragment.parseFragment('#shoe.deal&y=1').damaged, []);
     assert.equal(fragment.parseFragment('#something'), null);
     assert.equal(fragment.parseFragment(''), null);
   });
