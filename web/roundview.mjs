@@ -13,11 +13,18 @@ import { CATEGORIES, evaluate } from './js/poker.mjs';
 import { deal as selfpokerDeal } from './js/selfpoker.mjs';
 import { faces } from './games.mjs';
 import { formatInt, plural } from './german.mjs';
-import { viewOf } from './names.mjs';
+import { keepsBets, viewOf } from './names.mjs';
 import { schemeShown } from './views.mjs';
 
 /** Findings sent to the page (the counts say how many there were). */
 export const FINDINGS_SENT = 1000;
+/**
+ * Seeds, and rounds over all seeds, sent to the page: the rest is counted,
+ * not drawn. 50,000 empty seeds cost the page seconds in one task to receive
+ * and draw (issue 34); a 10,000-round proof still arrives whole.
+ */
+export const EPOCHS_SENT = 500;
+export const ROUNDS_SENT = 20_000;
 
 export const CATEGORY_NAMES = Object.freeze({
   high_card: 'Höchste Karte', paar: 'Paar', zwei_paare: 'Zwei Paare', drilling: 'Drilling', strasse: 'Straße',
@@ -159,17 +166,39 @@ function roundView(r) {
   };
 }
 
-/** What the page needs of a checked proof (see the top of this file). */
+/**
+ * What the page needs of a checked proof (see the top of this file): the
+ * first EPOCHS_SENT seeds with at most ROUNDS_SENT rounds between them
+ * (`epochsTotal`, and each seed's `roundsTotal`, say how many there are);
+ * each finding sent names its round's op, so the page can word it without
+ * the round. `bets`: whether a round of the proof is a bet of a history.
+ */
 export function proofView(checked) {
   const { report, epochs, format, title } = checked;
   const shortSecret = (s) => (s ? { field: s.field, text: typeof s.value === 'string' && s.value.length > 20 ? `${s.value.slice(0, 10)}…${s.value.slice(-6)}` : String(s.value) } : null);
-  return {
-    format, title,
-    report: { ...report, findings: report.findings.slice(0, FINDINGS_SENT).map(plain), findingsTotal: report.findings.length },
-    epochs: epochs.map((e) => ({
-      epoch: e.epoch, line: e.line, secret: shortSecret(e.secret), findings: e.findings.map(plain),
+  const roundAt = (rounds, i) => (rounds?.[i]?.round === i ? rounds[i] : rounds?.find((r) => r.round === i));
+  const opAt = (f) => (f.epoch !== null && f.round !== null ? roundAt(epochs[f.epoch]?.rounds, f.round)?.op ?? null : null);
+  let budget = ROUNDS_SENT;
+  const sent = [];
+  for (const e of epochs.slice(0, EPOCHS_SENT)) {
+    const rounds = e.rounds.slice(0, Math.max(0, budget));
+    budget -= rounds.length;
+    sent.push({
+      epoch: e.epoch, line: e.line, secret: shortSecret(e.secret), findings: e.findings.slice(0, FINDINGS_SENT).map(plain),
       commit: e.commit ? { verdict: e.commit.verdict, derived: e.commit.derived ?? null } : null,
-      rounds: e.rounds.map(roundView),
-    })),
+      rounds: rounds.map(roundView), roundsTotal: e.rounds.length,
+    });
+  }
+  let bets = false;
+  for (const e of epochs) {
+    if (e.rounds.some((r) => typeof r.op === 'string' && keepsBets(r.op))) {
+      bets = true;
+      break;
+    }
+  }
+  return {
+    format, title, bets,
+    report: { ...report, findings: report.findings.slice(0, FINDINGS_SENT).map((f) => ({ ...plain(f), op: opAt(f) })), findingsTotal: report.findings.length },
+    epochs: sent, epochsTotal: epochs.length,
   };
 }

@@ -170,6 +170,43 @@ if (!missing.length) describe('issue 34', { timeout: 1800000 }, () => {
     });
   }
 
+  /** Waits until the proof card's verdict is done and its text matches `re`. */
+  const verdictMatching = (page, re, timeout = BIG_WAIT) => page.waitForFunction((src) => {
+    const v = document.querySelector('#proof-verdict');
+    return v?.dataset.state === 'done' && new RegExp(src).test(v.textContent);
+  }, re.source, { timeout });
+
+  for (const [name, viewport] of VIEWPORTS) {
+    test(`issue 34.2 (${name}): 50,000 seeds from a link and 200,000 from a file keep the page answering; a file too big is refused in German`, { timeout: BIG_WAIT * 4 }, async () => {
+      const empty = (n) => JSON.stringify({ proof: 1, epochs: Array.from({ length: n }, () => ({ commit: null, rounds: [] })) });
+      const link = empty(50_000);
+      const file = empty(200_000);
+      const dir = mkdtempSync(join(tmpdir(), 'provably-34-'));
+      // A path, not a buffer: Playwright hands a buffer to the page through a script of its own, itself a long task.
+      writeFileSync(join(dir, 'seeds.json'), file);
+      writeFileSync(join(dir, 'riesig.json'), Buffer.alloc(65 * 1000 * 1000, 0x20));
+      const rust = { link: rustAudit(link), file: rustAudit(file) };
+      assert.equal(rust.link.epochs, 50_000);
+      assert.equal(rust.file.epochs, 200_000);
+      await withinGoal(`issue 34.2 on a ${name}`, viewport, async (page) => {
+        await setHash(page, `#proof=${base64url(link)}`);
+        await verdictMatching(page, /50\.000 Seeds/);
+        assert.equal(await page.getAttribute('#proof-verdict', 'data-verdict'), rust.link.verdict);
+        await page.setInputFiles('#proof-file', join(dir, 'seeds.json'));
+        await verdictMatching(page, /200\.000 Seeds/);
+        assert.equal(await page.getAttribute('#proof-verdict', 'data-verdict'), rust.file.verdict);
+        await page.waitForTimeout(500);
+        assert.match(await page.textContent('#proof-epochs-shown'), /von 200\.000 Seeds; geprüft und gezählt sind alle/);
+        assert.ok(await page.locator('#proof-result section.epoch').count() <= 500);
+        assert.equal(await inView(page, '#proof-verdict'), true);
+        await page.setInputFiles('#proof-file', join(dir, 'riesig.json'));
+        await page.waitForSelector('#proof-verdict[data-file="too-big"]');
+        assert.match(await page.textContent('#proof-verdict'), /Die Datei ist zu groß für diese Seite.*65 MB.*bis 64 MB/);
+        assert.equal(await page.locator('#proof-result *').count(), 0);
+      });
+    });
+  }
+
   test('issue 34.5: a round link after a proof clears the proof card; damaged links say they are damaged, not cut', { timeout: BIG_WAIT }, async () => {
     const dice = example('dice-game.json');
     const { page, context } = await open(`#proof=${base64url(dice)}`);
