@@ -326,6 +326,23 @@ const notAProof = (report) => report.rounds === 0 && report.findings.length > 0 
 /** "; 2 Lücken in der Wett-Historie" when bets are missing (they change no verdict, but a player should know). */
 const gapsText = (report) => (report.gaps ? `; ${plural(report.gaps, 'Lücke', 'Lücken')} in der Wett-Historie` : '');
 
+/**
+ * " – aber es fehlen 2 Wetten (Nonces 2 … 3)" when a bet history has gaps:
+ * a match must not read as if every bet had been checked. Counted from the
+ * gap findings the page has (the first 1,000 findings).
+ */
+function missingBets(report) {
+  if (!report.gaps) return '';
+  const gaps = report.findings.filter((f) => f.kind === 'gap');
+  const ranges = gaps.filter((f) => Array.isArray(f.observed)).map((f) => f.observed.map(BigInt));
+  const counted = ranges.length === gaps.length && gaps.length === report.gaps;
+  const n = ranges.reduce((sum, [a, b]) => sum + b - a + 1n, 0n);
+  const named = ranges.slice(0, 3).map(([a, b]) => (a === b ? formatInt(a) : `${formatInt(a)} … ${formatInt(b)}`)).join(', ');
+  const nonces = ranges.length ? ` (${n === 1n && counted ? 'Nonce' : 'Nonces'} ${named}${ranges.length > 3 || !counted ? ' …' : ''})` : '';
+  if (!counted) return ` – aber es fehlen Wetten${nonces}`;
+  return n === 1n ? ` – aber es fehlt 1 Wette${nonces}` : ` – aber es fehlen ${formatInt(n)} Wetten${nonces}`;
+}
+
 /** A bet history's seeds are seed pairs to a player (server and client seed, Stake's „Seed-Paar“). */
 const seedWord = (bets) => (bets ? ['Seed-Paar', 'Seed-Paare'] : ['Seed', 'Seeds']);
 
@@ -336,7 +353,7 @@ function headline(report, bets) {
   const commits = report.commitOk + report.commitMismatch;
   switch (report.verdict) {
     case 'match':
-      return ['✓ Der Nachweis stimmt', `${seeds}, ${rounds}: ${plural(report.match, 'Runde stimmt', 'Runden stimmen')}${report.commitOk ? `, ${plural(report.commitOk, 'Commitment passt', 'Commitments passen')}` : ''}${report.skipped ? `, ${plural(report.skipped, 'Runde', 'Runden')} übersprungen` : ''}${gapsText(report)}.`];
+      return [`✓ Der Nachweis stimmt${missingBets(report)}`, `${seeds}, ${rounds}: ${plural(report.match, 'Runde stimmt', 'Runden stimmen')}${report.commitOk ? `, ${plural(report.commitOk, 'Commitment passt', 'Commitments passen')}` : ''}${report.skipped ? `, ${plural(report.skipped, 'Runde', 'Runden')} übersprungen` : ''}${gapsText(report)}.`];
     case 'mismatch': {
       const commit = report.commitMismatch
         ? `${plural(report.commitMismatch, 'Commitment passt', 'Commitments passen')} nicht`

@@ -207,6 +207,32 @@ if (!missing.length) describe('issue 34', { timeout: 1800000 }, () => {
     });
   }
 
+  for (const [name, viewport] of VIEWPORTS) {
+    test(`issue 34.3 (${name}): a bet history with missing nonces is a match whose headline says which bets are missing`, { timeout: BIG_WAIT }, async () => {
+      // Made and judged by the Rust side: nonces 2 and 3 of the seed pair are not in the history.
+      const serverSeed = 'Seed-Paar 34';
+      const text = rustProof([['stake.dice', 0], ['stake.limbo', 1], ['stake.mines', 4, { mines: 3 }]].map(([op, nonce, extra]) => ({ op, serverSeed, clientSeed: 'c1', nonce, ...extra })));
+      const rust = rustAudit(text);
+      assert.equal(rust.verdict, 'match');
+      assert.equal(rust.gaps, 1);
+      const [a, b] = rust.findings.find((f) => f.kind === 'gap').observed;
+      const { page, context, problems } = await open('', { viewport });
+      try {
+        await page.fill('#proof-text', text);
+        await page.click('#proof-run');
+        const v = await proofVerdict(page);
+        assert.equal(v.verdict, 'match');
+        assert.equal(await page.textContent('#proof-verdict .verdict-head'), `✓ Der Nachweis stimmt – aber es fehlen ${b - a + 1} Wetten (Nonces ${a} … ${b})`);
+        // Players think in seed pairs (item 6).
+        assert.match(v.text, /^.*1 Seed-Paar, 3 Runden/);
+        assert.equal(await inView(page, '#proof-verdict'), true);
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
   test('issue 34.5: a round link after a proof clears the proof card; damaged links say they are damaged, not cut', { timeout: BIG_WAIT }, async () => {
     const dice = example('dice-game.json');
     const { page, context } = await open(`#proof=${base64url(dice)}`);
