@@ -5,7 +5,8 @@
 //
 // Messages in:  { id, kind: 'selftest', text }            the vectors' text
 //               { id, kind: 'proof', text | bytes | fragment, keepText }
-//               { id, kind: 'round', text }               a game's one-epoch proof
+//               { id, kind: 'round', game, values }       a game's form: built here
+//                                                          into a one-epoch proof and checked
 // Messages out: { id, type: 'progress', done, total }     at most every 100 ms
 //               { id, type: 'done', result } | { id, type: 'error', message }
 //               (a proof's result carries its `statistics`, reference/js/stats/)
@@ -15,7 +16,9 @@ import { execute } from './js/provably.mjs';
 import { parseJson, stringifyJson } from './js/json.mjs';
 import { statisticsOf } from './js/stats/index.mjs';
 import { readBase64url } from './fragment.mjs';
+import { GAMES } from './games.mjs';
 import { serve } from './inbox.mjs';
+import { InputError } from './input.mjs';
 import { plain, proofView } from './roundview.mjs';
 import { runVectors } from './selftest.mjs';
 
@@ -87,9 +90,24 @@ async function proof(id, job) {
   return { ...proofView(checked), statistics, length: typeof input === 'string' ? input.length : input.length, text: job.keepText && text !== null && text.length <= job.keepText ? text : null };
 }
 
-async function round(id, { text }) {
-  const checked = await checkProof(text);
-  return plain({ report: checked.report, epochs: checked.epochs });
+/**
+ * A game's round from its form's values: built (games.mjs; some games derive
+ * the round to read what was seen) and checked here, so a round of 100,000
+ * entries costs the page nothing. An InputError comes back as { error }.
+ */
+async function round(id, { game: gameId, values }) {
+  const game = GAMES.find((g) => g.id === gameId);
+  if (!game) throw new Error(`no game ${gameId}`);
+  let built;
+  try {
+    built = await game.build(values, { execute });
+  } catch (e) {
+    if (e instanceof InputError) return { error: { field: e.field, message: e.message } };
+    throw e;
+  }
+  const { epoch, ...rest } = built;
+  const checked = await checkProof(stringifyJson({ proof: 1, epochs: [{ ...epoch, commit: epoch.commit ? epoch.commit : null }] }));
+  return { built: plain(rest), checked: plain({ report: checked.report, epochs: checked.epochs }) };
 }
 
 const KINDS = { selftest, proof, round };

@@ -233,6 +233,23 @@ if (!missing.length) describe('issue 34', { timeout: 1800000 }, () => {
     });
   }
 
+  for (const [name, viewport] of VIEWPORTS) {
+    test(`issue 34.4 (${name}): a round link of a 100,000-entry shuffle is checked off the main thread and drawn in part`, { timeout: BIG_WAIT * 4 }, async () => {
+      const request = { op: 'cursor.shuffle', serverSeed: 'a', clientSeed: 'b', nonce: 0, cursor: 0, count: 100000 };
+      const rust = spawnSync(BIN, ['derive', '--json', '-'], { input: JSON.stringify(request), encoding: 'utf8' });
+      assert.equal(rust.status, 0, rust.stderr);
+      const { order } = JSON.parse(rust.stdout);
+      await withinGoal(`issue 34.4 on a ${name}`, viewport, async (page) => {
+        await setHash(page, '#cursor.shuffle&serverSeed=a&clientSeed=b&nonce=0&count=100000');
+        await page.waitForSelector('#numbers-verdict[data-state="done"]', { timeout: BIG_WAIT });
+        const shown = await page.$$eval('#numbers-grid li:not([hidden])', (l) => l.map((li) => Number(li.dataset.value)));
+        assert.deepEqual(shown, order.slice(0, 20));
+        assert.equal(await page.locator('#numbers-show-all').textContent(), 'Alle 100.000 Stellen zeigen');
+        assert.equal(await inView(page, '#numbers-verdict'), true);
+      });
+    });
+  }
+
   test('issue 34.5: a round link after a proof clears the proof card; damaged links say they are damaged, not cut', { timeout: BIG_WAIT }, async () => {
     const dice = example('dice-game.json');
     const { page, context } = await open(`#proof=${base64url(dice)}`);
