@@ -149,7 +149,15 @@ function rawValues(game) {
   return v;
 }
 
-/** The form's values with seeds trimmed, and a note for each trim. */
+/** Characters a seed can hold that nobody sees: they change the HMAC key, so the result differs silently. */
+const INVISIBLE = [
+  [/[\u200E\u200F\u202A-\u202E\u2066-\u2069\u061C]/u, 'Zeichen, die die Schreibrichtung ändern'],
+  [/[\u200B-\u200D\u2060-\u2064\uFEFF]/u, 'Zeichen ohne Breite'],
+  [/\u00AD/u, 'weiches Trennzeichen'],
+];
+const invisibleIn = (text) => INVISIBLE.filter(([re]) => re.test(text)).map(([, name]) => name);
+
+/** The form's values with seeds trimmed, and a note for each trim (and for invisible characters in a seed). */
 export function readValues(game) {
   const raw = rawValues(game);
   const values = { ...raw };
@@ -166,6 +174,10 @@ export function readValues(game) {
         notes.push({ field: f.name, text: `${f.label}: Leerzeichen oder Zeilenumbruch am Anfang oder Ende entfernt – die kommen meist vom Kopieren und gehören nicht zum Seed.` });
       }
       values[f.name] = trimmed;
+      const hidden = f.seed ? invisibleIn(trimmed) : [];
+      if (hidden.length) {
+        notes.push({ field: f.name, kind: 'invisible', text: `${f.label}: Der Seed enthält unsichtbare Zeichen (${hidden.join(', ')}). Sie zählen beim Rechnen mit: das Ergebnis ist ein anderes als für den Seed, den du siehst. Kopiere ihn noch einmal aus dem Original.` });
+      }
     }
   }
   if (values.seats) {
@@ -225,7 +237,7 @@ function render(state, outcome, reveal) {
   const { game } = state;
   const id = game.id;
   const notes = $(`${id}-notes`);
-  notes.replaceChildren(...outcome.notes.map((n) => notice('info', n.text, { 'data-note': 'trimmed', 'data-field': n.field })));
+  notes.replaceChildren(...outcome.notes.map((n) => notice(n.kind === 'invisible' ? 'warn' : 'info', n.text, { 'data-note': n.kind ?? 'trimmed', 'data-field': n.field })));
   for (const f of allFields(game)) $(`${id}-${f.name}-note`).hidden = true;
   const verdict = $(`${id}-verdict`);
   const result = $(`${id}-result`);

@@ -96,11 +96,23 @@ function numbersShown(d) {
   return null;
 }
 
+/**
+ * A Pokerni hand: the board and the winner. A round without `players` (the
+ * op needs none: it derives the whole deck) takes them from what was seen,
+ * the hands then the five board cards (13 cards: 4 players); with neither,
+ * the first cards of the deck.
+ */
 function pokerniShown(r, d) {
-  const players = Number(r.request?.players);
-  if (!Array.isArray(d.deck) || !Number.isSafeInteger(players) || players < 2 || 2 * players + 5 > d.deck.length) return null;
+  if (!Array.isArray(d.deck)) return null;
+  const seen = r.observed?.deck;
+  const fromSeen = Array.isArray(seen) && seen.length % 2 === 1 ? (seen.length - 5) / 2 : NaN;
+  const given = r.request?.players !== undefined;
+  const players = given ? Number(r.request.players) : fromSeen;
+  if (!Number.isSafeInteger(players) || players < 2 || 2 * players + 5 > d.deck.length) {
+    return given ? null : `Stapel: ${cardsText(d.deck.slice(0, 10), faces.numpy)} …`;
+  }
   const { hole, board } = selfpokerDeal(d.deck, players);
-  return `Board ${cardsText(board, faces.numpy)}${winnerText(hole, board, NUMPY)}`;
+  return `Board ${cardsText(board, faces.numpy)}${winnerText(hole, board, NUMPY)}${given ? '' : ` (${plural(players, 'Spieler', 'Spieler')}, nach den gesehenen Karten)`}`;
 }
 
 const ACTIONS = { teilen: 'Teilen', verdoppeln: 'Verdoppeln', stehen: 'Stehen', ziehen: 'Ziehen' };

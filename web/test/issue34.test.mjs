@@ -283,4 +283,49 @@ if (!missing.length) describe('issue 34', { timeout: 1800000 }, () => {
       await context.close();
     }
   });
+
+  test('issue 34.5: Pokerni hands without "players" are drawn; an invisible character in a seed is warned about; the dice example names the roll as the page does', { timeout: BIG_WAIT }, async () => {
+    const hands = example('selfpoker-hands.json');
+    const doc = JSON.parse(hands);
+    assert.ok(doc.epochs.every((e) => e.rounds.every((r) => r.players === undefined)), 'the example has no players: what this test is about');
+    assert.equal(rustAudit(hands).verdict, 'match');
+    const dice = example('dice-game.json');
+    const { page, context, problems } = await open();
+    try {
+      await page.fill('#proof-text', hands);
+      await page.click('#proof-run');
+      assert.equal((await proofVerdict(page)).verdict, 'match');
+      const shown = await page.$$eval('#proof-result .round-shown', (s) => s.map((x) => x.textContent));
+      assert.equal(shown.length, doc.epochs.length, shown.join('\n'));
+      for (const [i, t] of shown.entries()) {
+        const players = (doc.epochs[i].rounds[0].observed.deck.length - 5) / 2;
+        assert.match(t, new RegExp(`^Board (\\S+ ){5}· (Gewinner: Platz \\d+|Geteilter Pot: Plätze [\\d, ]+) mit .* \\(${players} Spieler, nach den gesehenen Karten\\)$`), t);
+      }
+      // The telegram roll: the title names it by the roll number the page lists.
+      await page.fill('#proof-text', dice);
+      await page.click('#proof-run');
+      assert.equal((await proofVerdict(page)).verdict, 'match');
+      const telegram = JSON.parse(dice).epochs[0].rounds.findIndex((r) => r.external === 'telegram');
+      const n = JSON.parse(dice).epochs[0].rounds[telegram].n;
+      const title = await page.textContent('#proof-source');
+      assert.match(title, new RegExp(`Wurf Nummer ${n} mit Telegram`));
+      assert.match(await page.textContent(`#proof-result .epoch li[data-round="${telegram}"]`), new RegExp(`Runde ${telegram + 1}.*Wurfnummer ${n}`));
+      // A right-to-left override and a zero-width space in a seed: the result differs, and the page says why.
+      const d = vectors.find((t) => t.input.op === 'dice.roll').input;
+      await page.click('#tab-dice');
+      await page.fill('#dice-serverSeed', `${d.serverSeed.slice(0, 4)}\u202E${d.serverSeed.slice(4)}\u200B`);
+      await page.fill('#dice-clientSeed', d.clientSeed);
+      await page.fill('#dice-from', String(d.n));
+      await page.click('#dice-run');
+      await page.waitForSelector('#dice-verdict[data-state="done"]');
+      const note = await page.textContent('#dice-notes [data-note="invisible"]');
+      assert.match(note, /Der Seed enthält unsichtbare Zeichen \(Zeichen, die die Schreibrichtung ändern, Zeichen ohne Breite\)/);
+      await page.fill('#dice-serverSeed', d.serverSeed);
+      await page.click('#dice-run');
+      await page.waitForFunction(() => document.querySelector('#dice-verdict')?.dataset.state === 'done' && !document.querySelector('#dice-notes [data-note="invisible"]'));
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
 });
