@@ -8,7 +8,7 @@
 // holds.
 
 import { handValue, strategy } from './js/blackjack.mjs';
-import { CURSOR, NUMPY, convertCard, rankText } from './js/cards.mjs';
+import { CURSOR, NUMPY, convertCard } from './js/cards.mjs';
 import { stringifyJson } from './js/json.mjs';
 import { evaluate as pokerEvaluate } from './js/poker.mjs';
 import { deal as selfpokerDeal } from './js/selfpoker.mjs';
@@ -18,7 +18,7 @@ import { recognisePasted, roundFragment } from './fragment.mjs';
 import { faces, tableCard } from './games.mjs';
 import { fieldName, formatAmount, formatInt, germanReason, plural } from './german.mjs';
 import { dropHash, whatNow } from './proofview.mjs';
-import { CATEGORY_NAMES, roundShown, showdown } from './roundview.mjs';
+import { handWords, roundShown, showdown } from './roundview.mjs';
 
 const DEBOUNCE_MS = 250;
 const COLLAPSED = 20;
@@ -323,8 +323,10 @@ function judge(game, outcome) {
     head = commit === 'mismatch' && !mismatches.length ? '✗ Commitment passt nicht' : commit === 'mismatch' ? '✗ Commitment und Ergebnis passen nicht' : `${game.mismatchHead ?? '✗ Das Ergebnis passt nicht zu den Seeds'}${passed}`;
   }
   else if (verdict === 'match') {
+    // A game whose items have no name a player uses (a Plinko path and its multiplier are not "13 Angaben") names none.
     const unit = game.unit ?? ['Angabe', 'Angaben'];
-    const all = compared === 1 ? `die eine ${unit[0]} stimmt` : `alle ${plural(compared, unit[0], unit[1])} stimmen überein`;
+    const generic = unit[0] === 'Angabe';
+    const all = generic ? 'alles Eingetragene stimmt' : compared === 1 ? `${plural(1, unit[0], unit[1])} stimmt` : `alle ${plural(compared, unit[0], unit[1])} stimmen`;
     const seen = compared ? `${all}${cutSeen ? ', die Cut-Card auch' : ''}` : cutSeen ? 'die Cut-Card stimmt' : 'nichts Gesehenes eingetragen';
     head = commit === 'ok' ? `✓ Stimmt: Commitment passt, ${seen}` : `✓ Stimmt: ${seen}`;
     if (!compared && !cutSeen) lines.push('Trage unten ein, was du gesehen hast, dann vergleicht die Seite Stück für Stück.');
@@ -669,8 +671,8 @@ function handsBlock(id, hole, board, numbering, round) {
   const won = showdown(hole, board, numbering);
   if (won) {
     box.append(el('p', { class: 'round-shown', id: `${id}-winner` }, won.seats.length === 1
-      ? `Gewinner: Platz ${won.seats[0]} mit ${won.hand.text}`
-      : `Geteilter Pot: Plätze ${won.seats.join(', ')} mit ${won.hand.text}`));
+      ? `Gewinner: Platz ${won.seats[0]} mit ${won.hand.withText}`
+      : `Geteilter Pot: Plätze ${won.seats.join(', ')} mit ${won.hand.withText}`));
   }
   box.append(el('div', { class: 'hand' }, el('strong', {}, 'Board'), el('span', {}, ...cardSpans(board, show, boardMarks))));
   const seenHole = round?.observed?.hole ?? [];
@@ -687,7 +689,7 @@ function handsBlock(id, hole, board, numbering, round) {
 function rate(cards) {
   // poker.evaluate is synchronous at heart; the engine answers it without crypto.
   const r = evaluateSync(cards);
-  return r ? `${CATEGORY_NAMES[r.category]} (${r.ranks.filter((x) => x > 0).map(rankText).join(' ')})` : '';
+  return r ? handWords(r).text : '';
 }
 
 function evaluateSync(cards) {

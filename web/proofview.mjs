@@ -363,7 +363,7 @@ function headline(report, bets) {
         `${seeds}, ${rounds}: ${commit}, ${plural(report.mismatch, 'Runde weicht', 'Runden weichen')} ab${gapsText(report)}.`];
     }
     case 'invalid': {
-      if (notAProof(report)) return ['✗ Das ist kein Nachweis', 'Ein Nachweis beginnt mit {"proof": 1 oder hat eine Zeile je Seed, jede ein JSON-Objekt. Hier steht etwas anderes.'];
+      if (notAProof(report)) return ['✗ Das ist kein Nachweis', 'Hier steht nichts, was ein Betreiber als Nachweis ausgibt: ein Nachweis nennt die Seeds und jede Runde. Kopiere ihn noch einmal vollständig, oder öffne die Datei mit „Datei wählen …“.'];
       const op = unknownOp(report);
       if (op) return ['✗ Ein Spiel, das diese Seite nicht kennt', `${place(op)} gehört zu „${/^"(.*)"/.exec(op.reason)?.[1] ?? '?'}“. Das kann diese Seite nicht nachrechnen; frag den Betreiber, womit sich dieses Spiel prüfen lässt.`];
       return ['✗ Der Nachweis ist fehlerhaft', `${plural(report.findings.filter((f) => f.kind === 'invalid').length, 'Stelle ist', 'Stellen sind')} nicht lesbar oder ungültig; ${seeds}, ${rounds}.`];

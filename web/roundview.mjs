@@ -38,11 +38,40 @@ function compareScores(a, b) {
   return 0;
 }
 
-/** The category of the best five of `cards` (cursor numbering) in German, e.g. "Paar (K K 9 7 4)". */
+/** Ranks as a player names them in a sentence: „ein Paar Zweien“, „bis zur Zehn“. */
+const RANK_PLURAL = { 2: 'Zweien', 3: 'Dreien', 4: 'Vieren', 5: 'Fünfen', 6: 'Sechsen', 7: 'Siebenen', 8: 'Achten', 9: 'Neunen', 10: 'Zehnen', 11: 'Buben', 12: 'Damen', 13: 'Könige', 14: 'Asse' };
+const RANK_TO = { 5: 'zur Fünf', 6: 'zur Sechs', 7: 'zur Sieben', 8: 'zur Acht', 9: 'zur Neun', 10: 'zur Zehn', 11: 'zum Buben', 12: 'zur Dame', 13: 'zum König', 14: 'zum Ass' };
+
+/**
+ * A rated hand in German, as a player says it: { text } on its own („Ein
+ * Paar Zweien, dazu A K 10“) and { withText } after „mit“ („mit einem Paar
+ * Zweien, dazu A K 10“). Kickers are written as the cards show them.
+ */
+export function handWords({ category, ranks }) {
+  const [a, b] = ranks;
+  const rest = (from) => ranks.slice(from).filter((x) => x > 0).map(rankText).join(' ');
+  const dazu = (from) => (rest(from) ? `, dazu ${rest(from)}` : '');
+  switch (category) {
+    case 'high_card': return { text: `Höchste Karte ${rankText(a)}${dazu(1)}`, withText: `der höchsten Karte ${rankText(a)}${dazu(1)}` };
+    case 'paar': return { text: `Ein Paar ${RANK_PLURAL[a]}${dazu(1)}`, withText: `einem Paar ${RANK_PLURAL[a]}${dazu(1)}` };
+    case 'zwei_paare': return { text: `Zwei Paare, ${RANK_PLURAL[a]} und ${RANK_PLURAL[b]}${dazu(2)}`, withText: `zwei Paaren, ${RANK_PLURAL[a]} und ${RANK_PLURAL[b]}${dazu(2)}` };
+    case 'drilling': return { text: `Ein Drilling ${RANK_PLURAL[a]}${dazu(1)}`, withText: `einem Drilling ${RANK_PLURAL[a]}${dazu(1)}` };
+    case 'strasse': return { text: `Eine Straße bis ${RANK_TO[a]}`, withText: `einer Straße bis ${RANK_TO[a]}` };
+    case 'flush': return { text: `Ein Flush (${rest(0)})`, withText: `einem Flush (${rest(0)})` };
+    case 'full_house': return { text: `Ein Full House, drei ${RANK_PLURAL[a]} und zwei ${RANK_PLURAL[b]}`, withText: `einem Full House, drei ${RANK_PLURAL[a]} und zwei ${RANK_PLURAL[b]}` };
+    case 'vierling': return { text: `Ein Vierling ${RANK_PLURAL[a]}${dazu(1)}`, withText: `einem Vierling ${RANK_PLURAL[a]}${dazu(1)}` };
+    case 'straight_flush': return a === 14
+      ? { text: 'Ein Royal Flush', withText: 'einem Royal Flush' }
+      : { text: `Ein Straight Flush bis ${RANK_TO[a]}`, withText: `einem Straight Flush bis ${RANK_TO[a]}` };
+    default: return { text: `${CATEGORY_NAMES[category] ?? category} (${rest(0)})`, withText: `${CATEGORY_NAMES[category] ?? category} (${rest(0)})` };
+  }
+}
+
+/** The best five of `cards` (cursor numbering), rated and in German (handWords), e.g. „Ein Paar Könige, dazu 9 7 4“. */
 export function rateHand(cards) {
   if (cards.length < 5 || cards.length > 7 || new Set(cards).size !== cards.length) return null;
   const r = evaluate(cards);
-  return { ...r, text: `${CATEGORY_NAMES[r.category]} (${r.ranks.filter((x) => x > 0).map(rankText).join(' ')})`, score: scoreOf(r) };
+  return { ...r, ...handWords(r), score: scoreOf(r) };
 }
 
 /**
@@ -65,8 +94,8 @@ function winnerText(hole, board, numbering) {
   const won = showdown(hole, board, numbering);
   if (!won) return '';
   return won.seats.length === 1
-    ? ` · Gewinner: Platz ${won.seats[0]} mit ${won.hand.text}`
-    : ` · Geteilter Pot: Plätze ${won.seats.join(', ')} mit ${won.hand.text}`;
+    ? ` · Gewinner: Platz ${won.seats[0]} mit ${won.hand.withText}`
+    : ` · Geteilter Pot: Plätze ${won.seats.join(', ')} mit ${won.hand.withText}`;
 }
 
 /** Blackjack's first deal from the first card seen, in the usual order: player, dealer, player, dealer. */
@@ -148,7 +177,8 @@ export function roundFacts(r) {
   const req = r.request ?? {};
   const facts = [
     ['nonce', (v) => `Nonce ${intText(v)}`],
-    ['hand', (v) => `Handindex ${intText(v)}`],
+    // Counted from 1 for players; the form asks for the operator's index from 0.
+    ['hand', (v) => `Hand ${typeof v === 'number' || typeof v === 'bigint' ? formatInt(typeof v === 'bigint' ? v + 1n : v + 1) : v}`],
     ['n', (v) => `Wurfnummer ${intText(v)}`],
     ['tournamentId', (v) => `Turnier ${v}`],
     ['players', (v) => plural(Number(v), 'Spieler', 'Spieler')],
