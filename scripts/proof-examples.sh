@@ -78,7 +78,7 @@ PY
 proofs() { # output directory
   local o=$1
   "$P" proof --requests $DIR/dice-game.requests.jsonl --group --commit \
-    --title "Ein Würfelspiel (Seed 001): ein Commitment, zwölf Würfe, Wurf Nummer 6 mit Telegram gewürfelt" --out "$o/dice-game.json"
+    --title "Ein Würfelspiel (Seed 001): ein Commitment, zwölf Würfe, Wurf Nummer 5 mit Telegram gewürfelt" --out "$o/dice-game.json"
   "$P" proof --requests $DIR/tournament.requests.jsonl --group --commit --prefix 20 \
     --title "Ein Turnier mit 10 Händen aus einem Seed (Seed 000): von jedem Schuh die ersten 20 Karten und die Cut-Card" \
     --out "$o/tournament.json"

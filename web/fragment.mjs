@@ -9,14 +9,37 @@
 
 /** base64url (padding optional; "+" and "/" accepted too) -> the UTF-8 text, or null. */
 export function decodeBase64url(value) {
+  const r = readBase64url(value);
+  return r.text ?? null;
+}
+
+/**
+ * base64url -> { text } or { error }: 'base64' (not base64url: a character
+ * no link of this page holds, or a length none has), 'cut' (the bytes end
+ * inside a UTF-8 character: where a cut link breaks off) or 'utf8' (bytes
+ * that are no UTF-8 before the end: the link was damaged, not cut).
+ */
+export function readBase64url(value) {
   const b64 = value.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
-  if (!/^[A-Za-z0-9+/]*$/.test(b64) || b64.length % 4 === 1) return null;
+  if (!/^[A-Za-z0-9+/]*$/.test(b64) || b64.length % 4 === 1) return { error: 'base64' };
+  let bytes;
   try {
     const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
-    const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
   } catch {
-    return null;
+    return { error: 'base64' };
+  }
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    // Whole up to its last 1-3 bytes: a character cut in two at the end.
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    try {
+      decoder.decode(bytes, { stream: true });
+      return { error: 'cut' };
+    } catch {
+      return { error: 'utf8' };
+    }
   }
 }
 
@@ -31,7 +54,10 @@ export function encodeBase64url(text) {
 /**
  * Reads a fragment (with or without "#"):
  *   { kind: 'proof', text } | { kind: 'proof', error } |
- *   { kind: 'round', op, params: Map<key, [values]> } | null (empty or unknown).
+ *   { kind: 'round', op, params: Map<key, [values]>, damaged } | null (empty or unknown).
+ * `damaged` lists the keys (or the text) of pairs whose %-encoding is broken:
+ * such a pair is left out, and the page says the link is damaged instead of
+ * asking for the value it could not read.
  */
 export function parseFragment(hash) {
   const h = hash.startsWith('#') ? hash.slice(1) : hash;
@@ -44,16 +70,20 @@ export function parseFragment(hash) {
   const op = safeDecode(head);
   if (!op || !/^[a-z]+\.[a-z]+$/i.test(op)) return null;
   const params = new Map();
+  const damaged = [];
   for (const pair of pairs) {
     if (!pair) continue;
     const eq = pair.indexOf('=');
     const key = safeDecode(eq === -1 ? pair : pair.slice(0, eq));
     const value = eq === -1 ? '' : safeDecode(pair.slice(eq + 1));
-    if (key === null || value === null) continue;
+    if (key === null || value === null) {
+      damaged.push(key ?? pair.slice(0, eq === -1 ? pair.length : eq));
+      continue;
+    }
     if (!params.has(key)) params.set(key, []);
     params.get(key).push(value);
   }
-  return { kind: 'round', op, params };
+  return { kind: 'round', op, params, damaged };
 }
 
 function safeDecode(s) {

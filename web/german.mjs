@@ -57,7 +57,7 @@ export const FIELD_NAMES = Object.freeze({
   roll: 'Zahl', multiplier: 'Multiplikator', path: 'Weg der Kugel', bucket: 'Fach', rows: 'Reihen', risk: 'Risiko',
   pocket: 'Feld', segments: 'Segmente', segment: 'Segment', hits: 'gezogene Zahlen', mines: 'Minen', tiles: 'Felder mit Minen',
   player: 'Karten des Spielers', banker: 'Karten der Bank', winner: 'Gewinner', gems: 'Diamanten', floats: 'Kommazahlen',
-  salt: 'Salz', crashPoint: 'Crash bei', terminatingHash: 'letzter Hash der Kette', limit: 'höchstens Schritte', distance: 'Schritte',
+  salt: 'Salt', crashPoint: 'Crash bei', terminatingHash: 'letzter Hash der Kette', limit: 'höchstens Schritte', distance: 'Schritte',
 });
 
 /** „Server-Seed“; `observed.cards` is „gesehen: Karten“. */

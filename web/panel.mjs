@@ -8,18 +8,17 @@
 // holds.
 
 import { handValue, strategy } from './js/blackjack.mjs';
-import { CURSOR, NUMPY, convertCard, rankText } from './js/cards.mjs';
+import { CURSOR, NUMPY, convertCard } from './js/cards.mjs';
 import { stringifyJson } from './js/json.mjs';
 import { evaluate as pokerEvaluate } from './js/poker.mjs';
-import { execute } from './js/provably.mjs';
 import { deal as selfpokerDeal } from './js/selfpoker.mjs';
 import { Cancelled, run } from './checker.mjs';
 import { $, copyButton, el, notice } from './dom.mjs';
 import { recognisePasted, roundFragment } from './fragment.mjs';
-import { InputError, faces, tableCard } from './games.mjs';
+import { faces, tableCard } from './games.mjs';
 import { fieldName, formatAmount, formatInt, germanReason, plural } from './german.mjs';
 import { dropHash, whatNow } from './proofview.mjs';
-import { CATEGORY_NAMES, roundShown, showdown } from './roundview.mjs';
+import { handWords, roundShown, showdown } from './roundview.mjs';
 
 const DEBOUNCE_MS = 250;
 const COLLAPSED = 20;
@@ -150,7 +149,15 @@ function rawValues(game) {
   return v;
 }
 
-/** The form's values with seeds trimmed, and a note for each trim. */
+/** Characters a seed can hold that nobody sees: they change the HMAC key, so the result differs silently. */
+const INVISIBLE = [
+  [/[\u200E\u200F\u202A-\u202E\u2066-\u2069\u061C]/u, 'Zeichen, die die Schreibrichtung ändern'],
+  [/[\u200B-\u200D\u2060-\u2064\uFEFF]/u, 'Zeichen ohne Breite'],
+  [/\u00AD/u, 'weiches Trennzeichen'],
+];
+const invisibleIn = (text) => INVISIBLE.filter(([re]) => re.test(text)).map(([, name]) => name);
+
+/** The form's values with seeds trimmed, and a note for each trim (and for invisible characters in a seed). */
 export function readValues(game) {
   const raw = rawValues(game);
   const values = { ...raw };
@@ -167,6 +174,10 @@ export function readValues(game) {
         notes.push({ field: f.name, text: `${f.label}: Leerzeichen oder Zeilenumbruch am Anfang oder Ende entfernt – die kommen meist vom Kopieren und gehören nicht zum Seed.` });
       }
       values[f.name] = trimmed;
+      const hidden = f.seed ? invisibleIn(trimmed) : [];
+      if (hidden.length) {
+        notes.push({ field: f.name, kind: 'invisible', text: `${f.label}: Der Seed enthält unsichtbare Zeichen (${hidden.join(', ')}). Sie zählen beim Rechnen mit: das Ergebnis ist ein anderes als für den Seed, den du siehst. Kopiere ihn noch einmal aus dem Original.` });
+      }
     }
   }
   if (values.seats) {
@@ -213,17 +224,10 @@ async function evaluate(game) {
   if (secretField && values[secretField.name] === '') {
     return { values, notes, error: { field: secretField.name, message: `Bitte den ${secretField.label} eintragen. Ohne ihn lässt sich nichts nachrechnen – ein leerer Seed würde eine ganz andere Folge ergeben.` } };
   }
-  let built;
-  try {
-    built = await game.build(values, { execute });
-  } catch (e) {
-    if (e instanceof InputError) return { values, notes, error: { field: e.field, message: e.message } };
-    throw e;
-  }
-  const epoch = { ...built.epoch, commit: built.epoch.commit ? built.epoch.commit : null };
-  // In the worker (web/worker.mjs), as every check: a game's round can be costly too.
-  const checked = await run(`game:${game.id}`, 'round', { text: stringifyJson({ proof: 1, epochs: [epoch] }) });
-  return { values, notes, built, checked };
+  // Built and checked in the worker (web/worker.mjs), as every check: a game's round can be costly too.
+  const r = await run(`game:${game.id}`, 'round', { game: game.id, values });
+  if (r.error) return { values, notes, error: r.error };
+  return { values, notes, built: r.built, checked: r.checked };
 }
 
 // ---------------------------------------------------------------------------
@@ -233,7 +237,7 @@ function render(state, outcome, reveal) {
   const { game } = state;
   const id = game.id;
   const notes = $(`${id}-notes`);
-  notes.replaceChildren(...outcome.notes.map((n) => notice('info', n.text, { 'data-note': 'trimmed', 'data-field': n.field })));
+  notes.replaceChildren(...outcome.notes.map((n) => notice(n.kind === 'invisible' ? 'warn' : 'info', n.text, { 'data-note': n.kind ?? 'trimmed', 'data-field': n.field })));
   for (const f of allFields(game)) $(`${id}-${f.name}-note`).hidden = true;
   const verdict = $(`${id}-verdict`);
   const result = $(`${id}-result`);
@@ -319,8 +323,10 @@ function judge(game, outcome) {
     head = commit === 'mismatch' && !mismatches.length ? '✗ Commitment passt nicht' : commit === 'mismatch' ? '✗ Commitment und Ergebnis passen nicht' : `${game.mismatchHead ?? '✗ Das Ergebnis passt nicht zu den Seeds'}${passed}`;
   }
   else if (verdict === 'match') {
+    // A game whose items have no name a player uses (a Plinko path and its multiplier are not "13 Angaben") names none.
     const unit = game.unit ?? ['Angabe', 'Angaben'];
-    const all = compared === 1 ? `die eine ${unit[0]} stimmt` : `alle ${plural(compared, unit[0], unit[1])} stimmen überein`;
+    const generic = unit[0] === 'Angabe';
+    const all = generic ? 'alles Eingetragene stimmt' : compared === 1 ? `${plural(1, unit[0], unit[1])} stimmt` : `alle ${plural(compared, unit[0], unit[1])} stimmen`;
     const seen = compared ? `${all}${cutSeen ? ', die Cut-Card auch' : ''}` : cutSeen ? 'die Cut-Card stimmt' : 'nichts Gesehenes eingetragen';
     head = commit === 'ok' ? `✓ Stimmt: Commitment passt, ${seen}` : `✓ Stimmt: ${seen}`;
     if (!compared && !cutSeen) lines.push('Trage unten ein, was du gesehen hast, dann vergleicht die Seite Stück für Stück.');
@@ -431,27 +437,69 @@ function marksOf(observed, differences, field) {
   return marks;
 }
 
+/**
+ * Chips built at once: a list this long is kept whole (hidden outside the
+ * range shown); a longer one (a 100,000-entry shuffle: one task of most of
+ * a second, issue 34) builds only the range shown, and the rest in pieces
+ * when asked for.
+ */
+const EAGER = 2000;
+const CHIPS_PER_TASK = 1000;
+
 /** An <ol> of chips; only the compared range (or the first few) shown until "alle zeigen". */
 function chipList(id, items, { marks = [], cut, unit }) {
   const ol = el('ol', { class: 'seq', id: `${id}-grid` });
-  const marked = marks.map((m, i) => (m ? i : -1)).filter((i) => i >= 0);
+  const eager = items.length <= EAGER;
+  let marked = [];
+  marks.forEach((m, i) => m && marked.push(i));
   const lo = marked.length ? Math.max(0, marked[0] - 2) : 0;
-  const hi = marked.length ? Math.min(items.length - 1, marked.at(-1) + 2) : Math.min(items.length, COLLAPSED) - 1;
-  items.forEach((item, i) => {
+  let hi = marked.length ? Math.min(items.length - 1, marked.at(-1) + 2) : Math.min(items.length, COLLAPSED) - 1;
+  if (!eager) hi = Math.min(hi, lo + EAGER - 1);
+  marked = null;
+  const chip = (i) => {
+    const item = items[i];
     const mark = marks[i];
-    ol.append(el('li', {
+    return el('li', {
       class: [item.red ? 'red' : '', cut === i ? 'cut' : '', mark ?? ''].filter(Boolean).join(' ') || undefined,
-      'data-pos': i, 'data-value': item.value, 'data-mark': mark, hidden: i < lo || i > hi,
+      'data-pos': i, 'data-value': item.value, 'data-mark': mark,
       title: `${item.label}${mark === 'mismatch' ? ' – weicht ab' : mark === 'match' ? ' – stimmt' : ''}`,
-    }, el('span', { class: 'pos' }, item.short ?? String(i + 1)), item.text));
-  });
+    }, el('span', { class: 'pos' }, item.short ?? String(i + 1)), item.text);
+  };
+  const range = (a, b) => {
+    const lis = [];
+    for (let i = a; i <= b; i++) lis.push(chip(i));
+    return lis;
+  };
+  if (eager) {
+    for (const li of range(0, items.length - 1)) {
+      const i = Number(li.dataset.pos);
+      li.hidden = i < lo || i > hi;
+      ol.append(li);
+    }
+  } else {
+    ol.append(...range(lo, hi));
+  }
   const nodes = [ol];
   if (lo > 0 || hi < items.length - 1) {
     const shownCount = hi - lo + 1;
     const toggle = el('button', { type: 'button', class: 'secondary small', id: `${id}-show-all`, 'aria-controls': `${id}-grid`, 'aria-expanded': 'false' }, `Alle ${plural(items.length, unit[0], unit[1])} zeigen`);
+    let pass = 0;
     toggle.addEventListener('click', () => {
       const all = toggle.getAttribute('aria-expanded') !== 'true';
-      [...ol.children].forEach((li, i) => (li.hidden = !all && (i < lo || i > hi)));
+      const mine = ++pass;
+      if (eager) [...ol.children].forEach((li, i) => (li.hidden = !all && (i < lo || i > hi)));
+      else if (!all) ol.replaceChildren(...range(lo, hi));
+      else {
+        ol.replaceChildren();
+        let at = 0;
+        const step = () => {
+          if (mine !== pass) return;
+          ol.append(...range(at, Math.min(items.length, at + CHIPS_PER_TASK) - 1));
+          at += CHIPS_PER_TASK;
+          if (at < items.length) setTimeout(step, 0);
+        };
+        step();
+      }
       toggle.setAttribute('aria-expanded', String(all));
       toggle.textContent = all ? `Nur ${plural(shownCount, unit[0], unit[1])} zeigen` : `Alle ${plural(items.length, unit[0], unit[1])} zeigen`;
     });
@@ -623,8 +671,8 @@ function handsBlock(id, hole, board, numbering, round) {
   const won = showdown(hole, board, numbering);
   if (won) {
     box.append(el('p', { class: 'round-shown', id: `${id}-winner` }, won.seats.length === 1
-      ? `Gewinner: Platz ${won.seats[0]} mit ${won.hand.text}`
-      : `Geteilter Pot: Plätze ${won.seats.join(', ')} mit ${won.hand.text}`));
+      ? `Gewinner: Platz ${won.seats[0]} mit ${won.hand.withText}`
+      : `Geteilter Pot: Plätze ${won.seats.join(', ')} mit ${won.hand.withText}`));
   }
   box.append(el('div', { class: 'hand' }, el('strong', {}, 'Board'), el('span', {}, ...cardSpans(board, show, boardMarks))));
   const seenHole = round?.observed?.hole ?? [];
@@ -641,7 +689,7 @@ function handsBlock(id, hole, board, numbering, round) {
 function rate(cards) {
   // poker.evaluate is synchronous at heart; the engine answers it without crypto.
   const r = evaluateSync(cards);
-  return r ? `${CATEGORY_NAMES[r.category]} (${r.ranks.filter((x) => x > 0).map(rankText).join(' ')})` : '';
+  return r ? handWords(r).text : '';
 }
 
 function evaluateSync(cards) {

@@ -15,15 +15,23 @@ import { $, copyButton, el } from './dom.mjs';
 import { encodedLength, proofFragment, recognisePasted } from './fragment.mjs';
 import { faces } from './games.mjs';
 import { fieldName, formatInt, germanReason, plural } from './german.mjs';
-import { keepsBets, opName } from './names.mjs';
+import { opName } from './names.mjs';
 import { statisticsSection } from './statsview.mjs';
 
 const LANE = 'proof';
 /** Rounds listed per seed before "alle zeigen" (rounds with findings are listed too, up to NOTABLE). */
 const LISTED = 60;
 const NOTABLE = 200;
+/** A seed's own findings shown under it (the list of findings has the first 500 of all). */
+const NOTICES = 20;
 /** The longest text put into the box; a longer proof is named instead (a 2 MB textarea alone blocks the page). */
 const BOX_MAX = 100_000;
+/**
+ * The largest file checked. A million seeds (27 MB) take seconds in the
+ * worker; past this the worker's memory, not the page, would give out, so
+ * the page says so before reading the file.
+ */
+export const MAX_FILE = 64 * 1000 * 1000;
 /** The longest URL Chromium opens (url::kMaxURLChars, 2 MiB); a longer link is refused, so the page offers the file. */
 export const MAX_URL = 2 * 1024 * 1024;
 /** Links this long get a warning: chat programs and mail cut them. */
@@ -81,6 +89,19 @@ export function dropHash() {
 
 async function loadFile(file) {
   dropHash();
+  if (file.size > MAX_FILE) {
+    clearResult();
+    state.source = null;
+    $('proof-text').value = '';
+    $('proof-text').placeholder = '';
+    const v = setVerdict('done', 'invalid', [
+      el('p', { class: 'verdict-head' }, '✗ Die Datei ist zu groß für diese Seite'),
+      el('p', { class: 'verdict-detail' }, `„${file.name}“ hat ${sizeText(file.size)}; diese Seite prüft Dateien bis ${sizeText(MAX_FILE)}. Lass dir den Nachweis in kleineren Teilen geben, oder prüfe ihn auf einem Computer mit dem Programm provably („provably audit“).`),
+    ]);
+    v.dataset.file = 'too-big';
+    v.scrollIntoView({ block: 'start' });
+    return;
+  }
   const bytes = new Uint8Array(await file.arrayBuffer());
   const source = { kind: 'file', name: file.name, bytes };
   const text = $('proof-text');
@@ -156,11 +177,7 @@ async function check(source, text) {
   if (!source) {
     const pasted = recognisePasted(text);
     if (pasted?.kind === 'link') {
-      if (!pasted.hash.startsWith('#proof=')) {
-        // A round's link: its game opens it; the box keeps nothing of it.
-        $('proof-text').value = '';
-        setVerdict('idle', null, [el('p', { class: 'verdict-detail' }, 'Das war der Link zu einer einzelnen Runde: geöffnet unter „Eine Runde nachrechnen“.')]);
-      }
+      // A round's link: its game opens it, and the card says so (roundLinkOpened).
       return openLink(pasted.hash);
     }
   }
@@ -176,7 +193,8 @@ async function check(source, text) {
     return;
   }
   if (gen !== state.gen) return;
-  if (result.unreadable || (source?.kind === 'link' && cutOff(result.report, result.length))) return linkProblem(source.fragment, result.unreadable ? null : 'cut');
+  if (result.unreadable) return linkProblem(source.fragment, { cut: 'cut', utf8: 'damaged' }[result.unreadable] ?? null);
+  if (source?.kind === 'link' && cutOff(result.report, result.length)) return linkProblem(source.fragment, 'cut');
   if (source?.kind === 'link' && result.text !== null) {
     $('proof-text').value = result.text;
     $('proof-text').placeholder = '';
@@ -198,7 +216,9 @@ function cutOff(report, length) {
 
 /**
  * A link that cannot be opened: `why` 'cut' (it breaks off, as a mail or
- * chat program cuts long links), 'unknown' (a game this page does not know;
+ * chat program cuts long links), 'damaged' (whole, but characters in it are
+ * broken: no program that cuts links does that), 'none' (a fragment that is
+ * neither a proof nor a round), 'unknown' (a game this page does not know;
  * `detail` names it), or null: a #proof= `fragment` that does not decode,
  * cut if it holds only link characters, else unreadable.
  */
@@ -210,11 +230,21 @@ export function linkProblem(fragment, why, detail) {
   const texts = {
     cut: ['✗ Link unvollständig', 'Der Link bricht mitten im Nachweis ab: er wurde beim Kopieren oder von einem Programm gekürzt. Kopiere den ganzen Link noch einmal, oder lass dir den Nachweis als Datei geben.'],
     unreadable: ['✗ Der Link ist nicht lesbar', 'Hinter „#proof=“ steht etwas, das kein Link dieser Seite erzeugt. Kopiere den Link noch einmal vollständig, oder lass dir den Nachweis als Datei geben.'],
+    damaged: ['✗ Der Link ist beschädigt', detail ?? 'Der Link ist vollständig, aber Zeichen darin sind verfälscht: so kürzt kein Mail- oder Chatprogramm. Lass dir den Link noch einmal schicken, oder den Nachweis als Datei.'],
+    none: ['✗ Dieser Link enthält keinen lesbaren Nachweis', 'Hinter dem „#“ im Link steht weder ein Nachweis noch eine Runde, die diese Seite kennt. Kopiere den Link noch einmal vollständig, oder lass dir den Nachweis als Datei geben.'],
     unknown: ['✗ Ein Spiel, das diese Seite nicht kennt', detail],
   }[kind];
   const v = setVerdict('done', 'invalid', [el('p', { class: 'verdict-head' }, texts[0]), el('p', { class: 'verdict-detail' }, texts[1])]);
   v.dataset.link = kind;
   $('proof-card').scrollIntoView({ block: 'start' });
+}
+
+/** A round's link was opened: the card lets go of the proof it showed and says where the round is. */
+export function roundLinkOpened() {
+  clearResult('Der Link gehört zu einer einzelnen Runde: sie ist unter „Eine Runde nachrechnen“ geöffnet.');
+  state.source = null;
+  $('proof-text').value = '';
+  $('proof-text').placeholder = '';
 }
 
 // ---------------------------------------------------------------------------
@@ -296,14 +326,34 @@ const notAProof = (report) => report.rounds === 0 && report.findings.length > 0 
 /** "; 2 Lücken in der Wett-Historie" when bets are missing (they change no verdict, but a player should know). */
 const gapsText = (report) => (report.gaps ? `; ${plural(report.gaps, 'Lücke', 'Lücken')} in der Wett-Historie` : '');
 
-/** [headline, counts line] of a report. */
-function headline(report) {
-  const seeds = plural(report.epochs, 'Seed', 'Seeds');
+/**
+ * " – aber es fehlen 2 Wetten (Nonces 2 … 3)" when a bet history has gaps:
+ * a match must not read as if every bet had been checked. Counted from the
+ * gap findings the page has (the first 1,000 findings).
+ */
+function missingBets(report) {
+  if (!report.gaps) return '';
+  const gaps = report.findings.filter((f) => f.kind === 'gap');
+  const ranges = gaps.filter((f) => Array.isArray(f.observed)).map((f) => f.observed.map(BigInt));
+  const counted = ranges.length === gaps.length && gaps.length === report.gaps;
+  const n = ranges.reduce((sum, [a, b]) => sum + b - a + 1n, 0n);
+  const named = ranges.slice(0, 3).map(([a, b]) => (a === b ? formatInt(a) : `${formatInt(a)} … ${formatInt(b)}`)).join(', ');
+  const nonces = ranges.length ? ` (${n === 1n && counted ? 'Nonce' : 'Nonces'} ${named}${ranges.length > 3 || !counted ? ' …' : ''})` : '';
+  if (!counted) return ` – aber es fehlen Wetten${nonces}`;
+  return n === 1n ? ` – aber es fehlt 1 Wette${nonces}` : ` – aber es fehlen ${formatInt(n)} Wetten${nonces}`;
+}
+
+/** A bet history's seeds are seed pairs to a player (server and client seed, Stake's „Seed-Paar“). */
+const seedWord = (bets) => (bets ? ['Seed-Paar', 'Seed-Paare'] : ['Seed', 'Seeds']);
+
+/** [headline, counts line] of a report; `bets`: the proof is a bet history. */
+function headline(report, bets) {
+  const seeds = plural(report.epochs, ...seedWord(bets));
   const rounds = plural(report.rounds, 'Runde', 'Runden');
   const commits = report.commitOk + report.commitMismatch;
   switch (report.verdict) {
     case 'match':
-      return ['✓ Der Nachweis stimmt', `${seeds}, ${rounds}: ${plural(report.match, 'Runde stimmt', 'Runden stimmen')}${report.commitOk ? `, ${plural(report.commitOk, 'Commitment passt', 'Commitments passen')}` : ''}${report.skipped ? `, ${plural(report.skipped, 'Runde', 'Runden')} übersprungen` : ''}${gapsText(report)}.`];
+      return [`✓ Der Nachweis stimmt${missingBets(report)}`, `${seeds}, ${rounds}: ${plural(report.match, 'Runde stimmt', 'Runden stimmen')}${report.commitOk ? `, ${plural(report.commitOk, 'Commitment passt', 'Commitments passen')}` : ''}${report.skipped ? `, ${plural(report.skipped, 'Runde', 'Runden')} übersprungen` : ''}${gapsText(report)}.`];
     case 'mismatch': {
       const commit = report.commitMismatch
         ? `${plural(report.commitMismatch, 'Commitment passt', 'Commitments passen')} nicht`
@@ -313,7 +363,7 @@ function headline(report) {
         `${seeds}, ${rounds}: ${commit}, ${plural(report.mismatch, 'Runde weicht', 'Runden weichen')} ab${gapsText(report)}.`];
     }
     case 'invalid': {
-      if (notAProof(report)) return ['✗ Das ist kein Nachweis', 'Ein Nachweis beginnt mit {"proof": 1 oder hat eine Zeile je Seed, jede ein JSON-Objekt. Hier steht etwas anderes.'];
+      if (notAProof(report)) return ['✗ Das ist kein Nachweis', 'Hier steht nichts, was ein Betreiber als Nachweis ausgibt: ein Nachweis nennt die Seeds und jede Runde. Kopiere ihn noch einmal vollständig, oder öffne die Datei mit „Datei wählen …“.'];
       const op = unknownOp(report);
       if (op) return ['✗ Ein Spiel, das diese Seite nicht kennt', `${place(op)} gehört zu „${/^"(.*)"/.exec(op.reason)?.[1] ?? '?'}“. Das kann diese Seite nicht nachrechnen; frag den Betreiber, womit sich dieses Spiel prüfen lässt.`];
       return ['✗ Der Nachweis ist fehlerhaft', `${plural(report.findings.filter((f) => f.kind === 'invalid').length, 'Stelle ist', 'Stellen sind')} nicht lesbar oder ungültig; ${seeds}, ${rounds}.`];
@@ -363,9 +413,9 @@ function firstOf(report) {
 
 function render(view, source) {
   const { report, epochs } = view;
-  const [head, detail] = headline(report);
+  const [head, detail] = headline(report, view.bets);
   const first = firstOf(report);
-  const opOf = (f) => epochs[f.epoch]?.rounds.find((r) => r.round === f.round)?.op;
+  const opOf = (f) => f.op ?? epochs[f.epoch]?.rounds.find((r) => r.round === f.round)?.op;
   const lines = meaning(report);
   const what = source?.kind === 'file' ? 'die Datei' : source?.kind === 'link' ? 'den Link' : 'den Nachweis';
   const kept = { id: 'proof', keep: `Bewahre ${what} auf, so wie du ${source?.kind === 'file' ? 'sie' : 'ihn'} bekommen hast, und lass dir keinen neuen geben.`, what };
@@ -382,22 +432,42 @@ function render(view, source) {
   }
   const format = view.format === 'document' ? 'Nachweis-Dokument' : 'Nachweis mit einer Zeile je Seed';
   const from = source?.kind === 'file' ? ` aus der Datei „${source.name}“` : source?.kind === 'link' ? ' aus dem Link' : '';
-  $('proof-result').replaceChildren(...[
+  const total = view.epochsTotal ?? epochs.length;
+  const result = $('proof-result');
+  result.replaceChildren(...[
     el('p', { class: 'muted small', id: 'proof-source' }, `${format}${view.title ? `: „${view.title}“` : ''}${from}.`),
-    counts(report, epochs),
+    counts(report, view.bets),
     statisticsSection(view.statistics),
     findingsList(report, opOf),
-    ...epochs.map((e) => epochSection(e)),
+    total > epochs.length ? el('p', { class: 'muted small', id: 'proof-epochs-shown' }, `Aufgelistet ${epochs.length === 1 ? 'ist der erste' : `sind die ersten ${formatInt(epochs.length)}`} von ${plural(total, ...seedWord(view.bets))}; geprüft und gezählt sind alle.`) : null,
   ].filter(Boolean));
+  appendInPieces(result, epochs, epochSection, SECTIONS_AT_ONCE, state.gen);
   v.scrollIntoView({ block: 'start' });
 }
 
-function counts(r, epochs) {
+/** Seed sections drawn per task: hundreds at once were one long task (issue 34). */
+const SECTIONS_AT_ONCE = 20;
+
+/** Appends `make(item)` for each item to `parent`, `n` per task, until the card shows another input. */
+function appendInPieces(parent, items, make, n, gen) {
+  let at = 0;
+  const step = () => {
+    if (gen !== state.gen) return;
+    const nodes = [];
+    for (const item of items.slice(at, at + n)) nodes.push(make(item));
+    parent.append(...nodes);
+    at += n;
+    if (at < items.length) setTimeout(step, 0);
+  };
+  step();
+}
+
+function counts(r, betsKept) {
   const row = (label, n) => [el('dt', {}, label), el('dd', {}, formatInt(n))];
   // Only a bet history (a scheme with bets, as its ops declare) can have gaps: elsewhere the row would always say 0.
-  const bets = r.gaps > 0 || epochs.some((e) => e.rounds.some((x) => x.op && keepsBets(x.op)));
+  const bets = r.gaps > 0 || betsKept;
   return el('dl', { class: 'kv counts', id: 'proof-counts' },
-    ...row('Seeds', r.epochs), ...row('Runden', r.rounds), ...row('stimmen', r.match), ...row('weichen ab', r.mismatch),
+    ...row(seedWord(betsKept)[1], r.epochs), ...row('Runden', r.rounds), ...row('stimmen', r.match), ...row('weichen ab', r.mismatch),
     ...row('übersprungen', r.skipped), ...row('ungültig', r.invalid + r.invalidOther), ...row('nicht verglichen', r.unobserved),
     ...row('Commitments passen', r.commitOk), ...row('Commitments passen nicht', r.commitMismatch), ...row('ohne Commitment', r.commitAbsent),
     ...(bets ? row('Lücken in der Wett-Historie', r.gaps ?? 0) : []));
@@ -451,10 +521,15 @@ function epochSection(e) {
     el('h3', {}, `Seed ${formatInt(e.epoch + 1)}${e.line !== null ? ` (Zeile ${formatInt(e.line)})` : ''}`),
     el('p', { class: 'epoch-head' }, el('span', { class: `badge ${commit === 'ok' ? 'match' : commit === 'mismatch' || commit === 'invalid' ? 'mismatch' : 'unobserved'}` }, COMMIT_TEXT[commit] ?? 'kein Commitment geprüft'), el('span', { class: 'muted mono' }, secret)),
     // A gap is a warning, not a fault: bets the history leaves out, no verdict changed.
-    ...e.findings.map((f) => el('p', { class: `notice ${f.kind === 'gap' ? 'warn' : 'bad'}`, 'data-kind': f.kind }, describeFinding(f))),
+    ...e.findings.slice(0, NOTICES).map((f) => el('p', { class: `notice ${f.kind === 'gap' ? 'warn' : 'bad'}`, 'data-kind': f.kind }, describeFinding(f))),
+    e.findings.length > NOTICES ? el('p', { class: 'muted small' }, `… und ${plural(e.findings.length - NOTICES, 'weiterer Befund', 'weitere Befunde')} zu diesem Seed.`) : null,
     ol);
+  const total = e.roundsTotal ?? e.rounds.length;
+  if (total > e.rounds.length) {
+    section.append(el('p', { class: 'muted small', 'data-unlisted': total - e.rounds.length }, `${e.rounds.length ? `Aufgelistet sind die ersten ${formatInt(e.rounds.length)}` : 'Keine aufgelistet'} von ${plural(total, 'Runde', 'Runden')}; geprüft und gezählt sind alle.`));
+  }
   if (listed.length < e.rounds.length) {
-    const more = el('button', { type: 'button', class: 'secondary small' }, `Alle ${plural(e.rounds.length, 'Runde', 'Runden')} zeigen`);
+    const more = el('button', { type: 'button', class: 'secondary small' }, `Alle ${e.rounds.length < total ? 'aufgelisteten ' : ''}${plural(e.rounds.length, 'Runde', 'Runden')} zeigen`);
     more.addEventListener('click', () => {
       ol.replaceChildren();
       appendRounds(ol, e.rounds);

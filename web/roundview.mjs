@@ -13,11 +13,18 @@ import { CATEGORIES, evaluate } from './js/poker.mjs';
 import { deal as selfpokerDeal } from './js/selfpoker.mjs';
 import { faces } from './games.mjs';
 import { formatInt, plural } from './german.mjs';
-import { viewOf } from './names.mjs';
+import { keepsBets, viewOf } from './names.mjs';
 import { schemeShown } from './views.mjs';
 
 /** Findings sent to the page (the counts say how many there were). */
 export const FINDINGS_SENT = 1000;
+/**
+ * Seeds, and rounds over all seeds, sent to the page: the rest is counted,
+ * not drawn. 50,000 empty seeds cost the page seconds in one task to receive
+ * and draw (issue 34); a 10,000-round proof still arrives whole.
+ */
+export const EPOCHS_SENT = 500;
+export const ROUNDS_SENT = 20_000;
 
 export const CATEGORY_NAMES = Object.freeze({
   high_card: 'Höchste Karte', paar: 'Paar', zwei_paare: 'Zwei Paare', drilling: 'Drilling', strasse: 'Straße',
@@ -31,11 +38,40 @@ function compareScores(a, b) {
   return 0;
 }
 
-/** The category of the best five of `cards` (cursor numbering) in German, e.g. "Paar (K K 9 7 4)". */
+/** Ranks as a player names them in a sentence: „ein Paar Zweien“, „bis zur Zehn“. */
+const RANK_PLURAL = { 2: 'Zweien', 3: 'Dreien', 4: 'Vieren', 5: 'Fünfen', 6: 'Sechsen', 7: 'Siebenen', 8: 'Achten', 9: 'Neunen', 10: 'Zehnen', 11: 'Buben', 12: 'Damen', 13: 'Könige', 14: 'Asse' };
+const RANK_TO = { 5: 'zur Fünf', 6: 'zur Sechs', 7: 'zur Sieben', 8: 'zur Acht', 9: 'zur Neun', 10: 'zur Zehn', 11: 'zum Buben', 12: 'zur Dame', 13: 'zum König', 14: 'zum Ass' };
+
+/**
+ * A rated hand in German, as a player says it: { text } on its own („Ein
+ * Paar Zweien, dazu A K 10“) and { withText } after „mit“ („mit einem Paar
+ * Zweien, dazu A K 10“). Kickers are written as the cards show them.
+ */
+export function handWords({ category, ranks }) {
+  const [a, b] = ranks;
+  const rest = (from) => ranks.slice(from).filter((x) => x > 0).map(rankText).join(' ');
+  const dazu = (from) => (rest(from) ? `, dazu ${rest(from)}` : '');
+  switch (category) {
+    case 'high_card': return { text: `Höchste Karte ${rankText(a)}${dazu(1)}`, withText: `der höchsten Karte ${rankText(a)}${dazu(1)}` };
+    case 'paar': return { text: `Ein Paar ${RANK_PLURAL[a]}${dazu(1)}`, withText: `einem Paar ${RANK_PLURAL[a]}${dazu(1)}` };
+    case 'zwei_paare': return { text: `Zwei Paare, ${RANK_PLURAL[a]} und ${RANK_PLURAL[b]}${dazu(2)}`, withText: `zwei Paaren, ${RANK_PLURAL[a]} und ${RANK_PLURAL[b]}${dazu(2)}` };
+    case 'drilling': return { text: `Ein Drilling ${RANK_PLURAL[a]}${dazu(1)}`, withText: `einem Drilling ${RANK_PLURAL[a]}${dazu(1)}` };
+    case 'strasse': return { text: `Eine Straße bis ${RANK_TO[a]}`, withText: `einer Straße bis ${RANK_TO[a]}` };
+    case 'flush': return { text: `Ein Flush (${rest(0)})`, withText: `einem Flush (${rest(0)})` };
+    case 'full_house': return { text: `Ein Full House, drei ${RANK_PLURAL[a]} und zwei ${RANK_PLURAL[b]}`, withText: `einem Full House, drei ${RANK_PLURAL[a]} und zwei ${RANK_PLURAL[b]}` };
+    case 'vierling': return { text: `Ein Vierling ${RANK_PLURAL[a]}${dazu(1)}`, withText: `einem Vierling ${RANK_PLURAL[a]}${dazu(1)}` };
+    case 'straight_flush': return a === 14
+      ? { text: 'Ein Royal Flush', withText: 'einem Royal Flush' }
+      : { text: `Ein Straight Flush bis ${RANK_TO[a]}`, withText: `einem Straight Flush bis ${RANK_TO[a]}` };
+    default: return { text: `${CATEGORY_NAMES[category] ?? category} (${rest(0)})`, withText: `${CATEGORY_NAMES[category] ?? category} (${rest(0)})` };
+  }
+}
+
+/** The best five of `cards` (cursor numbering), rated and in German (handWords), e.g. „Ein Paar Könige, dazu 9 7 4“. */
 export function rateHand(cards) {
   if (cards.length < 5 || cards.length > 7 || new Set(cards).size !== cards.length) return null;
   const r = evaluate(cards);
-  return { ...r, text: `${CATEGORY_NAMES[r.category]} (${r.ranks.filter((x) => x > 0).map(rankText).join(' ')})`, score: scoreOf(r) };
+  return { ...r, ...handWords(r), score: scoreOf(r) };
 }
 
 /**
@@ -58,8 +94,8 @@ function winnerText(hole, board, numbering) {
   const won = showdown(hole, board, numbering);
   if (!won) return '';
   return won.seats.length === 1
-    ? ` · Gewinner: Platz ${won.seats[0]} mit ${won.hand.text}`
-    : ` · Geteilter Pot: Plätze ${won.seats.join(', ')} mit ${won.hand.text}`;
+    ? ` · Gewinner: Platz ${won.seats[0]} mit ${won.hand.withText}`
+    : ` · Geteilter Pot: Plätze ${won.seats.join(', ')} mit ${won.hand.withText}`;
 }
 
 /** Blackjack's first deal from the first card seen, in the usual order: player, dealer, player, dealer. */
@@ -89,11 +125,23 @@ function numbersShown(d) {
   return null;
 }
 
+/**
+ * A Pokerni hand: the board and the winner. A round without `players` (the
+ * op needs none: it derives the whole deck) takes them from what was seen,
+ * the hands then the five board cards (13 cards: 4 players); with neither,
+ * the first cards of the deck.
+ */
 function pokerniShown(r, d) {
-  const players = Number(r.request?.players);
-  if (!Array.isArray(d.deck) || !Number.isSafeInteger(players) || players < 2 || 2 * players + 5 > d.deck.length) return null;
+  if (!Array.isArray(d.deck)) return null;
+  const seen = r.observed?.deck;
+  const fromSeen = Array.isArray(seen) && seen.length % 2 === 1 ? (seen.length - 5) / 2 : NaN;
+  const given = r.request?.players !== undefined;
+  const players = given ? Number(r.request.players) : fromSeen;
+  if (!Number.isSafeInteger(players) || players < 2 || 2 * players + 5 > d.deck.length) {
+    return given ? null : `Stapel: ${cardsText(d.deck.slice(0, 10), faces.numpy)} …`;
+  }
   const { hole, board } = selfpokerDeal(d.deck, players);
-  return `Board ${cardsText(board, faces.numpy)}${winnerText(hole, board, NUMPY)}`;
+  return `Board ${cardsText(board, faces.numpy)}${winnerText(hole, board, NUMPY)}${given ? '' : ` (${plural(players, 'Spieler', 'Spieler')}, nach den gesehenen Karten)`}`;
 }
 
 const ACTIONS = { teilen: 'Teilen', verdoppeln: 'Verdoppeln', stehen: 'Stehen', ziehen: 'Ziehen' };
@@ -129,7 +177,8 @@ export function roundFacts(r) {
   const req = r.request ?? {};
   const facts = [
     ['nonce', (v) => `Nonce ${intText(v)}`],
-    ['hand', (v) => `Handindex ${intText(v)}`],
+    // Counted from 1 for players; the form asks for the operator's index from 0.
+    ['hand', (v) => `Hand ${typeof v === 'number' || typeof v === 'bigint' ? formatInt(typeof v === 'bigint' ? v + 1n : v + 1) : v}`],
     ['n', (v) => `Wurfnummer ${intText(v)}`],
     ['tournamentId', (v) => `Turnier ${v}`],
     ['players', (v) => plural(Number(v), 'Spieler', 'Spieler')],
@@ -159,17 +208,39 @@ function roundView(r) {
   };
 }
 
-/** What the page needs of a checked proof (see the top of this file). */
+/**
+ * What the page needs of a checked proof (see the top of this file): the
+ * first EPOCHS_SENT seeds with at most ROUNDS_SENT rounds between them
+ * (`epochsTotal`, and each seed's `roundsTotal`, say how many there are);
+ * each finding sent names its round's op, so the page can word it without
+ * the round. `bets`: whether a round of the proof is a bet of a history.
+ */
 export function proofView(checked) {
   const { report, epochs, format, title } = checked;
   const shortSecret = (s) => (s ? { field: s.field, text: typeof s.value === 'string' && s.value.length > 20 ? `${s.value.slice(0, 10)}…${s.value.slice(-6)}` : String(s.value) } : null);
-  return {
-    format, title,
-    report: { ...report, findings: report.findings.slice(0, FINDINGS_SENT).map(plain), findingsTotal: report.findings.length },
-    epochs: epochs.map((e) => ({
-      epoch: e.epoch, line: e.line, secret: shortSecret(e.secret), findings: e.findings.map(plain),
+  const roundAt = (rounds, i) => (rounds?.[i]?.round === i ? rounds[i] : rounds?.find((r) => r.round === i));
+  const opAt = (f) => (f.epoch !== null && f.round !== null ? roundAt(epochs[f.epoch]?.rounds, f.round)?.op ?? null : null);
+  let budget = ROUNDS_SENT;
+  const sent = [];
+  for (const e of epochs.slice(0, EPOCHS_SENT)) {
+    const rounds = e.rounds.slice(0, Math.max(0, budget));
+    budget -= rounds.length;
+    sent.push({
+      epoch: e.epoch, line: e.line, secret: shortSecret(e.secret), findings: e.findings.slice(0, FINDINGS_SENT).map(plain),
       commit: e.commit ? { verdict: e.commit.verdict, derived: e.commit.derived ?? null } : null,
-      rounds: e.rounds.map(roundView),
-    })),
+      rounds: rounds.map(roundView), roundsTotal: e.rounds.length,
+    });
+  }
+  let bets = false;
+  for (const e of epochs) {
+    if (e.rounds.some((r) => typeof r.op === 'string' && keepsBets(r.op))) {
+      bets = true;
+      break;
+    }
+  }
+  return {
+    format, title, bets,
+    report: { ...report, findings: report.findings.slice(0, FINDINGS_SENT).map((f) => ({ ...plain(f), op: opAt(f) })), findingsTotal: report.findings.length },
+    epochs: sent, epochsTotal: epochs.length,
   };
 }

@@ -199,21 +199,21 @@ export const STAKE_GAME = {
 
 export const CRASH_GAME = {
   id: 'crash',
-  firstHint: 'den Hash der Runde und das Salz',
+  firstHint: 'den Hash der Runde und den Salt',
   tab: 'Stake Crash',
   unit: ['Angabe', 'Angaben'],
   opFor: () => 'stake.crash',
   title: 'Stake Crash',
-  intro: 'Eine Crash-Runde bei Stake nachrechnen: aus dem Hash der Runde und dem Salz (dem Hash eines Bitcoin-Blocks, vor dem Start festgelegt).',
+  intro: 'Eine Crash-Runde bei Stake nachrechnen: aus dem Hash der Runde und dem Salt (dem Hash eines Bitcoin-Blocks, vor dem Start festgelegt).',
   fields: [
     { name: 'hash', label: 'Hash der Runde', hint: 'Wo: bei der Runde unter „Fairness“; 64 Zeichen 0–9 und a–f.', wide: true, trim: true },
-    { name: 'salt', label: 'Salz', value: '0000000000000000001b34dc6a1e86083f95500b096231436e9b25cbdd0075c4', hint: 'Der Hash des Bitcoin-Blocks 584.500, wie Stake ihn beim Start von Crash angekündigt hat.', wide: true, trim: true },
+    { name: 'salt', label: 'Salt', value: '0000000000000000001b34dc6a1e86083f95500b096231436e9b25cbdd0075c4', hint: 'Der Hash des Bitcoin-Blocks 584.500, wie Stake ihn beim Start von Crash angekündigt hat.', wide: true, trim: true },
   ],
   observe: [
     { name: 'crashPoint', label: 'Crash bei', kind: 'text', hint: 'Der Multiplikator, bei dem die Runde endete, z. B. „×1,98“.' },
   ],
   formula: [
-    'HMAC-SHA256(Schlüssel = Hash der Runde als Text, Nachricht = Salz); die ersten 8 Hex-Zeichen als Zahl z; Crash bei max(1, 2³² / (z + 1) × 0,99), auf zwei Stellen abgerundet (Stakes Ankündigung des Crash-Seedings).',
+    'HMAC-SHA256(Schlüssel = Hash der Runde als Text, Nachricht = Salt); die ersten 8 Hex-Zeichen als Zahl z; Crash bei max(1, 2³² / (z + 1) × 0,99), auf zwei Stellen abgerundet (Stakes Ankündigung des Crash-Seedings).',
     'Ob der Hash zur Kette gehört (jeder Hash ist SHA-256 des nächsten, als Hex-Text), prüft diese Seite noch nicht.',
   ],
   async build(v) {

@@ -151,7 +151,7 @@ export function statisticsSection(s) {
     m.caveat ? el('p', { class: 'verdict-means', id: 'proof-stats-caveat' }, m.caveat) : null,
     el('p', { class: 'muted small', id: 'proof-stats-level' },
       `${plural(s.tests.length, 'Test', 'Tests')} über ${plural(s.rounds, 'Runde', 'Runden')}${s.notRun ? `; ${plural(s.notRun, 'weiterer Test hat', 'weitere Tests haben')} noch zu wenige Runden` : ''}${s.untested ? `; ${plural(s.untested, 'Runde', 'Runden')} ohne Test` : ''}. `
-      + `Fehlalarm-Grenze: Von ehrlichen Nachweisen löst höchstens ${levelText(s.level)} den Alarm aus (Niveau ${formatP(s.level)} für alle Tests zusammen, Holm-Korrektur).`),
+      + `Fehlalarm-Grenze: Von ehrlichen Nachweisen löst höchstens ${levelText(s.level)} den Alarm aus – über alle Tests zusammen gerechnet, nicht je Test.`),
     listed.length ? el('ol', { class: 'stats-tests', id: 'proof-stats-tests' }, ...listed.map(testItem)) : null);
   if (s.tests.length > listed.length) {
     const all = el('details', { class: 'formula', id: 'proof-stats-all' }, el('summary', {}, `Alle ${plural(s.tests.length, 'Test', 'Tests')} zeigen`));

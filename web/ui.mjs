@@ -7,7 +7,8 @@ import { parseFragment, proofValue } from './fragment.mjs';
 import { GAMES } from './games.mjs';
 import { viewOf } from './names.mjs';
 import { buildGamePanel, check } from './panel.mjs';
-import { linkProblem, loadFragment, loadText, setLinkOpener, setupProofCard } from './proofview.mjs';
+import { linkProblem, loadFragment, loadText, roundLinkOpened, setLinkOpener, setupProofCard } from './proofview.mjs';
+import { fieldName } from './german.mjs';
 
 const FIRST_TAB = 'blackjack';
 const panels = new Map();
@@ -102,7 +103,20 @@ export function openFragment(hash) {
     return true;
   }
   const f = parseFragment(hash);
-  if (!f) return false;
+  if (!f) {
+    // Not a link of this page. An anchor of the page itself (the skip link's
+    // "#main") is navigation; anything else replaces what the proof card
+    // showed, so an old verdict never stands beside a link that says nothing.
+    const h = hash.replace(/^#/, '');
+    if (h === '' || anchorOfPage(h)) return false;
+    linkProblem(null, 'none');
+    return true;
+  }
+  if (f.damaged.length) {
+    const names = [...new Set(f.damaged.map((k) => `„${fieldName(k)}“`))].join(', ');
+    linkProblem(null, 'damaged', `Der Link ist vollständig, aber im Wert von ${names} sind Zeichen verfälscht: so kürzt kein Mail- oder Chatprogramm. Lass dir den Link noch einmal schicken.`);
+    return true;
+  }
   const gameParam = f.params.get('game')?.[0];
   const known = (id) => GAMES.some((g) => g.id === id);
   // The panel the link names, else the one the op declares (names.mjs).
@@ -131,10 +145,20 @@ export function openFragment(hash) {
     else if (fld.name !== 'variant') set(fld.name, fld.value ?? '');
   }
   if (game.id === 'dice' && f.params.has('n') && !f.params.has('rolls')) set('rolls', '1');
+  // The proof card showed another input: it must not keep its verdict beside this round's.
+  roundLinkOpened();
   selectTab(game.id);
   $(`panel-${game.id}`).scrollIntoView({ block: 'start' });
   check(state, { reveal: true });
   return true;
+}
+
+function anchorOfPage(h) {
+  try {
+    return document.getElementById(decodeURIComponent(h)) !== null;
+  } catch {
+    return false;
+  }
 }
 
 /** After the self-test passed: open the link the page was opened with, and any later one. */

@@ -5,7 +5,8 @@
 //
 // Messages in:  { id, kind: 'selftest', text }            the vectors' text
 //               { id, kind: 'proof', text | bytes | fragment, keepText }
-//               { id, kind: 'round', text }               a game's one-epoch proof
+//               { id, kind: 'round', game, values }       a game's form: built here
+//                                                          into a one-epoch proof and checked
 // Messages out: { id, type: 'progress', done, total }     at most every 100 ms
 //               { id, type: 'done', result } | { id, type: 'error', message }
 //               (a proof's result carries its `statistics`, reference/js/stats/)
@@ -14,8 +15,10 @@ import { checkProof } from './js/proof.mjs';
 import { execute } from './js/provably.mjs';
 import { parseJson, stringifyJson } from './js/json.mjs';
 import { statisticsOf } from './js/stats/index.mjs';
-import { decodeBase64url } from './fragment.mjs';
+import { readBase64url } from './fragment.mjs';
+import { GAMES } from './games.mjs';
 import { serve } from './inbox.mjs';
+import { InputError } from './input.mjs';
 import { plain, proofView } from './roundview.mjs';
 import { runVectors } from './selftest.mjs';
 
@@ -62,15 +65,18 @@ async function selftest(id, { text }) {
   return { total: tests.length, declared: String(bundle.numberOfTests), passed, failed, failure };
 }
 
-/** The text of a proof from the page: typed, a file's bytes, or a link's fragment value. */
+/** The text of a proof from the page: typed, a file's bytes, or a link's fragment value; { unreadable } for a fragment that does not decode. */
 function proofInput(job) {
-  if (job.fragment !== undefined) return decodeBase64url(job.fragment);
+  if (job.fragment !== undefined) {
+    const r = readBase64url(job.fragment);
+    return r.error ? { unreadable: r.error } : r.text;
+  }
   return job.bytes ?? job.text;
 }
 
 async function proof(id, job) {
   const input = proofInput(job);
-  if (input === null) return { unreadable: true };
+  if (input.unreadable) return input;
   const checked = await checkProof(input, { onProgress: progress(id) });
   const text = typeof input === 'string' ? input : null;
   // Over the rounds just derived (reference/js/stats/): what `audit --stats` reports, no HMAC again.
@@ -84,9 +90,24 @@ async function proof(id, job) {
   return { ...proofView(checked), statistics, length: typeof input === 'string' ? input.length : input.length, text: job.keepText && text !== null && text.length <= job.keepText ? text : null };
 }
 
-async function round(id, { text }) {
-  const checked = await checkProof(text);
-  return plain({ report: checked.report, epochs: checked.epochs });
+/**
+ * A game's round from its form's values: built (games.mjs; some games derive
+ * the round to read what was seen) and checked here, so a round of 100,000
+ * entries costs the page nothing. An InputError comes back as { error }.
+ */
+async function round(id, { game: gameId, values }) {
+  const game = GAMES.find((g) => g.id === gameId);
+  if (!game) throw new Error(`no game ${gameId}`);
+  let built;
+  try {
+    built = await game.build(values, { execute });
+  } catch (e) {
+    if (e instanceof InputError) return { error: { field: e.field, message: e.message } };
+    throw e;
+  }
+  const { epoch, ...rest } = built;
+  const checked = await checkProof(stringifyJson({ proof: 1, epochs: [{ ...epoch, commit: epoch.commit ? epoch.commit : null }] }));
+  return { built: plain(rest), checked: plain({ report: checked.report, epochs: checked.epochs }) };
 }
 
 const KINDS = { selftest, proof, round };

@@ -247,6 +247,12 @@ describe('fragment.mjs', () => {
     assert.equal(fragment.parseFragment(`proof=${b64}`).text, 'Ölkanne?>');
     assert.deepEqual(fragment.parseFragment('#proof=!!!'), { kind: 'proof', error: 'bad-base64' });
     assert.deepEqual(fragment.parseFragment(`#proof=${Buffer.from([0xff, 0xfe]).toString('base64url')}`), { kind: 'proof', error: 'bad-base64' });
+    // Why a link does not decode (issue 34): a cut link ends inside a character, a damaged one breaks before its end.
+    const utf8 = (bytes) => fragment.readBase64url(Buffer.from(bytes).toString('base64url'));
+    assert.deepEqual(utf8([0x7b, 0xc3]), { error: 'cut' });
+    assert.deepEqual(utf8([0x7b, 0xff, 0x7d]), { error: 'utf8' });
+    assert.deepEqual(utf8([0x7b, 0xc3, 0xa4]), { text: '{ä' });
+    assert.deepEqual(fragment.readBase64url('a!b'), { error: 'base64' });
   });
 
   test('a round fragment keeps every value exactly: "+" is a plus, keys repeat, bad escapes are dropped', () => {
@@ -258,6 +264,9 @@ describe('fragment.mjs', () => {
     assert.deepEqual(f.params.get('seat'), ['7:x', '2:y']);
     assert.equal(fragment.parseFragment('#shoe.deal&serverSeed=a+b').params.get('serverSeed')[0], 'a+b');
     assert.equal(fragment.parseFragment('#shoe.deal&x=%E0%A4%A').params.has('x'), false);
+    // ... but named, so the page says the link is damaged (issue 34).
+    assert.deepEqual(fragment.parseFragment('#shoe.deal&x=%E0%A4%A&y=1').damaged, ['x']);
+    assert.deepEqual(fragment.parseFragment('#shoe.deal&y=1').damaged, []);
     assert.equal(fragment.parseFragment('#something'), null);
     assert.equal(fragment.parseFragment(''), null);
   });
@@ -319,9 +328,22 @@ describe('roundview.mjs and the checker\'s edges', () => {
     assert.deepEqual(split.seats, [1, 2]);
   });
 
+  test('a hand is named as a player says it: the pair and its kickers, not "Paar (2 A K 10)" (issue 34)', () => {
+    const card = (rank, suit) => CURSOR.card(rank, suit);
+    const words = (...cards) => roundview.rateHand(cards);
+    assert.equal(words(card(2, 0), card(2, 1), card(14, 2), card(13, 3), card(10, 0)).text, 'Ein Paar Zweien, dazu A K 10');
+    assert.equal(words(card(2, 0), card(2, 1), card(14, 2), card(13, 3), card(10, 0)).withText, 'einem Paar Zweien, dazu A K 10');
+    assert.equal(words(card(14, 0), card(12, 1), card(10, 2), card(9, 3), card(6, 0)).withText, 'der höchsten Karte A, dazu Q 10 9 6');
+    assert.equal(words(card(13, 0), card(13, 1), card(2, 2), card(2, 3), card(14, 0)).text, 'Zwei Paare, Könige und Zweien, dazu A');
+    assert.equal(words(card(6, 0), card(7, 1), card(8, 2), card(9, 3), card(10, 0)).text, 'Eine Straße bis zur Zehn');
+    assert.equal(words(card(13, 0), card(13, 1), card(13, 2), card(2, 3), card(2, 0)).text, 'Ein Full House, drei Könige und zwei Zweien');
+    assert.equal(words(card(10, 3), card(11, 3), card(12, 3), card(13, 3), card(14, 3)).text, 'Ein Royal Flush');
+    assert.equal(words(card(11, 0), card(11, 1), card(11, 2), card(4, 3), card(9, 0)).text, 'Ein Drilling Buben, dazu 9 4');
+  });
+
   test('facts count from 1 or use the operator\'s own numbers, never developer words', () => {
     const facts = roundview.roundFacts({ request: { n: 0, nonce: 3, cursor: 5, hand: 0, range: 10000 } });
-    assert.equal(facts, 'Nonce 3 · Handindex 0 · Wurfnummer 0 · Zahlen 0 bis 9.999');
+    assert.equal(facts, 'Nonce 3 · Hand 1 · Wurfnummer 0 · Zahlen 0 bis 9.999');
     assert.doesNotMatch(facts, /Cursor|n =/);
   });
 
