@@ -925,3 +925,31 @@ fn a_limbo_reading_is_named_in_the_finding(#[case] mode: &str, #[case] reading: 
     // The cursor ops it also claims agree.
     assert_eq!(r.total(|o| o.diverge), limbo.diverge);
 }
+
+#[test]
+fn an_op_asked_for_twice_is_listed_once_in_the_reports_only_ops() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("r.json");
+    let args = [
+        "diff",
+        "--target",
+        "provably-serve",
+        "--op",
+        "stake.dice",
+        "--op",
+        "cursor.int",
+        "--op",
+        "stake.dice",
+        "--cases",
+        "2",
+        "--seed",
+        "1",
+        "--quiet",
+        "--report",
+        report.to_str().unwrap(),
+    ];
+    let (code, _, err) = run(&args, "");
+    assert_eq!(code, 0, "{err}");
+    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(r["onlyOps"], serde_json::json!(["stake.dice", "cursor.int"]));
+}

@@ -138,12 +138,10 @@ fn stake_crash_chain_beyond_its_limit_is_exhausted_and_bad_hex_is_invalid() {
     // Upper-case hex is refused as the request is read: the hash's text is the key.
     let r = json!({ "op": "stake.crash", "hash": "A".repeat(64), "salt": "" });
     assert!(provably::registry::parse(&r).is_err());
+    // So are the wheel's segment counts: 15 is in 10..=50 but no wheel (the schemas say the five).
     let r =
         json!({ "op": "stake.wheel", "serverSeed": "s", "clientSeed": "c", "nonce": 0, "segments": 15, "risk": "low" });
-    assert_eq!(
-        provably::registry::parse(&r).unwrap().run_value().unwrap_err().kind(),
-        "invalid"
-    );
+    assert!(provably::registry::parse(&r).is_err());
     // Risk words are matched exactly, as the request is read.
     let r = json!({ "op": "stake.plinko", "serverSeed": "s", "clientSeed": "c", "nonce": 0, "rows": 8, "risk": "LOW" });
     assert!(provably::registry::parse(&r).is_err());

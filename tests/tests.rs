@@ -15,6 +15,8 @@ mod readme;
 mod verify;
 // `provably audit` and `provably proof`: proof vectors, examples, bad input, streaming.
 mod audit;
+// One document, one verdict: every proof rewritten (white space, key order, escapes, number forms, lines) and read every way.
+mod reading;
 // `audit --partial` and `merge`: parts of an archive merge into one audit's report.
 mod merge;
 // `audit --stats` and `certify`: certificates against enumeration, calibration, ground archives.

@@ -23,7 +23,7 @@ import { PLINKO, WHEEL } from './generated/stake-tables.mjs';
 import { SERVER_SEED_COMMITMENT, SEEDED } from './cursor.mjs';
 import { ProvablyError } from './errors.mjs';
 import { TWO_32, intField, none, num, pickLaw, pooled, small, tables, uniform } from './stats/laws.mjs';
-import { describe, hex64 as hex64Field, int, text, word } from './validate.mjs';
+import { hex64 as hex64Field, int, intOf, text, word } from './validate.mjs';
 
 /** Stake's CARDS index, ♦2 … ♣A (cards.mjs STAKE reads it as rank and suit). */
 export const CARD_COUNT = 52;
@@ -222,15 +222,11 @@ export async function chainDistance(p, hash, terminatingHash, limit) {
 
 // ---------------------------------------------------------------------------
 
-// The protocol schema gives risk as one of its words and the hashes as 64
-// lowercase hex (validate.mjs's word and hex64, read with the request), and
-// segments as 10 … 50; the ops refuse the segment counts the wheel lacks.
+// The protocol schema gives risk as one of its words, the hashes as 64
+// lowercase hex and segments as one of the wheel's counts (validate.mjs's
+// word, hex64 and intOf, read with the request).
 const RISKS = ['low', 'medium', 'high'];
 const SEGMENTS = [10, 20, 30, 40, 50];
-function oneOf(name, v, values) {
-  if (!values.includes(v)) throw new ProvablyError('invalid', `${name}: must be one of ${values.map(describe).join(', ')}, got ${describe(v)}`);
-  return v;
-}
 const F = (count) => (p, f) => floats(p, f.serverSeed, f.clientSeed, f.nonce, count);
 
 // ---------------------------------------------------------------------------
@@ -542,9 +538,8 @@ export const SCHEME = {
       game('Plinko', 'stake', [rule(/^bucket, edges pooled/, 'Plinko-Fach (die seltenen Randfächer zusammengefasst)')])),
     'stake.roulette': bet({}, async (p, f) => ({ pocket: roulettePocket((await F(1)(p, f))[0]) }), ROULETTE,
       game('Roulette', 'stake', [rule(/^pocket$/, 'Roulette-Fach')])),
-    'stake.wheel': bet({ segments: int(10, 50), risk: word(RISKS) }, async (p, f) => {
-      const segments = oneOf('segments', f.segments, SEGMENTS);
-      return wheel((await F(1)(p, f))[0], segments, f.risk);
+    'stake.wheel': bet({ segments: intOf(SEGMENTS), risk: word(RISKS) }, async (p, f) => {
+      return wheel((await F(1)(p, f))[0], f.segments, f.risk);
     }, WHEEL_STATS, game('Wheel', 'stake', [rule(/^segment$/, 'Rad-Segment')])),
     'stake.keno': bet({}, async (p, f) => ({ hits: drawWithout(await F(10)(p, f), SQUARES) }), KENO,
       game('Keno', 'stake', [pickRule('Keno-Zug', (n) => `eines von ${n} freien Feldern`)])),

@@ -95,6 +95,16 @@ export function hex64() {
   });
 }
 
+/** A JSON integer that is one of `values` (ascending): the wheel's segment counts (Rust's Field::size_of). */
+export function intOf(values) {
+  const [min, max] = [values[0], values[values.length - 1]];
+  return field({ type: 'integer', enum: [...values] }, (name, v) => {
+    const n = checkInt(name, v, min, max);
+    if (!values.includes(n)) throw invalid(`${name}: must be one of ${values.join(', ')}, got ${describe(n)}`);
+    return n;
+  });
+}
+
 /** A JSON integer in [min, max]; `1.0` and `1e0` are numbers, not integers. */
 export function int(min, max) {
   return field({ type: 'integer', minimum: min, maximum: max }, (name, v) => checkInt(name, v, min, max));

@@ -143,6 +143,7 @@ flags! {
     BelowLimit => "A value one step below its field's limit (range 0, players 1, decks 0, size 0, -1, penetration 0, four cards). The request is invalid.",
     NegativeZero => "An integer field given -0, where the field's minimum is 1 or more: -0 is not a protocol integer, and a reader that takes it for 0 finds it below the minimum. The request is invalid.",
     AboveLimit => "A value one step above its field's limit (2^53, count 100,001, players 23, decks 9, penetration 1, card 52, eight cards, a seed of 2^63). The request is invalid.",
+    NotListed => "An integer inside its field's range that is not one of the values the field takes (a wheel of 15 segments: 10, 20, 30, 40 or 50). The request is invalid; a reader that checks only the range answers, or fails in its table.",
     DuplicateKey => "A key given twice, with the same value. The request is invalid (docs/protocol.md); a reader that keeps the last value answers ok. The line is not a JSON value to a strict reader, so the answer's id may be null.",
     DuplicateCard => "The same card twice. The request is invalid.",
     NotAWord => "A word field (a risk level) given a text that is not one of its words: empty, in capitals, with a space. The request is invalid.",

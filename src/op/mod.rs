@@ -37,9 +37,15 @@ use self::error::{InvalidInput, OpError, MAX_COUNT, MAX_SAFE_INTEGER};
 pub enum Kind {
     /// Any Unicode text: a seed, a tournament id.
     Text,
-    /// A JSON integer in `min ..= max`. `size` marks a field that decides how
+    /// A JSON integer in `min ..= max`, and one of `only` when it is given
+    /// (the wheel's segment counts). `size` marks a field that decides how
     /// much work a request is (a count, a range): those are shrunk first.
-    Int { min: u64, max: u64, size: bool },
+    Int {
+        min: u64,
+        max: u64,
+        size: bool,
+        only: Option<&'static [u64]>,
+    },
     /// A JSON number strictly between 0 and 1.
     Fraction,
     /// A list of card numbers 0..=51, `min ..= max` of them, no card number
@@ -55,6 +61,11 @@ pub enum Kind {
     /// 64 lowercase hex characters (a hash that is itself a key: its text
     /// is used, so the case of its letters is part of it).
     Hex64,
+}
+
+/// `10, 20, 30`: a field's allowed values, as messages and help say them.
+pub fn join_ints(values: &[u64]) -> String {
+    values.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
 }
 
 /// Whether `text` is 64 lowercase hex characters.
@@ -93,12 +104,33 @@ impl Field {
                 min: 0,
                 max: MAX_SAFE_INTEGER,
                 size: false,
+                only: None,
             },
         )
     }
     /// An integer that says how much there is (a count, a range, a number of decks).
     pub const fn size(name: &'static str, min: u64, max: u64) -> Field {
-        Field::new(name, Kind::Int { min, max, size: true })
+        Field::new(
+            name,
+            Kind::Int {
+                min,
+                max,
+                size: true,
+                only: None,
+            },
+        )
+    }
+    /// A size that takes only the listed values (ascending), as the schemas say.
+    pub const fn size_of(name: &'static str, values: &'static [u64]) -> Field {
+        Field::new(
+            name,
+            Kind::Int {
+                min: values[0],
+                max: values[values.len() - 1],
+                size: true,
+                only: Some(values),
+            },
+        )
     }
     pub const fn new(name: &'static str, kind: Kind) -> Field {
         Field {
@@ -674,7 +706,16 @@ pub(crate) fn read_int(name: &str, v: &Value) -> Result<u64, InvalidInput> {
 fn settle(f: &Field, raw: Raw) -> Result<Arg, InvalidInput> {
     let name = f.name;
     match (f.kind, raw) {
-        (Kind::Int { min, max, .. }, Raw::Arg(Arg::Int(v))) => error::check_range(name, v, min, max).map(Arg::Int),
+        (Kind::Int { min, max, only, .. }, Raw::Arg(Arg::Int(v))) => {
+            let v = error::check_range(name, v, min, max)?;
+            match only {
+                Some(values) if !values.contains(&v) => Err(InvalidInput::new(
+                    name,
+                    format!("{v} is not one of {}", join_ints(values)),
+                )),
+                _ => Ok(Arg::Int(v)),
+            }
+        }
         (Kind::Fraction, Raw::Arg(Arg::Number(p))) if !(p > 0.0 && p < 1.0) => {
             Err(InvalidInput::new(name, format!("{p} is not strictly between 0 and 1")))
         }

@@ -105,7 +105,7 @@ fn input_flags(r: &Request) -> Vec<Flag> {
     for f in r.spec().fields {
         match (f.kind, r.get(f.name)) {
             (Kind::Text, Some(Arg::Text(s))) => text_flags(s, secret == Some(f.name), &mut flags),
-            (Kind::Int { min, max, size }, Some(Arg::Int(v))) => {
+            (Kind::Int { min, max, size, .. }, Some(Arg::Int(v))) => {
                 int_flags(*v, &mut flags);
                 if size && *v == min {
                     flags.push(Flag::MinValue);
@@ -228,6 +228,8 @@ impl VectorSet {
                     .into_iter()
                     .map(|(what, text)| (what.to_string(), Value::from(text)))
                     .collect(),
+                // A field of listed values: each of them (an edge between them is no value).
+                Kind::Int { only: Some(values), .. } => values.iter().map(|&v| (int_name(v), Value::from(v))).collect(),
                 Kind::Int { min, max, .. } => crate::op::strategy::edge_ints(min, max)
                     .into_iter()
                     .map(|v| (int_name(v), Value::from(v)))

@@ -579,7 +579,20 @@ fn limits(out: &mut Out, name: &str, kind: Kind, arg: &Arg) {
                 "a lone low surrogate is not a Unicode scalar value",
             );
         }
-        (Kind::Int { min, max, .. }, _) => int_limits(out, name, min, max),
+        (Kind::Int { min, max, only, .. }, _) => {
+            int_limits(out, name, min, max);
+            // The first value between two listed ones.
+            let between = only.and_then(|values| (min..=max).find(|v| !values.contains(v)));
+            if let (Some(values), Some(v)) = (only, between) {
+                value!(
+                    out,
+                    Flag::NotListed,
+                    name,
+                    &v.to_string(),
+                    &format!("not one of {}", crate::op::join_ints(values)),
+                );
+            }
+        }
         (Kind::Fraction, _) => {
             for (raw, why) in [
                 ("0", "not above 0"),

@@ -803,7 +803,7 @@ fn bet_gaps(out: &mut Vec<Vector>, a: &str, b: &str, first: &Value) {
     let refused =
         |n: u64| json!({"op": "stake.wheel", "clientSeed": "player-1", "nonce": n, "segments": 15, "risk": "low"});
     out.push(Vector {
-        comment: "invalid: a round the op refuses (a wheel of 15 segments) is no bet: its nonce is neither bet twice nor does it close a gap",
+        comment: "invalid: a round with a value its field does not take (a wheel of 15 segments) is no bet: its nonce is neither bet twice nor does it close a gap",
         class: "invalid",
         text: doc(&[epoch(commit_of(a), ss(a), vec![first.clone(), refused(0), refused(3)])]),
         verdict: Verdict::Invalid,
@@ -818,7 +818,7 @@ fn bet_gaps(out: &mut Vec<Vector>, a: &str, b: &str, first: &Value) {
         |_| {},
     ));
     out.push(Vector {
-        comment: "valid: bets missing from a history: gap findings at the end of each epoch (nonce 3, nonces 5 … 7; nonce 6 of another client seed), no verdict changed; nonces before the first shown and the floats of a bet are not judged",
+        comment: "valid: bets missing from a history: gap findings after every other finding (nonce 3, nonces 5 … 7; nonce 6 of another client seed), no verdict changed; nonces before the first shown and the floats of a bet are not judged",
         class: "valid",
         text: doc(&[epoch(commit_of(a), ss(a), gaps), epoch(commit_of(b), ss(b), mixed)]),
         verdict: Verdict::Match,

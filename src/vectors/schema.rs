@@ -10,6 +10,7 @@ use crate::op::{self, Kind, OpSpec};
 fn field(kind: Kind) -> Value {
     match kind {
         Kind::Text => json!({ "type": "string" }),
+        Kind::Int { only: Some(values), .. } => json!({ "type": "integer", "enum": values }),
         Kind::Int { min, max, .. } => uint(min, max),
         Kind::Fraction => json!({ "type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1 }),
         Kind::Cards { min, max, max_copies } => cards(min, max, max_copies),

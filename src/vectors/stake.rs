@@ -278,6 +278,17 @@ fn crash(v: &mut VectorSet) {
             json!({ "op": "stake.crash.chain", "hash": h, "terminatingHash": tip, "limit": 10 }),
         );
     }
+    // Far down the chain, at the largest limit: a distance or a limit kept
+    // in 16 bits (65,535), or a walk that stops at some smaller bound,
+    // shows only here.
+    let mut far = chain[0].clone();
+    for _ in 0..65_537 {
+        far = crate::base::crypto::sha256_hex(&far);
+    }
+    v.add(
+        "crash chain: 65,537 steps from the tip, at the largest limit (10^7)",
+        json!({ "op": "stake.crash.chain", "hash": chain[0], "terminatingHash": far, "limit": crate::schemes::stake::crash::MAX_LIMIT }),
+    );
     v.add(
         "crash chain: limit 1",
         json!({ "op": "stake.crash.chain", "hash": chain[9], "terminatingHash": tip, "limit": 1 }),

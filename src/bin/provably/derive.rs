@@ -56,6 +56,7 @@ fn kebab(name: &str) -> String {
 fn help(f: &op::Field) -> String {
     let what = match f.kind {
         Kind::Text => "text, used exactly as given".to_string(),
+        Kind::Int { only: Some(values), .. } => format!("one of {}", op::join_ints(values)),
         Kind::Int { min, max, .. } => format!("an integer {min}..={max}"),
         Kind::Fraction => "a number strictly between 0 and 1".into(),
         Kind::Cards { .. } => "cards as comma-separated integers 0..=51".into(),

@@ -166,7 +166,11 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         cases: opts.cases,
         vectors_only: args.vectors_only,
         jobs,
-        only_ops: args.ops.clone(),
+        // `--op a --op a` asks for one op: each is listed once, in the order first asked.
+        only_ops: {
+            let mut seen = std::collections::HashSet::new();
+            args.ops.iter().filter(|o| seen.insert(o.as_str())).cloned().collect()
+        },
         peak_rss_kib: peak_rss_kib(),
         targets: reports,
     };

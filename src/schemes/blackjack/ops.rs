@@ -50,6 +50,7 @@ const DEALER: Field = Field::new(
         min: 2,
         max: 11,
         size: false,
+        only: None,
     },
 );
 const CAN_DOUBLE: Field = Field::new("canDouble", Kind::Bool);

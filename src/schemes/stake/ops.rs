@@ -9,7 +9,7 @@ use super::crash::{self, MAX_LIMIT};
 use super::stats;
 use super::tables::{self, risk_index, RISKS};
 use super::{Floats, MAX_FLOATS};
-use crate::op::error::{InvalidInput, OpError};
+use crate::op::error::OpError;
 use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
 use crate::op::ok::CARD;
 use crate::op::reading::Reading;
@@ -43,7 +43,7 @@ pub(crate) static SCHEME: Scheme = Scheme {
 const COUNT: Field = Field::size("count", 1, MAX_FLOATS);
 pub(super) const ROWS: Field = Field::size("rows", 8, 16);
 const RISK: Field = Field::new("risk", Kind::Word(&RISKS));
-pub(super) const SEGMENTS: Field = Field::size("segments", 10, 50);
+pub(super) const SEGMENTS: Field = Field::size_of("segments", &tables::SEGMENT_COUNTS);
 pub(super) const MINES_FIELD: Field = Field::size("mines", 1, 24);
 const HASH: Field = Field::new("hash", Kind::Hex64);
 const SALT: Field = Field::text("salt");
@@ -286,11 +286,9 @@ pub(crate) static ROULETTE: OpSpec = OpSpec {
     stats: Stats::Tables(stats::ROULETTE),
 };
 
+/// The field takes only the wheel's segment counts ([`Field::size_of`]).
 fn segments_of(r: &Request) -> Result<usize, OpError> {
-    match r.int(SEGMENTS) {
-        s @ (10 | 20 | 30 | 40 | 50) => Ok(usize_of(s)),
-        s => Err(InvalidInput::new("segments", format!("{s} is not one of 10, 20, 30, 40, 50")).into()),
-    }
+    Ok(usize_of(r.int(SEGMENTS)))
 }
 
 pub(crate) static WHEEL: OpSpec = OpSpec {
@@ -593,7 +591,17 @@ pub(crate) static CRASH_CHAIN: OpSpec = OpSpec {
             })
             .boxed()
     },
-    flags: crate::op::no_flags,
+    // A walk of more than 10,000 steps (the distance, or the whole limit
+    // when the tip is not within it) is heavy, as a count above 10,000 is.
+    flags: |r| {
+        let limit = r.int(LIMIT);
+        let steps = crash::distance(r.text(HASH), r.text(TERMINATING), limit).unwrap_or(limit);
+        if steps > 10_000 {
+            vec![Flag::Heavy]
+        } else {
+            Vec::new()
+        }
+    },
     explain: no_story,
     reach: Reach {
         vectors: &[Flag::MinValue],

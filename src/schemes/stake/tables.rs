@@ -109,6 +109,8 @@ pub(crate) const JS_PATH: &str = "reference/js/generated/stake-tables.mjs";
 
 /// The wheel's segment counts.
 pub const SEGMENTS: [usize; 5] = [10, 20, 30, 40, 50];
+/// The same counts, as the request field lists them.
+pub const SEGMENT_COUNTS: [u64; 5] = [10, 20, 30, 40, 50];
 
 /// The tables as a JavaScript module, every cell written out from the
 /// functions above, so that reference/js/stake.mjs keeps no copy (a typo in
