@@ -10,9 +10,9 @@ import { STAKE, parseCard } from './js/cards.mjs';
 import { PLINKO, WHEEL } from './js/stake.mjs';
 import { el } from './dom.mjs';
 import { InputError, tokens } from './input.mjs';
-import { formatInt, plural } from './german.mjs';
+import { formatInt, germanError, plural } from './german.mjs';
 import { opsOfView, shortName } from './names.mjs';
-import { GEM_NAMES, WINNER_NAMES, baccaratTotal, pocketColour, pocketText, stakeCard, stakeShown, tileName, times, twoDecimals } from './stakeview.mjs';
+import { GEM_NAMES, WINNER_NAMES, baccaratTotal, pocketColour, pocketText, stakeCard, stakeCells, stakeShown, tileName, times, twoDecimals } from './stakeview.mjs';
 
 const refuse = (message, field) => {
   throw new InputError(message, field);
@@ -146,6 +146,98 @@ function requestOf(v) {
   return request;
 }
 
+// ---------------------------------------------------------------------------
+// Lists beside a check: Stake's bets of one seed pair nonce by nonce, and
+// Crash's earlier games. Computed in the worker (the game's `series`, run by
+// web/worker.mjs), at most SERIES_ROWS rows, drawn ROWS_PER_TASK per task.
+
+/** Rows of one list at most: 1,000 bets are a long session at Stake, and a few seconds in the worker. */
+export const SERIES_ROWS = 1000;
+const ROWS_PER_TASK = 100;
+const MAX_INT = Number.MAX_SAFE_INTEGER;
+
+/** A whole number from 0 typed into a list's field. */
+function readCount(text, field, label, lo = 0) {
+  const t = (text ?? '').trim().replace(/[.\s]/gu, '');
+  if (!/^\d+$/.test(t)) refuse(`„${label}“: bitte eine ganze Zahl eintragen, z. B. „${lo === 0 ? '0' : '10'}“.`, field);
+  const n = Number(t);
+  if (!Number.isSafeInteger(n)) refuse(`„${label}“: ${t} ist zu groß (höchstens ${formatInt(MAX_INT)}).`, field);
+  if (n < lo) refuse(`„${label}“: mindestens ${formatInt(lo)}.`, field);
+  return n;
+}
+
+/** An engine error of a list's request, in German, for the panel's form. */
+function engineRefuse(error) {
+  const field = /^([A-Za-z]+)\b/.exec(error.message)?.[1] ?? null;
+  refuse(germanError(error.message), field);
+}
+
+/**
+ * A list's section below a panel: its fields, a button, a status line
+ * (`data-state` busy, done, invalid or idle) and the table. The table is
+ * dropped at once when the panel's form changes: it belonged to the old
+ * inputs. Rows are drawn ROWS_PER_TASK per task, so 1,000 rows keep the
+ * page answering.
+ */
+function seriesSection(api, { id, title, intro, fields, button, columns, job, row, summary }) {
+  const inputs = fields.map((f) => el('input', { id: `${id}-${f.name}`, name: f.name, type: 'text', value: f.value ?? '', inputmode: f.inputmode ?? 'numeric', spellcheck: 'false', autocomplete: 'off', class: f.mono ? 'mono' : undefined, 'aria-describedby': f.hint ? `${id}-${f.name}-hint` : undefined }));
+  const go = el('button', { type: 'button', class: 'secondary', id: `${id}-run` }, button);
+  const status = el('p', { class: 'series-status', id: `${id}-status`, 'aria-live': 'polite', 'data-state': 'idle' });
+  const out = el('div', { class: 'series-out', id: `${id}-out` });
+  let pass = 0;
+  const say = (state, text) => {
+    status.dataset.state = state;
+    status.textContent = text;
+  };
+  api.onChange(() => {
+    if (status.dataset.state === 'idle') return;
+    pass++;
+    api.cancelSeries();
+    out.replaceChildren();
+    say('idle', `Die Werte oben haben sich geändert: „${button}“ rechnet die Liste neu.`);
+  });
+  go.addEventListener('click', async () => {
+    const mine = ++pass;
+    out.replaceChildren();
+    say('busy', 'Rechnet …');
+    const values = Object.fromEntries(fields.map((f, i) => [f.name, inputs[i].value]));
+    let r;
+    try {
+      r = await api.series(job(values), (done, total) => mine === pass && say('busy', `Rechnet … ${formatInt(done)} von ${formatInt(total)}`));
+    } catch (e) {
+      if (mine === pass) say('invalid', `Die Liste ließ sich nicht berechnen: ${e.message}`);
+      return;
+    }
+    if (mine !== pass || r.cancelled) return;
+    if (r.error) {
+      say('invalid', r.error.message);
+      return;
+    }
+    const body = el('tbody', {});
+    out.replaceChildren(el('table', { class: 'series-table', id: `${id}-table` }, el('thead', {}, el('tr', {}, ...columns.map((c) => el('th', { scope: 'col' }, c)))), body));
+    say('busy', `Zeichnet ${plural(r.rows.length, 'Zeile', 'Zeilen')} …`);
+    let at = 0;
+    const piece = () => {
+      if (mine !== pass) return;
+      body.append(...r.rows.slice(at, at + ROWS_PER_TASK).map(row));
+      at += ROWS_PER_TASK;
+      if (at < r.rows.length) setTimeout(piece, 0);
+      else say('done', summary(r));
+    };
+    piece();
+  });
+  return el('section', { class: 'series', id, 'aria-labelledby': `${id}-title` },
+    el('h3', { id: `${id}-title` }, title),
+    el('p', { class: 'hint' }, intro),
+    el('div', { class: 'grid' }, ...fields.map((f, i) => el('div', { class: `field${f.wide ? ' wide' : ''}` },
+      el('label', { for: `${id}-${f.name}` }, f.label), f.hint ? el('span', { class: 'hint', id: `${id}-${f.name}-hint` }, f.hint) : null, inputs[i]))),
+    el('div', { class: 'actions' }, go),
+    status, out);
+}
+
+/** The nonce after `text` (BigInt: a nonce goes up to 2^53 − 1), or null if `text` is no nonce. */
+const nextNonce = (text) => (/^\d+$/.test(text.trim()) ? String(BigInt(text.trim()) + 1n) : null);
+
 const only = (...ops) => ops;
 const WHERE = 'Wo: bei Stake unter „Fairness“ (Seeds); nach dem Wechsel des Seed-Paares auch der Server-Seed.';
 
@@ -195,6 +287,49 @@ export const STAKE_GAME = {
   resultNodes: (r, outcome) => stakeNodes(r, outcome),
   resultText: (r) => stakeShown(r.request.op, r.derived, r.request),
   describeMismatch: (f, round) => stakeMismatch(f, round),
+  tools(api) {
+    // Stake counts every bet of a seed pair up by one: the next bet is one click, checked at once.
+    const next = el('button', { type: 'button', class: 'secondary', id: 'stake-next-nonce', title: 'Nonce um eins erhöhen und gleich prüfen. Die Felder unter „Was du gesehen hast“ werden geleert: sie gehörten zur vorigen Wette.' }, 'Nächste Nonce');
+    next.addEventListener('click', () => {
+      const { nonce } = api.values();
+      const n = nextNonce(nonce);
+      const cleared = Object.fromEntries(STAKE_GAME.observe.map((f) => [f.name, '']));
+      api.setFields(n === null ? {} : { ...cleared, nonce: n });
+    });
+    const table = seriesSection(api, {
+      id: 'stake-series',
+      title: 'Mehrere Wetten auf einmal: Nonce von … bis …',
+      intro: `Dasselbe Spiel und Seed-Paar wie oben, eine Zeile je Nonce – zum Vergleich mit deiner Wett-Liste bei Stake. Höchstens ${formatInt(SERIES_ROWS)} Zeilen.`,
+      fields: [
+        { name: 'from', label: 'Nonce von', value: '0' },
+        { name: 'to', label: 'bis', value: '99' },
+      ],
+      button: 'Liste berechnen',
+      columns: ['Nonce', 'Ergebnis'],
+      job: (x) => ({ from: x.from, to: x.to }),
+      row: (x) => el('tr', { 'data-nonce': x.nonce }, el('td', { class: 'num' }, formatInt(x.nonce)), el('td', { 'data-value': x.value }, x.text)),
+      summary: (r) => `${plural(r.rows.length, 'Wette', 'Wetten')}, Nonce ${formatInt(r.rows[0].nonce)} bis ${formatInt(r.rows.at(-1).nonce)} (${shortName(r.op)}).`,
+    });
+    return { actions: [next], after: [table] };
+  },
+  /** The bets of nonces `from` … `to` of the form's seed pair and game, in the worker. */
+  async series(v, job, { execute, onProgress }) {
+    const from = readCount(job.from, 'from', 'Nonce von');
+    const to = readCount(job.to, 'to', 'bis');
+    if (to < from) refuse(`„bis“ (${formatInt(to)}) liegt vor „Nonce von“ (${formatInt(from)}).`, 'to');
+    if (to - from + 1 > SERIES_ROWS) refuse(`Höchstens ${formatInt(SERIES_ROWS)} Nonces auf einmal: ab Nonce ${formatInt(from)} also bis ${formatInt(Math.min(MAX_INT, from + SERIES_ROWS - 1))}.`, 'to');
+    if (v.serverSeed === '') refuse('Bitte oben den Server-Seed eintragen: ohne ihn lässt sich nichts nachrechnen.', 'serverSeed');
+    const base = { ...requestOf(v), serverSeed: v.serverSeed };
+    const rows = [];
+    for (let nonce = from; nonce <= to; nonce++) {
+      const request = { ...base, nonce };
+      const r = await execute(request);
+      if (r.error) engineRefuse(r.error);
+      rows.push({ nonce, ...stakeCells(v.op, r.ok, request) });
+      onProgress(rows.length, to - from + 1);
+    }
+    return { op: v.op, rows };
+  },
 };
 
 export const CRASH_GAME = {
