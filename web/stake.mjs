@@ -12,7 +12,7 @@ import { el } from './dom.mjs';
 import { InputError, tokens } from './input.mjs';
 import { formatInt, germanError, plural } from './german.mjs';
 import { opsOfView, shortName } from './names.mjs';
-import { GEM_NAMES, WINNER_NAMES, baccaratTotal, pocketColour, pocketText, stakeCard, stakeCells, stakeShown, tileName, times, twoDecimals } from './stakeview.mjs';
+import { GEM_NAMES, WINNER_NAMES, baccaratTotal, blackjackDeal, blackjackWords, pocketColour, pocketText, stakeCard, stakeCells, stakeShown, tileName, times, twoDecimals } from './stakeview.mjs';
 
 const refuse = (message, field) => {
   throw new InputError(message, field);
@@ -366,16 +366,55 @@ export const CRASH_GAME = {
 
 const diffIndex = (r, field) => new Set((r.comparison?.differences ?? []).filter((d) => d.field === field).map((d) => d.path[0]));
 
-function cardChips(id, cards, r, field) {
+/**
+ * Cards as chips, each marked where the player's card at its place (in the
+ * op's list `field`) agreed or differed. `at`: the places in that list
+ * (a hand: some of the dealt cards); `name(i, k)`: the chip's title.
+ */
+function cardChips(id, cards, r, field, { at = null, pos = (i) => String(i + 1), name = (i) => `Karte ${i + 1}` } = {}) {
   const bad = diffIndex(r, field);
   const seen = r.observed?.[field] ?? [];
+  const places = at ?? cards.map((_, i) => i);
   return el('ol', { class: 'seq stake-cards', id },
-    ...cards.map((c, i) => {
+    ...places.map((i, k) => {
+      const c = at ? cards[i] : cards[k];
       const f = stakeCard(c);
       const mark = bad.has(i) ? 'mismatch' : seen[i] !== undefined && seen[i] !== null ? 'match' : undefined;
-      return el('li', { class: [f.red ? 'red' : '', mark ?? ''].filter(Boolean).join(' ') || undefined, 'data-value': String(c), 'data-mark': mark, title: `Karte ${i + 1}` },
-        el('span', { class: 'pos' }, String(i + 1)), f.text);
+      return el('li', { class: [f.red ? 'red' : '', mark ?? ''].filter(Boolean).join(' ') || undefined, 'data-value': String(c), 'data-place': i + 1, 'data-mark': mark, title: name(i, k) },
+        el('span', { class: 'pos' }, pos(i, k)), f.text);
     }));
+}
+
+const range = (a, b) => Array.from({ length: b - a }, (_, i) => a + i);
+const WITH_REPLACEMENT = 'mit Zurücklegen: eine Karte kann mehrmals kommen';
+
+/** Stake Blackjack as a table: the player's two cards, the dealer's up card and hole card, the cards drawn next. */
+function blackjackHands(d, r) {
+  const h = blackjackDeal(d.cards);
+  const upText = stakeCard(h.up).text;
+  return [
+    el('div', { class: 'hands', id: 'stake-out-blackjack' },
+      el('div', { class: 'hand', 'data-side': 'player' }, el('strong', {}, `Spieler: ${blackjackWords(h.player)}`),
+        cardChips('stake-out-bj-player', d.cards, r, 'cards', { at: h.playerAt, name: (i, k) => `Karte ${i + 1}: deine ${k + 1}. Karte` })),
+      el('div', { class: 'hand', 'data-side': 'dealer' }, el('strong', {}, `Dealer zeigt ${upText}`),
+        cardChips('stake-out-bj-dealer', d.cards, r, 'cards', { at: h.dealerAt, name: (i, k) => `Karte ${i + 1}: ${k === 0 ? 'offen' : 'verdeckt'}` })),
+      el('div', { class: 'hand', 'data-side': 'next' }, el('strong', {}, 'Die nächsten Karten'),
+        el('span', { class: 'muted small' }, ' für Ziehen, Verdoppeln und Teilen, danach die des Dealers – in dieser Reihenfolge'),
+        cardChips('stake-out-bj-next', d.cards, r, 'cards', { at: range(h.next, Math.min(d.cards.length, h.next + 8)) }))),
+    el('p', { class: 'muted small', id: 'stake-out-bj-order' }, 'Stake sagt nicht, welche der ersten Karten wem gehören. Die Seite teilt sie aus, wie es am Tisch üblich ist: Spieler, Dealer, Spieler, Dealer (die zweite des Dealers verdeckt).'),
+  ];
+}
+
+/** Stake Video Poker: the five dealt, then the cards that replace the ones laid down, in order. */
+function videoPokerHands(d, r) {
+  return [
+    el('div', { class: 'hands', id: 'stake-out-videopoker' },
+      el('div', { class: 'hand', 'data-side': 'dealt' }, el('strong', {}, 'Ausgeteilt'),
+        cardChips('stake-out-vp-dealt', d.cards, r, 'cards', { at: range(0, 5) })),
+      el('div', { class: 'hand', 'data-side': 'draw' }, el('strong', {}, 'Ersatzkarten'),
+        cardChips('stake-out-vp-draw', d.cards, r, 'cards', { at: range(5, 10), pos: (i, k) => `E${k + 1}`, name: (i, k) => `Karte ${i + 1}: Ersatzkarte ${k + 1}` }))),
+    el('p', { class: 'muted small', id: 'stake-out-vp-held' }, 'Welche Karten du gehalten hast, steht nicht in den Seeds. Die Ersatzkarten kommen in dieser Reihenfolge: wer zwei Karten ablegt, bekommt E1 und E2, wer fünf ablegt, E1 bis E5.'),
+  ];
 }
 
 function plinkoBoard(d) {
@@ -459,10 +498,15 @@ function stakeNodes(r) {
     case 'stake.keno':
       return [shown, kenoBoard(d, r)];
     case 'stake.hilo':
+      return [
+        el('p', { class: 'stake-big', id: 'stake-out-hilo-start', 'data-value': String(d.cards[0]) }, `Startkarte ${stakeCard(d.cards[0]).text}`),
+        el('p', {}, `Dann die Karten in der Reihenfolge, in der sie aufgedeckt werden: jede Wahl (höher, tiefer, überspringen) deckt die nächste auf (${WITH_REPLACEMENT}).`),
+        cardChips('stake-out-cards', d.cards, r, 'cards', { pos: (i) => (i === 0 ? 'Start' : String(i + 1)), name: (i) => (i === 0 ? 'Startkarte' : `Karte ${i + 1}`) }),
+      ];
     case 'stake.blackjack':
-      return [el('p', {}, `${plural(d.cards.length, 'Karte', 'Karten')}, in der Reihenfolge, in der sie kommen (mit Zurücklegen: eine Karte kann mehrmals kommen).`), cardChips('stake-out-cards', d.cards, r, 'cards')];
+      return [shown, ...blackjackHands(d, r), el('p', {}, `Alle ${plural(d.cards.length, 'Karte', 'Karten')}, in der Reihenfolge, in der sie kommen (${WITH_REPLACEMENT}).`), cardChips('stake-out-cards', d.cards, r, 'cards')];
     case 'stake.videopoker':
-      return [shown, el('p', {}, 'Die ersten fünf Karten sind die Hand, die nächsten die Ersatzkarten in ihrer Reihenfolge.'), cardChips('stake-out-cards', d.cards, r, 'cards')];
+      return [...videoPokerHands(d, r), el('p', {}, `Der ganze Stapel, ${plural(d.cards.length, 'Karte', 'Karten')}: erst die Hand, dann die Ersatzkarten in ihrer Reihenfolge.`), cardChips('stake-out-cards', d.cards, r, 'cards')];
     case 'stake.baccarat':
       return [
         el('div', { class: 'hands', id: 'stake-out-baccarat', 'data-winner': d.winner },

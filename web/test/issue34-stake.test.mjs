@@ -218,4 +218,75 @@ if (!missing.length) describe('issue 34.7: Stake beside its calculator', { timeo
       });
     });
   }
+  /** A Blackjack hand's total, counted here from the Rust op's cards (the ace 11 while the hand stays at 21 or below). */
+  function total(cards) {
+    let sum = 0;
+    let aces = 0;
+    for (const c of cards) {
+      const rank = RANKS[Math.floor(c / 4)];
+      if (rank === 'A') aces++;
+      sum += rank === 'A' ? 11 : ['J', 'Q', 'K'].includes(rank) ? 10 : Number(rank);
+    }
+    while (sum > 21 && aces) {
+      sum -= 10;
+      aces--;
+    }
+    return sum === 21 && cards.length === 2 ? 'Blackjack' : `${aces ? 'Soft' : 'Hart'} ${sum}`;
+  }
+
+  const values = (page, sel) => page.$$eval(`${sel} li`, (l) => l.map((x) => Number(x.dataset.value)));
+  const texts = (page, sel) => page.$$eval(`${sel} li`, (l) => l.map((x) => x.lastChild.textContent));
+  const noSideways = (page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+  for (const [name, viewport] of VIEWPORTS) {
+    test(`issue 34.7b (${name}): Stake Blackjack as hands in the deal order, Hilo as its card sequence, Video Poker as dealt and replacement cards`, { timeout: BIG_WAIT }, async () => {
+      const { page, context, problems } = await open(viewport);
+      try {
+        const nonce = 11;
+        const bj = derive({ op: 'stake.blackjack', ...SEEDS, nonce });
+        const empty = { roll: '', multiplier: '', path: '', pocket: '', tiles: '', hits: '', cards: '', player: '', banker: '', gems: '' };
+        // The cards typed as they came (the deal order), the dealer's up card wrong.
+        const typed = bj.cards.slice(0, 5).map((c, i) => (i === 1 ? (c === 0 ? 1 : 0) : c));
+        await fill(page, 'stake', { op: 'stake.blackjack', ...empty, ...SEEDS, nonce, commit: COMMIT, cards: typed.map(cardText).join(' ') });
+        let v = await verdictAfter(page, 'stake', '#stake-run');
+        assert.equal(v.verdict, 'mismatch', v.text);
+        assert.ok(v.text.includes(`Karte 2: gesehen ${cardText(typed[1])}, berechnet ${cardText(bj.cards[1])}`), v.text);
+        assert.deepEqual(await values(page, '#stake-out-bj-player'), [bj.cards[0], bj.cards[2]]);
+        assert.deepEqual(await values(page, '#stake-out-bj-dealer'), [bj.cards[1], bj.cards[3]]);
+        assert.deepEqual(await values(page, '#stake-out-bj-next'), bj.cards.slice(4, 12));
+        assert.deepEqual(await texts(page, '#stake-out-bj-player'), [cardText(bj.cards[0]), cardText(bj.cards[2])]);
+        assert.deepEqual(await page.$$eval('#stake-out-bj-dealer li', (l) => l.map((x) => [x.dataset.mark, x.title])), [['mismatch', 'Karte 2: offen'], ['match', 'Karte 4: verdeckt']]);
+        assert.equal(await page.textContent('#stake-out-blackjack [data-side="player"] strong'), `Spieler: ${total([bj.cards[0], bj.cards[2]])}`);
+        assert.equal(await page.textContent('#stake-out-blackjack [data-side="dealer"] strong'), `Dealer zeigt ${cardText(bj.cards[1])}`);
+        assert.equal(await page.textContent('#stake-out-shown'), `Erste Hand: Spieler ${cardText(bj.cards[0])} ${cardText(bj.cards[2])} · Dealer ${cardText(bj.cards[1])}, verdeckt ${cardText(bj.cards[3])}`);
+        assert.deepEqual(await values(page, '#stake-out-cards'), bj.cards);
+        assert.equal(await noSideways(page), true);
+
+        const hilo = derive({ op: 'stake.hilo', ...SEEDS, nonce });
+        await fill(page, 'stake', { op: 'stake.hilo', ...empty, cards: hilo.cards.slice(0, 8).map(cardText).join(' ') });
+        v = await verdictAfter(page, 'stake', '#stake-run');
+        assert.equal(v.verdict, 'match', v.text);
+        assert.equal(await page.textContent('#stake-out-hilo-start'), `Startkarte ${cardText(hilo.cards[0])}`);
+        assert.deepEqual(await values(page, '#stake-out-cards'), hilo.cards);
+        assert.deepEqual(await page.$$eval('#stake-out-cards li .pos', (l) => l.slice(0, 3).map((x) => x.textContent)), ['Start', '2', '3']);
+        assert.equal(await noSideways(page), true);
+
+        const vp = derive({ op: 'stake.videopoker', ...SEEDS, nonce });
+        await fill(page, 'stake', { op: 'stake.videopoker', ...empty, cards: vp.cards.slice(0, 10).map(cardText).join(' ') });
+        v = await verdictAfter(page, 'stake', '#stake-run');
+        assert.equal(v.verdict, 'match', v.text);
+        assert.deepEqual(await values(page, '#stake-out-vp-dealt'), vp.cards.slice(0, 5));
+        assert.deepEqual(await values(page, '#stake-out-vp-draw'), vp.cards.slice(5, 10));
+        assert.deepEqual(await page.$$eval('#stake-out-vp-draw li .pos', (l) => l.map((x) => x.textContent)), ['E1', 'E2', 'E3', 'E4', 'E5']);
+        assert.deepEqual(await texts(page, '#stake-out-vp-dealt'), vp.cards.slice(0, 5).map(cardText));
+        assert.match(await page.textContent('#stake-out-vp-held'), /Welche Karten du gehalten hast, steht nicht in den Seeds/);
+        assert.deepEqual(await values(page, '#stake-out-cards'), vp.cards);
+        assert.equal(await noSideways(page), true);
+        assert.doesNotMatch(await page.$eval('#stake-result', (r) => r.textContent), ENGLISH);
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });
