@@ -235,6 +235,8 @@ function seriesSection(api, { id, title, intro, fields, button, columns, job, ro
     status, out);
 }
 
+const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+
 /** The nonce after `text` (BigInt: a nonce goes up to 2^53 − 1), or null if `text` is no nonce. */
 const nextNonce = (text) => (/^\d+$/.test(text.trim()) ? String(BigInt(text.trim()) + 1n) : null);
 
@@ -349,12 +351,67 @@ export const CRASH_GAME = {
   ],
   formula: [
     'HMAC-SHA256(Schlüssel = Hash der Runde als Text, Nachricht = Salt); die ersten 8 Hex-Zeichen als Zahl z; Crash bei max(1, 2³² / (z + 1) × 0,99), auf zwei Stellen abgerundet (Stakes Ankündigung des Crash-Seedings).',
-    'Ob der Hash zur Kette gehört (jeder Hash ist SHA-256 des nächsten, als Hex-Text), prüft diese Seite noch nicht.',
+    'Frühere Spiele: der Hash des Spiels davor ist SHA-256 des Hashs dieses Spiels, als Hex-Text (Stakes Kette wird rückwärts gespielt); so geht die Liste Spiel für Spiel zurück, wie „stake.crash.chain“ die Kette geht. Ob sie bis zum veröffentlichten letzten Hash der Kette reicht (bis zu 10 Millionen Schritte), prüft diese Seite nicht.',
   ],
   async build(v) {
     const seen = readDecimal(v.crashPoint, 'crashPoint', 'Crash bei');
     const round = { op: 'stake.crash', hash: v.hash.trim(), salt: v.salt.trim(), ...(seen === null ? {} : { observed: { crashPoint: seen } }) };
     return { epoch: { commit: null, rounds: [round] } };
+  },
+  tools(api) {
+    const chain = seriesSection(api, {
+      id: 'crash-chain',
+      title: 'Frühere Spiele der Kette',
+      intro: `Vom Hash oben Spiel für Spiel zurück: jedes frühere Spiel mit seinem Hash und wo es crashte – zum Vergleich mit Stakes Liste der letzten Spiele. Höchstens ${formatInt(SERIES_ROWS)} Spiele zurück.`,
+      fields: [
+        { name: 'back', label: 'Wie viele Spiele zurück', value: '10' },
+        { name: 'find', label: 'Hash eines früheren Spiels (optional)', hint: 'Steht er unter den berechneten Spielen, wird er markiert: dann gehören beide Spiele zur selben Kette.', wide: true, mono: true, inputmode: 'text' },
+      ],
+      button: 'Frühere Spiele berechnen',
+      columns: ['Spiele zurück', 'Hash', 'Crash bei'],
+      job: (x) => ({ back: x.back, find: x.find }),
+      row: (x) => el('tr', { 'data-back': x.back, 'data-hash': x.hash, class: x.found ? 'found' : undefined },
+        el('td', { class: 'num' }, formatInt(x.back)), el('td', {}, el('code', { title: x.hash }, x.hash)), el('td', { class: 'num', 'data-value': String(x.crashPoint) }, times(x.crashPoint))),
+      summary: (r) => {
+        const n = r.rows.length;
+        const listed = `${n === 1 ? 'Das Spiel' : `Die ${formatInt(n)} Spiele`} vor diesem, das jüngste zuerst.`;
+        if (!r.find) return listed;
+        if (r.found === 0) return `${listed} Der gesuchte Hash ist der Hash oben, dieses Spiel selbst.`;
+        if (r.found !== null) return `${listed} Der gesuchte Hash ist das Spiel ${plural(r.found, 'Spiel', 'Spiele')} vor diesem: beide gehören zur selben Kette.`;
+        return `${listed} Der gesuchte Hash ist nicht darunter: er liegt weiter zurück, nach diesem Spiel, oder gehört nicht zu dieser Kette.`;
+      },
+    });
+    return { after: [chain] };
+  },
+  /** The games before the form's one: SHA-256 of its hash's hex text, again and again, each with its crash point (in the worker). */
+  async series(v, job, { execute, sha256, onProgress }) {
+    const back = readCount(job.back, 'back', 'Wie viele Spiele zurück', 1);
+    if (back > SERIES_ROWS) refuse(`Höchstens ${formatInt(SERIES_ROWS)} Spiele zurück auf einmal.`, 'back');
+    const find = (job.find ?? '').trim().toLowerCase();
+    if (find !== '' && !/^[0-9a-f]{64}$/.test(find)) refuse(`„Hash eines früheren Spiels“: „${find.length > 20 ? `${find.slice(0, 20)}…` : find}“ sind nicht 64 Zeichen 0–9 und a–f.`, 'find');
+    const hash = v.hash.trim();
+    const salt = v.salt.trim();
+    const first = await execute({ op: 'stake.crash', hash, salt });
+    if (first.error) engineRefuse(first.error);
+    const rows = [];
+    let h = hash;
+    for (let k = 1; k <= back; k++) {
+      h = hex(await sha256(h));
+      const r = await execute({ op: 'stake.crash', hash: h, salt });
+      if (r.error) engineRefuse(r.error);
+      rows.push({ back: k, hash: h, crashPoint: r.ok.crashPoint });
+      onProgress(k, back);
+    }
+    // The walk is the op's: stake.crash.chain must find the last game listed exactly `back` steps from this one.
+    const walked = await execute({ op: 'stake.crash.chain', hash, terminatingHash: h, limit: back });
+    if (walked.ok?.distance !== back) throw new Error(`stake.crash.chain: ${JSON.stringify(walked)} for ${back} steps`);
+    let found = null;
+    if (find !== '') {
+      const f = await execute({ op: 'stake.crash.chain', hash, terminatingHash: find, limit: back });
+      found = f.ok ? f.ok.distance : null;
+      if (found) rows[found - 1].found = true;
+    }
+    return { rows, find: find || null, found };
   },
   resultNodes: (r) => (r.derived ? [el('p', { class: 'stake-big', id: 'crash-shown' }, times(r.derived.crashPoint))] : []),
   resultText: (r) => stakeShown('stake.crash', r.derived),

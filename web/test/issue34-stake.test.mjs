@@ -289,4 +289,44 @@ if (!missing.length) describe('issue 34.7: Stake beside its calculator', { timeo
       }
     });
   }
+  for (const [name, viewport] of VIEWPORTS) {
+    test(`issue 34.7c (${name}): the Crash hash chain walked 1,000 games back, each with its hash and crash point, in the worker; a hash searched for is found`, { timeout: BIG_WAIT * 4 }, async () => {
+      const hash = createHash('sha256').update(`issue 34.7 crash ${name}`).digest('hex');
+      const salt = '0000000000000000001b34dc6a1e86083f95500b096231436e9b25cbdd0075c4';
+      // The candidates by node's SHA-256; the Rust op says how far each lies from the game's hash.
+      const chain = [hash];
+      for (let k = 1; k <= 1001; k++) chain.push(createHash('sha256').update(chain[k - 1]).digest('hex'));
+      for (const k of [1, 500, 1000]) assert.equal(derive({ op: 'stake.crash.chain', hash, terminatingHash: chain[k], limit: k }).distance, k);
+      const points = serve(chain.slice(1, 1001).map((h) => ({ op: 'stake.crash', hash: h, salt }))).map((x) => x.crashPoint);
+      await withinGoal(`issue 34.7c on a ${name}`, viewport, async (page) => {
+        await fill(page, 'crash', { hash, salt, crashPoint: '' });
+        const v = await verdictAfter(page, 'crash', '#crash-run');
+        assert.equal(v.verdict, 'unobserved', v.text);
+        await page.fill('#crash-chain-back', '1000');
+        await page.fill('#crash-chain-find', chain[500].toUpperCase());
+        let s = await list(page, 'crash-chain');
+        assert.equal(s.state, 'done', s.text);
+        assert.equal(s.text, 'Die 1.000 Spiele vor diesem, das jüngste zuerst. Der gesuchte Hash ist das Spiel 500 Spiele vor diesem: beide gehören zur selben Kette.');
+        const rows = await page.$$eval('#crash-chain-table tbody tr', (t) => t.map((tr) => [Number(tr.dataset.back), tr.dataset.hash, tr.cells[2].dataset.value, tr.cells[2].textContent]));
+        assert.deepEqual(rows, points.map((p, i) => [i + 1, chain[i + 1], String(p), `×${de2(p)}`]));
+        assert.deepEqual(await page.$$eval('#crash-chain-table tr.found', (t) => t.map((tr) => Number(tr.dataset.back))), [500]);
+        assert.equal(await noSideways(page), true);
+        // One step beyond the list: not found, and said so.
+        await page.fill('#crash-chain-find', chain[1001]);
+        s = await list(page, 'crash-chain');
+        assert.match(s.text, /Der gesuchte Hash ist nicht darunter/);
+        assert.equal(await page.locator('#crash-chain-table tr.found').count(), 0);
+        // Over the bound, and a hash that is none: refused in German.
+        await page.fill('#crash-chain-back', '1001');
+        s = await list(page, 'crash-chain');
+        assert.deepEqual(s, { state: 'invalid', text: 'Höchstens 1.000 Spiele zurück auf einmal.' });
+        await page.fill('#crash-chain-back', '3');
+        await page.fill('#crash-chain-find', 'kein hash');
+        s = await list(page, 'crash-chain');
+        assert.equal(s.state, 'invalid');
+        assert.match(s.text, /„Hash eines früheren Spiels“: „kein hash“ sind nicht 64 Zeichen/);
+        assert.doesNotMatch(await page.textContent('#crash-chain'), ENGLISH);
+      });
+    });
+  }
 });
