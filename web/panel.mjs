@@ -236,6 +236,8 @@ export async function check(state, { reveal = false } = {}) {
   const { game } = state;
   clearTimeout(state.timer);
   const gen = ++state.gen;
+  // A link or a tool sets fields without an input event: the tools hear of it here.
+  for (const f of state.onChange) f();
   setBusy(state);
   let outcome;
   try {

@@ -179,18 +179,24 @@ function engineRefuse(error) {
  * inputs. Rows are drawn ROWS_PER_TASK per task, so 1,000 rows keep the
  * page answering.
  */
-function seriesSection(api, { id, title, intro, fields, button, columns, job, row, summary }) {
+function seriesSection(api, { id, title, intro, fields, button, columns, depends, job, row, summary }) {
   const inputs = fields.map((f) => el('input', { id: `${id}-${f.name}`, name: f.name, type: 'text', value: f.value ?? '', inputmode: f.inputmode ?? 'numeric', spellcheck: 'false', autocomplete: 'off', class: f.mono ? 'mono' : undefined, 'aria-describedby': f.hint ? `${id}-${f.name}-hint` : undefined }));
   const go = el('button', { type: 'button', class: 'secondary', id: `${id}-run` }, button);
-  const status = el('p', { class: 'series-status', id: `${id}-status`, 'aria-live': 'polite', 'data-state': 'idle' });
+  const status = el('p', { class: 'series-status', id: `${id}-status`, 'data-state': 'idle' });
   const out = el('div', { class: 'series-out', id: `${id}-out` });
   let pass = 0;
+  // The form's values the list depends on (`depends`), as it was computed: what was seen, or the nonce, do not void it.
+  const keyOf = () => {
+    const v = api.values();
+    return JSON.stringify(depends.map((k) => v[k]));
+  };
+  let key = null;
   const say = (state, text) => {
     status.dataset.state = state;
     status.textContent = text;
   };
   api.onChange(() => {
-    if (status.dataset.state === 'idle') return;
+    if (status.dataset.state === 'idle' || keyOf() === key) return;
     pass++;
     api.cancelSeries();
     out.replaceChildren();
@@ -198,6 +204,7 @@ function seriesSection(api, { id, title, intro, fields, button, columns, job, ro
   });
   go.addEventListener('click', async () => {
     const mine = ++pass;
+    key = keyOf();
     out.replaceChildren();
     say('busy', 'Rechnet …');
     const values = Object.fromEntries(fields.map((f, i) => [f.name, inputs[i].value]));
@@ -308,6 +315,7 @@ export const STAKE_GAME = {
       ],
       button: 'Liste berechnen',
       columns: ['Nonce', 'Ergebnis'],
+      depends: ['op', 'serverSeed', 'clientSeed', 'rows', 'risk', 'segments', 'mines'],
       job: (x) => ({ from: x.from, to: x.to }),
       row: (x) => el('tr', { 'data-nonce': x.nonce }, el('td', { class: 'num' }, formatInt(x.nonce)), el('td', { 'data-value': x.value }, x.text)),
       summary: (r) => `${plural(r.rows.length, 'Wette', 'Wetten')}, Nonce ${formatInt(r.rows[0].nonce)} bis ${formatInt(r.rows.at(-1).nonce)} (${shortName(r.op)}).`,
@@ -369,6 +377,7 @@ export const CRASH_GAME = {
       ],
       button: 'Frühere Spiele berechnen',
       columns: ['Spiele zurück', 'Hash', 'Crash bei'],
+      depends: ['hash', 'salt'],
       job: (x) => ({ back: x.back, find: x.find }),
       row: (x) => el('tr', { 'data-back': x.back, 'data-hash': x.hash, class: x.found ? 'found' : undefined },
         el('td', { class: 'num' }, formatInt(x.back)), el('td', {}, el('code', { title: x.hash }, x.hash)), el('td', { class: 'num', 'data-value': String(x.crashPoint) }, times(x.crashPoint))),

@@ -211,10 +211,19 @@ if (!missing.length) describe('issue 34.7: Stake beside its calculator', { timeo
         const cells = await page.$$eval('#stake-series-table tbody tr', (t) => t.map((tr) => [Number(tr.dataset.nonce), tr.cells[1].textContent]));
         assert.deepEqual(cells, mines.map((m, i) => [500 + i, `Felder ${m.mines.map((x) => x + 1).join(', ')}`]));
         assert.doesNotMatch(await page.textContent('#stake-series'), ENGLISH);
+        // The table is not about the nonce or what was seen: the next bet leaves it standing.
+        await verdictAfter(page, 'stake', '#stake-next-nonce');
+        assert.equal(await page.locator('#stake-series-table tbody tr').count(), 20);
+        assert.equal(await page.getAttribute('#stake-series-status', 'data-state'), 'done');
+        // Another seed pair, typed or from a link, drops it.
         await page.fill('#stake-clientSeed', 'ein anderer');
         await page.waitForSelector('#stake-series-status[data-state="idle"]');
         assert.equal(await page.locator('#stake-series-table').count(), 0);
         assert.match(await page.textContent('#stake-series-status'), /Die Werte oben haben sich geändert/);
+        assert.equal((await list(page, 'stake-series')).state, 'done');
+        await page.evaluate(() => (location.hash = '#stake.mines&serverSeed=x&clientSeed=y&nonce=0&mines=5'));
+        await page.waitForSelector('#stake-series-status[data-state="idle"]');
+        assert.equal(await page.locator('#stake-series-table').count(), 0);
       });
     });
   }
