@@ -12,7 +12,7 @@ import { CURSOR, NUMPY, convertCard } from './js/cards.mjs';
 import { stringifyJson } from './js/json.mjs';
 import { evaluate as pokerEvaluate } from './js/poker.mjs';
 import { deal as selfpokerDeal } from './js/selfpoker.mjs';
-import { Cancelled, run } from './checker.mjs';
+import { Cancelled, cancel, run } from './checker.mjs';
 import { $, copyButton, el, notice } from './dom.mjs';
 import { recognisePasted, roundFragment } from './fragment.mjs';
 import { faces, tableCard } from './games.mjs';
@@ -96,13 +96,16 @@ export function buildGamePanel(game, placeholder, hooks, shown) {
     el('p', { class: 'verdict-head' }, 'Noch nicht geprüft: trage die Werte ein.'));
   const result = el('div', { id: `${id}-result`, class: 'result' });
   const formula = el('details', { class: 'formula' }, el('summary', {}, 'So wird gerechnet'), ...game.formula.map((t) => el('p', {}, t)));
+  const state = { game, gen: 0, runs: 0, timer: null, hooks, onChange: [] };
+  // A game's own tools beside its check (Stake: the next nonce, a table of nonces; Crash: earlier games).
+  const tools = game.tools ? game.tools(toolsApi(state)) : {};
+  if (tools.actions) form.querySelector('.actions').append(...tools.actions);
   const section = el('section', {
     class: 'card panel', id: `panel-${id}`, role: 'tabpanel', 'aria-labelledby': `tab-${id}`, hidden: !shown, tabindex: '0',
-  }, el('h2', {}, game.title), el('p', { class: 'panel-intro' }, game.intro), form, verdict, result, formula);
+  }, el('h2', {}, game.title), el('p', { class: 'panel-intro' }, game.intro), form, verdict, result, ...(tools.after ?? []), formula);
   section.hidden = placeholder.hidden && !shown;
   placeholder.replaceWith(section);
 
-  const state = { game, gen: 0, runs: 0, timer: null, hooks };
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     check(state, { reveal: true });
@@ -114,8 +117,38 @@ export function buildGamePanel(game, placeholder, hooks, shown) {
   return state;
 }
 
+/**
+ * What a game's tools may do with its panel: read the form as a check reads
+ * it, set a field and check at once, run a job of the game's own in the
+ * worker (its `series`, web/worker.mjs: a lane of its own, so a check does
+ * not cancel it), and hear of every change of the form (a table drawn for
+ * other inputs must not stand).
+ */
+function toolsApi(state) {
+  const { game } = state;
+  const lane = `series:${game.id}`;
+  return {
+    values: () => readValues(game).values,
+    setFields(values) {
+      for (const [name, value] of Object.entries(values)) $(`${game.id}-${name}`).value = value;
+      dropHash();
+      updateVisibility(state);
+      return check(state, { reveal: true });
+    },
+    // A list replaced by a newer one (or cancelled) resolves as { cancelled: true }.
+    series: (job, onProgress) => run(lane, 'series', { game: game.id, values: readValues(game).values, job }, { onProgress })
+      .catch((e) => {
+        if (e instanceof Cancelled) return { cancelled: true };
+        throw e;
+      }),
+    cancelSeries: () => cancel(lane),
+    onChange: (f) => state.onChange.push(f),
+  };
+}
+
 /** An input changed: the verdict is void at once (a check still running will be thrown away), a check follows shortly. */
 function changed(state) {
+  for (const f of state.onChange) f();
   state.gen++;
   dropHash();
   updateVisibility(state);
@@ -203,6 +236,8 @@ export async function check(state, { reveal = false } = {}) {
   const { game } = state;
   clearTimeout(state.timer);
   const gen = ++state.gen;
+  // A link or a tool sets fields without an input event: the tools hear of it here.
+  for (const f of state.onChange) f();
   setBusy(state);
   let outcome;
   try {

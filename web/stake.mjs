@@ -10,9 +10,9 @@ import { STAKE, parseCard } from './js/cards.mjs';
 import { PLINKO, WHEEL } from './js/stake.mjs';
 import { el } from './dom.mjs';
 import { InputError, tokens } from './input.mjs';
-import { formatInt, plural } from './german.mjs';
+import { formatInt, germanError, plural } from './german.mjs';
 import { opsOfView, shortName } from './names.mjs';
-import { GEM_NAMES, WINNER_NAMES, baccaratTotal, pocketColour, pocketText, stakeCard, stakeShown, tileName, times, twoDecimals } from './stakeview.mjs';
+import { GEM_NAMES, WINNER_NAMES, baccaratTotal, blackjackDeal, blackjackWords, pocketColour, pocketText, stakeCard, stakeCells, stakeShown, tileName, times, twoDecimals } from './stakeview.mjs';
 
 const refuse = (message, field) => {
   throw new InputError(message, field);
@@ -146,6 +146,107 @@ function requestOf(v) {
   return request;
 }
 
+// ---------------------------------------------------------------------------
+// Lists beside a check: Stake's bets of one seed pair nonce by nonce, and
+// Crash's earlier games. Computed in the worker (the game's `series`, run by
+// web/worker.mjs), at most SERIES_ROWS rows, drawn ROWS_PER_TASK per task.
+
+/** Rows of one list at most: 1,000 bets are a long session at Stake, and a few seconds in the worker. */
+export const SERIES_ROWS = 1000;
+const ROWS_PER_TASK = 100;
+const MAX_INT = Number.MAX_SAFE_INTEGER;
+
+/** A whole number from 0 typed into a list's field. */
+function readCount(text, field, label, lo = 0) {
+  const t = (text ?? '').trim().replace(/[.\s]/gu, '');
+  if (!/^\d+$/.test(t)) refuse(`„${label}“: bitte eine ganze Zahl eintragen, z. B. „${lo === 0 ? '0' : '10'}“.`, field);
+  const n = Number(t);
+  if (!Number.isSafeInteger(n)) refuse(`„${label}“: ${t} ist zu groß (höchstens ${formatInt(MAX_INT)}).`, field);
+  if (n < lo) refuse(`„${label}“: mindestens ${formatInt(lo)}.`, field);
+  return n;
+}
+
+/** An engine error of a list's request, in German, for the panel's form. */
+function engineRefuse(error) {
+  const field = /^([A-Za-z]+)\b/.exec(error.message)?.[1] ?? null;
+  refuse(germanError(error.message), field);
+}
+
+/**
+ * A list's section below a panel: its fields, a button, a status line
+ * (`data-state` busy, done, invalid or idle) and the table. The table is
+ * dropped at once when the panel's form changes: it belonged to the old
+ * inputs. Rows are drawn ROWS_PER_TASK per task, so 1,000 rows keep the
+ * page answering.
+ */
+function seriesSection(api, { id, title, intro, fields, button, columns, depends, job, row, summary }) {
+  const inputs = fields.map((f) => el('input', { id: `${id}-${f.name}`, name: f.name, type: 'text', value: f.value ?? '', inputmode: f.inputmode ?? 'numeric', spellcheck: 'false', autocomplete: 'off', class: f.mono ? 'mono' : undefined, 'aria-describedby': f.hint ? `${id}-${f.name}-hint` : undefined }));
+  const go = el('button', { type: 'button', class: 'secondary', id: `${id}-run` }, button);
+  const status = el('p', { class: 'series-status', id: `${id}-status`, 'data-state': 'idle' });
+  const out = el('div', { class: 'series-out', id: `${id}-out` });
+  let pass = 0;
+  // The form's values the list depends on (`depends`), as it was computed: what was seen, or the nonce, do not void it.
+  const keyOf = () => {
+    const v = api.values();
+    return JSON.stringify(depends.map((k) => v[k]));
+  };
+  let key = null;
+  const say = (state, text) => {
+    status.dataset.state = state;
+    status.textContent = text;
+  };
+  api.onChange(() => {
+    if (status.dataset.state === 'idle' || keyOf() === key) return;
+    pass++;
+    api.cancelSeries();
+    out.replaceChildren();
+    say('idle', `Die Werte oben haben sich geändert: „${button}“ rechnet die Liste neu.`);
+  });
+  go.addEventListener('click', async () => {
+    const mine = ++pass;
+    key = keyOf();
+    out.replaceChildren();
+    say('busy', 'Rechnet …');
+    const values = Object.fromEntries(fields.map((f, i) => [f.name, inputs[i].value]));
+    let r;
+    try {
+      r = await api.series(job(values), (done, total) => mine === pass && say('busy', `Rechnet … ${formatInt(done)} von ${formatInt(total)}`));
+    } catch (e) {
+      if (mine === pass) say('invalid', `Die Liste ließ sich nicht berechnen: ${e.message}`);
+      return;
+    }
+    if (mine !== pass || r.cancelled) return;
+    if (r.error) {
+      say('invalid', r.error.message);
+      return;
+    }
+    const body = el('tbody', {});
+    out.replaceChildren(el('table', { class: 'series-table', id: `${id}-table` }, el('thead', {}, el('tr', {}, ...columns.map((c) => el('th', { scope: 'col' }, c)))), body));
+    say('busy', `Zeichnet ${plural(r.rows.length, 'Zeile', 'Zeilen')} …`);
+    let at = 0;
+    const piece = () => {
+      if (mine !== pass) return;
+      body.append(...r.rows.slice(at, at + ROWS_PER_TASK).map(row));
+      at += ROWS_PER_TASK;
+      if (at < r.rows.length) setTimeout(piece, 0);
+      else say('done', summary(r));
+    };
+    piece();
+  });
+  return el('section', { class: 'series', id, 'aria-labelledby': `${id}-title` },
+    el('h3', { id: `${id}-title` }, title),
+    el('p', { class: 'hint' }, intro),
+    el('div', { class: 'grid' }, ...fields.map((f, i) => el('div', { class: `field${f.wide ? ' wide' : ''}` },
+      el('label', { for: `${id}-${f.name}` }, f.label), f.hint ? el('span', { class: 'hint', id: `${id}-${f.name}-hint` }, f.hint) : null, inputs[i]))),
+    el('div', { class: 'actions' }, go),
+    status, out);
+}
+
+const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+
+/** The nonce after `text` (BigInt: a nonce goes up to 2^53 − 1), or null if `text` is no nonce. */
+const nextNonce = (text) => (/^\d+$/.test(text.trim()) ? String(BigInt(text.trim()) + 1n) : null);
+
 const only = (...ops) => ops;
 const WHERE = 'Wo: bei Stake unter „Fairness“ (Seeds); nach dem Wechsel des Seed-Paares auch der Server-Seed.';
 
@@ -195,6 +296,50 @@ export const STAKE_GAME = {
   resultNodes: (r, outcome) => stakeNodes(r, outcome),
   resultText: (r) => stakeShown(r.request.op, r.derived, r.request),
   describeMismatch: (f, round) => stakeMismatch(f, round),
+  tools(api) {
+    // Stake counts every bet of a seed pair up by one: the next bet is one click, checked at once.
+    const next = el('button', { type: 'button', class: 'secondary', id: 'stake-next-nonce', title: 'Nonce um eins erhöhen und gleich prüfen. Die Felder unter „Was du gesehen hast“ werden geleert: sie gehörten zur vorigen Wette.' }, 'Nächste Nonce');
+    next.addEventListener('click', () => {
+      const { nonce } = api.values();
+      const n = nextNonce(nonce);
+      const cleared = Object.fromEntries(STAKE_GAME.observe.map((f) => [f.name, '']));
+      api.setFields(n === null ? {} : { ...cleared, nonce: n });
+    });
+    const table = seriesSection(api, {
+      id: 'stake-series',
+      title: 'Mehrere Wetten auf einmal: Nonce von … bis …',
+      intro: `Dasselbe Spiel und Seed-Paar wie oben, eine Zeile je Nonce – zum Vergleich mit deiner Wett-Liste bei Stake. Höchstens ${formatInt(SERIES_ROWS)} Zeilen.`,
+      fields: [
+        { name: 'from', label: 'Nonce von', value: '0' },
+        { name: 'to', label: 'bis', value: '99' },
+      ],
+      button: 'Liste berechnen',
+      columns: ['Nonce', 'Ergebnis'],
+      depends: ['op', 'serverSeed', 'clientSeed', 'rows', 'risk', 'segments', 'mines'],
+      job: (x) => ({ from: x.from, to: x.to }),
+      row: (x) => el('tr', { 'data-nonce': x.nonce }, el('td', { class: 'num' }, formatInt(x.nonce)), el('td', { 'data-value': x.value }, x.text)),
+      summary: (r) => `${plural(r.rows.length, 'Wette', 'Wetten')}, Nonce ${formatInt(r.rows[0].nonce)} bis ${formatInt(r.rows.at(-1).nonce)} (${shortName(r.op)}).`,
+    });
+    return { actions: [next], after: [table] };
+  },
+  /** The bets of nonces `from` … `to` of the form's seed pair and game, in the worker. */
+  async series(v, job, { execute, onProgress }) {
+    const from = readCount(job.from, 'from', 'Nonce von');
+    const to = readCount(job.to, 'to', 'bis');
+    if (to < from) refuse(`„bis“ (${formatInt(to)}) liegt vor „Nonce von“ (${formatInt(from)}).`, 'to');
+    if (to - from + 1 > SERIES_ROWS) refuse(`Höchstens ${formatInt(SERIES_ROWS)} Nonces auf einmal: ab Nonce ${formatInt(from)} also bis ${formatInt(Math.min(MAX_INT, from + SERIES_ROWS - 1))}.`, 'to');
+    if (v.serverSeed === '') refuse('Bitte oben den Server-Seed eintragen: ohne ihn lässt sich nichts nachrechnen.', 'serverSeed');
+    const base = { ...requestOf(v), serverSeed: v.serverSeed };
+    const rows = [];
+    for (let nonce = from; nonce <= to; nonce++) {
+      const request = { ...base, nonce };
+      const r = await execute(request);
+      if (r.error) engineRefuse(r.error);
+      rows.push({ nonce, ...stakeCells(v.op, r.ok, request) });
+      onProgress(rows.length, to - from + 1);
+    }
+    return { op: v.op, rows };
+  },
 };
 
 export const CRASH_GAME = {
@@ -214,12 +359,68 @@ export const CRASH_GAME = {
   ],
   formula: [
     'HMAC-SHA256(Schlüssel = Hash der Runde als Text, Nachricht = Salt); die ersten 8 Hex-Zeichen als Zahl z; Crash bei max(1, 2³² / (z + 1) × 0,99), auf zwei Stellen abgerundet (Stakes Ankündigung des Crash-Seedings).',
-    'Ob der Hash zur Kette gehört (jeder Hash ist SHA-256 des nächsten, als Hex-Text), prüft diese Seite noch nicht.',
+    'Frühere Spiele: der Hash des Spiels davor ist SHA-256 des Hashs dieses Spiels, als Hex-Text (Stakes Kette wird rückwärts gespielt); so geht die Liste Spiel für Spiel zurück, wie „stake.crash.chain“ die Kette geht. Ob sie bis zum veröffentlichten letzten Hash der Kette reicht (bis zu 10 Millionen Schritte), prüft diese Seite nicht.',
   ],
   async build(v) {
     const seen = readDecimal(v.crashPoint, 'crashPoint', 'Crash bei');
     const round = { op: 'stake.crash', hash: v.hash.trim(), salt: v.salt.trim(), ...(seen === null ? {} : { observed: { crashPoint: seen } }) };
     return { epoch: { commit: null, rounds: [round] } };
+  },
+  tools(api) {
+    const chain = seriesSection(api, {
+      id: 'crash-chain',
+      title: 'Frühere Spiele der Kette',
+      intro: `Vom Hash oben Spiel für Spiel zurück: jedes frühere Spiel mit seinem Hash und wo es crashte – zum Vergleich mit Stakes Liste der letzten Spiele. Höchstens ${formatInt(SERIES_ROWS)} Spiele zurück.`,
+      fields: [
+        { name: 'back', label: 'Wie viele Spiele zurück', value: '10' },
+        { name: 'find', label: 'Hash eines früheren Spiels (optional)', hint: 'Steht er unter den berechneten Spielen, wird er markiert: dann gehören beide Spiele zur selben Kette.', wide: true, mono: true, inputmode: 'text' },
+      ],
+      button: 'Frühere Spiele berechnen',
+      columns: ['Spiele zurück', 'Hash', 'Crash bei'],
+      depends: ['hash', 'salt'],
+      job: (x) => ({ back: x.back, find: x.find }),
+      row: (x) => el('tr', { 'data-back': x.back, 'data-hash': x.hash, class: x.found ? 'found' : undefined },
+        el('td', { class: 'num' }, formatInt(x.back)), el('td', {}, el('code', { title: x.hash }, x.hash)), el('td', { class: 'num', 'data-value': String(x.crashPoint) }, times(x.crashPoint))),
+      summary: (r) => {
+        const n = r.rows.length;
+        const listed = `${n === 1 ? 'Das Spiel' : `Die ${formatInt(n)} Spiele`} vor diesem, das jüngste zuerst.`;
+        if (!r.find) return listed;
+        if (r.found === 0) return `${listed} Der gesuchte Hash ist der Hash oben, dieses Spiel selbst.`;
+        if (r.found !== null) return `${listed} Der gesuchte Hash ist das Spiel ${plural(r.found, 'Spiel', 'Spiele')} vor diesem: beide gehören zur selben Kette.`;
+        return `${listed} Der gesuchte Hash ist nicht darunter: er liegt weiter zurück, nach diesem Spiel, oder gehört nicht zu dieser Kette.`;
+      },
+    });
+    return { after: [chain] };
+  },
+  /** The games before the form's one: SHA-256 of its hash's hex text, again and again, each with its crash point (in the worker). */
+  async series(v, job, { execute, sha256, onProgress }) {
+    const back = readCount(job.back, 'back', 'Wie viele Spiele zurück', 1);
+    if (back > SERIES_ROWS) refuse(`Höchstens ${formatInt(SERIES_ROWS)} Spiele zurück auf einmal.`, 'back');
+    const find = (job.find ?? '').trim().toLowerCase();
+    if (find !== '' && !/^[0-9a-f]{64}$/.test(find)) refuse(`„Hash eines früheren Spiels“: „${find.length > 20 ? `${find.slice(0, 20)}…` : find}“ sind nicht 64 Zeichen 0–9 und a–f.`, 'find');
+    const hash = v.hash.trim();
+    const salt = v.salt.trim();
+    const first = await execute({ op: 'stake.crash', hash, salt });
+    if (first.error) engineRefuse(first.error);
+    const rows = [];
+    let h = hash;
+    for (let k = 1; k <= back; k++) {
+      h = hex(await sha256(h));
+      const r = await execute({ op: 'stake.crash', hash: h, salt });
+      if (r.error) engineRefuse(r.error);
+      rows.push({ back: k, hash: h, crashPoint: r.ok.crashPoint });
+      onProgress(k, back);
+    }
+    // The walk is the op's: stake.crash.chain must find the last game listed exactly `back` steps from this one.
+    const walked = await execute({ op: 'stake.crash.chain', hash, terminatingHash: h, limit: back });
+    if (walked.ok?.distance !== back) throw new Error(`stake.crash.chain: ${JSON.stringify(walked)} for ${back} steps`);
+    let found = null;
+    if (find !== '') {
+      const f = await execute({ op: 'stake.crash.chain', hash, terminatingHash: find, limit: back });
+      found = f.ok ? f.ok.distance : null;
+      if (found) rows[found - 1].found = true;
+    }
+    return { rows, find: find || null, found };
   },
   resultNodes: (r) => (r.derived ? [el('p', { class: 'stake-big', id: 'crash-shown' }, times(r.derived.crashPoint))] : []),
   resultText: (r) => stakeShown('stake.crash', r.derived),
@@ -231,16 +432,55 @@ export const CRASH_GAME = {
 
 const diffIndex = (r, field) => new Set((r.comparison?.differences ?? []).filter((d) => d.field === field).map((d) => d.path[0]));
 
-function cardChips(id, cards, r, field) {
+/**
+ * Cards as chips, each marked where the player's card at its place (in the
+ * op's list `field`) agreed or differed. `at`: the places in that list
+ * (a hand: some of the dealt cards); `name(i, k)`: the chip's title.
+ */
+function cardChips(id, cards, r, field, { at = null, pos = (i) => String(i + 1), name = (i) => `Karte ${i + 1}` } = {}) {
   const bad = diffIndex(r, field);
   const seen = r.observed?.[field] ?? [];
+  const places = at ?? cards.map((_, i) => i);
   return el('ol', { class: 'seq stake-cards', id },
-    ...cards.map((c, i) => {
+    ...places.map((i, k) => {
+      const c = at ? cards[i] : cards[k];
       const f = stakeCard(c);
       const mark = bad.has(i) ? 'mismatch' : seen[i] !== undefined && seen[i] !== null ? 'match' : undefined;
-      return el('li', { class: [f.red ? 'red' : '', mark ?? ''].filter(Boolean).join(' ') || undefined, 'data-value': String(c), 'data-mark': mark, title: `Karte ${i + 1}` },
-        el('span', { class: 'pos' }, String(i + 1)), f.text);
+      return el('li', { class: [f.red ? 'red' : '', mark ?? ''].filter(Boolean).join(' ') || undefined, 'data-value': String(c), 'data-place': i + 1, 'data-mark': mark, title: name(i, k) },
+        el('span', { class: 'pos' }, pos(i, k)), f.text);
     }));
+}
+
+const range = (a, b) => Array.from({ length: b - a }, (_, i) => a + i);
+const WITH_REPLACEMENT = 'mit Zurücklegen: eine Karte kann mehrmals kommen';
+
+/** Stake Blackjack as a table: the player's two cards, the dealer's up card and hole card, the cards drawn next. */
+function blackjackHands(d, r) {
+  const h = blackjackDeal(d.cards);
+  const upText = stakeCard(h.up).text;
+  return [
+    el('div', { class: 'hands', id: 'stake-out-blackjack' },
+      el('div', { class: 'hand', 'data-side': 'player' }, el('strong', {}, `Spieler: ${blackjackWords(h.player)}`),
+        cardChips('stake-out-bj-player', d.cards, r, 'cards', { at: h.playerAt, name: (i, k) => `Karte ${i + 1}: deine ${k + 1}. Karte` })),
+      el('div', { class: 'hand', 'data-side': 'dealer' }, el('strong', {}, `Dealer zeigt ${upText}`),
+        cardChips('stake-out-bj-dealer', d.cards, r, 'cards', { at: h.dealerAt, name: (i, k) => `Karte ${i + 1}: ${k === 0 ? 'offen' : 'verdeckt'}` })),
+      el('div', { class: 'hand', 'data-side': 'next' }, el('strong', {}, 'Die nächsten Karten'),
+        el('span', { class: 'muted small' }, ' für Ziehen, Verdoppeln und Teilen, danach die des Dealers – in dieser Reihenfolge'),
+        cardChips('stake-out-bj-next', d.cards, r, 'cards', { at: range(h.next, Math.min(d.cards.length, h.next + 8)) }))),
+    el('p', { class: 'muted small', id: 'stake-out-bj-order' }, 'Stake sagt nicht, welche der ersten Karten wem gehören. Die Seite teilt sie aus, wie es am Tisch üblich ist: Spieler, Dealer, Spieler, Dealer (die zweite des Dealers verdeckt).'),
+  ];
+}
+
+/** Stake Video Poker: the five dealt, then the cards that replace the ones laid down, in order. */
+function videoPokerHands(d, r) {
+  return [
+    el('div', { class: 'hands', id: 'stake-out-videopoker' },
+      el('div', { class: 'hand', 'data-side': 'dealt' }, el('strong', {}, 'Ausgeteilt'),
+        cardChips('stake-out-vp-dealt', d.cards, r, 'cards', { at: range(0, 5) })),
+      el('div', { class: 'hand', 'data-side': 'draw' }, el('strong', {}, 'Ersatzkarten'),
+        cardChips('stake-out-vp-draw', d.cards, r, 'cards', { at: range(5, 10), pos: (i, k) => `E${k + 1}`, name: (i, k) => `Karte ${i + 1}: Ersatzkarte ${k + 1}` }))),
+    el('p', { class: 'muted small', id: 'stake-out-vp-held' }, 'Welche Karten du gehalten hast, steht nicht in den Seeds. Die Ersatzkarten kommen in dieser Reihenfolge: wer zwei Karten ablegt, bekommt E1 und E2, wer fünf ablegt, E1 bis E5.'),
+  ];
 }
 
 function plinkoBoard(d) {
@@ -324,10 +564,15 @@ function stakeNodes(r) {
     case 'stake.keno':
       return [shown, kenoBoard(d, r)];
     case 'stake.hilo':
+      return [
+        el('p', { class: 'stake-big', id: 'stake-out-hilo-start', 'data-value': String(d.cards[0]) }, `Startkarte ${stakeCard(d.cards[0]).text}`),
+        el('p', {}, `Dann die Karten in der Reihenfolge, in der sie aufgedeckt werden: jede Wahl (höher, tiefer, überspringen) deckt die nächste auf (${WITH_REPLACEMENT}).`),
+        cardChips('stake-out-cards', d.cards, r, 'cards', { pos: (i) => (i === 0 ? 'Start' : String(i + 1)), name: (i) => (i === 0 ? 'Startkarte' : `Karte ${i + 1}`) }),
+      ];
     case 'stake.blackjack':
-      return [el('p', {}, `${plural(d.cards.length, 'Karte', 'Karten')}, in der Reihenfolge, in der sie kommen (mit Zurücklegen: eine Karte kann mehrmals kommen).`), cardChips('stake-out-cards', d.cards, r, 'cards')];
+      return [shown, ...blackjackHands(d, r), el('p', {}, `Alle ${plural(d.cards.length, 'Karte', 'Karten')}, in der Reihenfolge, in der sie kommen (${WITH_REPLACEMENT}).`), cardChips('stake-out-cards', d.cards, r, 'cards')];
     case 'stake.videopoker':
-      return [shown, el('p', {}, 'Die ersten fünf Karten sind die Hand, die nächsten die Ersatzkarten in ihrer Reihenfolge.'), cardChips('stake-out-cards', d.cards, r, 'cards')];
+      return [...videoPokerHands(d, r), el('p', {}, `Der ganze Stapel, ${plural(d.cards.length, 'Karte', 'Karten')}: erst die Hand, dann die Ersatzkarten in ihrer Reihenfolge.`), cardChips('stake-out-cards', d.cards, r, 'cards')];
     case 'stake.baccarat':
       return [
         el('div', { class: 'hands', id: 'stake-out-baccarat', 'data-winner': d.winner },

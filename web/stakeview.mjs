@@ -56,10 +56,14 @@ export function stakeShown(op, d, request = {}) {
     case 'stake.mines':
       return Array.isArray(d.mines) ? `Minen auf Feld ${d.mines.map((i) => i + 1).join(', ')}` : null;
     case 'stake.hilo':
-    case 'stake.blackjack':
-      return Array.isArray(d.cards) ? `Karten: ${cardsText(d.cards.slice(0, 6))} …` : null;
+      return Array.isArray(d.cards) ? `Startkarte ${cardsText(d.cards.slice(0, 1))}, dann ${cardsText(d.cards.slice(1, 6))} …` : null;
+    case 'stake.blackjack': {
+      if (!Array.isArray(d.cards) || d.cards.length < 4) return null;
+      const h = blackjackDeal(d.cards);
+      return `Erste Hand: Spieler ${cardsText(h.player)} · Dealer ${cardsText([h.up])}, verdeckt ${cardsText([h.hole])}`;
+    }
     case 'stake.videopoker':
-      return Array.isArray(d.cards) ? `Hand: ${cardsText(d.cards.slice(0, 5))}` : null;
+      return Array.isArray(d.cards) ? `Hand: ${cardsText(d.cards.slice(0, 5))} · Ersatzkarten: ${cardsText(d.cards.slice(5, 10))}` : null;
     case 'stake.baccarat':
       if (!Array.isArray(d.player) || !Array.isArray(d.banker)) return null;
       return `Spieler ${cardsText(d.player)} (${baccaratTotal(d.player)}) · Bank ${cardsText(d.banker)} (${baccaratTotal(d.banker)}) · ${WINNER_NAMES[d.winner] ?? d.winner}`;
@@ -71,5 +75,65 @@ export function stakeShown(op, d, request = {}) {
       return typeof d.distance === 'number' ? `Kette: ${d.distance} Schritte bis zum letzten Hash` : null;
     default:
       return null;
+  }
+}
+
+/**
+ * Stake Blackjack's first deal. Stake's pages say only that each card is
+ * CARDS[⌊float · 52⌋]; which of the first cards goes to whom they do not
+ * say. The page deals them in the usual order, player, dealer, player,
+ * dealer (the dealer's second card face down), the order the page's own
+ * blackjack uses too (roundview.mjs); every later card is the next one
+ * drawn: the player's hits, doubles and splits, then the dealer's.
+ */
+export function blackjackDeal(cards) {
+  return { player: [cards[0], cards[2]], up: cards[1], hole: cards[3], playerAt: [0, 2], dealerAt: [1, 3], next: 4 };
+}
+
+/** A blackjack hand's total of CARDS cards: { total, soft } (an ace counts 11 while the hand stays at 21 or below). */
+export function blackjackTotal(cards) {
+  let total = 0;
+  let aces = 0;
+  for (const c of cards) {
+    const rank = Math.floor(c / 4) + 2;
+    if (rank === 14) aces++;
+    total += rank === 14 ? 11 : Math.min(rank, 10);
+  }
+  while (total > 21 && aces) {
+    total -= 10;
+    aces--;
+  }
+  return { total, soft: aces > 0 };
+}
+
+/** A two-card blackjack hand as a player names it: „Blackjack“, „Soft 18“, „Hart 12“. */
+export function blackjackWords(cards) {
+  const { total, soft } = blackjackTotal(cards);
+  if (cards.length === 2 && total === 21) return 'Blackjack';
+  return `${soft ? 'Soft' : 'Hart'} ${total}`;
+}
+
+/**
+ * One bet in a table of nonces: `text` as the player compares it with
+ * Stake's bet list, `value` in the op's own terms (for a machine to read).
+ */
+export function stakeCells(op, d, request = {}) {
+  switch (op) {
+    case 'stake.dice': return { text: twoDecimals(d.roll), value: String(d.roll) };
+    case 'stake.limbo': return { text: times(d.multiplier), value: String(d.multiplier) };
+    case 'stake.plinko': return { text: `Fach ${d.bucket + 1} von ${d.path.length + 1} · ${times(d.multiplier)}`, value: String(d.bucket) };
+    case 'stake.roulette': return { text: pocketText(d.pocket), value: String(d.pocket) };
+    case 'stake.wheel': return { text: `Segment ${d.segment + 1} von ${request.segments} · ${times(d.multiplier)}`, value: String(d.segment) };
+    case 'stake.keno': return { text: d.hits.join(' '), value: d.hits.join(' ') };
+    case 'stake.mines': return { text: `Felder ${d.mines.map((i) => i + 1).join(', ')}`, value: d.mines.join(' ') };
+    case 'stake.hilo': return { text: `Start ${cardsText(d.cards.slice(0, 1))}, dann ${cardsText(d.cards.slice(1, 6))} …`, value: d.cards.slice(0, 6).join(' ') };
+    case 'stake.blackjack': {
+      const h = blackjackDeal(d.cards);
+      return { text: `Spieler ${cardsText(h.player)} (${blackjackWords(h.player)}) · Dealer ${cardsText([h.up])}`, value: d.cards.slice(0, 4).join(' ') };
+    }
+    case 'stake.videopoker': return { text: `${cardsText(d.cards.slice(0, 5))} · Ersatz ${cardsText(d.cards.slice(5, 10))}`, value: d.cards.slice(0, 10).join(' ') };
+    case 'stake.baccarat': return { text: `${WINNER_NAMES[d.winner]} (Spieler ${baccaratTotal(d.player)}, Bank ${baccaratTotal(d.banker)})`, value: d.winner };
+    case 'stake.diamonds': return { text: d.gems.map((g) => GEM_NAMES[g] ?? g).join(' '), value: d.gems.join(' ') };
+    default: return { text: stakeShown(op, d, request) ?? '', value: '' };
   }
 }

@@ -7,12 +7,15 @@
 //               { id, kind: 'proof', text | bytes | fragment, keepText }
 //               { id, kind: 'round', game, values }       a game's form: built here
 //                                                          into a one-epoch proof and checked
+//               { id, kind: 'series', game, values, job }  a game's own list (its `series`:
+//                                                          Stake's nonces, Crash's earlier games)
 // Messages out: { id, type: 'progress', done, total }     at most every 100 ms
 //               { id, type: 'done', result } | { id, type: 'error', message }
 //               (a proof's result carries its `statistics`, reference/js/stats/)
 
 import { checkProof } from './js/proof.mjs';
 import { execute } from './js/provably.mjs';
+import { WEBCRYPTO } from './js/webcrypto.mjs';
 import { parseJson, stringifyJson } from './js/json.mjs';
 import { statisticsOf } from './js/stats/index.mjs';
 import { readBase64url } from './fragment.mjs';
@@ -110,7 +113,19 @@ async function round(id, { game: gameId, values }) {
   return { built: plain(rest), checked: plain({ report: checked.report, epochs: checked.epochs }) };
 }
 
-const KINDS = { selftest, proof, round };
+/** A game's own list from its form's values and the job's (games' `series`); an InputError comes back as { error }. */
+async function series(id, { game: gameId, values, job }) {
+  const game = GAMES.find((g) => g.id === gameId);
+  if (!game?.series) throw new Error(`no series for ${gameId}`);
+  try {
+    return await game.series(values, job, { execute, sha256: WEBCRYPTO.sha256, onProgress: progress(id) });
+  } catch (e) {
+    if (e instanceof InputError) return { error: { field: e.field, message: e.message } };
+    throw e;
+  }
+}
+
+const KINDS = { selftest, proof, round, series };
 
 serve(async (data) => {
   const { id, kind } = data;
