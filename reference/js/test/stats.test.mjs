@@ -9,7 +9,7 @@
 // JavaScript side is what the page's worker runs: reference/js/proof.mjs's
 // checkProof, then statisticsOf over the rounds it derived.
 //
-// Compared for every test: family, name, distribution, df, n, rejected and
+// Compared (testkit/statistics.mjs) for every test: family, name, distribution, df, n, rejected and
 // the statistic exactly (to the bit: the same float operations in the same
 // order); the p-value to TOLERANCE = 1e-9 relative (it may differ in its
 // last bits where Math.exp and Math.log are not the platform's libm); Holm's threshold exactly, but for
@@ -19,9 +19,8 @@
 //   PROVABLY_BIN=$PWD/target/debug/provably node --test reference/js/test/stats.test.mjs
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -32,10 +31,10 @@ import { cutProbabilities } from '../shoe.mjs';
 import { chiSquare, holm, layout, statisticsOf } from '../stats/index.mjs';
 import { asLines, diceArchives, epochsOf, grind, mixedDocument, serve, shoeArchives } from '../testkit/archives.mjs';
 import { REPO } from '../testkit/helpers.mjs';
+import { assertSame, audit as auditWith, pageStatistics } from '../testkit/statistics.mjs';
 
 const BIN = resolve(REPO, process.env.PROVABLY_BIN ?? 'target/debug/provably');
 const IN_CI = !['', '0', 'false'].includes((process.env.CI ?? '').trim().toLowerCase());
-export const TOLERANCE = 1e-9;
 
 const sha256hex = (text) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -101,50 +100,7 @@ function limboGround(bin) {
   return grind(bin, candidates, (oks) => oks[0].multiplier < 2);
 }
 
-const relative = (a, b) => (a === b ? 0 : Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b)));
-
-/** `audit --stats --report` of `text`: [exit code, the report's statistics]. */
-function audit(dir, name, text) {
-  const file = join(dir, name);
-  writeFileSync(file, text);
-  const out = spawnSync(BIN, ['audit', '--stats', '--quiet', '--report', `${file}.report.json`, file], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  assert.ok([0, 1, 2, 6].includes(out.status), `audit exited ${out.status}: ${out.stderr}`);
-  return [out.status, JSON.parse(readFileSync(`${file}.report.json`, 'utf8')).statistics];
-}
-
-/** Every test of `page` equal to the audit's; returns { tests, exact, worst } for the log. */
-function assertSame(rust, page, what) {
-  assert.equal(page.tests.length, rust.tests.length, `${what}: number of tests`);
-  let exact = 0;
-  let worst = 0;
-  let swapped = 0;
-  rust.tests.forEach((r, i) => {
-    const p = page.tests[i];
-    const at = `${what}: test ${i} (${r.family}: ${r.name})`;
-    for (const k of ['family', 'name', 'distribution', 'df', 'n', 'rejected']) assert.equal(p[k], r[k], `${at}: ${k}`);
-    if (p.threshold !== r.threshold) {
-      // Holm's rank of two p-values within the tolerance of each other may swap: the audit's test
-      // that holds this threshold must have (within the tolerance) this p-value.
-      const holder = rust.tests.find((x) => x.threshold === p.threshold);
-      assert.ok(holder && relative(holder.pValue, r.pValue) <= TOLERANCE, `${at}: threshold ${p.threshold} against ${r.threshold}`);
-      swapped++;
-    }
-    // Equal to the bit: a tolerance would let through the ladder's bias (4.9e-9 relative at 25 cases).
-    assert.equal(p.statistic, r.statistic, `${at}: statistic`);
-    const dp = r.pValue < 1e-300 && p.pValue < 1e-300 ? 0 : relative(p.pValue, r.pValue);
-    assert.ok(dp <= TOLERANCE, `${at}: p-value ${p.pValue} against ${r.pValue}`);
-    exact++;
-    worst = Math.max(worst, dp);
-  });
-  for (const k of ['level', 'correction', 'alarm', 'rounds', 'untested', 'notRun', 'pastCap']) assert.equal(page[k], rust[k], `${what}: ${k}`);
-  console.log(`${what}: ${rust.tests.length} tests, ${exact} statistics equal to the bit, largest relative p-value difference ${worst.toExponential(2)}, ${swapped} Holm ranks swapped between near-equal p-values; alarm ${rust.alarm}`);
-  return { tests: rust.tests.length, exact, worst };
-}
-
-async function pageStatistics(text) {
-  const checked = await checkProof(text);
-  return statisticsOf(checked.epochs);
-}
+const audit = (dir, name, text) => auditWith(BIN, dir, name, text);
 
 if (!existsSync(BIN)) {
   const why = `no provably binary at ${BIN} (cargo build, or set PROVABLY_BIN)`;

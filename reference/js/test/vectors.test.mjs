@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { firstDifference } from '../compare.mjs';
 import { JsonFloat, parseJson } from '../json.mjs';
-import { OPS, execute } from '../provably.mjs';
+import { BUILT, OPS, execute } from '../provably.mjs';
 import { REPO } from '../testkit/helpers.mjs';
 
 const VECTORS = join(REPO, 'vectors');
@@ -45,7 +45,8 @@ async function replay(tests, label) {
 
 describe('committed vectors', () => {
   test('the vector files exist and cover every op', () => {
-    assert.deepEqual(SCHEME_FILES, ['blackjack.json', 'cursor.json', 'dice.json', 'ladder.json', 'poker.json', 'selfpoker.json', 'shoe.json', 'stake.json']);
+    // One file per scheme of this build: a cargo feature's game (the toy) has its file only in the build with its ops.
+    assert.deepEqual(SCHEME_FILES, BUILT.map((s) => `${s.id}.json`).sort());
     const ops = new Set(SCHEME_FILES.flatMap((f) => load(f).testGroups.map((g) => g.op)));
     assert.deepEqual([...ops].sort(), [...OPS].sort());
   });
