@@ -129,7 +129,8 @@ test-wild:
 
 # The toy game (src/schemes/toy/, reference/js/toy.mjs, docs/contributing.md)
 # in a build of its own: target/toy, so target/debug/provably, the product,
-# never has it. A plain `cargo build` there, as nothing is shared with
+# never has it. A plain `cargo build --features toy` there (no wild targets: the
+# toy needs neither ring nor fair), as nothing is shared with
 # target/debug anyway (about 4.5 minutes cold on 2 busy cores; seconds when
 # nothing changed). scripts/toy-tree writes the checkout as that build has
 # it into target/toy/tree (its vectors and op table with toy.coin, so the
@@ -142,7 +143,7 @@ TOYBIN  := $(CURDIR)/$(TOY)/debug/provably
 TOYTREE := $(TOY)/tree
 TOYJS   := tests/toy/ reference/js/test/schema.test.mjs reference/js/test/vectors.test.mjs web/test/units.test.mjs
 test-toy-stages:
-	@$(STAGE) toy-build env CARGO_TARGET_DIR=$(TOY) $(CARGO) build --locked --features wild,toy --bin provably
+	@$(STAGE) toy-build env CARGO_TARGET_DIR=$(TOY) $(CARGO) build --locked --features toy --bin provably
 	@$(STAGE) toy-tree scripts/toy-tree $(TOYBIN) $(TOYTREE)
 	@$(STAGE) toy-js env PROVABLY_BIN=$(TOYBIN) node --test $(addprefix $(TOYTREE)/,$(TOYJS))
 	@$(STAGE) toy-diff $(TOYBIN) diff --targets-dir $(TOYTREE)/harness/targets --target node --op toy.coin --cases 200 --seed 1 $(QUIET)

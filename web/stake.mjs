@@ -7,7 +7,7 @@
 // stake ops' declarations (names.mjs).
 
 import { STAKE, parseCard } from './js/cards.mjs';
-import { PLINKO, WHEEL } from './js/stake.mjs';
+import { PLINKO, SEGMENTS, WHEEL } from './js/stake.mjs';
 import { el } from './dom.mjs';
 import { InputError, tokens } from './input.mjs';
 import { formatInt, germanError, plural } from './german.mjs';
@@ -264,7 +264,7 @@ export const STAKE_GAME = {
     { name: 'clientSeed', label: 'Client-Seed', hint: 'Wo: unter „Fairness“ (Seeds), „Aktiver Client-Seed“; du kannst ihn dort selbst wählen.', wide: true, trim: true, seed: true },
     { name: 'nonce', label: 'Nonce', kind: 'int', value: '0', hint: 'Wo: in der Wette unter „Fairness“; die wievielte Wette mit diesem Seed-Paar, ab 0 gezählt.' },
     { name: 'rows', label: 'Reihen', kind: 'int', value: '16', hint: '8 bis 16, wie im Spiel eingestellt.', ops: only('stake.plinko') },
-    { name: 'segments', label: 'Segmente', kind: 'select', options: [10, 20, 30, 40, 50].map((n) => [String(n), String(n)]), ops: only('stake.wheel') },
+    { name: 'segments', label: 'Segmente', kind: 'select', options: SEGMENTS.map((n) => [String(n), String(n)]), ops: only('stake.wheel') },
     { name: 'risk', label: 'Risiko', kind: 'select', options: RISKS, ops: only('stake.plinko', 'stake.wheel') },
     { name: 'mines', label: 'Anzahl Minen', kind: 'int', value: '3', hint: '1 bis 24.', ops: only('stake.mines') },
     { name: 'commit', label: 'Commitment (vor dem Spiel gezeigt)', hint: 'Wo: unter „Fairness“ (Seeds), „Aktiver Server-Seed (gehasht)“, solange das Seed-Paar läuft. Leer lassen, wenn du es nicht hast.', wide: true, commit: true },

@@ -226,7 +226,7 @@ export async function chainDistance(p, hash, terminatingHash, limit) {
 // lowercase hex and segments as one of the wheel's counts (validate.mjs's
 // word, hex64 and intOf, read with the request).
 const RISKS = ['low', 'medium', 'high'];
-const SEGMENTS = [10, 20, 30, 40, 50];
+export const SEGMENTS = [10, 20, 30, 40, 50];
 const F = (count) => (p, f) => floats(p, f.serverSeed, f.clientSeed, f.nonce, count);
 
 // ---------------------------------------------------------------------------

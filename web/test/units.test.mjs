@@ -398,12 +398,15 @@ function declaredFamilies() {
     const model = d.stats.tables;
     if (!model) continue;
     const ints = Object.entries(d.fields).filter(([, f]) => f.schema.type === 'integer');
-    const within = ([, f], v) => v >= f.schema.minimum && v <= f.schema.maximum;
+    // A field limited to listed values (stake.wheel's segments) takes each of them.
+    const within = ([, f], v) => (f.schema.enum ? f.schema.enum.includes(v) : v >= f.schema.minimum && v <= f.schema.maximum);
+    const first = (f) => (f.schema.enum ? f.schema.enum[0] : Math.max(f.schema.minimum, Math.min(2, f.schema.maximum)));
     const base = Object.fromEntries(Object.entries(d.fields).map(([name, f]) => [name,
-      f.schema.type === 'integer' ? Math.max(f.schema.minimum, Math.min(2, f.schema.maximum)) : f.schema.type === 'number' ? 0.75 : 'x']));
+      f.schema.type === 'integer' ? first(f) : f.schema.type === 'number' ? 0.75 : 'x']));
     const requests = [{ op, ...base }];
     for (const field of ints) {
-      for (const v of [field[1].schema.minimum, field[1].schema.maximum, 3, 4, 8, 16, 24, 25, 50].filter((x) => within(field, x))) requests.push({ op, ...base, [field[0]]: v });
+      const limits = field[1].schema.enum ?? [field[1].schema.minimum, field[1].schema.maximum];
+      for (const v of [...limits, 3, 4, 8, 16, 24, 25, 50].filter((x) => within(field, x))) requests.push({ op, ...base, [field[0]]: v });
     }
     for (const req of requests) {
       const key = stats.keyOf(req);
