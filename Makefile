@@ -128,22 +128,22 @@ test-wild:
 	@$(STAGE) --summary
 
 # The toy game (src/schemes/toy/, reference/js/toy.mjs, docs/contributing.md)
-# in a build of its own: target/toy, so target/debug/provably, the product,
-# never has it. A plain `cargo build --features toy` there (no wild targets: the
-# toy needs neither ring nor fair), as nothing is shared with
-# target/debug anyway (about 4.5 minutes cold on 2 busy cores; seconds when
-# nothing changed). scripts/toy-tree writes the checkout as that build has
-# it into target/toy/tree (its vectors and op table with toy.coin, so the
-# JS engine there serves it); there the JS tests of the op table and the
-# vectors, the page's German names, the toy's own tests (tests/toy/: its
-# statistics against the audit's on honest and ground histories, a wrong
-# coin, the page's self-test), and the harness against our node target.
+# in a build of its own, so target/debug/provably, the product, never has
+# it: scripts/toy-build builds it in the product's target directory on the
+# dependencies `cargo test` built (about a minute), copies it to
+# target/toy/provably and links the product's binary back. scripts/toy-tree
+# writes the checkout as that build has it into target/toy/tree (its
+# vectors and op table with toy.coin, so the JS engine there serves it);
+# there the JS tests of the op table and the vectors, the page's German
+# names, the toy's own tests (tests/toy/: its statistics against the
+# audit's on honest and ground histories, a wrong coin, the page's
+# self-test), and the harness against our node target.
 TOY     := target/toy
-TOYBIN  := $(CURDIR)/$(TOY)/debug/provably
+TOYBIN  := $(CURDIR)/$(TOY)/provably
 TOYTREE := $(TOY)/tree
 TOYJS   := tests/toy/ reference/js/test/schema.test.mjs reference/js/test/vectors.test.mjs web/test/units.test.mjs
 test-toy-stages:
-	@$(STAGE) toy-build env CARGO_TARGET_DIR=$(TOY) $(CARGO) build --locked --features toy --bin provably
+	@$(STAGE) toy-build env CARGO=$(CARGO) scripts/toy-build $(TOYBIN)
 	@$(STAGE) toy-tree scripts/toy-tree $(TOYBIN) $(TOYTREE)
 	@$(STAGE) toy-js env PROVABLY_BIN=$(TOYBIN) node --test $(addprefix $(TOYTREE)/,$(TOYJS))
 	@$(STAGE) toy-diff $(TOYBIN) diff --targets-dir $(TOYTREE)/harness/targets --target node --op toy.coin --cases 200 --seed 1 $(QUIET)

@@ -984,6 +984,39 @@ fn a_value_past_the_cap_stops_the_reading_with_a_finding_that_names_the_limit() 
     assert_eq!(audit_text(&text, &options).1, vec![]);
 }
 
+/// A round of more list items than any op answers is refused unread
+/// (issue 34.11: four 60 MB rounds of `"order": [0, 0, …]` took 2.35 GB
+/// with `--jobs 1`, each built as values of 32 bytes per two of text).
+#[test]
+fn a_round_of_more_items_than_any_answer_is_invalid_and_the_next_round_is_read() {
+    let limit = provably::base::json::MAX_ITEMS;
+    let round = |order: &str| {
+        format!(
+            r#"{{"op":"cursor.shuffle","clientSeed":"c","nonce":0,"cursor":0,"count":52,"observed":{{"order":[{order}]}}}}"#
+        )
+    };
+    let zeros = |n: usize| vec!["0"; n].join(",");
+    for jobs in [1, 2] {
+        let options = Options {
+            jobs,
+            ..Options::default()
+        };
+        let text = format!(
+            r#"{{"proof":1,"epochs":[{{"commit":null,"serverSeed":"s","rounds":[{},{}]}}]}}"#,
+            round(&zeros(limit + 1)),
+            round(&zeros(limit - 16))
+        );
+        let (counts, findings) = audit_text(&text, &options);
+        assert_eq!(findings.len(), 2, "{findings:?}");
+        assert_eq!(findings[0].kind, FindingKind::Invalid, "{:?}", findings[0]);
+        let reason = findings[0].reason.as_deref().unwrap_or_default();
+        assert!(reason.contains(&format!("more than {limit} list items")), "{reason}");
+        // Just under the limit the round is read and compared: a mismatch.
+        assert_eq!(findings[1].kind, FindingKind::Mismatch, "{:?}", findings[1]);
+        assert_eq!(counts.rounds, 2);
+    }
+}
+
 /// Runs `f` on another thread, failing if it has not finished after `secs`
 /// (a hang guard on a loaded machine, not a speed claim).
 fn within<T: Send + 'static>(secs: u64, f: impl FnOnce() -> T + Send + 'static) -> T {

@@ -299,3 +299,46 @@ fn no_product_file_outside_a_scheme_lists_its_ops() {
         lists.join("\n")
     );
 }
+
+/// The strict reader refuses a request or round of more than
+/// `base::json::MAX_ITEMS` list items and object members (so that a 60 MB
+/// round of zeros is not built as 2 GB of values). Every op's largest
+/// answer, each integer field in turn at its largest value, stays below
+/// half of that: no honest round comes near the limit.
+#[test]
+fn no_answer_comes_near_the_item_limit_of_the_strict_reader() {
+    fn items(v: &Value) -> usize {
+        match v {
+            Value::Array(a) => a.len() + a.iter().map(items).sum::<usize>(),
+            Value::Object(m) => m.len() + m.values().map(items).sum::<usize>(),
+            _ => 0,
+        }
+    }
+    let limit = provably::base::json::MAX_ITEMS / 2;
+    let mut largest = (0, String::new());
+    for o in provably::registry::ops() {
+        let provably::harness::Ask::Request(request) = provably::harness::cases::generated(7, o, 0).ask else {
+            panic!("{}: the first generated case is a request", o.name);
+        };
+        let base = request.to_value();
+        for f in o.fields {
+            let provably::op::Kind::Int { max, only, .. } = f.kind else {
+                continue;
+            };
+            let mut input = base.clone();
+            input[f.name] = Value::from(only.and_then(|v| v.last().copied()).unwrap_or(max));
+            let Ok(request) = provably::registry::parse(&input) else {
+                continue;
+            };
+            if let Ok(outcome) = request.run() {
+                let n = items(&outcome.to_value());
+                assert!(n < limit, "{} with {} = {max}: {n} items", o.name, f.name);
+                if n > largest.0 {
+                    largest = (n, format!("{} {}", o.name, f.name));
+                }
+            }
+        }
+    }
+    // The shuffles of MAX_COUNT entries: the test reaches the largest answers.
+    assert!(largest.0 >= 100_000, "largest answer reached: {largest:?}");
+}

@@ -4,7 +4,7 @@
 //! `{"range": 6, "range": 0}` would pass as range 0. The JavaScript and
 //! Python targets refuse such a line; so does `provably`.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -14,9 +14,63 @@ use serde_json::{Map, Number, Value};
 /// is an error. With a [`KeyPath`] it also keeps the path of object keys to
 /// where it reads, so that the error can name the repeated key by its path
 /// (`observed.cut`); without one (a protocol line) it copies no keys.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub(crate) struct Strict<'a> {
     pub(crate) path: Option<&'a KeyPath>,
+    /// Items the text may still hold (see [`MAX_ITEMS`]).
+    left: &'a Cell<usize>,
+}
+
+/// The most list items and object members, all depths together, that one
+/// request or round may hold. A `Value` costs 32 bytes and more where its
+/// text costs two (`0,`), so a 60 MB round of zeros would take 2 GB as
+/// values; the largest answer of any op (a shuffle of `MAX_COUNT`, 100,000
+/// entries; tests/ops.rs holds every op's largest answer to half of this)
+/// is below it, so a text past it is refused before it is built: a 16 MB
+/// request line then takes at most some 50 MB.
+pub const MAX_ITEMS: usize = 1 << 18;
+
+impl<'a> Strict<'a> {
+    /// A reader of one text: `items` counts what it holds, see [`MAX_ITEMS`].
+    pub(crate) fn new(path: Option<&'a KeyPath>, items: &'a Items) -> Strict<'a> {
+        Strict { path, left: &items.0 }
+    }
+
+    pub(crate) fn take<E: de::Error>(self) -> Result<(), E> {
+        match self.left.get().checked_sub(1) {
+            Some(n) => {
+                self.left.set(n);
+                Ok(())
+            }
+            None => Err(E::custom(TOO_MANY)),
+        }
+    }
+}
+
+const TOO_MANY: &str = "too many items";
+
+/// The item budget of one text read by [`Strict`].
+pub(crate) struct Items(Cell<usize>);
+
+impl Items {
+    /// The reason for `e` when it is this budget running out: the JSON is
+    /// not wrong, it is more than any request or round is.
+    pub(crate) fn past(&self, e: &serde_json::Error) -> Option<String> {
+        (self.0.get() == 0 && e.to_string().starts_with(TOO_MANY)).then(|| {
+            format!(
+                "holds more than {MAX_ITEMS} list items and object members (past line {} column {}), \
+                 more than any request or round of any op: not read further",
+                e.line(),
+                e.column()
+            )
+        })
+    }
+}
+
+impl Default for Items {
+    fn default() -> Items {
+        Items(Cell::new(MAX_ITEMS))
+    }
 }
 
 /// Where a [`Strict`] reader is, and the path of the key it found twice.
@@ -58,6 +112,7 @@ impl<'de> Visitor<'de> for Strict<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::new();
         while let Some(v) = seq.next_element_seed(self)? {
+            self.take()?;
             items.push(v);
         }
         Ok(Value::Array(items))
@@ -73,6 +128,7 @@ impl<'de> Visitor<'de> for Strict<'_> {
                 }
                 return Err(de::Error::custom(format_args!("key {key:?} appears twice")));
             }
+            self.take()?;
             let (key, value) = within(self.path, key, || map.next_value_seed(self))?;
             out.insert(key, value);
         }
@@ -103,12 +159,38 @@ impl<'de> DeserializeSeed<'de> for Strict<'_> {
     }
 }
 
-/// Parses one JSON text, refusing repeated keys and trailing characters.
-pub fn parse(text: &str) -> Result<Value, serde_json::Error> {
+/// Why [`parse`] refused a text.
+#[derive(Debug)]
+pub enum Refused {
+    /// Not JSON, or a key twice: serde_json's error, with its place.
+    NotJson(serde_json::Error),
+    /// JSON, but more items than any request or round holds ([`MAX_ITEMS`]).
+    TooMany(String),
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Refused::NotJson(e) => write!(f, "not JSON: {e}"),
+            Refused::TooMany(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// Parses one JSON text, refusing repeated keys, trailing characters and
+/// more than [`MAX_ITEMS`] items.
+pub fn parse(text: &str) -> Result<Value, Refused> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = Strict::default().deserialize(&mut de)?;
-    de.end()?;
-    Ok(value)
+    let items = Items::default();
+    let value = Strict::new(None, &items)
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v));
+    value.map_err(|e| match items.past(&e) {
+        Some(why) => Refused::TooMany(why),
+        None => Refused::NotJson(e),
+    })
 }
 
 /// Why `text` is not JSON, for a message: serde_json's reason, and for the
@@ -144,12 +226,53 @@ pub(crate) fn lenient_id(text: &str) -> Option<i64> {
             while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
                 if key == "id" {
                     ids += 1;
-                    id = map.next_value::<serde_json::Value>()?.as_i64();
+                    id = map.next_value::<IdValue>()?.0;
                 } else {
                     map.next_value::<de::IgnoredAny>()?;
                 }
             }
             Ok(if ids == 1 { id } else { None })
+        }
+    }
+    /// An `id`'s value: the integer, or nothing (anything else is skipped,
+    /// never built: the line may be one of too many items).
+    struct IdValue(Option<i64>);
+    impl<'de> serde::Deserialize<'de> for IdValue {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<IdValue, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = IdValue;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("an id")
+                }
+                fn visit_i64<E>(self, v: i64) -> Result<IdValue, E> {
+                    Ok(IdValue(Some(v)))
+                }
+                fn visit_u64<E>(self, v: u64) -> Result<IdValue, E> {
+                    Ok(IdValue(i64::try_from(v).ok()))
+                }
+                fn visit_f64<E>(self, _: f64) -> Result<IdValue, E> {
+                    Ok(IdValue(None))
+                }
+                fn visit_bool<E>(self, _: bool) -> Result<IdValue, E> {
+                    Ok(IdValue(None))
+                }
+                fn visit_str<E>(self, _: &str) -> Result<IdValue, E> {
+                    Ok(IdValue(None))
+                }
+                fn visit_unit<E>(self) -> Result<IdValue, E> {
+                    Ok(IdValue(None))
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<IdValue, A::Error> {
+                    while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+                    Ok(IdValue(None))
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<IdValue, A::Error> {
+                    while map.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
+                    Ok(IdValue(None))
+                }
+            }
+            d.deserialize_any(V)
         }
     }
     let mut de = serde_json::Deserializer::from_str(text);

@@ -331,8 +331,7 @@ pub fn from_lines<R: BufRead, W: Write>(mut input: R, out: W, options: MakeOptio
             error,
         };
         let text = std::str::from_utf8(&text).map_err(|e| at(FieldError::new("request", format!("not UTF-8: {e}"))))?;
-        let value =
-            crate::base::json::parse(text).map_err(|e| at(FieldError::new("request", format!("not JSON: {e}"))))?;
+        let value = crate::base::json::parse(text).map_err(|e| at(FieldError::new("request", e.to_string())))?;
         maker.push(value).map_err(|e| match e {
             MakeError::Invalid { error, .. } => at(error),
             other => other,

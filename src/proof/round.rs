@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 use super::commit::EpochHead;
 use super::compare::{mismatches, read_observed};
 use super::{Event, FieldError, Finding, FindingKind, Place, RoundVerdict};
-use crate::base::json::{KeyPath, Strict};
+use crate::base::json::{Items, KeyPath, Strict};
 use crate::op::error::OpError;
 use crate::op::{self, fields::CLIENT_SEED, type_name, OpSpec, Outcome, Request};
 use crate::stats::Counted;
@@ -404,20 +404,20 @@ pub(crate) fn parse_round(raw: &str, raw_observed: bool) -> Result<(Map<String, 
         ));
     }
     let path = KeyPath::default();
+    let items = Items::default();
     let mut de = serde_json::Deserializer::from_str(raw);
     let result = de
         .deserialize_map(RoundVisitor {
+            strict: Strict::new(Some(&path), &items),
             path: &path,
             raw_observed,
         })
         .and_then(|parts| de.end().map(|()| parts));
-    result.map_err(|e| match path.twice.borrow_mut().take() {
-        Some(path) => FieldError::new(path, "appears twice"),
-        None => FieldError::new("round", format!("not JSON: {e}")),
-    })
+    result.map_err(|e| refused(&path, &items, &e))
 }
 
 struct RoundVisitor<'a> {
+    strict: Strict<'a>,
     path: &'a KeyPath,
     raw_observed: bool,
 }
@@ -433,6 +433,7 @@ impl<'de> Visitor<'de> for RoundVisitor<'_> {
         let mut out = Map::new();
         let mut observed: Option<&'de serde_json::value::RawValue> = None;
         while let Some(key) = map.next_key::<String>()? {
+            self.strict.take()?;
             if out.contains_key(&key) || (key == OBSERVED && observed.is_some()) {
                 *self.path.twice.borrow_mut() = Some(key.clone());
                 return Err(de::Error::custom(format_args!("key {key:?} appears twice")));
@@ -441,9 +442,8 @@ impl<'de> Visitor<'de> for RoundVisitor<'_> {
                 observed = Some(map.next_value()?);
                 continue;
             }
-            let (key, value) = crate::base::json::within(Some(self.path), key, || {
-                map.next_value_seed(Strict { path: Some(self.path) })
-            })?;
+            let strict = self.strict;
+            let (key, value) = crate::base::json::within(Some(self.path), key, || map.next_value_seed(strict))?;
             out.insert(key, value);
         }
         Ok((out, observed.map(serde_json::value::RawValue::get)))
@@ -462,13 +462,23 @@ fn parse_strict_at(raw: &str, base: Option<&str>) -> Result<Value, FieldError> {
         keys: RefCell::new(base.map(str::to_string).into_iter().collect()),
         twice: RefCell::new(None),
     };
-    let strict = Strict { path: Some(&path) };
+    let items = Items::default();
+    let strict = Strict::new(Some(&path), &items);
     let mut de = serde_json::Deserializer::from_str(raw);
     let result = strict.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
-    result.map_err(|e| match path.twice.borrow_mut().take() {
-        Some(path) => FieldError::new(path, "appears twice"),
+    result.map_err(|e| refused(&path, &items, &e))
+}
+
+/// The round's error for what the strict reader refused: a key twice (by
+/// its path), more items than any round holds, or not JSON.
+fn refused(path: &KeyPath, items: &Items, e: &serde_json::Error) -> FieldError {
+    if let Some(path) = path.twice.borrow_mut().take() {
+        return FieldError::new(path, "appears twice");
+    }
+    match items.past(e) {
+        Some(why) => FieldError::new("round", why),
         None => FieldError::new("round", format!("not JSON: {e}")),
-    })
+    }
 }
 
 #[cfg(test)]

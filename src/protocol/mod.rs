@@ -141,7 +141,7 @@ impl Response {
     /// of `ok` (an object) or `error` (with a known `kind` and a `message`).
     pub fn parse(line: &str) -> Result<Response, MalformedResponse> {
         let bad = |why: String| MalformedResponse(why);
-        let value: Value = crate::base::json::parse(line).map_err(|e| bad(format!("not JSON: {e}")))?;
+        let value: Value = crate::base::json::parse(line).map_err(|e| bad(e.to_string()))?;
         let Value::Object(map) = value else {
             return Err(bad(format!("a {} where an object was expected", type_name(&value))));
         };
@@ -248,9 +248,15 @@ pub fn answer_line(line: &str) -> Answer {
     };
     let value: Value = match crate::base::json::parse(line) {
         Ok(v) => v,
+        Err(crate::base::json::Refused::TooMany(why)) => {
+            return Answer {
+                id: crate::base::json::lenient_id(line),
+                result: Err(InvalidInput::new("request", why).into()),
+            }
+        }
         // JSON that Rust cannot hold (a lone surrogate) or that repeats a
         // key is still answered with the line's own id, when it has one.
-        Err(e) => {
+        Err(crate::base::json::Refused::NotJson(e)) => {
             return match crate::base::json::lenient_id(line) {
                 Some(id) => Answer {
                     id: Some(id),

@@ -28,7 +28,7 @@ fn answer(engine: &Engine, line: &str) -> Answer {
         Ok(v) => v,
         Err(e) => {
             let id = crate::base::json::lenient_id(line);
-            return invalid(id, "request", format!("not JSON: {e}"));
+            return invalid(id, "request", e.to_string());
         }
     };
     let id = match value.get("id") {

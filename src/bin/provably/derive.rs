@@ -144,11 +144,13 @@ impl DeriveArgs {
                 json.clone()
             };
             return provably::base::json::parse(&text).map_err(|e| {
-                OpError::from(InvalidInput::new(
-                    "request",
-                    format!("not JSON: {}", provably::base::json::why_not(&text, &e)),
-                ))
-                .into()
+                let why = match e {
+                    provably::base::json::Refused::NotJson(e) => {
+                        format!("not JSON: {}", provably::base::json::why_not(&text, &e))
+                    }
+                    too_many @ provably::base::json::Refused::TooMany(_) => too_many.to_string(),
+                };
+                OpError::from(InvalidInput::new("request", why)).into()
             });
         }
         let Some(name) = &self.op else {
