@@ -407,6 +407,12 @@ def session(args):
     builder = SparkSession.builder.appName("provably-audit")
     if args.master:
         builder = builder.master(args.master)
+        if args.master.startswith("local"):
+            # One machine: nothing to reach but itself.
+            os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+        # The JVM starts here (not under spark-submit): quiet from its first line.
+        log4j = os.path.join(os.path.dirname(os.path.abspath(__file__)), "log4j2.properties")
+        builder = builder.config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{log4j}")
     builder = (builder.config("spark.ui.enabled", "false")
                .config("spark.ui.showConsoleProgress", "false")
                .config("spark.sql.shuffle.partitions", str(args.partitions or 8)))
