@@ -283,11 +283,13 @@ def write_canonical(epochs, path):
 def run(spark, args):
     """The job on an existing session; returns the exit code (merge's)."""
     sc = spark.sparkContext
-    binary = os.path.abspath(args.provably)
+    # Spark ships a symlink under its target's name: ship and call the target.
+    binary = os.path.realpath(args.provably)
     if not os.access(binary, os.X_OK):
         raise JobError(f"--provably {args.provably}: no such executable")
     bin_name = os.path.basename(binary)
-    shipped = [os.path.basename(f) for f in (sc.getConf().get("spark.files", "") or "").split(",") if f]
+    shipped = [os.path.basename(os.path.realpath(f.removeprefix("file:")))
+               for f in (sc.getConf().get("spark.files", "") or "").split(",") if f]
     if bin_name not in shipped:
         sc.addFile(binary)
     name = args.name or args.canonical or ",".join(args.inputs)

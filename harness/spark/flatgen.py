@@ -9,6 +9,7 @@ Kinds:
            hands, poker tables with seats, ladders; a few rounds tampered,
            unobserved, external or invalid, commitments wrong, absent or in
            capitals (same seed, another epoch), nonces doubled and left out.
+  honest   the same games with nothing tampered, left out or doubled.
   ground   dice games whose server seed was ground on the first die (of two
            candidate seeds, the first whose die 0 shows a 6): every round
            matches, `--stats` raises the alarm (docs/statistics.md).
@@ -123,7 +124,7 @@ def stake_pair(rng, server, client, bets, start=0):
     return rounds
 
 
-def mixed(rounds_wanted, rng, binary):
+def mixed(rounds_wanted, rng, binary, findings=True):
     epochs = []
     share = rounds_wanted // 100  # rounds per percent
 
@@ -184,6 +185,9 @@ def mixed(rounds_wanted, rng, binary):
         e.rounds = [Round("selfpoker.deck")]
         epochs.append(e)
 
+    if not findings:
+        derive(epochs, binary)
+        return epochs
     # The findings an audit must keep across partitions.
     for e in epochs:
         for r in e.rounds:
@@ -270,8 +274,14 @@ def history(pairs, rng, binary):
         op, params = STAKE_GAMES[rng.randrange(len(STAKE_GAMES))]
         twin = Round(op, client, double.nonce, params)
         variants = [Epoch(h, "serverSeed", s), Epoch(h.upper(), "serverSeed", s), Epoch(None, "serverSeed", s)]
-        for k, r in enumerate(bets):
-            variants[(k * 3) // len(bets)].rounds.append(r)
+        # The bets before the gap in one epoch, those after it in the two others:
+        # the gap lies between epochs (and so, where a boundary falls there, between partitions).
+        after = [r for r in bets if r.nonce > gap]
+        for r in bets:
+            if r.nonce < gap:
+                variants[0].rounds.append(r)
+            else:
+                variants[1 if after.index(r) < len(after) // 2 else 2].rounds.append(r)
         # The doubled nonce goes to an epoch other than its first bet's.
         home = next(v for v in variants if double in v.rounds)
         [v for v in variants if v is not home][rng.randrange(2)].rounds.append(twin)
@@ -349,8 +359,8 @@ def write(epochs, out, proof=None, shuffle_seed=1, files=1):
 
 def generate(kind, size, seed, binary):
     rng = random.Random(seed)
-    if kind == "mixed":
-        return mixed(size, rng, binary)
+    if kind in ("mixed", "honest"):
+        return mixed(size, rng, binary, findings=kind == "mixed")
     if kind == "ground":
         return ground(size, rng, binary)
     return history(size, rng, binary)
@@ -358,7 +368,7 @@ def generate(kind, size, seed, binary):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--kind", choices=["mixed", "ground", "history"], default="mixed")
+    p.add_argument("--kind", choices=["mixed", "honest", "ground", "history"], default="mixed")
     p.add_argument("--size", type=int, default=100000,
                    help="mixed: about this many rounds; ground: games (10 dice each); history: seed pairs")
     p.add_argument("--seed", type=int, default=1)

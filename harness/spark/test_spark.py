@@ -8,7 +8,7 @@ canonical file itself is held to a second builder written here from
 docs/scale.md, and its audit to the audit of the same rounds as generated
 (another order, the same counts and findings).
 
-    PROVABLY_BIN=target/debug/provably .venv/bin/python -m unittest harness/spark/test_spark.py -v
+    make test-spark        # or: PROVABLY_BIN=target/debug/provably .venv/bin/python harness/spark/test_spark.py
 """
 
 import collections
@@ -26,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import flatgen  # noqa: E402
 
-BIN = os.path.abspath(os.environ.get("PROVABLY_BIN") or os.path.join(ROOT, "target/debug/provably"))
+BIN = os.path.realpath(os.environ.get("PROVABLY_BIN") or os.path.join(ROOT, "target/debug/provably"))
 VENV_BIN = os.path.dirname(sys.executable)
 # A hang guard only: the whole stage takes about a minute on two cores.
 TIMEOUT = 900
@@ -309,4 +309,9 @@ class SparkAudit(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    result = unittest.main(verbosity=2, exit=False).result
+    failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
+    passed = result.testsRun - failed - len(result.skipped)
+    # The closing line CI and scripts/stage read.
+    print(f"spark: {passed} passed, {failed} failed" + (f", {len(result.skipped)} skipped" if result.skipped else ""))
+    sys.exit(1 if failed or not result.testsRun else 0)
