@@ -38,7 +38,7 @@ endef
 # them itself when stderr is no terminal).
 QUIET := $(if $(CI),--quiet)
 
-.PHONY: help test diff diff-python diff-numpy diff-node diff-wild test-wild test-toy test-toy-stages conformance adequacy vectors web fuzz bench deps venv node chromium clean
+.PHONY: help test test-spark spark-deps java diff diff-python diff-numpy diff-node diff-wild test-wild test-toy test-toy-stages conformance adequacy vectors web fuzz bench deps venv node chromium clean
 
 help:
 	@echo "make diff         run the harness against every target (CASES=$(CASES), SEED=$(SEED))"
@@ -56,6 +56,7 @@ help:
 	@echo "make fuzz         the request and response parsers on 1,000,000 fuzzed lines each"
 	@echo "make bench        criterion benchmarks"
 	@echo "make bench-audit  provably audit vs serve on 10^5 shoes, peak RSS at 10^6 rounds"
+	@echo "make test-spark   the audit as a Spark job (local[2]) against one provably audit (docs/scale.md)"
 	@echo "make examples     rewrite examples/proofs/ with provably proof"
 
 # ---------------------------------------------------------------- installs
@@ -82,6 +83,20 @@ chromium:
 
 deps: venv node chromium
 
+# The Spark job (harness/spark/, docs/scale.md): pyspark in the same .venv,
+# and a Java 17 runtime (Debian's) when there is no java at all.
+$(VENV)/.spark-installed: harness/spark/requirements.txt $(VENV)/.installed
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r harness/spark/requirements.txt
+	touch $@
+
+java:
+	@command -v java >/dev/null || { \
+	  echo "installing Debian's openjdk-17-jre-headless"; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless >/dev/null; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless >/dev/null; fi; }
+
+spark-deps: $(VENV)/.spark-installed java
+
 # `--features wild` builds the wild targets' binaries (wild-ring, wild-fair)
 # beside provably. The debug one is built by `cargo test --no-run`: a plain
 # `cargo build` would resolve the dependencies' features without the
@@ -100,7 +115,7 @@ $(BIN): $(shell find src -name '*.rs') Cargo.toml Cargo.lock
 # mutant.
 STAGE := scripts/stage
 TESTBIN := PROVABLY_BIN=$(CURDIR)/target/debug/provably
-test: deps
+test: deps spark-deps
 	@$(STAGE) --reset
 	@$(STAGE) fmt $(CARGO) fmt --all -- --check
 	@$(STAGE) clippy $(CARGO) clippy --all-targets --locked --features wild -- -D warnings
@@ -109,6 +124,7 @@ test: deps
 	@$(STAGE) js npm run --silent test:js
 	@$(STAGE) mutants env $(TESTBIN) npm run --silent test:mutants
 	@$(STAGE) browser env $(TESTBIN) npm run --silent test:browser
+	@$(STAGE) test-spark $(SPARK_TEST)
 	@$(MAKE) --no-print-directory test-wild-stages
 	@$(MAKE) --no-print-directory test-toy-stages
 	@$(STAGE) --summary
@@ -121,6 +137,17 @@ WILD := diff --targets-dir harness/wild --expectations harness/expectations
 test-wild-stages:
 	@$(STAGE) --brief wild-vectors target/debug/provably $(WILD) --vectors-only --report target/wild-vectors.json
 	@$(STAGE) --brief wild-cases target/debug/provably $(WILD) --cases 40 --seed 1 --report target/wild-generated.json
+
+# The Spark job in local[2] on 10^5 rounds in 8+ partitions, a ground
+# archive (--stats) and a bet history cut across partitions, each against
+# one `provably audit` of the job's canonical file (harness/spark/test_spark.py).
+SPARK_TEST := env $(TESTBIN) SPARK_LOCAL_IP=127.0.0.1 $(PYTHON) harness/spark/test_spark.py
+
+test-spark: spark-deps
+	@test -x target/debug/provably || $(CARGO) test --no-run --locked --features wild
+	@$(STAGE) --reset
+	@$(STAGE) test-spark $(SPARK_TEST)
+	@$(STAGE) --summary
 
 test-wild:
 	@$(STAGE) --reset
