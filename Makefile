@@ -38,7 +38,7 @@ endef
 # them itself when stderr is no terminal).
 QUIET := $(if $(CI),--quiet)
 
-.PHONY: help test test-spark spark-deps java diff diff-python diff-numpy diff-node diff-wild test-wild test-toy test-toy-stages conformance adequacy vectors web fuzz bench deps venv node chromium clean
+.PHONY: help test test-clippy-stage test-node-stages test-spark-stage test-wild-toy-stages test-spark spark-deps java diff diff-python diff-numpy diff-node diff-wild test-wild test-toy test-toy-stages conformance adequacy vectors web fuzz bench deps venv node chromium clean
 
 help:
 	@echo "make diff         run the harness against every target (CASES=$(CASES), SEED=$(SEED))"
@@ -115,19 +115,39 @@ $(BIN): $(shell find src -name '*.rs') Cargo.toml Cargo.lock
 # mutant.
 STAGE := scripts/stage
 TESTBIN := PROVABLY_BIN=$(CURDIR)/target/debug/provably
+#
+# Two pairs of stages run side by side, each pair's output shown when it
+# ends (make -j2 --output-sync): clippy, whose check build shares nothing
+# with the test build, beside the node stages, which compile nothing; and
+# the Spark job, mostly a JVM waiting, beside the wild and toy stages. The
+# browser stage, whose tests watch the page's main thread, runs alone.
+SIDE := $(MAKE) --no-print-directory -j2 --output-sync=target
 test: deps spark-deps
 	@$(STAGE) --reset
 	@$(STAGE) fmt $(CARGO) fmt --all -- --check
-	@$(STAGE) clippy $(CARGO) clippy --all-targets --locked --features wild -- -D warnings
 	@$(STAGE) cargo-test env INSTA_UPDATE=no $(CARGO) test --locked --features wild
+	@$(SIDE) test-clippy-stage test-node-stages
+	@$(STAGE) browser env $(TESTBIN) npm run --silent test:browser
+	@$(SIDE) test-spark-stage test-wild-toy-stages
+	@$(STAGE) --summary
+
+test-clippy-stage:
+	@$(STAGE) clippy $(CARGO) clippy --all-targets --locked --features wild -- -D warnings
+
+test-node-stages:
 	@$(STAGE) vectors target/debug/provably vectors --check
 	@$(STAGE) js npm run --silent test:js
 	@$(STAGE) mutants env $(TESTBIN) npm run --silent test:mutants
-	@$(STAGE) browser env $(TESTBIN) npm run --silent test:browser
-	@$(STAGE) test-spark $(SPARK_TEST)
+
+# The Spark job runs a copy of the product's binary: the toy stages beside
+# it link target/debug/provably to the toy build for a minute.
+test-spark-stage:
+	@mkdir -p target/spark && cp target/debug/provably target/spark/provably.tmp && mv target/spark/provably.tmp target/spark/provably
+	@$(STAGE) test-spark env PROVABLY_BIN=$(CURDIR)/target/spark/provably $(SPARK_TEST)
+
+test-wild-toy-stages:
 	@$(MAKE) --no-print-directory test-wild-stages
 	@$(MAKE) --no-print-directory test-toy-stages
-	@$(STAGE) --summary
 
 # Every stack in the wild (harness/wild/): the vectors, then a small
 # generated run, each held to harness/expectations/ (exit 3 on any change).
@@ -141,12 +161,12 @@ test-wild-stages:
 # The Spark job in local[2] on 10^5 rounds in 8+ partitions, a ground
 # archive (--stats) and a bet history cut across partitions, each against
 # one `provably audit` of the job's canonical file (harness/spark/test_spark.py).
-SPARK_TEST := env $(TESTBIN) SPARK_LOCAL_IP=127.0.0.1 $(PYTHON) harness/spark/test_spark.py
+SPARK_TEST := env SPARK_LOCAL_IP=127.0.0.1 $(PYTHON) harness/spark/test_spark.py
 
 test-spark: spark-deps
 	@test -x target/debug/provably || $(CARGO) test --no-run --locked --features wild
 	@$(STAGE) --reset
-	@$(STAGE) test-spark $(SPARK_TEST)
+	@$(STAGE) test-spark env $(TESTBIN) $(SPARK_TEST)
 	@$(STAGE) --summary
 
 test-wild:
