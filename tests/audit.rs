@@ -1017,6 +1017,52 @@ fn a_round_of_more_items_than_any_answer_is_invalid_and_the_next_round_is_read()
     }
 }
 
+/// One JSON line is one epoch of up to 64 MiB; its events go on in parts,
+/// not all at the end (one line of 1,048,000 unobserved bets took 1.2 GB,
+/// the same epochs in a document 56 MB). The audit runs under `ulimit -v`
+/// (address space, not time: load cannot make it fail) with one malloc
+/// arena per thread pool, on 300,000 unobserved bets on one line: 350 MB
+/// of events before.
+#[test]
+fn one_json_line_of_many_rounds_streams_its_events_in_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("one-line.jsonl");
+    let rounds: Vec<String> = (0..300_000)
+        .map(|n| format!(r#"{{"op":"stake.dice","clientSeed":"c","nonce":{}}}"#, 2 * n))
+        .collect();
+    std::fs::write(
+        &path,
+        format!(r#"{{"commit":null,"serverSeed":"s","rounds":[{}]}}"#, rounds.join(",")) + "\n",
+    )
+    .unwrap();
+    let report = dir.path().join("r.json");
+    let script = format!(
+        "ulimit -v 262144 && exec {} audit --quiet --jobs 2 --report {} {}",
+        crate::support::bin().display(),
+        report.display(),
+        path.display()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .env("MALLOC_ARENA_MAX", "2")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Every bet is unobserved, and every nonce between two bets a gap.
+    let r = load(report.to_str().unwrap());
+    assert_eq!(
+        (r["unobserved"].as_u64(), r["gaps"].as_u64()),
+        (Some(300_000), Some(299_999)),
+        "{stdout}"
+    );
+}
+
 /// Runs `f` on another thread, failing if it has not finished after `secs`
 /// (a hang guard on a loaded machine, not a speed claim).
 fn within<T: Send + 'static>(secs: u64, f: impl FnOnce() -> T + Send + 'static) -> T {

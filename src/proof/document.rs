@@ -31,12 +31,20 @@ use crate::op::{short, type_name};
 /// Reads and checks a document's epoch cut out whole, as the reader would
 /// have read it in place: the same events, and where its text breaks, the
 /// same finding, after which nothing counts ([`Event::Stop`]).
-pub(crate) fn read_whole_epoch(epoch: u64, line: u64, text: &[u8], options: &Options, out: &mut Vec<Event>) {
+pub(crate) fn read_whole_epoch(
+    epoch: u64,
+    line: u64,
+    text: &[u8],
+    options: &Options,
+    out: &mut Vec<Event>,
+    part: &mut super::jobs::Part<'_>,
+) {
     let ctx = Ctx::default();
     let result = {
         let mut sink = Inline {
             out: &mut *out,
             options,
+            part,
         };
         let mut sc = Scanner::starting_at(text, line, options.max_value);
         read_epoch(&mut sc, epoch, None, &mut sink, &ctx, options)

@@ -132,24 +132,45 @@ pub(crate) trait Sink {
     }
 }
 
-/// Runs jobs in place: for an epoch read from one line.
-pub(crate) struct Inline<'a> {
+/// Hands on the events a job has so far (and empties the list): a worker's
+/// way to stream one large epoch instead of holding all its events.
+pub(crate) type Part<'a> = dyn FnMut(&mut Vec<Event>) + 'a;
+
+/// Events a job holds before it hands them on: an epoch of a million
+/// rounds on one JSON line had held a million events (1.2 GB when each is
+/// an unobserved round's finding).
+pub(crate) const PART: usize = 4096;
+
+/// Runs jobs in place: for an epoch read from one line or cut out whole.
+pub(crate) struct Inline<'a, 'p> {
     pub(crate) out: &'a mut Vec<Event>,
     pub(crate) options: &'a Options,
+    pub(crate) part: &'a mut Part<'p>,
 }
 
-impl Sink for Inline<'_> {
+impl Inline<'_, '_> {
+    fn hand_on(&mut self) {
+        if self.out.len() >= PART {
+            (self.part)(self.out);
+        }
+    }
+}
+
+impl Sink for Inline<'_, '_> {
     fn job(&mut self, job: Job) -> Result<(), Stop> {
-        run_job(&job, self.options, self.out);
+        self.hand_on();
+        run_job(&job, self.options, self.out, &mut *self.part);
         Ok(())
     }
     fn now(&mut self) -> Option<&mut Vec<Event>> {
+        self.hand_on();
         Some(self.out)
     }
 }
 
-/// Does a job, appending its events.
-pub(crate) fn run_job(job: &Job, options: &Options, out: &mut Vec<Event>) {
+/// Does a job, appending its events; `part` takes them in parts of about
+/// [`PART`] while an epoch read in place goes on.
+pub(crate) fn run_job(job: &Job, options: &Options, out: &mut Vec<Event>, part: &mut Part<'_>) {
     match job {
         Job::Events(events) => out.extend(events.iter().cloned()),
         Job::Commit { head, commit } => out.push(commit::check_commit(head, commit.as_ref())),
@@ -163,13 +184,13 @@ pub(crate) fn run_job(job: &Job, options: &Options, out: &mut Vec<Event>) {
         Job::Lines(lines) => {
             for (line, epoch, text) in lines {
                 let text = text.as_ref().map(Vec::as_slice).map_err(|n| *n);
-                read_line_epoch(*line, *epoch, text, options, out);
+                read_line_epoch(*line, *epoch, text, options, out, part);
             }
         }
-        Job::Epoch { epoch, line, text } => read_whole_epoch(*epoch, *line, text, options, out),
+        Job::Epoch { epoch, line, text } => read_whole_epoch(*epoch, *line, text, options, out, part),
         Job::Batch(jobs) => {
             for job in jobs {
-                run_job(job, options, out);
+                run_job(job, options, out, part);
             }
         }
     }

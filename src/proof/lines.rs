@@ -16,6 +16,7 @@ pub(crate) fn read_line_epoch(
     text: Result<&[u8], usize>,
     options: &Options,
     out: &mut Vec<Event>,
+    part: &mut super::jobs::Part<'_>,
 ) {
     let at = Place::epoch(epoch, Some(line));
     let text = match text {
@@ -35,6 +36,7 @@ pub(crate) fn read_line_epoch(
         let mut sink = Inline {
             out: &mut *out,
             options,
+            part,
         };
         let mut sc = Scanner::new(text);
         read_epoch(&mut sc, epoch, Some(line), &mut sink, &ctx, options).and_then(|()| Ok(sc.end()?))

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use std::io::{self, BufRead, Read};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 
 use super::document::{self, Ctx, ReadStop};
@@ -234,7 +234,8 @@ impl<'o> Audit<'o> {
         let window = 4 * jobs + 4;
         let (job_tx, job_rx) = mpsc::sync_channel::<(u64, Job)>(window);
         let job_rx = Arc::new(Mutex::new(job_rx));
-        let (result_tx, result_rx) = mpsc::channel::<(u64, Vec<Event>)>();
+        let (result_tx, result_rx) = mpsc::channel::<Handed>();
+        let turn = Turn::default();
         let (ticket_tx, ticket_rx) = mpsc::sync_channel::<()>(window);
         // Room for every job in flight: a worker never waits to hand one back.
         let (done_tx, done_rx) = mpsc::sync_channel::<Job>(window);
@@ -252,15 +253,20 @@ impl<'o> Audit<'o> {
             };
             s.spawn(move || reader(input, pool, options));
             for _ in 0..jobs {
-                let (rx, tx, done) = (Arc::clone(&job_rx), result_tx.clone(), done_tx.clone());
-                s.spawn(move || worker(&rx, &tx, &done, options));
+                let (rx, tx, done, turn) = (Arc::clone(&job_rx), result_tx.clone(), done_tx.clone(), &turn);
+                s.spawn(move || worker(&rx, &tx, &done, turn, options));
             }
             // The workers own the job queue and the result senders now: when
             // the collector stops early, every send fails and every thread ends.
             drop(job_rx);
             drop(result_tx);
             drop(done_tx);
-            let mut ordered = Ordered { bets, stats, on_event };
+            let mut ordered = Ordered {
+                bets,
+                stats,
+                on_event,
+                turn: &turn,
+            };
             ordered.collect(result_rx, &ticket_rx)
         })
     }
@@ -354,10 +360,46 @@ fn read_all<R: BufRead>(input: R, pool: &mut Pool, options: &Options) {
     }
 }
 
+/// A job's events: its sequence number, the events, and whether they are
+/// its last.
+type Handed = (u64, Vec<Event>, bool);
+
+/// The job whose events the collector takes next, for the workers: a part
+/// of a job is handed on only in its turn, so that what waits for its turn
+/// is at most [`jobs::PART`] events per job in flight.
+#[derive(Default)]
+struct Turn {
+    next: Mutex<u64>,
+    moved: Condvar,
+}
+
+impl Turn {
+    /// Waits until job `seq` is the collector's (or the collector is gone).
+    fn wait(&self, seq: u64) {
+        let Ok(mut next) = self.next.lock() else {
+            return;
+        };
+        while *next < seq {
+            next = match self.moved.wait(next) {
+                Ok(n) => n,
+                Err(_) => return,
+            };
+        }
+    }
+
+    fn set(&self, next: u64) {
+        if let Ok(mut n) = self.next.lock() {
+            *n = next;
+        }
+        self.moved.notify_all();
+    }
+}
+
 fn worker(
     jobs: &Mutex<Receiver<(u64, Job)>>,
-    results: &Sender<(u64, Vec<Event>)>,
+    results: &Sender<Handed>,
     done: &SyncSender<Job>,
+    turn: &Turn,
     options: &Options,
 ) {
     loop {
@@ -367,10 +409,15 @@ fn worker(
             return;
         };
         let mut out = Vec::new();
-        jobs::run_job(&job, options, &mut out);
+        // A large epoch read in place streams its events, each part in the job's turn.
+        let mut part = |events: &mut Vec<Event>| {
+            turn.wait(seq);
+            let _ = results.send((seq, std::mem::take(events), false));
+        };
+        jobs::run_job(&job, options, &mut out, &mut part);
         // Handed back for the reader to reuse; dropped here only when the reader is gone.
         let _ = done.try_send(job);
-        if results.send((seq, out)).is_err() {
+        if results.send((seq, out, true)).is_err() {
             return;
         }
     }
@@ -383,33 +430,62 @@ struct Ordered<'a> {
     bets: Option<&'a mut super::bets::Bets>,
     stats: Option<&'a mut crate::stats::Collector>,
     on_event: &'a mut dyn FnMut(&Event) -> io::Result<()>,
+    turn: &'a Turn,
+}
+
+/// Lets every worker waiting for its turn go on when the collector ends
+/// (an output error stops it early): their sends then fail and they end.
+struct Gone<'a>(&'a Turn);
+
+impl Drop for Gone<'_> {
+    fn drop(&mut self) {
+        self.0.set(u64::MAX);
+    }
 }
 
 impl Ordered<'_> {
-    fn collect(&mut self, results: Receiver<(u64, Vec<Event>)>, tickets: &Receiver<()>) -> io::Result<Counts> {
-        let mut waiting = BTreeMap::new();
+    fn collect(&mut self, results: Receiver<Handed>, tickets: &Receiver<()>) -> io::Result<Counts> {
+        let _gone = Gone(self.turn);
+        // Jobs past the one in turn: their events so far, and whether all came.
+        let mut waiting: BTreeMap<u64, (Vec<Event>, bool)> = BTreeMap::new();
         let mut next = 0u64;
         let mut counts = Counts::default();
         // A worker found the text broken inside a whole epoch: what the reader
         // sent after it is dropped, as if reading had stopped there.
         let mut stopped = false;
-        for (seq, events) in results {
-            waiting.insert(seq, events);
-            while let Some(events) = waiting.remove(&next) {
-                for e in events {
-                    if matches!(e, Event::Stop) {
-                        stopped = true;
-                    }
-                    if !stopped {
-                        self.see(e, &mut counts)?;
-                    }
-                }
+        for (seq, events, last) in results {
+            if seq != next {
+                let w = waiting.entry(seq).or_default();
+                w.0.extend(events);
+                w.1 |= last;
+                continue;
+            }
+            self.take(events, &mut stopped, &mut counts)?;
+            let mut done = last;
+            while done {
                 // The job's ticket was taken before the job was sent: it is there.
                 let _ = tickets.recv();
                 next += 1;
+                self.turn.set(next);
+                let Some((events, last)) = waiting.remove(&next) else {
+                    break;
+                };
+                self.take(events, &mut stopped, &mut counts)?;
+                done = last;
             }
         }
         Ok(counts)
+    }
+
+    /// Sees a job's events in order, none after a [`Event::Stop`].
+    fn take(&mut self, events: Vec<Event>, stopped: &mut bool, counts: &mut Counts) -> io::Result<()> {
+        for e in events {
+            *stopped |= matches!(e, Event::Stop);
+            if !*stopped {
+                self.see(e, counts)?;
+            }
+        }
+        Ok(())
     }
 
     fn see(&mut self, mut e: Event, counts: &mut Counts) -> io::Result<()> {
