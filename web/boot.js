@@ -1,11 +1,29 @@
-// A classic script, run as soon as it arrives: it starts loading the
-// self-test vectors while the page's modules are still on their way, so the
-// self-test can begin the moment app.mjs runs. app.mjs takes the promise
-// (and loads the file itself if this script did not run).
+// A classic script, run before the rest of the page is parsed. A #proof=
+// link carries the whole proof in the URL (up to 2 MB). While it stays in
+// the document's URL, Chromium copies and parses it on the main thread over
+// and over (every history update, every scan of the page's forms, every
+// request the page makes): at a 4× slower CPU that was seconds of stalls
+// before the proof was even read (issue 35). So the value is taken here and
+// the address bar keeps the page without it; ui.mjs opens it once the
+// self-test has passed, and "Link zu dieser Prüfung" gives the link back.
 'use strict';
-window.provablyVectors = fetch('/vectors/selftest.json', { cache: 'no-store' }).then((r) => {
-  if (!r.ok) throw new Error(`HTTP ${r.status}`);
-  return r.text();
-});
-// Handled by app.mjs; this only keeps an early failure from being reported twice.
-window.provablyVectors.catch(() => {});
+if (location.hash.startsWith('#proof=')) {
+  window.provablyLink = location.hash;
+  // In a task of its own: replacing a 1 MB URL is some 60 ms at 4×, and the
+  // parser goes on in the task that ran this script.
+  setTimeout(() => {
+    if (location.hash.startsWith('#proof=')) history.replaceState(null, '', location.pathname + location.search);
+  }, 0);
+}
+
+// The page's modules (the template #page-modules in index.html says why they
+// are added from here): PER_TASK preloads a task, the first ones at once.
+(() => {
+  const PER_TASK = 8;
+  const modules = [...(document.getElementById('page-modules')?.content.children ?? [])];
+  const preload = (at) => {
+    for (const link of modules.slice(at, at + PER_TASK)) document.head.append(link);
+    if (at + PER_TASK < modules.length) setTimeout(preload, 0, at + PER_TASK);
+  };
+  preload(0);
+})();

@@ -23,6 +23,7 @@ function lane(name) {
     const job = l.job;
     if (!job || data.id !== job.id) return;
     if (data.type === 'progress') job.onProgress?.(data.done, data.total);
+    else if (data.type === 'part') job.onPart?.(data);
     else {
       l.job = null;
       if (data.type === 'done') job.resolve(data.result);
@@ -57,13 +58,16 @@ export function cancel(name) {
   return true;
 }
 
-/** Runs a check of `kind` in lane `name`; resolves with the worker's result. */
-export function run(name, kind, payload, { onProgress } = {}) {
+/**
+ * Runs a check of `kind` in lane `name`; resolves with the worker's result.
+ * `onPart(message)` gets the parts a result is sent in ahead of it (worker.mjs).
+ */
+export function run(name, kind, payload, { onProgress, onPart } = {}) {
   cancel(name);
   const l = lane(name);
   const id = nextId++;
   return new Promise((resolve, reject) => {
-    l.job = { id, resolve, reject, onProgress };
+    l.job = { id, resolve, reject, onProgress, onPart };
     l.worker.postMessage({ id, kind, ...payload });
   });
 }

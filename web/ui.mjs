@@ -99,6 +99,8 @@ export function openFragment(hash) {
   // A proof's value is decoded in the worker: a 2 MB link decoded here would block the page.
   const proof = proofValue(hash);
   if (proof !== null) {
+    // Out of the address bar at once, as boot.js does for the first link (why: there).
+    if (location.hash.startsWith('#proof=')) history.replaceState(null, '', location.pathname + location.search);
     loadFragment(proof);
     return true;
   }
@@ -164,6 +166,9 @@ function anchorOfPage(h) {
 /** After the self-test passed: open the link the page was opened with, and any later one. */
 export function followFragments() {
   buildRest();
-  if (location.hash) openFragment(location.hash);
+  // boot.js took a #proof= link out of the URL before the page was built.
+  const first = window.provablyLink ?? location.hash;
+  delete window.provablyLink;
+  if (first) openFragment(first);
   window.addEventListener('hashchange', () => openFragment(location.hash));
 }

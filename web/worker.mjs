@@ -3,13 +3,14 @@
 // 10,000-round proof, or rounds of 100,000-entry shuffles). The page talks
 // to it through web/checker.mjs; a check is cancelled by ending the worker.
 //
-// Messages in:  { id, kind: 'selftest', text }            the vectors' text
+// Messages in:  { id, kind: 'selftest', text? }           the vectors' text (else /vectors/selftest.json)
 //               { id, kind: 'proof', text | bytes | fragment, keepText }
 //               { id, kind: 'round', game, values }       a game's form: built here
 //                                                          into a one-epoch proof and checked
 //               { id, kind: 'series', game, values, job }  a game's own list (its `series`:
 //                                                          Stake's nonces, Crash's earlier games)
 // Messages out: { id, type: 'progress', done, total }     at most every 100 ms
+//               { id, type: 'part', epoch, rounds }       a proof's rounds, before its result
 //               { id, type: 'done', result } | { id, type: 'error', message }
 //               (a proof's result carries its `statistics`, reference/js/stats/)
 
@@ -48,10 +49,17 @@ function pretty(value) {
   }
 }
 
+/** The self-test's vectors, as the page serves them (never from the HTTP cache: a stale bundle would test old code against old answers). */
+async function vectorsText() {
+  const r = await fetch('/vectors/selftest.json', { cache: 'no-store' });
+  if (!r.ok) throw new Error(`HTTP ${r.status}`);
+  return r.text();
+}
+
 async function selftest(id, { text }) {
   let bundle;
   try {
-    bundle = parseJson(text);
+    bundle = parseJson(text ?? (await vectorsText()));
     if (!Array.isArray(bundle?.tests)) throw new Error('kein Feld "tests"');
   } catch (e) {
     return { unreadable: e.message };
@@ -90,7 +98,30 @@ async function proof(id, job) {
   } catch (e) {
     statistics = { error: String(e?.message ?? e) };
   }
-  return { ...proofView(checked), statistics, length: typeof input === 'string' ? input.length : input.length, text: job.keepText && text !== null && text.length <= job.keepText ? text : null };
+  const view = proofView(checked);
+  sendRounds(id, view.epochs);
+  return { ...view, statistics, length: typeof input === 'string' ? input.length : input.length, text: job.keepText && text !== null && text.length <= job.keepText ? text : null };
+}
+
+/** Rounds posted per message ahead of the result. */
+const PART = 500;
+
+/**
+ * Posts the rounds of `epochs` past the first PART in parts of at most PART
+ * ({ type: 'part', epoch, rounds }, in order; the page appends them to
+ * `epochs[epoch].rounds`) and leaves those epochs without them: 10,000
+ * rounds in the one result message took the page's main thread over 100 ms
+ * just to receive at a 4× slower CPU (issue 35); a part is a few ms.
+ */
+function sendRounds(id, epochs) {
+  let kept = 0;
+  for (const [at, e] of epochs.entries()) {
+    // The first PART rounds stay in the result: most proofs need no part at all.
+    kept += e.rounds.length;
+    if (kept <= PART) continue;
+    for (let i = 0; i < e.rounds.length; i += PART) postMessage({ id, type: 'part', epoch: at, rounds: e.rounds.slice(i, i + PART) });
+    e.rounds = [];
+  }
 }
 
 /**

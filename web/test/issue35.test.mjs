@@ -1,0 +1,113 @@
+// Regression of issue 35 item 4, "the page never stalls": a 10,000-round
+// proof opened from a #proof= link and from a file, at a 4× slower CPU (CDP
+// Emulation.setCPUThrottlingRate), in real Chromium, the page served by
+// `provably web --port 0 --root <repo>` as in page.test.mjs (which says how
+// prerequisites are found). The proof is written by `provably proof` and
+// judged by `provably audit`, never by the page.
+//
+// Measured in the page (reference/js/testkit/stall.mjs, also behind
+// scripts/bench-stall.mjs and the figures in BENCHMARKS.md): the longest
+// main-thread task from navigation to the verdict (PerformanceObserver
+// 'longtask'), the largest gap of a 20 ms timer from the self-test's pass to
+// one second after the verdict, and the renderer main thread's task time
+// over that stretch (CDP Performance.getMetrics). The page waits for nothing
+// Playwright puts into it: the test polls with bare CDP calls, since
+// Playwright's own script is itself a task of 100 ms at 4×.
+//
+// What is asserted, and why so:
+//   - every run: the same verdict from the link, from the file and from
+//     `provably audit`, and the link's proof out of the address bar once
+//     read (boot.js: a 1 MB URL left there cost the main thread seconds);
+//   - one run of up to three within the goal: no task over 100 ms, no timer
+//     gap over 200 ms from the pass on, and the link's main-thread task time
+//     from the pass on at most LINK_FACTOR times the file's. On this shared
+//     2-core machine another process can stretch any task, so, as in
+//     issue34.test.mjs, one of three runs must hold. The code before the fix
+//     failed every run: its link took 2 to 4 tasks over 100 ms, timer gaps of
+//     360 to 780 ms after the pass and 1.4 to 1.9 times the file's task time.
+//   - Not asserted: timer gaps before the self-test has passed. The first
+//     frame of a fresh renderer (style, layout, its fonts looked up one by
+//     one) and the modules' compilation leave gaps of 150 to 300 ms at 4×
+//     made of tasks under 100 ms each; they are printed and in BENCHMARKS.md.
+//   - No time to the verdict is asserted: on a loaded machine a time limit is
+//     a hang guard, not a claim. "A link as fast as a file" is held by the
+//     task-time ratio, which load inflates alike for both.
+
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { rustDiceProof, stallRun } from '../../reference/js/testkit/stall.mjs';
+import { startWeb } from '../../reference/js/testkit/web.mjs';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = resolve(process.env.PROVABLY_WEB_ROOT ?? REPO);
+const BIN = resolve(REPO, process.env.PROVABLY_BIN ?? 'target/debug/provably');
+const CHROMIUM = process.env.PROVABLY_CHROMIUM ?? '/usr/bin/chromium';
+const STEP = 20000;
+const HANG = 600000;
+const IN_CI = !['', '0', 'false'].includes((process.env.CI ?? '').trim().toLowerCase());
+const RATE = 4;
+const LONG_TASK_MS = 100;
+const TIMER_GAP_MS = 200;
+/** The link's main-thread task time from the pass on, at most this many times the file's (before the fix: 1.4 to 1.9). */
+const LINK_FACTOR = 1.25;
+
+const missing = [
+  !existsSync(BIN) && `no provably binary at ${BIN} (cargo build, or set PROVABLY_BIN)`,
+  !existsSync(CHROMIUM) && `no chromium at ${CHROMIUM} (apt-get install chromium, or set PROVABLY_CHROMIUM)`,
+].filter(Boolean);
+if (missing.length && IN_CI) test('issue 35 prerequisites (required because CI is set)', () => assert.fail(missing.join('; ')));
+else if (missing.length) test('issue 35', { skip: missing.join('; ') }, () => {});
+
+if (!missing.length) describe('issue 35', { timeout: HANG * 4 }, () => {
+  let server;
+  let browser;
+  const killServer = () => server?.child.exitCode === null && server.child.signalCode === null && server.child.kill('SIGKILL');
+  process.on('exit', killServer);
+
+  before(async () => {
+    server = await startWeb(BIN, ROOT, STEP);
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: STEP * 2, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  }, { timeout: STEP * 3 });
+
+  after(async () => {
+    try {
+      await browser?.close();
+    } finally {
+      killServer();
+    }
+  });
+
+  test(`issue 35.4: 10,000 rounds from a link and from a file at ${RATE}× CPU: no task over ${LONG_TASK_MS} ms, no timer gap over ${TIMER_GAP_MS} ms once the self-test passed, one verdict, and the link costs the main thread no more than the file`, { timeout: HANG * 3 }, async () => {
+    const proof = rustDiceProof(BIN, 10000);
+    assert.equal(proof.report.verdict, 'match');
+    assert.equal(proof.report.rounds, 10000);
+    const hash = `#proof=${Buffer.from(proof.text).toString('base64url')}`;
+    const misses = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const link = await stallRun(browser, server.url, { hash, rate: RATE, timeout: HANG });
+      const file = await stallRun(browser, server.url, { file: proof.path, rate: RATE, timeout: HANG });
+      const show = (r) => `longest task ${r.longest} ms (from the pass on ${r.checkLongest}), largest timer gap ${r.maxGap} ms (from the pass on ${r.checkMaxGap}), main-thread tasks from the pass on ${r.checkTaskMs} ms, verdict ${r.fromPass} ms after the pass`;
+      console.log(`issue 35.4, attempt ${attempt}: link: ${show(link)}; file: ${show(file)}`);
+      for (const [what, r] of [['link', link], ['file', file]]) {
+        assert.deepEqual(r.problems, [], what);
+        assert.equal(r.verdict, proof.report.verdict, `${what}: the page's verdict is provably audit's`);
+        assert.equal(r.head, '✓ Der Nachweis stimmt', what);
+      }
+      assert.ok(link.urlLength < 1000, `the link's proof left the address bar (URL of ${link.urlLength} characters)`);
+      const missed = [
+        link.longest > LONG_TASK_MS && `link: a task of ${link.longest} ms`,
+        file.longest > LONG_TASK_MS && `file: a task of ${file.longest} ms`,
+        link.checkMaxGap > TIMER_GAP_MS && `link: a timer gap of ${link.checkMaxGap} ms after the pass`,
+        file.checkMaxGap > TIMER_GAP_MS && `file: a timer gap of ${file.checkMaxGap} ms after the pass`,
+        link.checkTaskMs > LINK_FACTOR * file.checkTaskMs && `the link's main thread worked ${link.checkTaskMs} ms after the pass, the file's ${file.checkTaskMs} ms`,
+      ].filter(Boolean);
+      if (!missed.length) return;
+      misses.push(`attempt ${attempt}: ${missed.join('; ')}`);
+    }
+    assert.fail(`no attempt within the goal:\n${misses.join('\n')}`);
+  });
+});
