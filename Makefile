@@ -54,7 +54,7 @@ help:
 	@echo "make vectors      regenerate vectors/ and the schemas"
 	@echo "make web          serve the verification page on http://127.0.0.1:8000/"
 	@echo "make fuzz         the request and response parsers on 1,000,000 fuzzed lines each"
-	@echo "make bench        criterion benchmarks"
+	@echo "make bench        criterion benchmarks, then the four ratios of scripts/bench-ratios.sh"
 	@echo "make bench-audit  provably audit vs serve on 10^5 shoes, peak RSS at 10^6 rounds"
 	@echo "make test-spark   the audit as a Spark job (local[2]) against one provably audit (docs/scale.md)"
 	@echo "make examples     rewrite examples/proofs/ with provably proof"
@@ -254,8 +254,15 @@ fuzz:
 bench:
 	$(CARGO) bench --locked --bench schemes
 	$(CARGO) bench --locked --bench blackjack
+	scripts/bench-ratios.sh
 
-.PHONY: bench-audit examples test-wild-stages
+# Issue 35's four ratios in one run (BENCHMARKS.md, "The four ratios"):
+# serve over the HMAC limit, diff over serve, audit over serve, the page's
+# longest task over 100 ms.
+bench-ratios: venv node chromium
+	scripts/bench-ratios.sh
+
+.PHONY: bench-audit bench-ratios examples test-wild-stages
 
 # Whole proofs (BENCHMARKS.md): hyperfine of audit against serve, and peak RSS.
 bench-audit:

@@ -3,6 +3,7 @@
 #
 #   scripts/bench-audit.sh          # build, inputs, check, hyperfine (audit vs serve), peak RSS
 #   scripts/bench-audit.sh inputs   # only (re)generate the inputs
+#   scripts/bench-audit.sh small    # only the N shoes (OUT=dir puts them elsewhere; scripts/bench-ratios.sh)
 #   scripts/bench-audit.sh check    # only check the inputs (audit clean, serve agrees)
 #   scripts/bench-audit.sh speed    # only the hyperfine comparison
 #   scripts/bench-audit.sh memory   # only the peak-RSS runs
@@ -26,7 +27,7 @@
 # Needs: cargo, python3, hyperfine, /usr/bin/time (GNU time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-OUT=target/bench-audit
+OUT=${OUT:-target/bench-audit}
 P=target/release/provably
 N=${N:-100000}
 BIG=${BIG:-1000000}
@@ -46,10 +47,16 @@ with open(path, "w", encoding="utf-8") as f:
 PY
 }
 
-inputs() {
+# The N shoes alone, as requests, JSON lines and a document (what `others` reads).
+small_inputs() {
   requests "$N" "$OUT/requests.jsonl" 0
   "$P" proof --requests "$OUT/requests.jsonl" --commit --lines --out "$OUT/shoes.jsonl"
   "$P" proof --requests "$OUT/requests.jsonl" --commit --out "$OUT/shoes.json"
+  rm -f "$OUT/shoes-dumps.json" "$OUT/shoes-dumps-reversed.json"
+}
+
+inputs() {
+  small_inputs
   requests "$BIG" "$OUT/requests-big.jsonl" 0
   "$P" proof --requests "$OUT/requests-big.jsonl" --commit --lines --out "$OUT/shoes-big.jsonl"
   requests "$BIG" "$OUT/requests-one-seed.jsonl" 1
@@ -165,11 +172,12 @@ PY
 
 case "${1:-all}" in
   inputs) cargo build --release --locked --features wild; inputs ;;
+  small) small_inputs ;;
   check) check ;;
   speed) speed ;;
   memory) memory ;;
   others) others ;;
   hostile) hostile ;;
   all) cargo build --release --locked --features wild; inputs; check; speed; memory; others; hostile ;;
-  *) echo "usage: $0 [inputs|check|speed|memory|others|hostile]" >&2; exit 2 ;;
+  *) echo "usage: $0 [inputs|small|check|speed|memory|others|hostile]" >&2; exit 2 ;;
 esac

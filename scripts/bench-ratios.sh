@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The four ratios of issue 35 ("near the limit"), measured in one run on
+# this machine (make bench ends with them; BENCHMARKS.md, "The four ratios"):
+#
+#   scripts/bench-ratios.sh            # all four
+#   RUNS=10 scripts/bench-ratios.sh    # hyperfine runs per command (default 5)
+#
+# 1. `serve` on 20,000 `cursor.shuffle` of 312 against the HMAC limit: two
+#    SHA-256 compressions per MAC (the MACs are the answers' cursorNext),
+#    at the compression rate `openssl speed -evp sha256` gives for 16 KiB
+#    blocks (64 bytes a compression), measured just before.
+# 2. `diff --jobs 2` against `serve` over `serve` alone on the same requests
+#    (CASES generated cases per op, seed 1, every op; default 10,000).
+# 3. `audit` of the shoe archive as Python's json.dumps writes it over `serve`
+#    on the same rounds (scripts/bench-audit.sh others, its inputs).
+# 4. The page at 4x CPU throttle, a 10,000-round proof from a link and from
+#    a file (scripts/bench-stall.mjs): the longest main-thread task over the
+#    100 ms goal.
+#
+# Needs what the scripts it calls need: cargo, hyperfine, jq, openssl,
+# python3, node with the npm packages, chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=target/bench-ratios
+mkdir -p "$OUT"
+RUNS=${RUNS:-5}
+CASES=${CASES:-10000}
+cargo build --release --locked --features wild --quiet
+B=$PWD/target/release/provably
+echo "nproc $(nproc), load $(cut -d' ' -f1-3 /proc/loadavg), commit $(git rev-parse --short HEAD)"
+
+mean() { jq '.results[0].mean' "$1"; }
+
+# 1. serve against the HMAC limit.
+python3 - "$OUT/shuffle312.jsonl" <<'PY'
+import random, sys
+rng = random.Random(1)
+with open(sys.argv[1], "w") as f:
+    f.write('{"id":0,"op":"hello","protocol":1}\n')
+    for i in range(1, 20001):
+        f.write('{"id":%d,"op":"cursor.shuffle","serverSeed":"%064x","clientSeed":"spieler-1","nonce":%d,"cursor":0,"count":312}\n'
+                % (i, rng.getrandbits(256), rng.randrange(10**6)))
+PY
+macs=$("$B" serve < "$OUT/shuffle312.jsonl" | grep -o '"cursorNext":[0-9]*' | awk -F: '{s += $2} END {print s}')
+bytes=$(openssl speed -evp sha256 -bytes 16384 -seconds 3 2>/dev/null | awk '/^sha256/ {sub(/k$/, "", $2); print $2 * 1000}')
+hyperfine --warmup 2 --runs "$RUNS" --export-json "$OUT/serve.json" "$B serve < $OUT/shuffle312.jsonl > /dev/null" >/dev/null
+serve=$(mean "$OUT/serve.json")
+awk -v s="$serve" -v m="$macs" -v b="$bytes" 'BEGIN {
+  c = 64 / b; limit = 2 * m * c
+  printf "1. serve, 20,000 cursor.shuffle of 312: %.1f ms; %d MACs x 2 compressions x %.1f ns (openssl) = %.1f ms: %.2fx the limit (goal 1.25)\n", s * 1000, m, c * 1e9, limit * 1000, s / limit }'
+
+# 2. the harness over its target.
+C=$OUT/captured-$CASES.jsonl
+"$B" diff --target-cmd "tee $PWD/$C | $B serve" --cases "$CASES" --seed 1 --jobs 1 --quiet > /dev/null
+hyperfine --warmup 1 --runs "$RUNS" --export-json "$OUT/harness.json" \
+  -n serve "$B serve < $C > /dev/null" \
+  -n diff "$B diff --target-cmd '$B serve' --cases $CASES --seed 1 --jobs 2 --quiet > /dev/null" >/dev/null
+jq -r '.results as $r | "2. diff --jobs 2 against serve, \($r[1].mean * 1000 | floor) ms, over serve alone, \($r[0].mean * 1000 | floor) ms: \($r[1].mean / $r[0].mean * 100 | round / 100)x (goal 1.15)"' "$OUT/harness.json"
+
+# 3. the audit over serve, on json.dumps's bytes: 20,000 six-deck shoes.
+export OUT_AUDIT=$OUT/audit
+mkdir -p "$OUT_AUDIT"
+OUT=$OUT_AUDIT N=20000 scripts/bench-audit.sh small > "$OUT/audit.log" 2>&1
+OUT=$OUT_AUDIT RUNS=$RUNS scripts/bench-audit.sh others >> "$OUT/audit.log" 2>&1
+awk -F'|' '/^\| `serve`/ {s = $3} /^\| `audit, document by json.dumps` / {a = $3}
+  END {split(s, x, " "); split(a, y, " "); printf "3. audit of 20,000 shoes as json.dumps writes them, %.1f ms, over serve, %.1f ms: %.2fx (goal 1.0)\n", y[1], x[1], y[1] / x[1]}' \
+  "$OUT_AUDIT/others.md"
+
+# 4. the page.
+node scripts/bench-stall.mjs --runs 3 --warmup 1 --json > "$OUT/page.jsonl" 2>&1
+node -e '
+const rows = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter((l) => l.startsWith("{")).map(JSON.parse);
+for (const mode of ["link", "file"]) {
+  const r = rows.filter((x) => x.mode === mode);
+  const longest = Math.max(...r.map((x) => x.longest)), gap = Math.max(...r.map((x) => x.checkMaxGap));
+  console.log(`4. the page at 4x, ${mode}: longest task ${Math.round(longest)} ms, ${(longest / 100).toFixed(2)}x the 100 ms goal; largest timer gap after the self-test ${Math.round(gap)} ms (goal 200)`);
+}' "$OUT/page.jsonl"
