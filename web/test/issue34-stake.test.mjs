@@ -20,10 +20,9 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startWeb } from '../../reference/js/testkit/web.mjs';
+import { pageUnderTest } from '../../reference/js/testkit/browser.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const ROOT = resolve(process.env.PROVABLY_WEB_ROOT ?? REPO);
@@ -75,20 +74,9 @@ const cardText = (c) => RANKS[Math.floor(c / 4)] + SUITS[c % 4];
 if (!missing.length) describe('issue 34.7: Stake beside its calculator', { timeout: 1800000 }, () => {
   let server;
   let browser;
-  const killServer = () => server?.child.exitCode === null && server.child.signalCode === null && server.child.kill('SIGKILL');
-  process.on('exit', killServer);
-
-  before(async () => {
-    server = await startWeb(BIN, ROOT, STEP);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: STEP * 2, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
-  }, { timeout: STEP * 3 });
-
-  after(async () => {
-    try {
-      await browser?.close();
-    } finally {
-      killServer();
-    }
+  pageUnderTest({ bin: BIN, root: ROOT, executablePath: CHROMIUM, step: STEP }, (s, b) => {
+    server = s;
+    browser = b;
   });
 
   /** A fresh page, self-test passed; long tasks are recorded from then on (window.__long). */

@@ -36,11 +36,10 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { rustDiceProof, stallRun } from '../../reference/js/testkit/stall.mjs';
-import { startWeb } from '../../reference/js/testkit/web.mjs';
+import { pageUnderTest } from '../../reference/js/testkit/browser.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const ROOT = resolve(process.env.PROVABLY_WEB_ROOT ?? REPO);
@@ -65,20 +64,9 @@ else if (missing.length) test('issue 35', { skip: missing.join('; ') }, () => {}
 if (!missing.length) describe('issue 35', { timeout: HANG * 4 }, () => {
   let server;
   let browser;
-  const killServer = () => server?.child.exitCode === null && server.child.signalCode === null && server.child.kill('SIGKILL');
-  process.on('exit', killServer);
-
-  before(async () => {
-    server = await startWeb(BIN, ROOT, STEP);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: STEP * 2, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
-  }, { timeout: STEP * 3 });
-
-  after(async () => {
-    try {
-      await browser?.close();
-    } finally {
-      killServer();
-    }
+  pageUnderTest({ bin: BIN, root: ROOT, executablePath: CHROMIUM, step: STEP }, (s, b) => {
+    server = s;
+    browser = b;
   });
 
   test(`issue 35.4: 10,000 rounds from a link and from a file at ${RATE}× CPU: no task over ${LONG_TASK_MS} ms, no timer gap over ${TIMER_GAP_MS} ms once the self-test passed, one verdict, and the link costs the main thread no more than the file`, { timeout: HANG * 3 }, async () => {

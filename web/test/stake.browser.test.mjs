@@ -10,12 +10,11 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { OK_FIELDS } from '../../reference/js/generated/ops.mjs';
 import { BUILT } from '../../reference/js/provably.mjs';
-import { startWeb } from '../../reference/js/testkit/web.mjs';
+import { pageUnderTest } from '../../reference/js/testkit/browser.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const ROOT = resolve(process.env.PROVABLY_WEB_ROOT ?? REPO);
@@ -61,16 +60,9 @@ const cardText = (c) => RANKS[Math.floor(c / 4)] + SUITS[c % 4];
 if (!missing.length) describe('Stake panels', { timeout: 600000 }, () => {
   let server;
   let browser;
-  before(async () => {
-    server = await startWeb(BIN, ROOT, STEP);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: STEP * 2, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
-  }, { timeout: STEP * 3 });
-  after(async () => {
-    try {
-      await browser?.close();
-    } finally {
-      server?.child.kill('SIGKILL');
-    }
+  pageUnderTest({ bin: BIN, root: ROOT, executablePath: CHROMIUM, step: STEP }, (s, b) => {
+    server = s;
+    browser = b;
   });
 
   async function ready() {
