@@ -6,14 +6,36 @@
 // before the proof was even read (issue 35). So the value is taken here and
 // the address bar keeps the page without it; ui.mjs opens it once the
 // self-test has passed, and "Link zu dieser Prüfung" gives the link back.
+//
+// A reload must still open the link: the tab's sessionStorage keeps it
+// (provablyKeepLink, also for later links; the card forgets it when it
+// shows something else). A link too large for the storage is not kept.
 'use strict';
+const KEPT_LINK = 'provably:link';
+window.provablyKeepLink = (hash) => {
+  try {
+    if (hash) sessionStorage.setItem(KEPT_LINK, hash);
+    else sessionStorage.removeItem(KEPT_LINK);
+  } catch {
+    // Storage full or switched off: a reload then opens the empty page.
+  }
+};
 if (location.hash.startsWith('#proof=')) {
-  window.provablyLink = location.hash;
+  const link = location.hash;
+  window.provablyLink = link;
   // In a task of its own: replacing a 1 MB URL is some 60 ms at 4×, and the
   // parser goes on in the task that ran this script.
   setTimeout(() => {
+    window.provablyKeepLink(link);
     if (location.hash.startsWith('#proof=')) history.replaceState(null, '', location.pathname + location.search);
   }, 0);
+} else if (!location.hash && performance.getEntriesByType('navigation')[0]?.type === 'reload') {
+  try {
+    const kept = sessionStorage.getItem(KEPT_LINK);
+    if (kept) window.provablyLink = kept;
+  } catch {
+    // No storage: nothing was kept.
+  }
 }
 
 // The page's modules (the template #page-modules in index.html says why they

@@ -85,6 +85,8 @@ export function setupProofCard() {
 /** The URL no longer says what the card shows: drop its fragment, so the same link opened again is a change. */
 export function dropHash() {
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+  // Nor does a reload bring the link back (boot.js keeps it for one).
+  window.provablyKeepLink?.(null);
 }
 
 async function loadFile(file) {

@@ -100,10 +100,15 @@ export function openFragment(hash) {
   const proof = proofValue(hash);
   if (proof !== null) {
     // Out of the address bar at once, as boot.js does for the first link (why: there).
-    if (location.hash.startsWith('#proof=')) history.replaceState(null, '', location.pathname + location.search);
+    if (location.hash.startsWith('#proof=')) {
+      window.provablyKeepLink?.(location.hash);
+      history.replaceState(null, '', location.pathname + location.search);
+    }
     loadFragment(proof);
     return true;
   }
+  // Any other link replaces what a reload would open.
+  window.provablyKeepLink?.(null);
   const f = parseFragment(hash);
   if (!f) {
     // Not a link of this page. An anchor of the page itself (the skip link's

@@ -34,7 +34,7 @@
 //     task-time ratio, which load inflates alike for both.
 
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -97,5 +97,34 @@ if (!missing.length) describe('issue 35', { timeout: HANG * 4 }, () => {
       misses.push(`attempt ${attempt}: ${missed.join('; ')}`);
     }
     assert.fail(`no attempt within the goal:\n${misses.join('\n')}`);
+  });
+
+  test('issue 35.4: the link leaves the address bar, yet a reload opens its proof again; once the card shows something else, a reload opens the empty page', { timeout: HANG }, async () => {
+    const text = readFileSync(resolve(REPO, 'examples/proofs/dice-game.json'), 'utf8');
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const problems = [];
+      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      const fromLink = () => page.waitForFunction(() => document.querySelector('#proof-verdict')?.dataset.verdict === 'match'
+        && document.querySelector('#proof-source')?.textContent.includes('aus dem Link'), null, { timeout: STEP * 3 });
+      await page.goto(`${server.url}#proof=${Buffer.from(text).toString('base64url')}`);
+      await page.waitForSelector('body[data-selftest="passed"]', { timeout: STEP * 3 });
+      await fromLink();
+      assert.ok(!page.url().includes('#proof='), page.url().slice(0, 80));
+      await page.reload();
+      await page.waitForSelector('body[data-selftest="passed"]', { timeout: STEP * 3 });
+      await fromLink();
+      // Typing into the box: the card no longer shows the link.
+      await page.fill('#proof-text', '{');
+      await page.reload();
+      await page.waitForSelector('body[data-selftest="passed"]', { timeout: STEP * 3 });
+      await page.waitForTimeout(1000);
+      const shown = await page.$eval('#proof-verdict', (v) => ({ ...v.dataset, source: document.querySelector('#proof-source')?.textContent ?? '' }));
+      assert.ok(shown.verdict !== 'match' && !shown.source.includes('aus dem Link'), JSON.stringify(shown));
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
   });
 });
