@@ -7,32 +7,38 @@
 // the address bar keeps the page without it; ui.mjs opens it once the
 // self-test has passed, and "Link zu dieser Prüfung" gives the link back.
 //
-// A reload must still open the link: the tab's sessionStorage keeps it
-// (provablyKeepLink, also for later links; the card forgets it when it
-// shows something else). A link too large for the storage is not kept.
+// A reload must still open the link: the tab's sessionStorage keeps it,
+// written when the page goes away (storing a megabyte costs a task as long
+// as replacing the URL; on the way out it stalls nothing). provablyKeepLink
+// names the link a reload opens, also for later links; the card forgets it
+// when it shows something else. A link too large for the storage is not kept.
 'use strict';
 const KEPT_LINK = 'provably:link';
+let keptLink = null;
 window.provablyKeepLink = (hash) => {
+  keptLink = hash || null;
+};
+window.addEventListener('pagehide', () => {
   try {
-    if (hash) sessionStorage.setItem(KEPT_LINK, hash);
+    if (keptLink) sessionStorage.setItem(KEPT_LINK, keptLink);
     else sessionStorage.removeItem(KEPT_LINK);
   } catch {
     // Storage full or switched off: a reload then opens the empty page.
   }
-};
+});
 if (location.hash.startsWith('#proof=')) {
   const link = location.hash;
   window.provablyLink = link;
+  keptLink = link;
   // In a task of its own: replacing a 1 MB URL is some 60 ms at 4×, and the
   // parser goes on in the task that ran this script.
   setTimeout(() => {
-    window.provablyKeepLink(link);
     if (location.hash.startsWith('#proof=')) history.replaceState(null, '', location.pathname + location.search);
   }, 0);
 } else if (!location.hash && performance.getEntriesByType('navigation')[0]?.type === 'reload') {
   try {
     const kept = sessionStorage.getItem(KEPT_LINK);
-    if (kept) window.provablyLink = kept;
+    if (kept) window.provablyLink = keptLink = kept;
   } catch {
     // No storage: nothing was kept.
   }
