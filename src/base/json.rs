@@ -17,8 +17,8 @@ use serde_json::{Map, Number, Value};
 #[derive(Clone, Copy)]
 pub(crate) struct Strict<'a> {
     pub(crate) path: Option<&'a KeyPath>,
-    /// Items the text may still hold (see [`MAX_ITEMS`]).
-    left: &'a Cell<usize>,
+    /// What the text may still hold (see [`MAX_ITEMS`]).
+    items: &'a Items,
 }
 
 /// The most list items and object members, all depths together, that one
@@ -33,30 +33,34 @@ pub const MAX_ITEMS: usize = 1 << 18;
 impl<'a> Strict<'a> {
     /// A reader of one text: `items` counts what it holds, see [`MAX_ITEMS`].
     pub(crate) fn new(path: Option<&'a KeyPath>, items: &'a Items) -> Strict<'a> {
-        Strict { path, left: &items.0 }
+        Strict { path, items }
     }
 
     pub(crate) fn take<E: de::Error>(self) -> Result<(), E> {
-        match self.left.get().checked_sub(1) {
+        match self.items.left.get().checked_sub(1) {
             Some(n) => {
-                self.left.set(n);
+                self.items.left.set(n);
                 Ok(())
             }
-            None => Err(E::custom(TOO_MANY)),
+            None => {
+                self.items.past.set(true);
+                Err(E::custom("too many items"))
+            }
         }
     }
 }
 
-const TOO_MANY: &str = "too many items";
-
-/// The item budget of one text read by [`Strict`].
-pub(crate) struct Items(Cell<usize>);
+/// The item budget of one text read by [`Strict`], and whether it ran out.
+pub(crate) struct Items {
+    left: Cell<usize>,
+    past: Cell<bool>,
+}
 
 impl Items {
     /// The reason for `e` when it is this budget running out: the JSON is
     /// not wrong, it is more than any request or round is.
     pub(crate) fn past(&self, e: &serde_json::Error) -> Option<String> {
-        (self.0.get() == 0 && e.to_string().starts_with(TOO_MANY)).then(|| {
+        self.past.get().then(|| {
             format!(
                 "holds more than {MAX_ITEMS} list items and object members (past line {} column {}), \
                  more than any request or round of any op: not read further",
@@ -69,7 +73,10 @@ impl Items {
 
 impl Default for Items {
     fn default() -> Items {
-        Items(Cell::new(MAX_ITEMS))
+        Items {
+            left: Cell::new(MAX_ITEMS),
+            past: Cell::new(false),
+        }
     }
 }
 
@@ -226,53 +233,14 @@ pub(crate) fn lenient_id(text: &str) -> Option<i64> {
             while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
                 if key == "id" {
                     ids += 1;
-                    id = map.next_value::<IdValue>()?.0;
+                    // A number or no id: anything else (a list of a
+                    // million items) is refused unread, never built.
+                    id = map.next_value::<Number>()?.as_i64();
                 } else {
                     map.next_value::<de::IgnoredAny>()?;
                 }
             }
             Ok(if ids == 1 { id } else { None })
-        }
-    }
-    /// An `id`'s value: the integer, or nothing (anything else is skipped,
-    /// never built: the line may be one of too many items).
-    struct IdValue(Option<i64>);
-    impl<'de> serde::Deserialize<'de> for IdValue {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<IdValue, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = IdValue;
-                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                    f.write_str("an id")
-                }
-                fn visit_i64<E>(self, v: i64) -> Result<IdValue, E> {
-                    Ok(IdValue(Some(v)))
-                }
-                fn visit_u64<E>(self, v: u64) -> Result<IdValue, E> {
-                    Ok(IdValue(i64::try_from(v).ok()))
-                }
-                fn visit_f64<E>(self, _: f64) -> Result<IdValue, E> {
-                    Ok(IdValue(None))
-                }
-                fn visit_bool<E>(self, _: bool) -> Result<IdValue, E> {
-                    Ok(IdValue(None))
-                }
-                fn visit_str<E>(self, _: &str) -> Result<IdValue, E> {
-                    Ok(IdValue(None))
-                }
-                fn visit_unit<E>(self) -> Result<IdValue, E> {
-                    Ok(IdValue(None))
-                }
-                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<IdValue, A::Error> {
-                    while seq.next_element::<de::IgnoredAny>()?.is_some() {}
-                    Ok(IdValue(None))
-                }
-                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<IdValue, A::Error> {
-                    while map.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
-                    Ok(IdValue(None))
-                }
-            }
-            d.deserialize_any(V)
         }
     }
     let mut de = serde_json::Deserializer::from_str(text);
