@@ -48,7 +48,7 @@ help:
 	@echo "make diff-node    our WebCrypto target under node (CASES per op)"
 	@echo "make diff-wild    every stack in the wild (harness/wild/), CASES per op, against harness/expectations"
 	@echo "make test-wild    the stacks in the wild as make test runs them: the vectors, then 40 cases per op"
-	@echo "make test-toy     the toy game toy.coin end to end in a build of its own (target/toy), as make test runs it"
+	@echo "make test-toy     the toy game toy.coin end to end in a build of its own (target/toy/provably), as make test runs it"
 	@echo "make conformance  a deep wild run and its page, docs/conformance/index.html"
 	@echo "make adequacy     the mutant catalog's kill table (vectors, default diff, published vektoren) into docs/adequacy.md"
 	@echo "make vectors      regenerate vectors/ and the schemas"

@@ -11,8 +11,8 @@
 #    blocks (64 bytes a compression), measured just before.
 # 2. `diff --jobs 2` against `serve` over `serve` alone on the same requests
 #    (CASES generated cases per op, seed 1, every op; default 10,000).
-# 3. `audit` of the shoe archive as Python's json.dumps writes it over `serve`
-#    on the same rounds (scripts/bench-audit.sh others, its inputs).
+# 3. `audit` of 20,000 six-deck shoes as Python's json.dumps writes them over
+#    `serve` on the same rounds (scripts/bench-audit.sh small, then others).
 # 4. The page at 4x CPU throttle, a 10,000-round proof from a link and from
 #    a file (scripts/bench-stall.mjs): the longest main-thread task over the
 #    100 ms goal.
