@@ -9,6 +9,7 @@
 #   scripts/bench-audit.sh memory   # only the peak-RSS runs
 #   scripts/bench-audit.sh others   # only: the document as Python's json.dumps writes it (and keys reversed), hyperfine against serve (OLD=binary: another build beside it)
 #   scripts/bench-audit.sh hostile  # only: issue 26's hostile documents (big unobserved shuffles, a 2 GiB string, 40,000 keys), RSS and time
+#   scripts/bench-audit.sh layouts  # only: issue 35's archive (200 epochs x 100 six-deck shoes) in five layouts, wall and CPU against serve (OUT=dir)
 #
 # Inputs (target/bench-audit/, deterministic): N six-deck `shoe.deal`
 # requests, one server seed per shoe (seed 000 reveals a shoe's seed when
@@ -170,6 +171,52 @@ PY
   hyperfine --warmup 1 --runs "$RUNS" -i -n "audit, 40,000 distinct keys" "$P audit --quiet $OUT/keys-40k.json"
 }
 
+# Issue 35's archive: 200 server seeds, 100 six-deck shoes each (nonces
+# 0..99), as `provably proof --group` writes it (JSON lines and a
+# document), as Python's json.dumps writes each line, and as json.dumps
+# writes the whole document with and without indent=2. Each audit against
+# `serve` on the same 20,000 requests, wall time and CPU (user + system).
+layouts() {
+  local d=$OUT/layouts
+  mkdir -p "$d"
+  python3 - "$d" <<'PY'
+import hashlib, json, sys
+d = sys.argv[1]
+with open(d + "/requests.jsonl", "w") as f:
+    i = 0
+    for e in range(200):
+        seed = hashlib.sha256(f"bench epoch {e}".encode()).hexdigest()
+        for n in range(100):
+            i += 1
+            f.write(json.dumps({"id": i, "op": "shoe.deal", "serverSeed": seed, "clientSeed": f"player-{e % 97}",
+                                "nonce": n, "decks": 6, "penetration": 0.75}, separators=(",", ":")) + "\n")
+PY
+  "$P" proof --requests "$d/requests.jsonl" --commit --group --lines --out "$d/proof.jsonl"
+  "$P" proof --requests "$d/requests.jsonl" --commit --group --out "$d/proof.json"
+  python3 - "$d" <<'PY'
+import json, sys
+d = sys.argv[1]
+epochs = [json.loads(l) for l in open(d + "/proof.jsonl")]
+with open(d + "/dumps.jsonl", "w") as f:
+    for e in epochs:
+        f.write(json.dumps(e) + "\n")
+doc = {"proof": 1, "epochs": epochs}
+open(d + "/dumps.json", "w").write(json.dumps(doc))
+open(d + "/dumps-indent.json", "w").write(json.dumps(doc, indent=2))
+PY
+  for f in proof.jsonl proof.json dumps.jsonl dumps.json dumps-indent.json; do "$P" audit --quiet "$d/$f" | tail -1; done
+  echo "nproc $(nproc), load $(cut -d' ' -f1-3 /proc/loadavg)"
+  hyperfine --warmup 2 --runs "$RUNS" --export-json "$d/layouts.json" \
+    -n "serve" "$P serve < $d/requests.jsonl > /dev/null" \
+    -n "audit, JSON lines by json.dumps" "$P audit --quiet $d/dumps.jsonl" \
+    -n "audit, JSON lines by provably proof" "$P audit --quiet $d/proof.jsonl" \
+    -n "audit, document by provably proof" "$P audit --quiet $d/proof.json" \
+    -n "audit, document by json.dumps" "$P audit --quiet $d/dumps.json" \
+    -n "audit, document by json.dumps, indent=2" "$P audit --quiet $d/dumps-indent.json" > /dev/null
+  jq -r '.results[0] as $s | .results[] | "\(.command): \(.mean * 1000 | round) ms wall, \((.user + .system) * 1000 | round) ms CPU; \(.mean / $s.mean * 100 | round / 100)x serve wall, \((.user + .system) / ($s.user + $s.system) * 100 | round / 100)x its CPU"' "$d/layouts.json"
+  echo "load after $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 case "${1:-all}" in
   inputs) cargo build --release --locked --features wild; inputs ;;
   small) small_inputs ;;
@@ -178,6 +225,7 @@ case "${1:-all}" in
   memory) memory ;;
   others) others ;;
   hostile) hostile ;;
-  all) cargo build --release --locked --features wild; inputs; check; speed; memory; others; hostile ;;
-  *) echo "usage: $0 [inputs|small|check|speed|memory|others|hostile]" >&2; exit 2 ;;
+  layouts) layouts ;;
+  all) cargo build --release --locked --features wild; inputs; check; speed; memory; others; hostile; layouts ;;
+  *) echo "usage: $0 [inputs|small|check|speed|memory|others|hostile|layouts]" >&2; exit 2 ;;
 esac

@@ -11,8 +11,9 @@
 #    blocks (64 bytes a compression), measured just before.
 # 2. `diff --jobs 2` against `serve` over `serve` alone on the same requests
 #    (CASES generated cases per op, seed 1, every op; default 10,000).
-# 3. `audit` of 20,000 six-deck shoes as Python's json.dumps writes them over
-#    `serve` on the same rounds (scripts/bench-audit.sh small, then others).
+# 3. `audit` of issue 35's archive (200 epochs x 100 six-deck shoes) as
+#    Python's json.dumps writes it, as JSON lines and as documents, over
+#    `serve` on the same rounds, wall time and CPU (scripts/bench-audit.sh layouts).
 # 4. The page at 4x CPU throttle, a 10,000-round proof from a link and from
 #    a file (scripts/bench-stall.mjs): the longest main-thread task over the
 #    100 ms goal.
@@ -57,14 +58,12 @@ hyperfine --warmup 1 --runs "$RUNS" --export-json "$OUT/harness.json" \
   -n diff "$B diff --target-cmd '$B serve' --cases $CASES --seed 1 --jobs 2 --quiet > /dev/null" >/dev/null
 jq -r '.results as $r | "2. diff --jobs 2 against serve, \($r[1].mean * 1000 | floor) ms, over serve alone, \($r[0].mean * 1000 | floor) ms: \($r[1].mean / $r[0].mean * 100 | round / 100)x (goal 1.15)"' "$OUT/harness.json"
 
-# 3. the audit over serve, on json.dumps's bytes: 20,000 six-deck shoes.
-export OUT_AUDIT=$OUT/audit
-mkdir -p "$OUT_AUDIT"
-OUT=$OUT_AUDIT N=20000 scripts/bench-audit.sh small > "$OUT/audit.log" 2>&1
-OUT=$OUT_AUDIT RUNS=$RUNS scripts/bench-audit.sh others >> "$OUT/audit.log" 2>&1
-awk -F'|' '/^\| `serve`/ {s = $3} /^\| `audit, document by json.dumps` / {a = $3}
-  END {split(s, x, " "); split(a, y, " "); printf "3. audit of 20,000 shoes as json.dumps writes them, %.1f ms, over serve, %.1f ms: %.2fx (goal 1.0)\n", y[1], x[1], y[1] / x[1]}' \
-  "$OUT_AUDIT/others.md"
+# 3. the audit over serve, on json.dumps's bytes: issue 35's archive of 200
+#    epochs x 100 six-deck shoes, as JSON lines (its "done when") and in the
+#    other layouts (scripts/bench-audit.sh layouts), wall and CPU.
+OUT=$OUT/audit RUNS=$RUNS scripts/bench-audit.sh layouts > "$OUT/audit.log" 2>&1
+jq -r '.results[0] as $s | .results[1:][] | "3. \(.command), \(.mean * 1000 | round) ms, over serve, \($s.mean * 1000 | round) ms: \(.mean / $s.mean * 100 | round / 100)x wall (goal 1.0), \((.user + .system) / ($s.user + $s.system) * 100 | round / 100)x CPU (goal 1.6)"' \
+  "$OUT/audit/layouts/layouts.json"
 
 # 4. the page.
 node scripts/bench-stall.mjs --runs 3 --warmup 1 --json > "$OUT/page.jsonl" 2>&1

@@ -74,6 +74,44 @@ fn every_op_generates_requests_it_answers() {
     }
 }
 
+/// `serve` and the harness write an answer with the op's own writer
+/// (shuffles, shoes, hex fields skip serde): it must be the bytes serde
+/// writes for the same answer as a value, on every vector and on generated
+/// cases, or the harness's byte-for-byte fast path would call a conforming
+/// target's answer different and parse it.
+#[test]
+fn every_answer_is_written_as_the_bytes_serde_writes_for_its_value() {
+    let vectors = provably::vectors::schemes()
+        .iter()
+        .flat_map(|v| v.cases.iter().map(|c| c.request.clone()));
+    let generated = provably::registry::ops().flat_map(|o| {
+        (0..24).filter_map(move |i| match provably::harness::cases::generated(11, o, i).ask {
+            provably::harness::Ask::Request(r) => Some(r),
+            provably::harness::Ask::Invalid(_) => None,
+        })
+    });
+    let mut ops = BTreeSet::new();
+    for request in vectors.chain(generated) {
+        let Ok(outcome) = request.run() else { continue };
+        let mut written = Vec::new();
+        outcome.write_json(&mut written);
+        let by_serde = serde_json::to_vec(&outcome.to_value()).unwrap();
+        assert!(
+            written == by_serde,
+            "{}: {} written, serde writes {}",
+            request.op(),
+            String::from_utf8_lossy(&written),
+            String::from_utf8_lossy(&by_serde)
+        );
+        ops.insert(request.op());
+    }
+    assert_eq!(
+        ops.len(),
+        provably::registry::ops().count(),
+        "every op answered at least once"
+    );
+}
+
 /// The JavaScript implementation claims exactly the ops of the table.
 #[test]
 fn every_op_has_a_javascript_implementation() {

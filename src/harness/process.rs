@@ -52,27 +52,43 @@ enum OutEvent {
 /// The bytes of lines read and not yet taken, with a cap the reader waits on.
 #[derive(Default)]
 struct Budget {
-    state: Mutex<(usize, bool)>,
+    state: Mutex<BudgetState>,
     freed: Condvar,
+}
+
+#[derive(Default)]
+struct BudgetState {
+    taken: usize,
+    closed: bool,
+    /// The reader waits for room: only then does a line taken wake it (a
+    /// wake-up per line is a system call per line).
+    waiting: bool,
 }
 
 impl Budget {
     /// Waits until `n` more bytes fit (or nothing is in flight); false when closed.
     fn take(&self, n: usize) -> bool {
         let mut s = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        while !s.1 && s.0 > 0 && s.0 + n > IN_FLIGHT {
+        while !s.closed && s.taken > 0 && s.taken + n > IN_FLIGHT {
+            s.waiting = true;
             s = self.freed.wait(s).unwrap_or_else(std::sync::PoisonError::into_inner);
         }
-        s.0 += n;
-        !s.1
+        s.waiting = false;
+        s.taken += n;
+        !s.closed
     }
     fn give(&self, n: usize) {
         let mut s = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        s.0 = s.0.saturating_sub(n);
-        self.freed.notify_all();
+        s.taken = s.taken.saturating_sub(n);
+        if s.waiting {
+            self.freed.notify_all();
+        }
     }
     fn close(&self) {
-        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).1 = true;
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .closed = true;
         self.freed.notify_all();
     }
 }
@@ -241,6 +257,9 @@ pub struct ProcessTarget {
     /// range of the batch text it went out in (shared with the writer, so
     /// that a request costs no copy of its own).
     last_lines: VecDeque<(Arc<Vec<u8>>, std::ops::Range<usize>)>,
+    /// The length of the last batch's text: the next one is about as long,
+    /// and is made in one allocation instead of a dozen doublings.
+    last_text: usize,
 }
 
 /// The start of a line, escaped, for a report.
@@ -261,6 +280,7 @@ impl ProcessTarget {
             next_id: 0,
             in_flight: VecDeque::new(),
             last_lines: VecDeque::new(),
+            last_text: 0,
         }
     }
 
@@ -459,7 +479,7 @@ impl Target for ProcessTarget {
         }
         // Every batch starts with a blank line, which protocol v1 says gets no
         // answer: a target that answers it is caught by the ids that follow.
-        let mut text = Vec::with_capacity(asks.len() * 128);
+        let mut text = Vec::with_capacity((asks.len() * 128).max(self.last_text + self.last_text / 8));
         text.extend_from_slice(b" \t\n");
         let mut lines = Vec::with_capacity(asks.len());
         for (ask, &id) in asks.iter().zip(ids) {
@@ -468,6 +488,7 @@ impl Target for ProcessTarget {
             lines.push(start..text.len());
             text.push(b'\n');
         }
+        self.last_text = text.len();
         let text = Arc::new(text);
         self.last_lines
             .extend(lines.into_iter().map(|line| (Arc::clone(&text), line)));

@@ -199,17 +199,23 @@ impl Answer {
     /// The response line, without the newline, serialized straight from the
     /// typed outcome.
     pub fn to_line(&self) -> String {
+        let mut out = Vec::with_capacity(64);
+        self.write_line(&mut out);
+        String::from_utf8(out).expect("JSON is UTF-8")
+    }
+
+    /// Appends [`Answer::to_line`] to `out` (`serve` reuses one buffer).
+    pub fn write_line(&self, out: &mut Vec<u8>) {
         match &self.result {
-            Ok(ok) => {
-                let mut out = Vec::with_capacity(64);
-                write_ok_line(self.id, ok, &mut out);
-                String::from_utf8(out).expect("JSON is UTF-8")
-            }
-            Err(e) => Response {
-                id: self.id,
-                reply: Reply::from_error(e),
-            }
-            .to_line(),
+            Ok(ok) => write_ok_line(self.id, ok, out),
+            Err(e) => out.extend_from_slice(
+                Response {
+                    id: self.id,
+                    reply: Reply::from_error(e),
+                }
+                .to_line()
+                .as_bytes(),
+            ),
         }
     }
 

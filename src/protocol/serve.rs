@@ -28,6 +28,8 @@ pub fn serve<R: Read, W: Write>(input: R, output: W) -> io::Result<()> {
 pub fn serve_with<R: Read, W: Write>(input: R, output: W, mut answer: impl FnMut(&str) -> Answer) -> io::Result<()> {
     let mut input = BufReader::with_capacity(1 << 16, input);
     let mut out = io::BufWriter::new(output);
+    // One line's bytes, the buffer kept from answer to answer.
+    let mut line = Vec::new();
     loop {
         let response = match read_line(&mut input, MAX_LINE)? {
             Line::Eof => break,
@@ -48,8 +50,10 @@ pub fn serve_with<R: Read, W: Write>(input: R, output: W, mut answer: impl FnMut
                 }
             }
         };
-        out.write_all(response.to_line().as_bytes())?;
-        out.write_all(b"\n")?;
+        line.clear();
+        response.write_line(&mut line);
+        line.push(b'\n');
+        out.write_all(&line)?;
         // Never block on input before flushing: look only at what is buffered.
         if !input.buffer().contains(&b'\n') {
             out.flush()?;

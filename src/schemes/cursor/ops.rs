@@ -173,14 +173,8 @@ pub(crate) static SHUFFLE: OpSpec = OpSpec {
         OkField::new("cursorNext", Shape::Int { min: 0, max: None }),
     ],
     run: |r| {
-        #[derive(Serialize, Debug)]
-        #[serde(rename_all = "camelCase")]
-        struct ShuffleOk {
-            order: Vec<u32>,
-            cursor_next: u64,
-        }
         let (order, cursor_next) = round(r).shuffle(count(r), r.int(CURSOR));
-        Ok(Outcome::new(ShuffleOk { order, cursor_next }))
+        Ok(Outcome::order_and_counter(["order", "cursorNext"], order, cursor_next))
     },
     generate: || {
         (
