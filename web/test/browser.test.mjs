@@ -15,31 +15,22 @@
 // the server and browser are shut down however the tests end.
 
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { BIN, CHROMIUM, IN_CI, REPO, ROOT, missingPrerequisites } from '../../reference/js/testkit/browser.mjs';
 import { startWeb } from '../../reference/js/testkit/web.mjs';
 import { base64url, loadVectors, seatsFor, sha256hex, systemProofs, tamperedShoe } from '../../reference/js/testkit/proofs.mjs';
 import { asLines, diceArchives } from '../../reference/js/testkit/archives.mjs';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const ROOT = resolve(process.env.PROVABLY_WEB_ROOT ?? REPO);
-const BIN = resolve(REPO, process.env.PROVABLY_BIN ?? 'target/debug/provably');
-const CHROMIUM = process.env.PROVABLY_CHROMIUM ?? '/usr/bin/chromium';
 const AXE = join(REPO, 'node_modules/axe-core/axe.min.js');
 const STEP = 15000; // any single wait; a hang fails instead of stalling CI
 const SELFTEST_WAIT = 30000; // the whole in-browser self-test (under a second here)
 const TEST_TIMEOUT = 60000;
-const IN_CI = !['', '0', 'false'].includes((process.env.CI ?? '').trim().toLowerCase());
 const MAX_INT = 9007199254740991n;
 
-const missing = [
-  !existsSync(BIN) && `no provably binary at ${BIN} (cargo build, or set PROVABLY_BIN)`,
-  !existsSync(CHROMIUM) && `no chromium at ${CHROMIUM} (apt-get install chromium, or set PROVABLY_CHROMIUM)`,
-  !existsSync(AXE) && `no axe-core at ${AXE} (npm ci)`,
-].filter(Boolean);
+const missing = missingPrerequisites([['axe-core', AXE, 'npm ci']]);
 
 if (missing.length && IN_CI) {
   test('browser test prerequisites (required because CI is set)', () => {

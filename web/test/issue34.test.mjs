@@ -16,31 +16,20 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { pageUnderTest } from '../../reference/js/testkit/browser.mjs';
+import { BIN, CHROMIUM, REPO, ROOT, browserSuiteReady, pageUnderTest } from '../../reference/js/testkit/browser.mjs';
 import { base64url, loadVectors } from '../../reference/js/testkit/proofs.mjs';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const ROOT = resolve(process.env.PROVABLY_WEB_ROOT ?? REPO);
-const BIN = resolve(REPO, process.env.PROVABLY_BIN ?? 'target/debug/provably');
-const CHROMIUM = process.env.PROVABLY_CHROMIUM ?? '/usr/bin/chromium';
 const STEP = 20000;
 const BIG_WAIT = 240000;
-const IN_CI = !['', '0', 'false'].includes((process.env.CI ?? '').trim().toLowerCase());
 const LONG_TASK_MS = 200;
 const VIEWPORTS = [['phone', { width: 390, height: 844 }], ['desktop', { width: 1280, height: 800 }]];
 const example = (name) => readFileSync(join(REPO, 'examples/proofs', name), 'utf8');
 
-const missing = [
-  !existsSync(BIN) && `no provably binary at ${BIN} (cargo build, or set PROVABLY_BIN)`,
-  !existsSync(CHROMIUM) && `no chromium at ${CHROMIUM} (apt-get install chromium, or set PROVABLY_CHROMIUM)`,
-].filter(Boolean);
-if (missing.length && IN_CI) test('issue 34 prerequisites (required because CI is set)', () => assert.fail(missing.join('; ')));
-else if (missing.length) test('issue 34', { skip: missing.join('; ') }, () => {});
+const ready = browserSuiteReady({ required: 'issue 34 prerequisites', skipped: 'issue 34' });
 
 /** `provably audit`'s report of a proof text (exit 0 or 1: a verdict). */
 function rustAudit(text) {
@@ -60,7 +49,7 @@ function rustProof(requests) {
   return made.stdout;
 }
 
-if (!missing.length) describe('issue 34', { timeout: 1800000 }, () => {
+if (ready) describe('issue 34', { timeout: 1800000 }, () => {
   let server;
   let browser;
   const vectors = loadVectors();

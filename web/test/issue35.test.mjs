@@ -38,20 +38,14 @@
 //     task-time ratio, which load inflates alike for both.
 
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { rustDiceProof, stallRun } from '../../reference/js/testkit/stall.mjs';
-import { pageUnderTest } from '../../reference/js/testkit/browser.mjs';
+import { BIN, CHROMIUM, REPO, ROOT, browserSuiteReady, pageUnderTest } from '../../reference/js/testkit/browser.mjs';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const ROOT = resolve(process.env.PROVABLY_WEB_ROOT ?? REPO);
-const BIN = resolve(REPO, process.env.PROVABLY_BIN ?? 'target/debug/provably');
-const CHROMIUM = process.env.PROVABLY_CHROMIUM ?? '/usr/bin/chromium';
 const STEP = 20000;
 const HANG = 600000;
-const IN_CI = !['', '0', 'false'].includes((process.env.CI ?? '').trim().toLowerCase());
 const RATE = 4;
 /** Twice and one and a half times the goal of 100 and 200 ms (the header says why). */
 const LONG_TASK_MS = 200;
@@ -59,14 +53,9 @@ const TIMER_GAP_MS = 300;
 /** The link's main-thread task time from the pass on, at most this many times the file's (before the fix: 1.4 to 1.9). */
 const LINK_FACTOR = 1.25;
 
-const missing = [
-  !existsSync(BIN) && `no provably binary at ${BIN} (cargo build, or set PROVABLY_BIN)`,
-  !existsSync(CHROMIUM) && `no chromium at ${CHROMIUM} (apt-get install chromium, or set PROVABLY_CHROMIUM)`,
-].filter(Boolean);
-if (missing.length && IN_CI) test('issue 35 prerequisites (required because CI is set)', () => assert.fail(missing.join('; ')));
-else if (missing.length) test('issue 35', { skip: missing.join('; ') }, () => {});
+const ready = browserSuiteReady({ required: 'issue 35 prerequisites', skipped: 'issue 35' });
 
-if (!missing.length) describe('issue 35', { timeout: HANG * 4 }, () => {
+if (ready) describe('issue 35', { timeout: HANG * 4 }, () => {
   let server;
   let browser;
   pageUnderTest({ bin: BIN, root: ROOT, executablePath: CHROMIUM, step: STEP }, (s, b) => {

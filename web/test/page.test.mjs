@@ -12,30 +12,19 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { pageUnderTest } from '../../reference/js/testkit/browser.mjs';
+import { BIN, CHROMIUM, ROOT, browserSuiteReady, pageUnderTest } from '../../reference/js/testkit/browser.mjs';
 import { base64url, loadVectors, sha256hex, systemProofs, tamperedShoe } from '../../reference/js/testkit/proofs.mjs';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const ROOT = resolve(process.env.PROVABLY_WEB_ROOT ?? REPO);
-const BIN = resolve(REPO, process.env.PROVABLY_BIN ?? 'target/debug/provably');
-const CHROMIUM = process.env.PROVABLY_CHROMIUM ?? '/usr/bin/chromium';
 const STEP = 20000; // any single wait; a hang fails instead of stalling CI
 const BIG_WAIT = 240000; // a 10,000-round check on a loaded 2-core machine
-const IN_CI = !['', '0', 'false'].includes((process.env.CI ?? '').trim().toLowerCase());
 /** The goal of issue 25: no main-thread task longer than this, from navigation to the verdict. */
 const LONG_TASK_MS = 200;
 
-const missing = [
-  !existsSync(BIN) && `no provably binary at ${BIN} (cargo build, or set PROVABLY_BIN)`,
-  !existsSync(CHROMIUM) && `no chromium at ${CHROMIUM} (apt-get install chromium, or set PROVABLY_CHROMIUM)`,
-].filter(Boolean);
-if (missing.length && IN_CI) test('page test prerequisites (required because CI is set)', () => assert.fail(missing.join('; ')));
-else if (missing.length) test('the page as players use it', { skip: missing.join('; ') }, () => {});
+const ready = browserSuiteReady({ required: 'page test prerequisites', skipped: 'the page as players use it' });
 
 /** The face of die n (seed 001's published code): the first byte below 252 of HMAC(serverSeed, "clientSeed:n:round"), mod 6, plus 1. */
 function die(serverSeed, clientSeed, n) {
@@ -58,7 +47,7 @@ function diceProof(vectors, rounds, { tamper } = {}) {
 /** Developer words a player must not read (the folded formulas excepted). */
 const JARGON = /Epoche|Cursor|Bytes|mod 13|2\^63|2\^53|base64url|Durchdringung|\(ab 1\)|\bn = \d|`|Lochkarte|SHA256|JSON-Zeilen \(eine Epoche/;
 
-if (!missing.length) describe('the page as players use it', { timeout: 1200000 }, () => {
+if (ready) describe('the page as players use it', { timeout: 1200000 }, () => {
   let server;
   let browser;
   const vectors = loadVectors();

@@ -8,30 +8,17 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { OK_FIELDS } from '../../reference/js/generated/ops.mjs';
 import { BUILT } from '../../reference/js/provably.mjs';
-import { pageUnderTest } from '../../reference/js/testkit/browser.mjs';
+import { BIN, CHROMIUM, ROOT, browserSuiteReady, pageUnderTest } from '../../reference/js/testkit/browser.mjs';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const ROOT = resolve(process.env.PROVABLY_WEB_ROOT ?? REPO);
-const BIN = resolve(REPO, process.env.PROVABLY_BIN ?? 'target/debug/provably');
-const CHROMIUM = process.env.PROVABLY_CHROMIUM ?? '/usr/bin/chromium';
 const STEP = 15000;
 const SELFTEST_WAIT = 30000;
 const TEST_TIMEOUT = 60000;
-const IN_CI = !['', '0', 'false'].includes((process.env.CI ?? '').trim().toLowerCase());
 const ENGLISH = /\b(must|got|above|below|limit|missing|field|minimum|maximum|strictly|between|invalid|error|exhausted|cannot|the|is not|low|medium|high)\b/i;
 
-const missing = [
-  !existsSync(BIN) && `no provably binary at ${BIN} (cargo build, or set PROVABLY_BIN)`,
-  !existsSync(CHROMIUM) && `no chromium at ${CHROMIUM} (apt-get install chromium, or set PROVABLY_CHROMIUM)`,
-].filter(Boolean);
-if (missing.length && IN_CI) test('stake browser test prerequisites (required because CI is set)', () => assert.fail(missing.join('; ')));
-else if (missing.length) test('stake panels in chromium', { skip: missing.join('; ') }, () => {});
+const ready = browserSuiteReady({ required: 'stake browser test prerequisites', skipped: 'stake panels in chromium' });
 
 /** The Rust op's `ok` answers to `requests`, through `provably serve`. */
 function rust(...requests) {
@@ -57,7 +44,7 @@ const RANKS = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A']
 /** A CARDS index card as a player writes it ("10♦"), from Stake's published order ♦2, ♥2, ♠2, ♣2, ♦3 … */
 const cardText = (c) => RANKS[Math.floor(c / 4)] + SUITS[c % 4];
 
-if (!missing.length) describe('Stake panels', { timeout: 600000 }, () => {
+if (ready) describe('Stake panels', { timeout: 600000 }, () => {
   let server;
   let browser;
   pageUnderTest({ bin: BIN, root: ROOT, executablePath: CHROMIUM, step: STEP }, (s, b) => {
