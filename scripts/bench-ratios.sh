@@ -8,7 +8,10 @@
 # 1. `serve` on 20,000 `cursor.shuffle` of 312 against the HMAC limit: two
 #    SHA-256 compressions per MAC (the MACs are the answers' cursorNext),
 #    at the compression rate `openssl speed -evp sha256` gives for 16 KiB
-#    blocks (64 bytes a compression), measured just before.
+#    blocks (64 bytes a compression), measured just before; then `serve`
+#    on a mix of every op (the requests of part 2) against the compressions
+#    a counting build does on them (scripts/bench-mix.sh, table per op in
+#    target/bench-ratios/mix.log).
 # 2. `diff --jobs 2` against `serve` over `serve` alone on the same requests
 #    (CASES generated cases per op, seed 1, every op; default 10,000).
 # 3. `audit` of issue 35's archive (200 epochs x 100 six-deck shoes) as
@@ -49,6 +52,9 @@ serve=$(mean "$OUT/serve.json")
 awk -v s="$serve" -v m="$macs" -v b="$bytes" 'BEGIN {
   c = 64 / b; limit = 2 * m * c
   printf "1. serve, 20,000 cursor.shuffle of 312: %.1f ms; %d MACs x 2 compressions x %.1f ns (openssl) = %.1f ms: %.2fx the limit (goal 1.25)\n", s * 1000, m, c * 1e9, limit * 1000, s / limit }'
+
+RUNS=$RUNS scripts/bench-mix.sh "$CASES" > "$OUT/mix.log" 2>&1
+awk -F' *[|] *' '$2 == "`every op`" { printf "1. serve, every op (%s requests of diff --seed 1 --cases %s): %s ms; %s compressions = %s ms: %sx the limit (goal 1.25)\n", $3, "'"$CASES"'", $6, $4, $5, $7 }' "$OUT/mix.log"
 
 # 2. the harness over its target.
 C=$OUT/captured-$CASES.jsonl

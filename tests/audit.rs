@@ -1152,11 +1152,13 @@ fn a_directory_is_named_and_a_text_that_is_no_proof_is_one_finding() {
 
 /// The vectors' texts as Python's `json.dumps` writes them (", " and ": ",
 /// non-ASCII as `\u` escapes), each round's and observation's keys in
-/// reverse order when `reverse`.
-fn as_python_writes(text: &str, reverse: bool) -> String {
+/// reverse order when `reverse`, a document indented by `indent` spaces
+/// when given (JSON lines stay one line each).
+fn as_python_writes(text: &str, reverse: bool, indent: Option<u8>) -> String {
     let script = r#"
 import json, sys
 reverse = sys.argv[1] == "1"
+indent = int(sys.argv[2]) if sys.argv[2] else None
 def turn(d):
     return dict(reversed(list(d.items()))) if reverse else d
 def epoch(e):
@@ -1168,13 +1170,14 @@ text = sys.stdin.read()
 if text.lstrip().startswith('{"proof"'):
     doc = json.loads(text)
     doc["epochs"] = [epoch(e) for e in doc["epochs"]]
-    sys.stdout.write(json.dumps(doc))
+    sys.stdout.write(json.dumps(doc, indent=indent))
 else:
     sys.stdout.write("\n".join(json.dumps(epoch(json.loads(l))) if l.strip() else l for l in text.split("\n")))
 "#;
+    let indent = indent.map(|n| n.to_string()).unwrap_or_default();
     duct::cmd(
         crate::support::python(),
-        ["-c", script, if reverse { "1" } else { "0" }],
+        ["-c", script, if reverse { "1" } else { "0" }, &indent],
     )
     .stdin_bytes(text.as_bytes().to_vec())
     .read()
@@ -1182,18 +1185,29 @@ else:
 }
 
 #[test]
-fn vectors_written_by_pythons_json_dumps_in_any_key_order_give_the_same_reports() {
+fn vectors_written_by_pythons_json_dumps_in_any_key_order_or_indented_give_the_same_reports() {
     let mut texts = 0;
     for t in vectors().iter().filter(|t| t["class"] != "invalid") {
         let text = t["text"].as_str().unwrap();
         let want = report(text, &Options::default());
-        for reverse in [false, true] {
-            let other = as_python_writes(text, reverse);
+        for (reverse, indent) in [(false, None), (true, None), (false, Some(2))] {
+            let other = as_python_writes(text, reverse, indent);
             assert_ne!(other, text);
+            // Indented, a round stands on other lines: everything else is the same.
+            let lines = |mut r: Value| {
+                if indent.is_some() {
+                    r["findings"]
+                        .as_array_mut()
+                        .unwrap()
+                        .iter_mut()
+                        .for_each(|f| f["line"] = Value::Null);
+                }
+                r
+            };
             assert_eq!(
-                report(&other, &Options::default()),
-                want,
-                "tcId {}, reversed {reverse}",
+                lines(report(&other, &Options::default())),
+                lines(want.clone()),
+                "tcId {}, reversed {reverse}, indent {indent:?}",
                 t["tcId"]
             );
             texts += 1;

@@ -43,8 +43,39 @@ const OUTER_PADDING: [u8; 64] = {
 /// Compresses whole 64-byte blocks into `state`.
 fn compress(state: &mut [u32; 8], blocks: &[u8]) {
     debug_assert_eq!(blocks.len() % 64, 0);
+    #[cfg(feature = "count-compressions")]
+    compressions::add(blocks.len() as u64 / 64);
     for block in blocks.chunks_exact(64) {
         sha2::compress256(state, std::slice::from_ref(GenericArray::from_slice(block)));
+    }
+}
+
+/// SHA-256 of `bytes` (through `sha2`'s own padding and buffer).
+pub(crate) fn sha256(bytes: &[u8]) -> [u8; 32] {
+    // The message, the 0x80 byte and the 8-byte length, in whole blocks.
+    #[cfg(feature = "count-compressions")]
+    compressions::add((bytes.len() as u64 + 9).div_ceil(64));
+    Sha256::digest(bytes).into()
+}
+
+/// How many SHA-256 compressions the process has done, for measuring an op
+/// against the cost of its hashes (`scripts/bench-mix.sh`): a build with
+/// `--features count-compressions` counts them, and `provably serve` then
+/// prints the count to stderr at its end. Never in a release build: an
+/// atomic add per compression.
+#[cfg(feature = "count-compressions")]
+pub mod compressions {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    static DONE: AtomicU64 = AtomicU64::new(0);
+
+    pub(crate) fn add(n: u64) {
+        DONE.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// The compressions done so far, by every thread.
+    pub fn total() -> u64 {
+        DONE.load(Ordering::Relaxed)
     }
 }
 
@@ -167,7 +198,7 @@ impl Keyed {
         let mut key = [0u8; 64];
         let bytes = server_seed.as_bytes();
         if bytes.len() > 64 {
-            key[..32].copy_from_slice(&Sha256::digest(bytes));
+            key[..32].copy_from_slice(&sha256(bytes));
         } else {
             key[..bytes.len()].copy_from_slice(bytes);
         }
@@ -377,7 +408,7 @@ pub fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
 
 /// Returns the lowercase hex SHA-256 of `text`'s UTF-8 bytes.
 pub fn sha256_hex(text: &str) -> String {
-    hex(&Sha256::digest(text.as_bytes()))
+    hex(&sha256(text.as_bytes()))
 }
 
 /// Lowercase hex, the only byte encoding the protocol uses.

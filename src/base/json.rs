@@ -363,16 +363,233 @@ impl<'a> Tokens<'a> {
 /// then reads or refuses. Keys and seeds are such strings: this saves a
 /// parser per key.
 pub(crate) fn plain_string(raw: &[u8]) -> Option<String> {
-    let body = raw.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
-    if body.iter().any(|&b| b == b'\\' || b == b'"' || b < 0x20) {
+    plain_str(std::str::from_utf8(raw).ok()?).map(str::to_string)
+}
+
+/// [`plain_string`] of text already known to be UTF-8, borrowed.
+pub(crate) fn plain_str(raw: &str) -> Option<&str> {
+    let body = raw.strip_prefix('"')?.strip_suffix('"')?;
+    (!body.bytes().any(|b| b == b'\\' || b == b'"' || b < 0x20)).then_some(body)
+}
+
+/// The most members [`flat_members`] reads: every op has fewer fields.
+pub(crate) const FLAT_MEMBERS: usize = 16;
+
+/// The members of `text` when it is one flat JSON object: keys without
+/// escapes, each once, and values that are strings, lists without strings
+/// or lists in them, or single tokens (numbers, `true`,
+/// `false`, `null`), white space anywhere between tokens. Each member is its
+/// key and its value's text, unread. `None` for any other text, which a full
+/// parser then reads (or refuses, with the reason): this only saves the
+/// parse of the requests every client sends.
+pub(crate) fn flat_members(text: &str) -> Option<([(&str, &str); FLAT_MEMBERS], usize)> {
+    let b = text.as_bytes();
+    let space = |mut i: usize| {
+        while let Some(b' ' | b'\t' | b'\r' | b'\n') = b.get(i) {
+            i += 1;
+        }
+        i
+    };
+    let mut out = [("", ""); FLAT_MEMBERS];
+    let mut n = 0;
+    let mut i = space(0);
+    if b.get(i) != Some(&b'{') {
         return None;
     }
-    std::str::from_utf8(body).ok().map(str::to_string)
+    i = space(i + 1);
+    if b.get(i) == Some(&b'}') {
+        return (space(i + 1) == b.len()).then_some((out, 0));
+    }
+    loop {
+        // A key: a string without escapes.
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let end = i + 1 + memchr::memchr(b'"', &b[i + 1..])?;
+        let key = &text[i + 1..end];
+        if key.bytes().any(|c| c == b'\\' || c < 0x20) || out[..n].iter().any(|(k, _)| *k == key) {
+            return None;
+        }
+        i = space(end + 1);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        i = space(i + 1);
+        let start = i;
+        i = match b.get(i)? {
+            b'"' => string_end(b, i)?,
+            b'[' => {
+                let end = i + memchr::memchr(b']', &b[i..])?;
+                if b[i + 1..end].iter().any(|c| matches!(c, b'"' | b'[' | b'{')) {
+                    return None;
+                }
+                end + 1
+            }
+            b'{' | b']' | b'}' | b',' | b':' => return None,
+            _ => {
+                let len = b[i..]
+                    .iter()
+                    .position(|c| matches!(c, b',' | b'}' | b' ' | b'\t' | b'\r' | b'\n'))?;
+                i + len
+            }
+        };
+        if n == FLAT_MEMBERS {
+            return None;
+        }
+        out[n] = (key, &text[start..i]);
+        n += 1;
+        i = space(i);
+        match b.get(i)? {
+            b',' => i = space(i + 1),
+            b'}' => return (space(i + 1) == b.len()).then_some((out, n)),
+            _ => return None,
+        }
+    }
+}
+
+/// The end (one past the closing quote) of the string literal that opens at
+/// `b[at]`, escapes skipped over.
+fn string_end(b: &[u8], at: usize) -> Option<usize> {
+    let mut i = at + 1;
+    loop {
+        i += memchr::memchr2(b'"', b'\\', &b[i..])?;
+        if b[i] == b'"' {
+            return Some(i + 1);
+        }
+        i += 2;
+        if i > b.len() {
+            return None;
+        }
+    }
+}
+
+/// The text of a JSON string literal, its escapes read as serde_json reads
+/// them (`\uXXXX` pairs joined); `None` for text serde_json refuses or
+/// reads otherwise (a control character, an unknown escape, a lone
+/// surrogate), which then goes to serde_json for its reason.
+pub(crate) fn string_value(raw: &str) -> Option<String> {
+    let body = raw.strip_prefix('"')?.strip_suffix('"')?;
+    if let Some(plain) = plain_str(raw) {
+        return Some(plain.to_owned());
+    }
+    let b = body.as_bytes();
+    let mut out = String::with_capacity(body.len());
+    let mut i = 0;
+    while i < b.len() {
+        let next = i + memchr::memchr2(b'\\', b'"', &b[i..]).unwrap_or(b.len() - i);
+        let run = &body[i..next];
+        if run.bytes().any(|c| c < 0x20) {
+            return None;
+        }
+        out.push_str(run);
+        if next == b.len() {
+            break;
+        }
+        if b[next] == b'"' {
+            return None;
+        }
+        let hex4 = |at: usize| {
+            let h = body
+                .get(at..at + 4)
+                .filter(|h| h.bytes().all(|c| c.is_ascii_hexdigit()))?;
+            u32::from_str_radix(h, 16).ok()
+        };
+        i = next + 2;
+        match b.get(next + 1)? {
+            b'"' => out.push('"'),
+            b'\\' => out.push('\\'),
+            b'/' => out.push('/'),
+            b'b' => out.push('\u{8}'),
+            b'f' => out.push('\u{c}'),
+            b'n' => out.push('\n'),
+            b'r' => out.push('\r'),
+            b't' => out.push('\t'),
+            b'u' => {
+                let u = hex4(next + 2)?;
+                i = next + 6;
+                let c = match u {
+                    0xd800..=0xdbff => {
+                        if body.get(i..i + 2) != Some("\\u") {
+                            return None;
+                        }
+                        let lo = hex4(i + 2).filter(|lo| (0xdc00..=0xdfff).contains(lo))?;
+                        i += 6;
+                        char::from_u32(0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00))?
+                    }
+                    _ => char::from_u32(u)?,
+                };
+                out.push(c);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// The value of a JSON integer in its plain form (digits, no leading zero,
+/// no sign, fraction or exponent) that fits in a `u64`; `None` for any
+/// other text.
+pub(crate) fn plain_integer(raw: &str) -> Option<u64> {
+    let b = raw.as_bytes();
+    if b.is_empty() || b.len() > 19 || !b.iter().all(u8::is_ascii_digit) || (b.len() > 1 && b[0] == b'0') {
+        return None;
+    }
+    raw.parse().ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `s` as a JSON string with every character but printable ASCII as a
+    /// `\u` escape (Python's `ensure_ascii`), astral ones as pairs.
+    fn ascii_escaped(s: &str) -> String {
+        let mut out = String::from("\"");
+        for c in s.chars() {
+            match c {
+                ' '..='~' if c != '"' && c != '\\' => out.push(c),
+                _ => {
+                    let mut units = [0u16; 2];
+                    for u in c.encode_utf16(&mut units) {
+                        out.push_str(&format!("\\u{u:04x}"));
+                    }
+                }
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    proptest::proptest! {
+        /// A string's value is the one serde_json reads, written by serde
+        /// (short escapes) or with every other character as `\u` escapes.
+        #[test]
+        fn a_string_is_read_as_serde_json_reads_it(s in "\\PC*|[\"\\\\\u{0}-\u{1f}a\u{e9}\u{1f600}]{0,12}") {
+            for raw in [serde_json::to_string(&s).unwrap(), ascii_escaped(&s)] {
+                proptest::prop_assert_eq!(string_value(&raw), Some(s.clone()), "{}", raw);
+            }
+        }
+    }
+
+    #[test]
+    fn a_string_serde_json_refuses_or_reads_otherwise_is_left_to_it() {
+        for raw in [
+            r#""\ud800""#,
+            r#""\udc00x""#,
+            r#""\ud800\u0041""#,
+            r#""\x""#,
+            "\"a\tb\"",
+            r#""\u12""#,
+            r#""\"#,
+        ] {
+            let value = string_value(raw);
+            assert!(
+                value.is_none() || serde_json::from_str::<String>(raw).ok() == value,
+                "{raw}"
+            );
+            assert!(value.is_none(), "{raw}");
+        }
+    }
 
     #[test]
     fn repeated_keys_are_refused_at_any_depth() {

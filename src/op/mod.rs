@@ -658,6 +658,81 @@ fn parse_fields(op: &OpSpec, map: &Map<String, Value>) -> Result<Vec<Arg>, Inval
     op.fields.iter().zip(raw).map(|(f, r)| settle(f, r)).collect()
 }
 
+impl Request {
+    /// The request of a flat object's members ([`crate::base::json::flat_members`])
+    /// read straight into their fields, as [`Request::parse_with`] reads the
+    /// same object parsed: the same request, or the same error from the
+    /// fields' limits. `None` when anything would take that path another
+    /// way (no `op` string or an op not found, a member of the wrong JSON
+    /// type, a field missing, a key that is no field, a value in any but
+    /// its plainest form): then the caller parses the text whole, and that
+    /// reading says why.
+    pub(crate) fn from_members(
+        members: &[(&str, &str)],
+        find: impl Fn(&str) -> Option<&'static OpSpec>,
+    ) -> Option<Result<Request, InvalidInput>> {
+        use crate::base::json::{plain_integer, plain_str, string_value};
+        let (_, name) = members.iter().find(|(k, _)| *k == "op")?;
+        let op = find(plain_str(name)?).filter(|op| op.fields.len() <= crate::base::json::FLAT_MEMBERS)?;
+        let mut raw: [Option<Raw>; crate::base::json::FLAT_MEMBERS] = Default::default();
+        for &(key, text) in members {
+            if key == "op" || key == "id" {
+                continue;
+            }
+            let i = op.fields.iter().position(|f| f.name == key)?;
+            raw[i] = Some(match op.fields[i].kind {
+                Kind::Text | Kind::Word(_) | Kind::Hex64 => Raw::Arg(Arg::Text(string_value(text)?)),
+                Kind::DecimalSeed => Raw::Decimal(string_value(text)?),
+                Kind::Int { .. } => Raw::Arg(Arg::Int(plain_integer(text).filter(|&n| n <= MAX_SAFE_INTEGER)?)),
+                // serde_json's own number reading, so the value is the one the
+                // full parse holds; a sign (never valid here) goes that way too.
+                Kind::Fraction if text.starts_with(|c: char| c.is_ascii_digit()) => {
+                    Raw::Arg(Arg::Number(serde_json::from_str::<f64>(text).ok()?))
+                }
+                Kind::Fraction => return None,
+                Kind::Bool => Raw::Arg(Arg::Bool(match text {
+                    "true" => true,
+                    "false" => false,
+                    _ => return None,
+                })),
+                Kind::Cards { max, .. } => {
+                    let items = text.strip_prefix('[')?.strip_suffix(']')?.trim_matches(JSON_SPACE);
+                    // More cards than the field holds: the parser's reading
+                    // decides which limit to name (its item limit comes first).
+                    if items.bytes().filter(|&c| c == b',').count() >= max {
+                        return None;
+                    }
+                    Raw::Cards(if items.is_empty() {
+                        Vec::new()
+                    } else {
+                        items
+                            .split(',')
+                            .map(|c| plain_integer(c.trim_matches(JSON_SPACE)))
+                            .collect::<Option<_>>()?
+                    })
+                }
+            });
+        }
+        let mut args = Vec::with_capacity(op.fields.len());
+        for (f, r) in op.fields.iter().zip(&mut raw) {
+            let r = match (r.take(), f.default) {
+                (Some(r), _) => r,
+                (None, Some(FieldDefault::Bool(b))) => Raw::Arg(Arg::Bool(b)),
+                (None, Some(FieldDefault::Int(v))) => Raw::Arg(Arg::Int(v)),
+                (None, None) => return None,
+            };
+            match settle(f, r) {
+                Ok(a) => args.push(a),
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        Some(Ok(Request { op, args }))
+    }
+}
+
+/// JSON's white space.
+const JSON_SPACE: &[char] = &[' ', '\t', '\r', '\n'];
+
 /// A field read with the right JSON type, not yet held to its limits.
 enum Raw {
     Arg(Arg),

@@ -248,6 +248,30 @@ pub(crate) fn write_ok_line(id: Option<i64>, ok: &Outcome, out: &mut Vec<u8>) {
 /// fails. A malformed line gets an `invalid` reply, with the line's id
 /// whenever it is a JSON object with one integer `id`, else with id null.
 pub fn answer_line(line: &str) -> Answer {
+    // A flat object of plain members (as every client writes requests) is
+    // read straight into its request: no parse into a map and no hashing of
+    // keys; anything else is parsed whole, and that reading gives the reason.
+    if let Some((members, n)) = crate::base::json::flat_members(line) {
+        let id = members[..n]
+            .iter()
+            .find(|(k, _)| *k == "id")
+            .and_then(|(_, v)| crate::base::json::plain_integer(v))
+            .and_then(|id| i64::try_from(id).ok());
+        if let Some(id) = id {
+            if let Some(request) = Request::from_members(&members[..n], crate::registry::find) {
+                return Answer {
+                    id: Some(id),
+                    result: request.map_err(OpError::from).and_then(|r| r.run()),
+                };
+            }
+        }
+    }
+    answer_parsed(line)
+}
+
+/// [`answer_line`] with the line parsed whole: the reading of every line
+/// the fast path does not take, and the one it is held to (tested).
+pub(crate) fn answer_parsed(line: &str) -> Answer {
     let invalid = |field: &str, reason: String| Answer {
         id: None,
         result: Err(InvalidInput::new(field, reason).into()),
@@ -289,5 +313,58 @@ pub fn answer_line(line: &str) -> Answer {
     Answer {
         id,
         result: Message::parse(&value).and_then(|m| m.run()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn a_list_past_the_parsers_item_limit_is_refused_as_the_parser_refuses_it() {
+        let cards = vec!["1"; crate::base::json::MAX_ITEMS + 1].join(",");
+        for line in [
+            format!(r#"{{"id":3,"op":"poker.evaluate","cards":[{cards}]}}"#),
+            r#"{"id":3,"op":"poker.evaluate","cards":[1,2,3,4,5,6,7,8,9,10]}"#.to_string(),
+        ] {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            answer_line(&line).write_line(&mut a);
+            answer_parsed(&line).write_line(&mut b);
+            assert_eq!(String::from_utf8(a).unwrap(), String::from_utf8(b).unwrap());
+        }
+    }
+
+    #[test]
+    fn a_line_that_is_no_flat_object_of_plain_members_is_left_to_the_parser() {
+        for not in [
+            r#"{"id":1,"op":"dice.roll","server\u0053eed":"a","clientSeed":"c","nonce":1}"#,
+            r#"{"id":1,"op":"dice.roll","op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":1}"#,
+            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":1} x"#,
+            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":{"n":1}}"#,
+            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":1"#,
+            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":1,}"#,
+            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce" 1}"#,
+            r#"[1]"#,
+        ] {
+            assert!(crate::base::json::flat_members(not).is_none(), "{not}");
+        }
+        let members = |t: &'static str| crate::base::json::flat_members(t).unwrap();
+        for left in [
+            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":01}"#,
+            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":1.0}"#,
+            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":"1"}"#,
+            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":9007199254740992}"#,
+            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c"}"#,
+            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":1,"extra":2}"#,
+            r#"{"id":1,"op":"no.such","serverSeed":"a"}"#,
+            r#"{"id":1,"op":"hello","protocol":1}"#,
+            r#"{"id":1,"op":"shoe.deal","serverSeed":"a","clientSeed":"c","nonce":1,"decks":6,"penetration":-0}"#,
+            r#"{"id":1,"op":"poker.evaluate","cards":[1,2,x,4,5]}"#,
+        ] {
+            let (m, n) = members(left);
+            assert!(
+                Request::from_members(&m[..n], crate::registry::find).is_none(),
+                "{left}"
+            );
+        }
     }
 }

@@ -105,6 +105,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Serve => {
             provably::protocol::serve::serve(io::stdin().lock(), io::stdout().lock())?;
+            #[cfg(feature = "count-compressions")]
+            eprintln!(
+                "sha-256 compressions: {}",
+                provably::base::crypto::compressions::total()
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Derive(args) => derive::run(&args).map(|()| ExitCode::SUCCESS),

@@ -356,16 +356,15 @@ impl crate::op::OkBody for Dealt {
 
 /// Whether `text` is `{"cards":[…],"cut":N}` holding exactly this shoe's
 /// labels and cut, with any JSON white space between tokens: the layouts
-/// of `provably proof` and of Python's `json.dumps`. Anything else (an
+/// of `provably proof` and of Python's `json.dumps`, indented or not. Anything else (an
 /// escape, another key order, `235.0`, a prefix) is not decided here.
 fn same_shoe(shoe: &Shoe, text: &[u8]) -> bool {
     let mut r = crate::base::json::Tokens::new(text);
     if !(r.punct(b'{') && r.literal(b"\"cards\"") && r.punct(b':') && r.punct(b'[')) {
         return false;
     }
-    // The labels in one compare, as the text is most often written:
-    // `"8D","8S",…` (provably proof) or `"8D", "8S", …` (json.dumps); else
-    // token by token, white space anywhere between.
+    // The labels in one pass when one separator joins them, as every
+    // writer tried writes them; else token by token, white space anywhere.
     let labels = match same_labels_written(&shoe.cards, r.rest()) {
         Some(n) => {
             r.advance(n);
@@ -387,32 +386,75 @@ fn same_shoe(shoe: &Shoe, text: &[u8]) -> bool {
         && r.end()
 }
 
-/// The length of the labels' text at the start of `text` when it is the
-/// labels quoted and joined by `,` or by `, ` (the separator after the first
-/// label decides): each label at a fixed stride, no white space to skip.
+/// The length of the labels' text at the start of `text` (white space in
+/// front included) when every label stands at one stride: the labels quoted
+/// and joined by one separator, a comma and the same white space each time,
+/// as every writer lays out a list of strings: `,` (provably proof), `, `
+/// (json.dumps), `,\n` and an indent (json.dumps with `indent`, serde's
+/// pretty printer). Then the labels are read in one pass with no token to
+/// skip; a list laid out any other way is read token by token.
 fn same_labels_written(cards: &[&str], text: &[u8]) -> Option<usize> {
-    if text.get(4..6) == Some(b", ") {
-        labels_at_stride::<6>(cards, text)
-    } else {
-        labels_at_stride::<5>(cards, text)
-    }
+    let lead = space_run(text);
+    let text = &text[lead..];
+    let (last, init) = cards.split_last()?;
+    // The separator: what stands between the first label's closing quote and the second's opening one.
+    let sep = match text.get(4) {
+        Some(b',') => &text[4..5 + space_run(&text[5..])],
+        _ if init.is_empty() => b"".as_slice(),
+        _ => return None,
+    };
+    // The two common separators with their stride known when compiled.
+    let len = match sep.len() {
+        1 => labels_at::<5>(init, last, text, sep),
+        2 => labels_at::<6>(init, last, text, sep),
+        _ => labels_at::<0>(init, last, text, sep),
+    }?;
+    Some(lead + len)
 }
 
-/// [`same_labels_written`] for one separator: `S` is 5 for `,` and 6 for `, `.
-fn labels_at_stride<const S: usize>(cards: &[&str], text: &[u8]) -> Option<usize> {
-    let (last, init) = cards.split_last()?;
-    let len = cards.len() * S - (S - 4);
+/// The labels' text at stride `S` (0: four bytes and `sep`, known at run time).
+#[inline(always)]
+fn labels_at<const S: usize>(init: &[&str], last: &str, text: &[u8], sep: &[u8]) -> Option<usize> {
+    let stride = if S == 0 { 4 + sep.len() } else { S };
+    let len = (init.len() + 1) * stride - sep.len();
     let t = text.get(..len)?;
-    let sep: &[u8] = if S == 6 { b", " } else { b"," };
     let quoted = |q: &[u8], card: &str| match card.as_bytes() {
         &[a, b] => q[0] == b'"' && q[1] == a && q[2] == b && q[3] == b'"',
         _ => false,
     };
     let body = t
-        .chunks_exact(S)
+        .chunks_exact(stride)
         .zip(init)
-        .all(|(chunk, card)| quoted(chunk, card) && chunk[4..] == *sep);
+        .all(|(chunk, card)| quoted(chunk, card) && same_short(&chunk[4..stride], sep));
     (body && quoted(&t[len - 4..], last)).then_some(len)
+}
+
+/// The length of the JSON white space at the start of `text`.
+fn space_run(text: &[u8]) -> usize {
+    text.iter()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        .count()
+}
+
+/// `a == b` for two slices of one length, in at most two overlapping loads
+/// of each when they are up to 16 bytes long: a separator's length is known
+/// only at run time, and a `memcmp` call for each of a shoe's 312
+/// separators costs more than the rest of the compare.
+#[inline]
+fn same_short(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let w4 = |s: &[u8], i: usize| u32::from_le_bytes(s[i..i + 4].try_into().expect("4 bytes"));
+    let w8 = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
+        8..=16 => w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8),
+        _ => a == b,
+    }
 }
 
 /// How the shoe was drawn and the cut card placed, for vectors and reports.
@@ -573,6 +615,81 @@ mod tests {
     use super::*;
     use hmac::{Hmac, Mac};
     use proptest::prelude::*;
+
+    /// White space as writers put it between a list's tokens.
+    const SPACES: [&str; 8] = ["", " ", "\n", "\t", "\r\n", "  ", "\n    ", "\n              "];
+
+    proptest! {
+        /// A shoe read against its text in any layout: the same labels and
+        /// cut with any white space between the tokens are the shoe (the
+        /// same separator after every label, as writers lay lists out, or
+        /// another before and after each comma), and one label changed is
+        /// not. serde_json reads every text too, so the texts are what the
+        /// test says they are.
+        #[test]
+        fn a_shoe_in_any_white_space_is_the_shoe_and_one_label_changed_is_not(
+            picks in prop::collection::vec(0usize..52, 1..24),
+            cut in 0u32..400,
+            one_separator in any::<bool>(),
+            gaps in prop::collection::vec((0..SPACES.len(), 0..SPACES.len()), 24),
+            changed in prop::option::of(0usize..24),
+        ) {
+            let shoe = Shoe { cards: picks.iter().map(|&p| DECK[p]).collect(), cut };
+            let changed = changed.filter(|&k| k < picks.len());
+            let mut text = String::from("{\"cards\":[");
+            for (k, &p) in picks.iter().enumerate() {
+                let (before, after) = if one_separator { ("", SPACES[gaps[0].1]) } else { (SPACES[gaps[k].0], SPACES[gaps[k].1]) };
+                if k > 0 {
+                    text.push_str(before);
+                    text.push(',');
+                }
+                text.push_str(after);
+                let label = if changed == Some(k) { DECK[(p + 1) % 52] } else { DECK[p] };
+                text.push_str(&format!("\"{label}\""));
+            }
+            text.push_str(&format!("{}],{}\"cut\": {cut}{}}}", SPACES[gaps[1].0], SPACES[gaps[2].1], SPACES[gaps[3].0]));
+            let same = changed.is_none();
+            let read: serde_json::Value = serde_json::from_str(&text).unwrap();
+            prop_assert_eq!(read == serde_json::to_value(&shoe).unwrap(), same, "{}", text);
+            prop_assert_eq!(same_shoe(&shoe, text.as_bytes()), same, "{}", text);
+        }
+    }
+
+    #[test]
+    fn a_separator_with_anything_but_white_space_after_its_comma_is_no_shoe() {
+        let shoe = Shoe {
+            cards: vec!["AS", "2S", "3S"],
+            cut: 2,
+        };
+        assert!(same_shoe(
+            &shoe,
+            b"{\"cards\":[\n  \"AS\",\n  \"2S\",\n  \"3S\"\n],\"cut\":2}"
+        ));
+        for not in [
+            &b"{\"cards\":[\"AS\",x\"2S\",x\"3S\"],\"cut\":2}"[..],
+            b"{\"cards\":[\"AS\",,\"2S\",,\"3S\"],\"cut\":2}",
+            b"{\"cards\":[\"AS\",\x0b\"2S\",\x0b\"3S\"],\"cut\":2}",
+            b"{\"cards\":[\"AS\" \"2S\" \"3S\"],\"cut\":2}",
+            b"{\"cards\":[\"AS\",\"2S\",\"3S\",],\"cut\":2}",
+            b"{\"cards\":[\"AS\",\"2S\"],\"cut\":2}",
+        ] {
+            assert!(!same_shoe(&shoe, not), "{}", String::from_utf8_lossy(not));
+        }
+    }
+
+    #[test]
+    fn short_compares_agree_with_slice_equality_at_every_length_and_position() {
+        let a: Vec<u8> = (0..40).collect();
+        for n in 0..40 {
+            assert!(same_short(&a[..n], &a[..n]));
+            for at in 0..n {
+                let mut b = a[..n].to_vec();
+                b[at] ^= 1;
+                assert!(!same_short(&a[..n], &b), "length {n}, byte {at}");
+            }
+        }
+        assert!(!same_short(b"ab", b"abc"));
+    }
 
     proptest! {
         /// Blocks are made in pairs, or one alone when a read needs no

@@ -37,14 +37,13 @@ pub fn crash_point(hash: &str, salt: &str) -> f64 {
 /// SHA-256 steps of 64 bytes each (two compressions), so each step hashes
 /// into the same buffer, with nothing allocated.
 pub fn distance(hash: &str, terminating: &str, limit: u64) -> Result<u64, OpError> {
-    use sha2::{Digest, Sha256};
     let mut h = hash.as_bytes().to_vec();
     for d in 0..=limit {
         if h == terminating.as_bytes() {
             return Ok(d);
         }
         if d < limit {
-            let digest = Sha256::digest(&h);
+            let digest = crate::base::crypto::sha256(&h);
             h.clear();
             crate::base::crypto::hex_into(&digest, &mut h);
         }
