@@ -294,9 +294,7 @@ impl<'a> Tokens<'a> {
 
     #[inline]
     fn skip_space(&mut self) {
-        while let Some(b' ' | b'\t' | b'\r' | b'\n') = self.text.get(self.at) {
-            self.at += 1;
-        }
+        self.at += space_run(&self.text[self.at..]);
     }
 
     /// White space, then the byte `b`.
@@ -338,14 +336,10 @@ impl<'a> Tokens<'a> {
     pub(crate) fn integer(&mut self) -> Option<u64> {
         self.skip_space();
         let digits = self.text[self.at..].iter().take_while(|b| b.is_ascii_digit()).count();
-        let text = &self.text[self.at..self.at + digits];
-        if digits == 0 || (digits > 1 && text[0] == b'0') {
-            return None;
-        }
         if let Some(b'.' | b'e' | b'E') = self.text.get(self.at + digits) {
             return None;
         }
-        let v = std::str::from_utf8(text).ok()?.parse().ok()?;
+        let v = plain_integer(std::str::from_utf8(&self.text[self.at..self.at + digits]).ok()?)?;
         self.at += digits;
         Some(v)
     }
@@ -384,12 +378,7 @@ pub(crate) const FLAT_MEMBERS: usize = 16;
 /// parse of the requests every client sends.
 pub(crate) fn flat_members(text: &str) -> Option<([(&str, &str); FLAT_MEMBERS], usize)> {
     let b = text.as_bytes();
-    let space = |mut i: usize| {
-        while let Some(b' ' | b'\t' | b'\r' | b'\n') = b.get(i) {
-            i += 1;
-        }
-        i
-    };
+    let space = |i: usize| i + space_run(&b[i.min(b.len())..]);
     let mut out = [("", ""); FLAT_MEMBERS];
     let mut n = 0;
     let mut i = space(0);
@@ -427,9 +416,7 @@ pub(crate) fn flat_members(text: &str) -> Option<([(&str, &str); FLAT_MEMBERS], 
             }
             b'{' | b']' | b'}' | b',' | b':' => return None,
             _ => {
-                let len = b[i..]
-                    .iter()
-                    .position(|c| matches!(c, b',' | b'}' | b' ' | b'\t' | b'\r' | b'\n'))?;
+                let len = b[i..].iter().position(|&c| c == b',' || c == b'}' || is_space(c))?;
                 i + len
             }
         };
@@ -468,10 +455,10 @@ fn string_end(b: &[u8], at: usize) -> Option<usize> {
 /// reads otherwise (a control character, an unknown escape, a lone
 /// surrogate), which then goes to serde_json for its reason.
 pub(crate) fn string_value(raw: &str) -> Option<String> {
-    let body = raw.strip_prefix('"')?.strip_suffix('"')?;
     if let Some(plain) = plain_str(raw) {
         return Some(plain.to_owned());
     }
+    let body = raw.strip_prefix('"')?.strip_suffix('"')?;
     let b = body.as_bytes();
     let mut out = String::with_capacity(body.len());
     let mut i = 0;
@@ -527,14 +514,25 @@ pub(crate) fn string_value(raw: &str) -> Option<String> {
 }
 
 /// The value of a JSON integer in its plain form (digits, no leading zero,
-/// no sign, fraction or exponent) that fits in a `u64`; `None` for any
-/// other text.
+/// no sign, fraction or exponent) below 2^64; `None` for any other text.
 pub(crate) fn plain_integer(raw: &str) -> Option<u64> {
     let b = raw.as_bytes();
-    if b.is_empty() || b.len() > 19 || !b.iter().all(u8::is_ascii_digit) || (b.len() > 1 && b[0] == b'0') {
+    if b.is_empty() || !b.iter().all(u8::is_ascii_digit) || (b.len() > 1 && b[0] == b'0') {
         return None;
     }
     raw.parse().ok()
+}
+
+/// JSON's white space: space, tab, CR, LF.
+#[inline]
+pub(crate) fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// The length of the JSON white space at the start of `text`.
+#[inline]
+pub(crate) fn space_run(text: &[u8]) -> usize {
+    text.iter().take_while(|&&b| is_space(b)).count()
 }
 
 #[cfg(test)]

@@ -658,6 +658,11 @@ fn parse_fields(op: &OpSpec, map: &Map<String, Value>) -> Result<Vec<Arg>, Inval
     op.fields.iter().zip(raw).map(|(f, r)| settle(f, r)).collect()
 }
 
+/// JSON's white space, as characters.
+fn json_space(c: char) -> bool {
+    u8::try_from(c).is_ok_and(crate::base::json::is_space)
+}
+
 impl Request {
     /// The request of a flat object's members ([`crate::base::json::flat_members`])
     /// read straight into their fields, as [`Request::parse_with`] reads the
@@ -696,7 +701,7 @@ impl Request {
                     _ => return None,
                 })),
                 Kind::Cards { max, .. } => {
-                    let items = text.strip_prefix('[')?.strip_suffix(']')?.trim_matches(JSON_SPACE);
+                    let items = text.strip_prefix('[')?.strip_suffix(']')?.trim_matches(json_space);
                     // More cards than the field holds: the parser's reading
                     // decides which limit to name (its item limit comes first).
                     if items.bytes().filter(|&c| c == b',').count() >= max {
@@ -707,7 +712,7 @@ impl Request {
                     } else {
                         items
                             .split(',')
-                            .map(|c| plain_integer(c.trim_matches(JSON_SPACE)))
+                            .map(|c| plain_integer(c.trim_matches(json_space)))
                             .collect::<Option<_>>()?
                     })
                 }
@@ -729,9 +734,6 @@ impl Request {
         Some(Ok(Request { op, args }))
     }
 }
-
-/// JSON's white space.
-const JSON_SPACE: &[char] = &[' ', '\t', '\r', '\n'];
 
 /// A field read with the right JSON type, not yet held to its limits.
 enum Raw {

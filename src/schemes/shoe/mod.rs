@@ -394,6 +394,7 @@ fn same_shoe(shoe: &Shoe, text: &[u8]) -> bool {
 /// pretty printer). Then the labels are read in one pass with no token to
 /// skip; a list laid out any other way is read token by token.
 fn same_labels_written(cards: &[&str], text: &[u8]) -> Option<usize> {
+    use crate::base::json::space_run;
     let lead = space_run(text);
     let text = &text[lead..];
     let (last, init) = cards.split_last()?;
@@ -427,13 +428,6 @@ fn labels_at<const S: usize>(init: &[&str], last: &str, text: &[u8], sep: &[u8])
         .zip(init)
         .all(|(chunk, card)| quoted(chunk, card) && same_short(&chunk[4..stride], sep));
     (body && quoted(&t[len - 4..], last)).then_some(len)
-}
-
-/// The length of the JSON white space at the start of `text`.
-fn space_run(text: &[u8]) -> usize {
-    text.iter()
-        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
-        .count()
 }
 
 /// `a == b` for two slices of one length, in at most two overlapping loads
