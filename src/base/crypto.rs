@@ -431,9 +431,12 @@ pub(crate) fn hex_into(bytes: &[u8], out: &mut Vec<u8>) {
         }
         t
     };
-    out.reserve(bytes.len() * 2);
-    for &b in bytes {
-        out.extend_from_slice(&PAIRS[usize::from(b)]);
+    // Sized once and written in place: a push per byte checks the length
+    // each time (a shoe.stream answer is up to 200,000 digits).
+    let start = out.len();
+    out.resize(start + bytes.len() * 2, 0);
+    for (pair, &b) in out[start..].chunks_exact_mut(2).zip(bytes) {
+        pair.copy_from_slice(&PAIRS[usize::from(b)]);
     }
 }
 
@@ -551,6 +554,20 @@ mod tests {
             for s in seeds.iter().chain(seeds.iter().rev()) {
                 assert_eq!(Keyed::new(s).mac(b"m"), oracle(s.as_bytes(), b"m"), "{} bytes", s.len());
             }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn hex_appended_after_any_prefix_is_each_byte_formatted_in_two_lowercase_digits(
+            prefix in proptest::collection::vec(any::<u8>(), 0..5),
+            bytes in proptest::collection::vec(any::<u8>(), 0..300),
+        ) {
+            let mut out = prefix.clone();
+            hex_into(&bytes, &mut out);
+            let want: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            prop_assert_eq!(&out[..prefix.len()], &prefix[..]);
+            prop_assert_eq!(std::str::from_utf8(&out[prefix.len()..]).unwrap(), want);
         }
     }
 

@@ -137,14 +137,40 @@ pub(crate) fn vectors_for(op: &str) -> &'static [Case] {
 /// thread: SHA-256 of `provably-diff:<seed>:<op>`.
 fn op_key(seed: u64, op: &'static str) -> [u8; 32] {
     thread_local! {
-        static KEYS: RefCell<HashMap<(u64, &'static str), [u8; 32]>> = RefCell::new(HashMap::new());
+        static KEYS: RefCell<Recent<(u64, &'static str), [u8; 32]>> = RefCell::new(Recent::default());
     }
     KEYS.with(|keys| {
-        *keys
-            .borrow_mut()
-            .entry((seed, op))
-            .or_insert_with(|| Sha256::digest(format!("provably-diff:{seed}:{op}")).into())
+        *keys.borrow_mut().get((seed, op), || {
+            Sha256::digest(format!("provably-diff:{seed}:{op}")).into()
+        })
     })
+}
+
+/// A per-thread memo that answers a repeat of the last key without hashing
+/// it: a worker draws a whole batch of one op, case after case, and SipHash
+/// of the op's name was a tenth of drawing a short case.
+struct Recent<K, V> {
+    last: Option<(K, V)>,
+    all: HashMap<K, V>,
+}
+
+impl<K, V> Default for Recent<K, V> {
+    fn default() -> Self {
+        Recent {
+            last: None,
+            all: HashMap::new(),
+        }
+    }
+}
+
+impl<K: Eq + std::hash::Hash + Copy, V: Clone> Recent<K, V> {
+    fn get(&mut self, key: K, make: impl FnOnce() -> V) -> &V {
+        if self.last.as_ref().is_none_or(|(k, _)| *k != key) {
+            let v = self.all.entry(key).or_insert_with(make).clone();
+            self.last = Some((key, v));
+        }
+        &self.last.as_ref().expect("just set").1
+    }
 }
 
 /// The RNG of case `index` of `op` in the run with seed `seed`: ChaCha20
@@ -165,9 +191,9 @@ fn rng(seed: u64, op: &'static str, index: u64, stream: u8) -> TestRng {
 /// boxed parts, and building one costs as much as drawing a case from it.
 fn strategy(op: &'static OpSpec) -> BoxedStrategy<Request> {
     thread_local! {
-        static BUILT: RefCell<HashMap<&'static str, BoxedStrategy<Request>>> = RefCell::new(HashMap::new());
+        static BUILT: RefCell<Recent<&'static str, BoxedStrategy<Request>>> = RefCell::new(Recent::default());
     }
-    BUILT.with(|built| built.borrow_mut().entry(op.name).or_insert_with(op.generate).clone())
+    BUILT.with(|built| built.borrow_mut().get(op.name, op.generate).clone())
 }
 
 /// The value tree of one generated case: its current value is the case,

@@ -464,6 +464,30 @@ impl Request {
         self.op
     }
 
+    /// [`Request::of`] with the fields after `args` given as JSON values
+    /// (a generator's extra fields), each read as a parsed request reads
+    /// it, and a field left out taking its default.
+    ///
+    /// # Panics
+    /// When a value does not fit its field: a bug in the caller.
+    pub(crate) fn of_values(op: &'static OpSpec, mut args: Vec<Arg>, rest: Vec<Value>) -> Request {
+        let mut rest = rest.into_iter();
+        for f in &op.fields[args.len()..] {
+            let raw = match (rest.next(), f.default) {
+                (Some(v), _) => read(f, &v),
+                (None, Some(FieldDefault::Bool(b))) => Ok(Raw::Arg(Arg::Bool(b))),
+                (None, Some(FieldDefault::Int(v))) => Ok(Raw::Arg(Arg::Int(v))),
+                (None, None) => Err(InvalidInput::new(f.name, "is missing")),
+            };
+            match raw.and_then(|r| settle(f, r)) {
+                Ok(a) => args.push(a),
+                Err(e) => panic!("{}: {e}", op.name),
+            }
+        }
+        assert!(rest.next().is_none(), "{}: more values than fields", op.name);
+        Request::of(op, args)
+    }
+
     /// The op name on the wire.
     pub fn op(&self) -> &'static str {
         self.op.name

@@ -1,6 +1,6 @@
 //! `provably serve`: this implementation as a protocol v1 target.
 
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 
 pub use crate::base::lines::MAX_LINE;
 use crate::base::lines::{read_line, skip_line, Line};
@@ -30,26 +30,39 @@ pub fn serve_with<R: Read, W: Write>(input: R, output: W, mut answer: impl FnMut
     let mut out = io::BufWriter::new(output);
     // One line's bytes, the buffer kept from answer to answer.
     let mut line = Vec::new();
+    // The answer to a line's bytes (CR stripped; none for a blank line).
+    let mut respond = |bytes: &[u8]| -> Option<Answer> {
+        let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+        // A blank line (spaces and tabs only) is no request and gets no answer.
+        if bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
+            return None;
+        }
+        Some(match std::str::from_utf8(bytes) {
+            Ok(text) => answer(text),
+            Err(e) => invalid(format!("not UTF-8: {e}")),
+        })
+    };
     loop {
-        let response = match read_line(&mut input, MAX_LINE)? {
-            Line::Eof => break,
-            // A runaway line is answered, then dropped unread.
-            Line::TooLong { read, .. } => {
-                let n = read + skip_line(&mut input)?;
-                invalid(format!("line of {n} bytes is longer than {MAX_LINE}"))
-            }
-            Line::Text(bytes) => {
-                let bytes = bytes.strip_suffix(b"\r").unwrap_or(&bytes);
-                // A blank line (spaces and tabs only) is no request and gets no answer.
-                if bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
-                    continue;
+        // A line that lies whole in the buffer is answered where it lies,
+        // without a copy or an allocation of its own; a longer one, a last
+        // line without its newline and the end go through `read_line`.
+        let buffered = input.fill_buf()?;
+        let response = if let Some(i) = memchr::memchr(b'\n', buffered) {
+            let response = respond(&buffered[..i]);
+            input.consume(i + 1);
+            response
+        } else {
+            match read_line(&mut input, MAX_LINE)? {
+                Line::Eof => break,
+                // A runaway line is answered, then dropped unread.
+                Line::TooLong { read, .. } => {
+                    let n = read + skip_line(&mut input)?;
+                    Some(invalid(format!("line of {n} bytes is longer than {MAX_LINE}")))
                 }
-                match std::str::from_utf8(bytes) {
-                    Ok(text) => answer(text),
-                    Err(e) => invalid(format!("not UTF-8: {e}")),
-                }
+                Line::Text(bytes) => respond(&bytes),
             }
         };
+        let Some(response) = response else { continue };
         line.clear();
         response.write_line(&mut line);
         line.push(b'\n');

@@ -3,6 +3,8 @@
 //! docs/protocol.md lists them).
 
 use proptest::prelude::*;
+use serde::ser::SerializeMap;
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::crash::{self, MAX_LIMIT};
@@ -84,8 +86,38 @@ fn first(r: &Request) -> f64 {
     floats_of(r).next_float()
 }
 
-fn ok(v: Value) -> Result<Outcome, OpError> {
-    Ok(Outcome::new(v))
+/// An answer of one member, `{"<name>": value}`, written straight from the
+/// typed value: a `Value` built with `json!` cost every answer a map, a
+/// hashed key and its allocations, in `serve` and in the harness alike.
+#[derive(Debug)]
+struct One<T> {
+    name: &'static str,
+    value: T,
+}
+
+impl<T: Serialize> Serialize for One<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(1))?;
+        m.serialize_entry(self.name, &self.value)?;
+        m.end()
+    }
+}
+
+fn one<T: Serialize + std::fmt::Debug + Send + Sync + 'static>(
+    name: &'static str,
+    value: T,
+) -> Result<Outcome, OpError> {
+    Ok(Outcome::new(One { name, value }))
+}
+
+/// [`num`] written without building its `Value` first.
+#[derive(Debug, Clone, Copy)]
+struct Num(f64);
+
+impl Serialize for Num {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        num(self.0).serialize(s)
+    }
 }
 
 fn usize_of(v: u64) -> usize {
@@ -95,13 +127,7 @@ fn usize_of(v: u64) -> usize {
 /// A round's generator: a bet's seeds and nonce, and `extra` fields.
 fn bet(op: &'static OpSpec, extra: BoxedStrategy<Vec<Value>>) -> BoxedStrategy<Request> {
     (strategy::round(), extra)
-        .prop_map(move |((s, c, n), more)| {
-            let mut v = json!({ "op": op.name, "serverSeed": s, "clientSeed": c, "nonce": n });
-            for (f, x) in op.fields[3..].iter().zip(more) {
-                v[f.name] = x;
-            }
-            Request::parse_with(&v, |_| Some(op)).expect("generated requests are valid")
-        })
+        .prop_map(move |((s, c, n), more)| Request::of_values(op, vec![s.into(), c.into(), n.into()], more))
         .boxed()
 }
 
@@ -134,8 +160,8 @@ pub(crate) static FLOATS: OpSpec = OpSpec {
     ok: &[OkField::new("floats", Shape::sized(&FLOAT, 1, MAX_FLOATS))],
     run: |r| {
         let mut fl = floats_of(r);
-        let floats: Vec<Value> = (0..r.int(COUNT)).map(|_| num(fl.next_float())).collect();
-        ok(json!({ "floats": floats }))
+        let floats: Vec<Num> = (0..r.int(COUNT)).map(|_| Num(fl.next_float())).collect();
+        one("floats", floats)
     },
     generate: || {
         bet(
@@ -165,7 +191,7 @@ pub(crate) static DICE: OpSpec = OpSpec {
     name: "stake.dice",
     fields: &ROUND,
     ok: &[OkField::new("roll", Shape::Number { min: 0, below: 101 })],
-    run: |r| ok(json!({ "roll": num(super::dice(first(r))) })),
+    run: |r| one("roll", Num(super::dice(first(r)))),
     generate: || bet(&DICE, none()),
     flags: |r| stream_flags(r, 1),
     explain: no_story,
@@ -203,7 +229,7 @@ pub(crate) static LIMBO: OpSpec = OpSpec {
             below: 100_000_000,
         },
     )],
-    run: |r| ok(json!({ "multiplier": num(super::limbo(first(r))) })),
+    run: |r| one("multiplier", Num(super::limbo(first(r)))),
     generate: || bet(&LIMBO, none()),
     flags: limbo_flags,
     explain: no_story,
@@ -246,7 +272,18 @@ pub(crate) static PLINKO: OpSpec = OpSpec {
         let mut fl = floats_of(r);
         let path: Vec<usize> = (0..rows).map(|_| super::pick(fl.next_float(), 2)).collect();
         let bucket: usize = path.iter().sum();
-        ok(json!({ "path": path, "bucket": bucket, "multiplier": num(tables::plinko(rows, risk, bucket)) }))
+        #[derive(Debug, Serialize)]
+        struct PlinkoOk {
+            path: Vec<usize>,
+            bucket: usize,
+            multiplier: Num,
+        }
+        let multiplier = Num(tables::plinko(rows, risk, bucket));
+        Ok(Outcome::new(PlinkoOk {
+            path,
+            bucket,
+            multiplier,
+        }))
     },
     generate: || {
         bet(
@@ -272,7 +309,7 @@ pub(crate) static ROULETTE: OpSpec = OpSpec {
     name: "stake.roulette",
     fields: &ROUND,
     ok: &[OkField::new("pocket", Shape::int(0, 36))],
-    run: |r| ok(json!({ "pocket": super::pick(first(r), 37) })),
+    run: |r| one("pocket", super::pick(first(r), 37)),
     generate: || bet(&ROULETTE, none()),
     flags: |r| stream_flags(r, 1),
     explain: no_story,
@@ -301,7 +338,13 @@ pub(crate) static WHEEL: OpSpec = OpSpec {
     run: |r| {
         let (segments, risk) = (segments_of(r)?, risk_of(r));
         let segment = super::pick(first(r), segments);
-        ok(json!({ "segment": segment, "multiplier": num(tables::wheel(segments, risk, segment)) }))
+        #[derive(Debug, Serialize)]
+        struct WheelOk {
+            segment: usize,
+            multiplier: Num,
+        }
+        let multiplier = Num(tables::wheel(segments, risk, segment));
+        Ok(Outcome::new(WheelOk { segment, multiplier }))
     },
     generate: || {
         bet(
@@ -335,7 +378,7 @@ pub(crate) static KENO: OpSpec = OpSpec {
             unique: true,
         },
     )],
-    run: |r| ok(json!({ "hits": super::draw_without(&mut floats_of(r), (1..=40).collect(), 10) })),
+    run: |r| one("hits", super::draw_without(&mut floats_of(r), (1..=40).collect(), 10)),
     generate: || bet(&KENO, none()),
     flags: |r| stream_flags(r, 10),
     explain: no_story,
@@ -363,7 +406,7 @@ pub(crate) static MINES: OpSpec = OpSpec {
     )],
     run: |r| {
         let k = usize_of(r.int(MINES_FIELD));
-        ok(json!({ "mines": super::draw_without(&mut floats_of(r), (0..25).collect(), k) }))
+        one("mines", super::draw_without(&mut floats_of(r), (0..25).collect(), k))
     },
     generate: || bet(&MINES, (1u64..=24).prop_map(|k| vec![k.into()]).boxed()),
     flags: |r| stream_flags(r, usize_of(r.int(MINES_FIELD))),
@@ -380,7 +423,7 @@ pub(crate) static MINES: OpSpec = OpSpec {
 
 /// 52 cards with replacement, for hilo and blackjack.
 fn deck_with(r: &Request) -> Result<Outcome, OpError> {
-    ok(json!({ "cards": super::cards_with(&mut floats_of(r), 52) }))
+    one("cards", super::cards_with(&mut floats_of(r), 52))
 }
 
 fn card_edge_flags(r: &Request, cards: &[u8], n_floats: usize) -> Vec<Flag> {
@@ -442,7 +485,19 @@ pub(crate) static BACCARAT: OpSpec = OpSpec {
     ],
     run: |r| {
         let c = coup(r);
-        ok(json!({ "cards": c.cards, "player": c.player, "banker": c.banker, "winner": c.winner }))
+        #[derive(Debug, Serialize)]
+        struct CoupOk {
+            cards: Vec<u8>,
+            player: Vec<u8>,
+            banker: Vec<u8>,
+            winner: &'static str,
+        }
+        Ok(Outcome::new(CoupOk {
+            cards: c.cards,
+            player: c.player,
+            banker: c.banker,
+            winner: c.winner,
+        }))
     },
     generate: || bet(&BACCARAT, none()),
     flags: |r| {
@@ -481,7 +536,7 @@ pub(crate) static VIDEOPOKER: OpSpec = OpSpec {
             unique: true,
         },
     )],
-    run: |r| ok(json!({ "cards": super::draw_without(&mut floats_of(r), (0..52).collect(), 52) })),
+    run: |r| one("cards", super::draw_without(&mut floats_of(r), (0..52).collect(), 52)),
     generate: || bet(&VIDEOPOKER, none()),
     flags: |r| stream_flags(r, 52),
     explain: no_story,
@@ -502,7 +557,7 @@ pub(crate) static DIAMONDS: OpSpec = OpSpec {
     run: |r| {
         let mut fl = floats_of(r);
         let gems: Vec<&str> = (0..5).map(|_| super::GEMS[super::pick(fl.next_float(), 7)]).collect();
-        ok(json!({ "gems": gems }))
+        one("gems", gems)
     },
     generate: || bet(&DIAMONDS, none()),
     flags: |r| stream_flags(r, 5),
@@ -534,7 +589,7 @@ pub(crate) static CRASH: OpSpec = OpSpec {
             below: 4_294_967_295,
         },
     )],
-    run: |r| ok(json!({ "crashPoint": num(crash::crash_point(r.text(HASH), r.text(SALT))) })),
+    run: |r| one("crashPoint", Num(crash::crash_point(r.text(HASH), r.text(SALT)))),
     generate: || {
         (hex64(), prop_oneof![3 => hex64(), 1 => strategy::text()])
             .prop_map(|(h, s)| Request::of(&CRASH, vec![h.into(), s.into()]))
@@ -575,7 +630,7 @@ pub(crate) static CRASH_CHAIN: OpSpec = OpSpec {
     )],
     run: |r| {
         let d = crash::distance(r.text(HASH), r.text(TERMINATING), r.int(LIMIT))?;
-        ok(json!({ "distance": d }))
+        one("distance", d)
     },
     // A chain from a random start, walked 0..=60 steps to its tip, with a
     // limit at or above the distance.
