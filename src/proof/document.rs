@@ -217,6 +217,12 @@ fn read_epochs<R: BufRead, S: Sink>(
         return Ok(());
     }
     let mut epoch = options.first_epoch;
+    // The length of the last epoch: an archive's epochs are much alike, and
+    // fewer bytes buffered than that means this one most likely runs past
+    // them. Then the walk that would find it out is not made: it is wasted
+    // (the epoch is read in place and walked again), and for indented
+    // epochs of half the buffer it was most of the walks.
+    let mut last_len = 0;
     loop {
         // A text that ends between epochs is no epoch's.
         if sc.peek()?.is_none() {
@@ -226,11 +232,13 @@ fn read_epochs<R: BufRead, S: Sink>(
         let max = options.whole_epochs.min(options.max_value);
         let mut text = if max > 0 { sink.buffer() } else { Vec::new() };
         let line = sc.line();
-        if max > 0 && sc.buffered_object(&mut text, max)? {
+        let start = sc.consumed();
+        if max > 0 && sc.buffered()? >= last_len && sc.buffered_object(&mut text, max)? {
             sink.job(Job::Epoch { epoch, line, text })?;
         } else {
             read_epoch(sc, epoch, None, sink, ctx, options)?;
         }
+        last_len = usize::try_from(sc.consumed() - start).unwrap_or(usize::MAX);
         ctx.epoch.set(None);
         if !sc.more(b']')? {
             return Ok(());

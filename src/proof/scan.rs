@@ -47,6 +47,8 @@ pub(crate) struct Scanner<R> {
     line: u64,
     /// The longest value [`Scanner::value`] cuts out or skips, in bytes.
     max_value: usize,
+    /// Bytes consumed so far.
+    consumed: u64,
 }
 
 /// Where a value's bytes go: kept (`out`) or only counted (a skipped
@@ -97,12 +99,18 @@ impl<R: BufRead> Scanner<R> {
             input,
             line: 1,
             max_value,
+            consumed: 0,
         }
     }
 
     /// A scanner over an epoch cut out of a document, whose text began at `line`.
     pub(crate) fn starting_at(input: R, line: u64, max_value: usize) -> Self {
-        Scanner { input, line, max_value }
+        Scanner {
+            input,
+            line,
+            max_value,
+            consumed: 0,
+        }
     }
 
     /// The line the scanner is at.
@@ -124,8 +132,24 @@ impl<R: BufRead> Scanner<R> {
         };
         out.extend_from_slice(&buf[..n]);
         self.line += bytecount(&buf[..n]);
-        self.input.consume(n);
+        self.consume(n);
         Ok(true)
+    }
+
+    /// How many bytes have been consumed so far.
+    pub(crate) fn consumed(&self) -> u64 {
+        self.consumed
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.input.consume(n);
+        self.consumed += n as u64;
+    }
+
+    /// How many bytes the input has buffered (after [`Scanner::peek`], the
+    /// next value's first byte is among them).
+    pub(crate) fn buffered(&mut self) -> Result<usize, ScanError> {
+        Ok(self.input.fill_buf()?.len())
     }
 
     pub(crate) fn syntax(&self, message: impl Into<String>) -> ScanError {
@@ -155,19 +179,19 @@ impl<R: BufRead> Scanner<R> {
             match found {
                 Some(i) => {
                     let b = buf[i];
-                    self.input.consume(i);
+                    self.consume(i);
                     return Ok(Some(b));
                 }
                 None => {
                     let n = buf.len();
-                    self.input.consume(n);
+                    self.consume(n);
                 }
             }
         }
     }
 
     fn bump(&mut self) {
-        self.input.consume(1);
+        self.consume(1);
     }
 
     /// Consumes `want` (after white space) or fails naming `what` was expected.
@@ -272,7 +296,7 @@ impl<R: BufRead> Scanner<R> {
                     out.push(&buf[..=i])?;
                     // A raw line break in a string is not JSON; serde says so when it parses it.
                     self.line += bytecount(&buf[..i]);
-                    self.input.consume(i + 1);
+                    self.consume(i + 1);
                     if quote {
                         return Ok(());
                     }
@@ -281,13 +305,13 @@ impl<R: BufRead> Scanner<R> {
                         return Err(self.syntax("the text ends inside a string"));
                     };
                     out.push(&[escaped])?;
-                    self.input.consume(1);
+                    self.consume(1);
                 }
                 None => {
                     out.push(buf)?;
                     self.line += bytecount(buf);
                     let n = buf.len();
-                    self.input.consume(n);
+                    self.consume(n);
                 }
             }
         }
@@ -306,7 +330,7 @@ impl<R: BufRead> Scanner<R> {
             let n = end.unwrap_or(buf.len());
             out.push(&buf[..n])?;
             self.line += bytecount(&buf[..n]);
-            self.input.consume(n);
+            self.consume(n);
             if end.is_some() {
                 return Ok(());
             }
@@ -328,7 +352,7 @@ impl<R: BufRead> Scanner<R> {
             });
             let n = end.unwrap_or(buf.len());
             out.push(&buf[..n])?;
-            self.input.consume(n);
+            self.consume(n);
             if end.is_some() {
                 return Ok(());
             }
