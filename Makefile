@@ -254,6 +254,7 @@ fuzz:
 bench:
 	$(CARGO) bench --locked --bench schemes
 	$(CARGO) bench --locked --bench blackjack
+	$(CARGO) bench --locked --bench harness
 	scripts/bench-ratios.sh
 
 # Issue 35's four ratios in one run (BENCHMARKS.md, "The four ratios"):

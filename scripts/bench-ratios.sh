@@ -63,6 +63,15 @@ hyperfine --warmup 1 --runs "$RUNS" --export-json "$OUT/harness.json" \
   -n serve "$B serve < $C > /dev/null" \
   -n diff "$B diff --target-cmd '$B serve' --cases $CASES --seed 1 --jobs 2 --quiet > /dev/null" >/dev/null
 jq -r '.results as $r | "2. diff --jobs 2 against serve, \($r[1].mean * 1000 | floor) ms, over serve alone, \($r[0].mean * 1000 | floor) ms: \($r[1].mean / $r[0].mean * 100 | round / 100)x (goal 1.15)"' "$OUT/harness.json"
+#    What the harness must do per case in process, phase by phase, against
+#    serve's whole answer to the same request lines (benches/harness.rs): on
+#    two cores the diff's wall time is about (target + harness CPU) / 2, so
+#    1.15x needs the harness's CPU at most 1.3x its target's.
+cargo bench --locked --bench harness --quiet > "$OUT/phases.log" 2>&1
+phase() { jq '.median.point_estimate / 1e6' "target/criterion/harness-phase/$1/new/estimates.json"; }
+awk -v g="$(phase generate)" -v e="$(phase 'expected answers')" -v l="$(phase 'expected lines')" \
+    -v q="$(phase 'request lines')" -v s="$(phase "serve's answers to the request lines")" 'BEGIN {
+  printf "2. the harness in process, 3,000 cases: generate %.2f + expected answers %.2f + their lines %.2f + request lines %.2f = %.2f ms, %.2fx serve'"'"'s answers to the same lines (%.2f ms)\n", g, e, l, q, g + e + l + q, (g + e + l + q) / s, s }'
 
 # 3. the audit over serve, on json.dumps's bytes: issue 35's archive of 200
 #    epochs x 100 six-deck shoes, as JSON lines (its "done when") and in the
