@@ -230,13 +230,20 @@ fn read_epochs<R: BufRead, S: Sink>(
         }
         // A small epoch already buffered goes to a worker whole (Options::whole_epochs).
         let max = options.whole_epochs.min(options.max_value);
-        let mut text = if max > 0 { sink.buffer() } else { Vec::new() };
         let line = sc.line();
         let start = sc.consumed();
-        if max > 0 && sc.buffered()? >= last_len && sc.buffered_object(&mut text, max)? {
-            sink.job(Job::Epoch { epoch, line, text })?;
-        } else {
-            read_epoch(sc, epoch, None, sink, ctx, options)?;
+        // A spare buffer is taken only for an epoch that may go whole: one
+        // read in place would drop it unused.
+        let mut whole = None;
+        if max > 0 && last_len <= max && sc.buffered()? >= last_len {
+            let mut text = sink.buffer();
+            if sc.buffered_object(&mut text, max)? {
+                whole = Some(text);
+            }
+        }
+        match whole {
+            Some(text) => sink.job(Job::Epoch { epoch, line, text })?,
+            None => read_epoch(sc, epoch, None, sink, ctx, options)?,
         }
         last_len = usize::try_from(sc.consumed() - start).unwrap_or(usize::MAX);
         ctx.epoch.set(None);

@@ -53,29 +53,19 @@ fn verbatim<'a>(raw: &'a [u8], secret: Option<(&str, &Value)>) -> Option<Fast<'a
     thread_local! {
         static MEMBERS: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
     }
-    enum Read {
-        Straight(Round),
-        Parsed(serde_json::Map<String, Value>, bool),
-    }
-    let parsed = MEMBERS.with_borrow_mut(|members| {
+    let round = MEMBERS.with_borrow_mut(|members| {
         members.clear();
         members.push_str(std::str::from_utf8(before).ok()?);
         members.push('}');
         if let Some(round) = flat_round(members, secret) {
-            return Some(Read::Straight(round));
+            return Some(round);
         }
-        parse_round(members, true)
-            .ok()
-            .map(|(map, inner)| Read::Parsed(map, inner.is_some()))
-    });
-    let (map, inner) = match parsed? {
-        Read::Straight(round) => return Some(Fast { round, observed }),
-        Read::Parsed(map, inner) => (map, inner),
-    };
-    if inner {
-        return None;
-    }
-    let round = read_round(Value::Object(map), secret).ok()?;
+        let (map, inner) = parse_round(members, true).ok()?;
+        if inner.is_some() {
+            return None;
+        }
+        read_round(Value::Object(map), secret).ok()
+    })?;
     Some(Fast { round, observed })
 }
 
