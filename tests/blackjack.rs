@@ -133,7 +133,7 @@ fn harness_holds_the_published_typescript_to_the_op_on_every_numbered_situation(
         return;
     }
     let manifest = Manifest::load(&root().join("harness/targets/blackjack-ts.toml")).unwrap();
-    let mut target = provably::harness::open(manifest);
+    let mut target = provably::harness::targets::open(manifest);
     let hello = target.start().unwrap_or_else(|f| panic!("{f}"));
     assert_eq!(hello.ops, ["blackjack.strategy"]);
     let mut next_id = 2i64;

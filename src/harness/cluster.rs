@@ -21,22 +21,11 @@
 use super::bugs::{Bugs, Entry};
 use super::compare::same_reply;
 use super::driver::Driver;
-use super::findings::Sampled;
+use super::findings::{Made, Sampled};
 use super::report::{Cause, Finding, Known, Separates, Symptom};
 use super::separate::{confirm, ranked, Profile, Property, Scored};
 use crate::op::Request;
 use crate::protocol::Reply;
-
-/// A symptom class made into its finding, with what the run kept of it.
-pub(crate) struct Made {
-    pub finding: Finding,
-    /// The class's smallest case index.
-    pub index: u64,
-    pub profile: Profile,
-    pub sample: Vec<Sampled>,
-    /// The minimal request and the target's answer to it, for a valid request.
-    pub minimal: Option<(Request, Reply)>,
-}
 
 /// Whether a case is small enough to replay through the known bugs: a
 /// 100,000-case ladder costs a fault 12,500 MACs, and the catalog's time

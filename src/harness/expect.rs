@@ -36,7 +36,6 @@
 //! else is a [`Change`], named with its target, op and request.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -45,7 +44,7 @@ use super::cases::Ask;
 use super::compare::same_reply;
 use super::driver::Driver;
 use super::manifest::Manifest;
-use super::report::{Finding as Found, TargetReport};
+use super::report::{Change, FaultExpectation, Finding as Found, Replayed, TargetReport};
 use crate::op::Request;
 use crate::protocol::Reply;
 
@@ -70,14 +69,6 @@ pub struct Finding {
     /// A minimal request that shows it, as JSON text without id.
     pub request: String,
     /// Why, in one line.
-    pub cause: String,
-}
-
-/// A known fault, by kind.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct FaultExpectation {
-    pub kind: String,
     pub cause: String,
 }
 
@@ -183,82 +174,6 @@ fn request_of(f: &Finding) -> Result<Request, String> {
     crate::registry::parse(&value).map_err(|e| format!("request {:?} is not a valid request: {e}", f.request))
 }
 
-/// A result that differs from the expectations.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "change", rename_all = "kebab-case")]
-pub enum Change {
-    /// A group of divergences no expectation records.
-    NewFinding {
-        target: String,
-        op: String,
-        group: String,
-        count: u64,
-        request: String,
-        file: String,
-    },
-    /// A recorded finding whose request no longer diverges that way.
-    Gone {
-        target: String,
-        op: String,
-        group: String,
-        request: String,
-        now: String,
-        cause: String,
-        file: String,
-    },
-    /// A fault of a kind no expectation records.
-    NewFault {
-        target: String,
-        kind: String,
-        detail: String,
-        request: String,
-        file: String,
-    },
-    /// A recorded fault kind that did not occur.
-    GoneFault {
-        target: String,
-        kind: String,
-        cause: String,
-        file: String,
-    },
-}
-
-impl fmt::Display for Change {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Change::NewFinding { target, op, group, count, request, file } => write!(
-                f,
-                "NEW divergence in {target} {op}: {group} ({count} cases)\n  request: {request}\n  not recorded in {file}: record it there with its cause, or fix what changed"
-            ),
-            Change::Gone { target, op, group, request, now, cause, file } => write!(
-                f,
-                "GONE: {target} {op} no longer diverges as recorded ({group})\n  request: {request}\n  now:     {now}\n  recorded cause: {cause}\n  remove it from {file}, or find out why it changed"
-            ),
-            Change::NewFault { target, kind, detail, request, file } => write!(
-                f,
-                "NEW fault in {target}: {kind}: {detail}\n  request: {request}\n  not recorded in {file}"
-            ),
-            Change::GoneFault { target, kind, cause, file } => write!(
-                f,
-                "GONE: {target} no longer has the recorded {kind} fault\n  recorded cause: {cause}\n  remove it from {file}"
-            ),
-        }
-    }
-}
-
-/// What an expectation's request did when asked again.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Replayed {
-    pub op: String,
-    pub group: String,
-    pub request: String,
-    pub cause: String,
-    /// Whether it still diverges with the recorded group.
-    pub holds: bool,
-    /// What happened, in words.
-    pub now: String,
-}
-
 /// The group of a divergence of `request`, or `None` when the two agree:
 /// [`super::cause::decide`], asking lower ops through `probe`.
 pub(crate) fn group_of(
@@ -281,7 +196,7 @@ pub fn replay(manifest: &Manifest, expected: &TargetExpectations) -> Vec<Replaye
     if expected.findings.is_empty() {
         return Vec::new();
     }
-    let mut driver = Driver::new(super::open(manifest.clone()));
+    let mut driver = Driver::new(super::targets::open(manifest.clone()));
     let started = driver.handshake().is_some();
     let out = expected
         .findings

@@ -16,11 +16,9 @@ use std::collections::BTreeMap;
 
 use super::cases::{Ask, Case};
 use super::cause::decide;
-use super::cluster::Made;
 use super::compare::pretty;
 use super::driver::Driver;
 use super::report::{Finding, Separates, Symptom};
-use super::run::Options;
 use super::separate::Profile;
 use crate::base::diff::unified_diff;
 use crate::base::text::{escape_lines, escape_str};
@@ -44,6 +42,17 @@ pub(crate) struct Pending {
     pub profile: Profile,
     /// The diverging requests with the smallest indices, with the target's answers.
     pub sample: Vec<Sampled>,
+}
+
+/// A symptom class made into its finding, with what the run kept of it.
+pub(crate) struct Made {
+    pub finding: Finding,
+    /// The class's smallest case index.
+    pub index: u64,
+    pub profile: Profile,
+    pub sample: Vec<Sampled>,
+    /// The minimal request and the target's answer to it, for a valid request.
+    pub minimal: Option<(Request, Reply)>,
 }
 
 /// A case kept to replay through the known bugs and to confirm a property.
@@ -169,7 +178,7 @@ impl Groups {
 /// is, and its cause decided on the request it shows, asking the lower ops
 /// the target claims. Everything the target controls is shown escaped.
 #[allow(clippy::needless_pass_by_value, reason = "each group is made into its finding once")]
-pub(crate) fn finding(mut driver: Option<&mut Driver>, op: &str, p: Pending, opts: &Options, target: &str) -> Made {
+pub(crate) fn finding(mut driver: Option<&mut Driver>, op: &str, p: Pending, shrink_budget: u64, target: &str) -> Made {
     let text = |ask: &Ask| match ask {
         Ask::Request(r) => crate::base::text::json(&r.to_value().to_string()),
         Ask::Invalid(i) => escape_str(&i.line),
@@ -177,9 +186,9 @@ pub(crate) fn finding(mut driver: Option<&mut Driver>, op: &str, p: Pending, opt
     let found = text(&p.case.ask);
     // Asked again only with a live target and a budget (or when the answer
     // was too large to keep); a case not asked again is shown as found.
-    let again = opts.shrink_budget > 0 || p.got.is_none();
+    let again = shrink_budget > 0 || p.got.is_none();
     let (shrunk, asked) = match (&p.case.ask, driver.as_deref_mut()) {
-        (Ask::Request(r), Some(d)) if d.alive && again => (super::shrink::shrink(d, r, opts.shrink_budget), true),
+        (Ask::Request(r), Some(d)) if d.alive && again => (super::shrink::shrink(d, r, shrink_budget), true),
         _ => (None, false),
     };
     let repeats = shrunk.is_some() || !asked;

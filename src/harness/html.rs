@@ -405,7 +405,7 @@ Findings below give the minimal request, both answers, the first step where they
     }
     h.push_str("</p>\n<p class=\"legend\"><span class=\"agree\">agree</span><span class=\"diverge\">diverge</span><span class=\"fault\">fault</span><span class=\"skipped\">skipped</span><span class=\"na\">— not claimed</span></p>\n");
     h.push_str(&table(&runs, &ops));
-    h.push_str(&super::html_stake::section(&runs));
+    h.push_str(&super::html_readings::sections(&runs));
     h.push_str("<h2>Findings and faults</h2>\n");
     let details: String = runs.iter().flat_map(|r| &r.targets).map(details).collect();
     h.push_str(if details.is_empty() {

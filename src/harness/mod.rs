@@ -8,6 +8,15 @@
 //! part, shrinks one example per group, joins the groups of one bug into
 //! one finding, and keeps faults (the target misbehaving) apart from
 //! divergences (the target answering differently).
+//!
+//! Three layers, each importing only from itself and below
+//! (`tests/layers.rs` holds them, and no cycle among the files):
+//! - the model, plain data: this file (a target, its answers and faults),
+//!   [`report`], [`manifest`], [`cases`];
+//! - the engine: [`targets`] opens a target, [`driver`] drives it, then
+//!   [`cause`] → [`findings`] → [`cluster`], [`separate`] and [`shrink`]
+//!   → [`run`], with [`expect`] replaying the recorded expectations;
+//! - the outputs: [`summary`] (text), [`github`], [`junit`], [`html`].
 
 // A Fault is a report with its evidence, built once per fault, never on a
 // hot path; boxing it would only add noise.
@@ -24,7 +33,7 @@ pub mod expect;
 pub mod findings;
 pub mod github;
 pub mod html;
-pub(crate) mod html_stake;
+pub(crate) mod html_readings;
 pub mod junit;
 pub mod manifest;
 pub mod process;
@@ -34,6 +43,7 @@ pub mod run;
 pub(crate) mod separate;
 pub mod shrink;
 pub mod summary;
+pub mod targets;
 
 use std::fmt;
 
@@ -202,18 +212,4 @@ pub trait Target: Send {
     fn pipeline(&self) -> usize {
         2
     }
-}
-
-/// Opens the target a manifest describes (not yet started).
-pub fn open(m: manifest::Manifest) -> Box<dyn Target> {
-    match m.kind {
-        manifest::Kind::Protocol => Box::new(process::ProcessTarget::new(m)),
-        manifest::Kind::ReferenzCli | manifest::Kind::PokerReferenzCli => Box::new(published::PublishedTarget::new(m)),
-    }
-}
-
-/// Makes this process reap every descendant of the targets it runs, even
-/// one that left the target's process group: see [`children`].
-pub fn reap_descendants() -> bool {
-    children::become_subreaper()
 }

@@ -7,11 +7,11 @@
 //! with [`crate::base::text`] when the report was made.
 
 use std::collections::BTreeMap;
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::expect::{Change, FaultExpectation, Replayed};
 use super::Fault;
 use crate::op::Step;
 
@@ -283,6 +283,90 @@ pub struct ExpectationsInfo {
     pub faults: Vec<FaultExpectation>,
     #[serde(default)]
     pub changes: Vec<Change>,
+}
+
+/// A known fault, by kind.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FaultExpectation {
+    pub kind: String,
+    pub cause: String,
+}
+
+/// A result that differs from the expectations.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "change", rename_all = "kebab-case")]
+pub enum Change {
+    /// A group of divergences no expectation records.
+    NewFinding {
+        target: String,
+        op: String,
+        group: String,
+        count: u64,
+        request: String,
+        file: String,
+    },
+    /// A recorded finding whose request no longer diverges that way.
+    Gone {
+        target: String,
+        op: String,
+        group: String,
+        request: String,
+        now: String,
+        cause: String,
+        file: String,
+    },
+    /// A fault of a kind no expectation records.
+    NewFault {
+        target: String,
+        kind: String,
+        detail: String,
+        request: String,
+        file: String,
+    },
+    /// A recorded fault kind that did not occur.
+    GoneFault {
+        target: String,
+        kind: String,
+        cause: String,
+        file: String,
+    },
+}
+
+impl fmt::Display for Change {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Change::NewFinding { target, op, group, count, request, file } => write!(
+                f,
+                "NEW divergence in {target} {op}: {group} ({count} cases)\n  request: {request}\n  not recorded in {file}: record it there with its cause, or fix what changed"
+            ),
+            Change::Gone { target, op, group, request, now, cause, file } => write!(
+                f,
+                "GONE: {target} {op} no longer diverges as recorded ({group})\n  request: {request}\n  now:     {now}\n  recorded cause: {cause}\n  remove it from {file}, or find out why it changed"
+            ),
+            Change::NewFault { target, kind, detail, request, file } => write!(
+                f,
+                "NEW fault in {target}: {kind}: {detail}\n  request: {request}\n  not recorded in {file}"
+            ),
+            Change::GoneFault { target, kind, cause, file } => write!(
+                f,
+                "GONE: {target} no longer has the recorded {kind} fault\n  recorded cause: {cause}\n  remove it from {file}"
+            ),
+        }
+    }
+}
+
+/// What an expectation's request did when asked again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Replayed {
+    pub op: String,
+    pub group: String,
+    pub request: String,
+    pub cause: String,
+    /// Whether it still diverges with the recorded group.
+    pub holds: bool,
+    /// What happened, in words.
+    pub now: String,
 }
 
 /// Why a report file cannot be read.

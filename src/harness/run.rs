@@ -585,7 +585,7 @@ fn report_op(
         .into_values()
         .map(|p| {
             let driver = drivers.iter_mut().find(|d| d.alive);
-            finding(driver, op, p, opts, target)
+            finding(driver, op, p, opts.shrink_budget, target)
         })
         .collect();
     let agreeing = Agreeing {

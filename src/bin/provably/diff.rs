@@ -9,11 +9,12 @@ use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use provably::harness::expect::{self, Change, Expectations};
-use provably::harness::report::{self, ExpectationsInfo, ManifestInfo};
+use provably::harness::expect::{self, Expectations};
+use provably::harness::report::{self, Change, ExpectationsInfo, ManifestInfo};
 use provably::harness::run::{run_target, Options, TargetReport, MAX_CASES, SHRINK_BUDGET};
 use provably::harness::summary::{details, table};
-use provably::harness::{junit, manifest, open};
+use provably::harness::targets::open;
+use provably::harness::{junit, manifest};
 
 use crate::out::Out;
 
@@ -131,7 +132,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     let dir = manifest::targets_dir(args.targets_dir.as_deref());
     let targets = manifest::resolve(&args.targets, &args.target_cmds, dir.as_deref())?;
     let expectations = args.expectations.as_deref().map(Expectations::load).transpose()?;
-    provably::harness::reap_descendants();
+    provably::harness::targets::reap_descendants();
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
         |j| usize::try_from(j).expect("at most 256"),

@@ -1,13 +1,16 @@
-//! The conformance page's Stake section: game × implementation.
+//! The conformance page's readings sections: game × implementation, one
+//! section per scheme whose published sources disagree.
 //!
-//! Stake's games (the `stake.*` ops) are implemented by verifiers that
-//! users trust without a check, and the published sources disagree on some
-//! of them (Limbo at least). So the section turns the main table around:
-//! one row per game, one column per implementation that claims a Stake op,
-//! and each cell says which reading the implementation follows:
+//! A scheme has a section when one of its ops declares other readings
+//! ([`crate::op::OpSpec::readings`]): its verifiers are trusted without a
+//! check, and the sources they follow disagree on some games (Stake's
+//! Limbo at least). The section turns the main table around: one row per
+//! game (each op of the scheme some target claims), one column per
+//! implementation that claims one, and each cell says which reading the
+//! implementation follows:
 //!
 //! - `canonical`: every case agrees with provably, whose answers are the
-//!   canonical reading (docs/schemes.md, Stake);
+//!   canonical reading (docs/schemes.md);
 //! - the reading its recorded finding names: an expectation's cause that
 //!   starts `follows the NAME reading` (harness/expectations/TARGET.toml)
 //!   names the reading the target follows, and the cell shows NAME;
@@ -16,12 +19,13 @@
 //! Each diverging cell links to its finding in the list below the table:
 //! the minimal request and both answers, so each reading has its
 //! reproduction on the page. Everything from the run files is escaped
-//! ([`super::html::esc`]).
+//! ([`crate::base::text::markup`]).
 
 use std::fmt::Write as _;
 
-use super::html::esc;
 use super::report::{Finding, OpReport, Run, TargetReport};
+use crate::base::text::markup as esc;
+use crate::op::Scheme;
 
 /// The reading a recorded cause names: "follows the NAME reading…" → NAME.
 pub fn reading_of(cause: &str) -> Option<&str> {
@@ -30,15 +34,32 @@ pub fn reading_of(cause: &str) -> Option<&str> {
     Some(&rest[..end]).filter(|name| !name.is_empty())
 }
 
-fn is_stake(op: &str) -> bool {
-    op.starts_with("stake.")
+/// Whether `op` is one of the scheme's ops, by its declaration.
+fn of_scheme(scheme: &Scheme, op: &str) -> bool {
+    scheme.ops.iter().any(|o| o.name == op)
 }
 
-/// The Stake ops some target claims, in protocol order.
-fn games(targets: &[&TargetReport]) -> Vec<String> {
+/// The schemes whose sources disagree: one of their ops declares other readings.
+fn disputed() -> impl Iterator<Item = &'static Scheme> {
+    crate::registry::schemes()
+        .iter()
+        .copied()
+        .filter(|s| s.ops.iter().any(|o| !o.readings.is_empty()))
+}
+
+/// The scheme's name as its players write it: `stake` → `Stake`.
+fn title(scheme: &Scheme) -> String {
+    let mut chars = scheme.name.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
+/// The scheme's ops some target claims, in protocol order.
+fn games(scheme: &Scheme, targets: &[&TargetReport]) -> Vec<String> {
     let mut ops: Vec<String> = Vec::new();
     for o in targets.iter().flat_map(|t| &t.ops) {
-        if o.claimed && is_stake(&o.op) && !ops.contains(&o.op) {
+        if o.claimed && of_scheme(scheme, &o.op) && !ops.contains(&o.op) {
             ops.push(o.op.clone());
         }
     }
@@ -48,7 +69,7 @@ fn games(targets: &[&TargetReport]) -> Vec<String> {
 }
 
 /// The id of a finding in the section's list.
-fn id(t: &TargetReport, o: &OpReport, i: usize) -> String {
+fn id(scheme: &Scheme, t: &TargetReport, o: &OpReport, i: usize) -> String {
     let clean = |s: &str| -> String {
         s.chars()
             .map(|c| {
@@ -60,7 +81,7 @@ fn id(t: &TargetReport, o: &OpReport, i: usize) -> String {
             })
             .collect()
     };
-    format!("stake--{}--{}--{i}", clean(&t.target), clean(&o.op))
+    format!("{}--{}--{}--{i}", scheme.name, clean(&t.target), clean(&o.op))
 }
 
 /// What a finding says the target follows: the recorded reading, or the group.
@@ -76,7 +97,7 @@ fn label(f: &Finding) -> String {
     }
 }
 
-fn cell(t: &TargetReport, o: &OpReport) -> String {
+fn cell(scheme: &Scheme, t: &TargetReport, o: &OpReport) -> String {
     if !o.claimed {
         return "<td class=\"cell na\" title=\"not claimed\">—</td>".into();
     }
@@ -99,13 +120,13 @@ fn cell(t: &TargetReport, o: &OpReport) -> String {
     }
     let mut h = String::from("<td class=\"cell diverge\">");
     for (i, f) in o.findings.iter().enumerate() {
-        let _ = write!(h, "<a href=\"#{}\">{}</a><br>", id(t, o, i), esc(&label(f)));
+        let _ = write!(h, "<a href=\"#{}\">{}</a><br>", id(scheme, t, o, i), esc(&label(f)));
     }
     let _ = write!(h, "<span class=\"n\">{} of {} diverge</span></td>", o.diverge, o.cases);
     h
 }
 
-fn finding(t: &TargetReport, o: &OpReport, i: usize, f: &Finding) -> String {
+fn finding(scheme: &Scheme, t: &TargetReport, o: &OpReport, i: usize, f: &Finding) -> String {
     let cause = f
         .recorded
         .as_deref()
@@ -114,7 +135,7 @@ fn finding(t: &TargetReport, o: &OpReport, i: usize, f: &Finding) -> String {
         "<li id=\"{id}\"><b>{target}</b>, <code>{op}</code> — {label}. {cause} ({count} of {cases} cases)\
 <pre class=\"request\">{request}</pre><div class=\"two\"><div>provably (canonical): <pre>{expected}</pre></div>\
 <div>{target}: <pre>{got}</pre></div></div></li>\n",
-        id = id(t, o, i),
+        id = id(scheme, t, o, i),
         target = esc(&t.target),
         op = esc(&o.op),
         label = esc(&label(f)),
@@ -127,22 +148,28 @@ fn finding(t: &TargetReport, o: &OpReport, i: usize, f: &Finding) -> String {
     )
 }
 
-/// The section for `runs`; empty when no target claims a Stake op.
-pub fn section(runs: &[Run]) -> String {
+/// The sections for `runs`, one per disputed scheme some target claims an op of.
+pub fn sections(runs: &[Run]) -> String {
+    disputed().map(|scheme| section(scheme, runs)).collect()
+}
+
+/// The scheme's section for `runs`; empty when no target claims one of its ops.
+fn section(scheme: &Scheme, runs: &[Run]) -> String {
     let targets: Vec<&TargetReport> = runs
         .iter()
         .flat_map(|r| &r.targets)
-        .filter(|t| t.ops.iter().any(|o| o.claimed && is_stake(&o.op)))
+        .filter(|t| t.ops.iter().any(|o| o.claimed && of_scheme(scheme, &o.op)))
         .collect();
-    let games = games(&targets);
+    let games = games(scheme, &targets);
     if games.is_empty() {
         return String::new();
     }
-    let mut h = String::from(
-        "<h2 id=\"stake\">Stake's games</h2>\n<p class=\"lead\">One row per game (a <code>stake.*</code> op), one column per \
-implementation. <i>canonical</i>: every case agrees with provably, the canonical reading of Stake's published pages; \
+    let (name, title) = (scheme.name, title(scheme));
+    let mut h = format!(
+        "<h2 id=\"{name}\">{title}'s games</h2>\n<p class=\"lead\">One row per game (a <code>{name}.*</code> op), one column per \
+implementation. <i>canonical</i>: every case agrees with provably, the canonical reading of {title}'s published pages; \
 otherwise the reading the implementation follows, as its recorded finding names it, linked to the minimal request \
-that tells the readings apart.</p>\n<div class=\"scroll\"><table id=\"stake-games\"><thead><tr><th>game</th>",
+that tells the readings apart.</p>\n<div class=\"scroll\"><table id=\"{name}-games\"><thead><tr><th>game</th>",
     );
     for t in &targets {
         let _ = write!(h, "<th scope=\"col\">{}</th>", esc(&t.target));
@@ -152,19 +179,22 @@ that tells the readings apart.</p>\n<div class=\"scroll\"><table id=\"stake-game
         let _ = write!(h, "<tr><th scope=\"row\"><code>{}</code></th>", esc(game));
         for t in &targets {
             match t.ops.iter().find(|o| &o.op == game) {
-                Some(o) => h.push_str(&cell(t, o)),
+                Some(o) => h.push_str(&cell(scheme, t, o)),
                 None => h.push_str("<td class=\"cell na\" title=\"not claimed\">—</td>"),
             }
         }
         h.push_str("</tr>\n");
     }
-    h.push_str("</tbody></table></div>\n<h3>Stake findings, each with its minimal reproduction</h3>\n<ul class=\"stake-findings\">\n");
+    let _ = write!(
+        h,
+        "</tbody></table></div>\n<h3>{title} findings, each with its minimal reproduction</h3>\n<ul class=\"{name}-findings\">\n"
+    );
     let mut any = false;
     for t in &targets {
-        for o in t.ops.iter().filter(|o| is_stake(&o.op)) {
+        for o in t.ops.iter().filter(|o| of_scheme(scheme, &o.op)) {
             for (i, f) in o.findings.iter().enumerate() {
                 any = true;
-                h.push_str(&finding(t, o, i, f));
+                h.push_str(&finding(scheme, t, o, i, f));
             }
         }
     }
@@ -202,7 +232,7 @@ mod tests {
     #[test]
     fn each_game_cell_names_the_reading_and_links_its_reproduction() {
         let run: Run = serde_json::from_str(RUN).unwrap();
-        let h = section(&[run]);
+        let h = sections(&[run]);
         assert!(
             h.contains("<code>stake.dice</code></th><td class=\"cell agree\">canonical"),
             "{h}"
@@ -223,8 +253,18 @@ mod tests {
     }
 
     #[test]
-    fn no_stake_op_no_section() {
+    fn a_run_with_no_op_of_a_disputed_scheme_has_no_readings_section() {
         let run: Run = serde_json::from_str(&RUN.replace("stake.", "cursor.")).unwrap();
-        assert_eq!(section(&[run]), "");
+        assert_eq!(sections(&[run]), "");
+    }
+
+    #[test]
+    fn a_scheme_has_a_readings_section_exactly_when_an_op_of_it_declares_readings() {
+        let names: Vec<&str> = disputed().map(|s| s.name).collect();
+        for scheme in crate::registry::schemes() {
+            let declares = scheme.ops.iter().any(|o| !o.readings.is_empty());
+            assert_eq!(names.contains(&scheme.name), declares, "{}", scheme.name);
+        }
+        assert!(names.contains(&"stake"), "Stake's Limbo declares its readings");
     }
 }
