@@ -13,8 +13,8 @@
 //! (`tests/layers.rs` holds them, and no cycle among the files):
 //! - the model, plain data: this file (a target, its answers and faults),
 //!   [`report`], [`manifest`], [`cases`];
-//! - the engine: [`targets`] opens a target, [`driver`] drives it, then
-//!   [`cause`] → [`findings`] → [`cluster`], [`separate`] and [`shrink`]
+//! - the engine: [`targets`] opens a target, `driver` drives it, then
+//!   [`cause`] → [`findings`] → `cluster`, `separate` and [`shrink`]
 //!   → [`run`], with [`expect`] replaying the recorded expectations;
 //! - the outputs: [`summary`] (text), [`github`], [`junit`], [`html`].
 
