@@ -968,3 +968,22 @@ fn an_unwritable_output_does_not_hide_a_divergence_or_a_fault() {
         assert!(err.contains("j.xml"), "{mode}: the failed output is named: {err}");
     }
 }
+
+/// The known-bug replay is one of the harness's own children: a target
+/// that crashes after the run's first divergence (the harness then clears
+/// every orphan it did not start) leaves it running, and the finding is
+/// still named by its known bug, not "not checked".
+#[test]
+fn a_target_crash_after_a_divergence_leaves_the_known_bug_replay_running() {
+    let (code, out, report, _) = faux_report(
+        "latin1-key",
+        "300",
+        &["--op", "cursor.raw", "--jobs", "1"],
+        &[("FAUX_CRASH_AT", "200")],
+    );
+    assert_eq!(code, 2, "a fault: {out}");
+    assert!(!report["targets"][0]["faults"].as_array().unwrap().is_empty(), "{out}");
+    let findings = findings_of(&report);
+    assert_eq!(findings.len(), 1, "{out}");
+    assert_eq!(findings[0]["known"]["name"], "latin1-key", "{:#}", findings[0]);
+}
