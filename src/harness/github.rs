@@ -105,7 +105,7 @@ pub fn summary(run: &Run, limit: usize) -> String {
     for t in &run.targets {
         for o in &t.ops {
             for f in &o.findings {
-                cut.add(&mut md, room, block(t, o, f), true);
+                cut.add(&mut md, room, &block(t, o, f), true);
             }
         }
         for f in &t.faults {
@@ -115,7 +115,7 @@ pub fn summary(run: &Run, limit: usize) -> String {
                 f.kind.name(),
                 markdown(&f.detail)
             );
-            cut.add(&mut md, room, line, false);
+            cut.add(&mut md, room, &line, false);
         }
     }
     if cut.full {
@@ -147,10 +147,10 @@ struct Cut {
 impl Cut {
     /// Adds `part` to `md` if it fits in `room` and nothing was cut before
     /// (the summary keeps the run's order), else counts it.
-    fn add(&mut self, md: &mut String, room: usize, part: String, finding: bool) {
+    fn add(&mut self, md: &mut String, room: usize, part: &str, finding: bool) {
         self.full |= md.len() + part.len() > room;
         if !self.full {
-            md.push_str(&part);
+            md.push_str(part);
         } else if finding {
             self.findings += 1;
         } else {

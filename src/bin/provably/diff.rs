@@ -149,18 +149,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     };
     let mut out = Out::default();
     let (mut reports, mut changes) = (Vec::new(), Vec::new());
-    let mut output_failed = false;
-    // Under GitHub Actions nothing of the run's own text is read as a
-    // workflow command: see provably::harness::github.
-    let quiet = if std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true") {
-        let quiet = Quiet::new().context("no random token to stop workflow commands with")?;
-        if let Err(e) = out.print(&quiet.stop()) {
-            output_failed = complain(&e);
-        }
-        Some(quiet)
-    } else {
-        None
-    };
+    let (quiet, mut output_failed) = stop_commands(&mut out)?;
     for m in targets {
         let mut report = run_one(args, &m, &opts, jobs);
         if let Err(e) = out.print(&details(&report)) {
@@ -222,6 +211,18 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         !short.is_empty(),
         output_failed,
     )))
+}
+
+/// Under GitHub Actions, stops the runner reading workflow commands in
+/// the run's text (see provably::harness::github). Returns the [`Quiet`]
+/// to resume them with, and whether printing failed.
+fn stop_commands(out: &mut Out) -> anyhow::Result<(Option<Quiet>, bool)> {
+    if !std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true") {
+        return Ok((None, false));
+    }
+    let quiet = Quiet::new().context("no random token to stop workflow commands with")?;
+    let failed = out.print(&quiet.stop()).map_err(|e| complain(&e)).is_err();
+    Ok((Some(quiet), failed))
 }
 
 /// Under GitHub Actions: workflow commands resumed, one `::error`
