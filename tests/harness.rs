@@ -953,3 +953,37 @@ fn an_op_asked_for_twice_is_listed_once_in_the_reports_only_ops() {
     let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     assert_eq!(r["onlyOps"], serde_json::json!(["stake.dice", "cursor.int"]));
 }
+
+/// The run's verdict comes before an output that could not be written, as
+/// in `audit`: a divergence with an unwritable JUnit file is exit 1, a
+/// fault 2, and 5 is left for a run that found nothing else.
+#[test]
+fn an_unwritable_output_does_not_hide_a_divergence_or_a_fault() {
+    let dir = tempfile::tempdir().unwrap();
+    let junit = dir.path().join("no/such/folder/j.xml");
+    let junit = junit.to_str().unwrap();
+    for (mode, code) in [("latin1-key", 1), ("crash", 2), ("correct", 5)] {
+        let (got, out, err) = faux_diff(mode, "40", &["--op", "cursor.raw", "--junit", junit]);
+        assert_eq!(got, code, "{mode}: {out}{err}");
+        assert!(err.contains("j.xml"), "{mode}: the failed output is named: {err}");
+    }
+}
+
+/// The known-bug replay is one of the harness's own children: a target
+/// that crashes after the run's first divergence (the harness then clears
+/// every orphan it did not start) leaves it running, and the finding is
+/// still named by its known bug, not "not checked".
+#[test]
+fn a_target_crash_after_a_divergence_leaves_the_known_bug_replay_running() {
+    let (code, out, report, _) = faux_report(
+        "latin1-key",
+        "300",
+        &["--op", "cursor.raw", "--jobs", "1"],
+        &[("FAUX_CRASH_AT", "200")],
+    );
+    assert_eq!(code, 2, "a fault: {out}");
+    assert!(!report["targets"][0]["faults"].as_array().unwrap().is_empty(), "{out}");
+    let findings = findings_of(&report);
+    assert_eq!(findings.len(), 1, "{out}");
+    assert_eq!(findings[0]["known"]["name"], "latin1-key", "{:#}", findings[0]);
+}

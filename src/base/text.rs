@@ -18,6 +18,18 @@
 //! and the last two code points of each plane); and the surrogate range,
 //! which a Rust `char` cannot hold. This module is a primitive: it imports
 //! nothing from the crate.
+//!
+//! Every character a terminal or a log reader may take for a line break is
+//! among them: LF, CR, VT, FF, NEL (U+0085) and U+2028, U+2029. So text
+//! made by [`escape`] is one line, and nothing a target sends starts a line
+//! of its own (GitHub Actions reads a line that starts with `::` as a
+//! workflow command). Only [`escape_lines`] keeps line feeds, for text
+//! shown with a prefix on each line (a stderr tail).
+//!
+//! The runner's legacy parser reads `##[command]` anywhere in a line, so
+//! [`escape`] and [`json`] also write the `[` of every `##[` as an escape
+//! (`##\u{5b}`, in JSON `##\u005b`, the same JSON value): no text they
+//! make holds `##[`. `#` has no case, so this covers every spelling.
 
 use std::fmt::Write;
 
@@ -60,15 +72,17 @@ pub fn hidden(c: char) -> bool {
 
 /// Returns `bytes` as text that shows every byte: valid UTF-8 stays as it
 /// is, a backslash is doubled, a [`hidden`] character becomes `\u{…}` and
-/// a byte that is not UTF-8 becomes `\x..`. Nothing in the result moves
-/// the cursor, clears the screen, reorders the line or hides a character.
+/// a byte that is not UTF-8 becomes `\x..`, and the `[` of `##[` becomes
+/// `\u{5b}`. Nothing in the result moves the cursor, clears the screen,
+/// reorders the line, breaks it, hides a character or is read as a
+/// workflow command.
 pub fn escape(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
             match c {
                 '\\' => out.push_str("\\\\"),
-                c if hidden(c) => push_escape(&mut out, c),
+                c if hidden(c) || legacy_command(&out, c) => push_escape(&mut out, c),
                 c => out.push(c),
             }
         }
@@ -77,6 +91,13 @@ pub fn escape(bytes: &[u8]) -> String {
         }
     }
     out
+}
+
+/// Whether `c` would complete a `##[` at the end of `out`: the runner's
+/// legacy command marker, read anywhere in a line. `#` is never escaped,
+/// so `out` ending in `##` means the text did.
+fn legacy_command(out: &str, c: char) -> bool {
+    c == '[' && out.ends_with("##")
 }
 
 fn push_escape(out: &mut String, c: char) {
@@ -88,7 +109,9 @@ pub fn escape_str(text: &str) -> String {
     escape(text.as_bytes())
 }
 
-/// [`escape`] for text of several lines: line feeds stay.
+/// [`escape`] for text of several lines: line feeds stay. Only for text
+/// shown with a prefix on every line (see the module's doc): a line of it
+/// must never start a line of output.
 pub fn escape_lines(bytes: &[u8]) -> String {
     bytes.split(|&b| b == b'\n').map(escape).collect::<Vec<_>>().join("\n")
 }
@@ -101,7 +124,8 @@ pub fn escape_lines(bytes: &[u8]) -> String {
 pub fn json(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if hidden(c) && c != '\n' {
+        // `##[` only occurs inside a string: `#` is not JSON outside one.
+        if (hidden(c) && c != '\n') || legacy_command(&out, c) {
             for unit in c.encode_utf16(&mut [0; 2]) {
                 let _ = write!(out, "\\u{unit:04x}");
             }
@@ -282,6 +306,30 @@ mod tests {
         assert_eq!(data, "50%25 done\\u{d}\\u{a}::error::forged\\u{1b}[2J");
         assert!(!data.contains('\n') && !data.contains('\r'));
         assert_eq!(workflow_property("a:b,c"), "a%3Ab%2Cc");
+    }
+
+    #[test]
+    fn no_line_break_of_any_kind_survives_escape() {
+        for brk in ['\n', '\r', '\u{b}', '\u{c}', '\u{85}', '\u{2028}', '\u{2029}'] {
+            let shown = escape_str(&format!("nope{brk}::stop-commands::x"));
+            assert_eq!(shown.lines().count(), 1, "U+{:04X}: {shown:?}", u32::from(brk));
+            assert!(!shown.contains(brk), "U+{:04X}: {shown:?}", u32::from(brk));
+            assert!(!workflow_data(&shown).contains(brk));
+        }
+    }
+
+    #[test]
+    fn the_runners_legacy_command_marker_never_survives() {
+        let text = r"##[error]a ###[warning]b #\u{5b} ##";
+        let shown = escape_str(text);
+        assert_eq!(shown, r"##\u{5b}error]a ###\u{5b}warning]b #\\u{5b} ##");
+        assert!(!shown.contains("##["), "{shown}");
+        assert!(!escape_lines(b"x\n##[group]").contains("##["));
+        let v = serde_json::json!({ "action": text });
+        let shown = json(&v.to_string());
+        assert!(!shown.contains("##["), "{shown}");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&shown).unwrap(), v);
+        assert!(!workflow_data(text).contains("##["));
     }
 
     #[test]

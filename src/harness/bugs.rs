@@ -8,7 +8,9 @@
 //! bug `latin1-key` would"). The faults are JavaScript (`faults.mjs`, over
 //! reference/js), so one `node harness/bugs/replay.mjs` answers them,
 //! started at a run's first divergence (it loads while the run goes on)
-//! and kept for the whole run; every line is
+//! and kept for the whole run (registered as one of the harness's own
+//! children, so clearing a crashed target's orphans never takes it); every
+//! line is
 //! waited for with a time limit (a hang guard), and a catalog that cannot
 //! be found or started leaves findings unnamed, saying why.
 //!
@@ -60,6 +62,15 @@ struct Running {
     stdin: ChildStdin,
     lines: Receiver<String>,
     next_id: u64,
+}
+
+impl Running {
+    /// Kills and reaps the replay, and forgets it as a child of the harness.
+    fn end(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        super::children::exited(self.child.id());
+    }
 }
 
 enum State {
@@ -178,8 +189,7 @@ impl Bugs {
         inner.seconds += started.elapsed().as_secs_f64();
         if let Err(why) = &result {
             if let State::Running(mut r) = std::mem::replace(&mut inner.state, State::Failed(why.clone())) {
-                let _ = r.child.kill();
-                let _ = r.child.wait();
+                r.end();
             }
         }
         result
@@ -190,8 +200,7 @@ impl Drop for Inner {
     fn drop(&mut self) {
         if let State::Running(r) = &mut self.state {
             // End of input ends the replay; a kill makes sure.
-            let _ = r.child.kill();
-            let _ = r.child.wait();
+            r.end();
         }
     }
 }
@@ -208,13 +217,13 @@ fn start(dir: &Path) -> Result<Running, String> {
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| "node".into());
     let script = dir.join("replay.mjs");
-    let mut child = Command::new(&node)
-        .arg(&script)
+    let mut cmd = Command::new(&node);
+    cmd.arg(&script)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot start {node} {}: {e}", script.display()))?;
+        .stderr(Stdio::null());
+    let mut child =
+        super::children::spawn(&mut cmd).map_err(|e| format!("cannot start {node} {}: {e}", script.display()))?;
     let stdin = child.stdin.take().expect("piped");
     let stdout = child.stdout.take().expect("piped");
     let (send, lines) = std::sync::mpsc::channel();

@@ -30,7 +30,7 @@ use serde_json::Value;
 use super::cases::Ask;
 use super::compare::same_reply;
 use super::report::{Cause, Hmac};
-use crate::op::{Parting, Request, Step};
+use crate::op::{clip, Parting, Request, Step};
 use crate::protocol::Reply;
 
 /// Asks the target a lower op's request; `None` when it was not asked (the
@@ -62,14 +62,19 @@ pub struct Decision {
 pub fn decide(ask: &Ask, want: &Reply, got: &Reply, probe: &mut Probe<'_>) -> Decision {
     if let Some(group) = refusal(ask, want, got) {
         let story = match (want, got) {
-            (Reply::Ok(_), Reply::Error { kind, message }) => {
-                format!("the target refused a request provably answers: {kind}: {message}")
-            }
+            (Reply::Ok(_), Reply::Error { kind, message }) => format!(
+                "the target refused a request provably answers: {}: {}",
+                clip(kind.as_str()),
+                clip(message.as_str())
+            ),
             (Reply::Error { kind, message }, Reply::Ok(_)) => {
                 format!("provably refuses this request ({kind}: {message}) but the target answered it")
             }
             (Reply::Error { kind: w, .. }, Reply::Error { kind: g, .. }) => {
-                format!("both refuse it, provably with {w}, the target with {g}")
+                format!(
+                    "both refuse it, provably with {w}, the target with {}",
+                    clip(g.as_str())
+                )
             }
             _ => String::new(),
         };
@@ -121,12 +126,14 @@ fn form(group: String, story: String) -> Decision {
 /// answers (an error kind, an answer to an invalid request).
 fn refusal(ask: &Ask, want: &Reply, got: &Reply) -> Option<String> {
     Some(match (want, got, ask) {
-        (Reply::Ok(_), Reply::Error { kind, .. }, _) => format!("refuses a request provably answers ({kind})"),
+        (Reply::Ok(_), Reply::Error { kind, .. }, _) => {
+            format!("refuses a request provably answers ({})", clip(kind.as_str()))
+        }
         (_, Reply::Ok(_), Ask::Invalid(i)) => {
             format!("answers ok to an invalid request ({})", crate::op::flag::join(&i.flags))
         }
         (Reply::Error { kind: w, .. }, Reply::Error { kind: g, .. }, _) => {
-            format!("answers {g} where provably answers {w}")
+            format!("answers {} where provably answers {w}", clip(g.as_str()))
         }
         (Reply::Error { kind, .. }, Reply::Ok(_), _) => format!("answers ok where provably answers {kind}"),
         (Reply::Ok(_), Reply::Ok(_), _) => return None,
@@ -152,7 +159,7 @@ fn form_difference(w: &Value, g: &Value) -> Option<(String, String)> {
             "an extra field".into(),
             format!(
                 "the target's answer has a field provably's does not: {}",
-                Value::from(k.as_str())
+                crate::op::short(&Value::from(k.as_str()))
             ),
         ));
     }

@@ -21,7 +21,7 @@ use super::driver::Driver;
 use super::report::{Finding, Separates, Symptom};
 use super::separate::Profile;
 use crate::base::diff::unified_diff;
-use crate::base::text::{escape_lines, escape_str};
+use crate::base::text::escape_str;
 use crate::op::Request;
 use crate::protocol::Reply;
 
@@ -230,7 +230,7 @@ pub(crate) fn finding(mut driver: Option<&mut Driver>, op: &str, p: Pending, shr
     let finding = Finding {
         request: text(&ask),
         shrink_steps: steps,
-        parted: escape_lines(parted.as_bytes()),
+        parted: escape_str(&parted),
         hmac: decision.hmac,
         reading: decision.reading,
         ..shown(op, &p, &decision.group, decision.cause, found, &want, &got, target)

@@ -9,16 +9,67 @@
 //! [`markdown_code`] for requests and diffs, [`workflow_data`] and
 //! [`workflow_property`] for annotations. A target cannot add a link,
 //! close a code block, or end an annotation and forge another.
+//!
+//! The runner reads a line of the log that starts with `::` (after white
+//! space) as a workflow command, and one holding `##[` as a legacy one.
+//! The one rule escapes every line break and every `##[` in what a target
+//! sends; and all the human-readable output of a run goes between
+//! `::stop-commands::TOKEN` and `::TOKEN::` ([`Quiet`]), with a token the
+//! target cannot guess, so that even a line the rule missed is only text.
+//! The annotations come after the resume line.
+//!
+//! GitHub drops a step summary over 1,024 KiB whole (the runner's error
+//! annotation: "$GITHUB_STEP_SUMMARY upload aborted, supports content up to
+//! a size of 1024k"; docs.github.com, "Workflow commands for GitHub
+//! Actions", "Adding a job summary"): [`summary`] stops adding findings at
+//! the limit it is given and says how many it left out.
 
 use std::fmt::Write as _;
 
 use super::report::{Finding, OpReport, Run, TargetReport};
 use crate::base::text::{markdown, markdown_code, workflow_data, workflow_property};
 
+/// The most bytes of step summary a run writes: GitHub's cap per step is
+/// 1,024 KiB, and the margin leaves room for what other steps' tools add.
+pub const SUMMARY_LIMIT: usize = 896 * 1024;
+
+/// The commands of a run's log stopped and resumed: [`Quiet::stop`] before
+/// the first human-readable line, [`Quiet::resume`] before the first
+/// annotation. The token is 128 random bits from the OS, new each run.
+pub struct Quiet {
+    token: String,
+}
+
+impl Quiet {
+    /// A fresh token, or an error when the OS gives no random bytes (the
+    /// run then must not print a guessable one).
+    pub fn new() -> std::io::Result<Quiet> {
+        use std::io::Read as _;
+        let mut bytes = [0u8; 16];
+        std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+        let token = bytes.iter().fold(String::from("provably-"), |mut t, b| {
+            let _ = write!(t, "{b:02x}");
+            t
+        });
+        Ok(Quiet { token })
+    }
+
+    /// The line that stops the runner reading commands.
+    pub fn stop(&self) -> String {
+        format!("::stop-commands::{}\n", self.token)
+    }
+
+    /// The line that resumes it.
+    pub fn resume(&self) -> String {
+        format!("::{}::\n", self.token)
+    }
+}
+
 /// The step summary of a run: the target table, then one block per finding
 /// (op, cause, what separates its cases, its known bug, the minimal
-/// request) and one line per fault.
-pub fn summary(run: &Run) -> String {
+/// request) and one line per fault, in at most `limit` bytes: the findings
+/// and faults past it are counted in a last line instead.
+pub fn summary(run: &Run, limit: usize) -> String {
     let mut md = String::from("## provably diff\n\n");
     md.push_str("| target | ops | not claimed | cases | agree | diverge | skipped | lost | faults | time |\n");
     md.push_str("|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
@@ -45,23 +96,67 @@ pub fn summary(run: &Run) -> String {
         if run.vectors_only { 0 } else { run.cases },
         if run.vectors_only { " (vectors only)" } else { "" }
     );
+    let mut cut = Cut::default();
+    let room = limit.saturating_sub(CUT_LINE);
+    if md.len() > room {
+        md.clear();
+        cut.full = true;
+    }
     for t in &run.targets {
         for o in &t.ops {
             for f in &o.findings {
-                md.push_str(&block(t, o, f));
+                cut.add(&mut md, room, &block(t, o, f), true);
             }
         }
         for f in &t.faults {
-            let _ = writeln!(
-                md,
-                "- **fault** in {}: `{}`: {}\n",
+            let line = format!(
+                "- **fault** in {}: `{}`: {}\n\n",
                 markdown(&t.target),
                 f.kind.name(),
                 markdown(&f.detail)
             );
+            cut.add(&mut md, room, &line, false);
         }
     }
+    if cut.full {
+        let _ = writeln!(
+            md,
+            "**Cut:** {} finding(s) and {} fault(s) not shown{}: a step summary holds at most {} KiB here \
+(GitHub drops one over 1,024 KiB whole); the JSON report (`--report`) has every one.",
+            cut.findings,
+            cut.faults,
+            if md.is_empty() { ", nor the table" } else { "" },
+            limit / 1024
+        );
+    }
     md
+}
+
+/// Room kept for the line that says what was cut.
+const CUT_LINE: usize = 512;
+
+/// What did not fit in the summary.
+#[derive(Default)]
+struct Cut {
+    /// Set by the first part that did not fit: every later one is cut too.
+    full: bool,
+    findings: usize,
+    faults: usize,
+}
+
+impl Cut {
+    /// Adds `part` to `md` if it fits in `room` and nothing was cut before
+    /// (the summary keeps the run's order), else counts it.
+    fn add(&mut self, md: &mut String, room: usize, part: &str, finding: bool) {
+        self.full |= md.len() + part.len() > room;
+        if !self.full {
+            md.push_str(part);
+        } else if finding {
+            self.findings += 1;
+        } else {
+            self.faults += 1;
+        }
+    }
 }
 
 fn block(t: &TargetReport, o: &OpReport, f: &Finding) -> String {

@@ -892,9 +892,16 @@ pub(crate) fn type_name(v: &Value) -> &'static str {
     }
 }
 
-/// A value quoted for an error message, cut to a readable length.
+/// A value quoted for an error message, cut to a readable length: how
+/// every story and headline quotes what a target answered, so a finding
+/// costs the same whatever the target sent.
 pub fn short(v: &Value) -> String {
-    let mut s = v.to_string();
+    clip(v.to_string())
+}
+
+/// Text cut to [`short`]'s length (a target's error kind or message).
+pub fn clip(text: impl Into<String>) -> String {
+    let mut s = text.into();
     if s.len() > 60 {
         let mut end = 57;
         while !s.is_char_boundary(end) {

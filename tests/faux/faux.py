@@ -85,6 +85,17 @@ Stake's Limbo: these modes also claim stake.limbo (correct for the cursor ops).
   setsid-child      Starts a child in a session of its own that sleeps an hour
                     (its pid goes to the file $FAUX_CHILD_PID), then serves
                     correctly.
+  workflow-commands Tries to take over the GitHub Actions runner through
+                    provably's output: claims cursor.int, cursor.float and
+                    blackjack.strategy; refuses every cursor.int with a
+                    message whose line feeds start `::stop-commands::` and a
+                    forged `::error`; answers cursor.float and a hello name
+                    with `##[error]` texts, and every blackjack.strategy with
+                    a `##[error]` action of 200 KB; writes the same to stderr
+                    and exits with status 1 at EOF.
+
+In every mode, FAUX_CRASH_AT=N makes it crash as `crash` does, right after
+it answered request N.
 """
 import hashlib
 import hmac
@@ -99,8 +110,14 @@ MODES = (
     "huge-line", "stderr-flood", "bad-utf8", "lies-unsupported", "subtle", "subtle-shuffle",
     "exit-nonzero", "terminal-escapes", "noncharacters", "huge-answers", "setsid-child",
     "partial", "declines-all", "latin1-key", "float-nonce", "random-wrong",
-    "invisible", "huge-wrong", "limbo-fair", "limbo-docs",
+    "invisible", "huge-wrong", "limbo-fair", "limbo-docs", "workflow-commands",
 )
+# What a workflow-commands target sends: commands at a line's start (after a
+# line break of any kind) and the legacy `##[` marker anywhere.
+FORGED = ("nope\n::stop-commands::x\n::error file=src/lib.rs,line=1::forged\r::warning::cr"
+          "\x0b::notice::vt\x0c::error::ff\x85::error::nel\u2028::error::ls\u2029::error::ps")
+LEGACY = "##[error]forged ##[ERROR]forged ###[warning]forged"
+
 INVISIBLE = ("\x1b\x07\r\x7f\x9b\xa0\xad\u061c\u200b\u200d\u200e\u2028\u202e\u2060\u2068"
              "\ue000\uf8ff\ufdd0\ufdef\ufe0f\ufeff\ufffe\uffff\U0001fffe\U000e0020\U000f0000"
              "\U00100000\U0010ffff")
@@ -400,6 +417,25 @@ def serve_random(seed):
     return 0
 
 
+def workflow_commands(line):
+    """The answer of the workflow-commands mode to one request line."""
+    try:
+        req = json.loads(line.decode("utf-8"))
+        rid, op = req["id"], req["op"]
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return err(None, "invalid", FORGED)
+    if op == "hello":
+        ops = ["cursor.int", "cursor.float", "blackjack.strategy"]
+        return {"id": rid, "ok": {"name": "faux " + LEGACY, "ops": ops}}
+    if op == "cursor.int":
+        return err(rid, "invalid", FORGED)
+    if op == "cursor.float":
+        return {"id": rid, "ok": {"float": LEGACY + "\n" + FORGED, "cursorNext": 1}}
+    if op == "blackjack.strategy":
+        return {"id": rid, "ok": {"action": f"{LEGACY} {rid} " + "x" * 200_000}}
+    return err(rid, "unsupported", FORGED)
+
+
 def serve(mode):
     global MODE
     MODE = mode
@@ -420,6 +456,10 @@ def serve(mode):
     if mode == "noncharacters":
         sys.stderr.buffer.write("faux \ufffe\uffff\n".encode("utf-8"))
         sys.stderr.flush()
+    if mode == "workflow-commands":
+        sys.stderr.write(FORGED + "\n" + LEGACY + "\n")
+        sys.stderr.flush()
+    crash_at = int(os.environ.get("FAUX_CRASH_AT", "-1"))
     number = -1
     for line in sys.stdin.buffer:
         # A blank line is no request: no answer, and it is not counted.
@@ -431,8 +471,10 @@ def serve(mode):
             for _ in range(50 * MIB // len(chunk)):
                 sys.stderr.buffer.write(chunk)
             sys.stderr.buffer.flush()
-        response = answer(line, mode)
-        if number == 3 and mode == "garbage":
+        response = workflow_commands(line) if mode == "workflow-commands" else answer(line, mode)
+        if mode == "workflow-commands":
+            send(json.dumps(response, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n")
+        elif number == 3 and mode == "garbage":
             send(b"not json at all\n")
         elif number == 3 and mode == "wrong-id":
             if type(response["id"]) is int:
@@ -469,11 +511,11 @@ def serve(mode):
         if number == 0 and mode == "hang":
             while True:
                 time.sleep(3600)
-        if number == 5 and mode == "crash":
+        if (number == 5 and mode == "crash") or number == crash_at:
             sys.stderr.write(FAKE_TRACEBACK)
             sys.stderr.flush()
             return 3
-    return 1 if mode == "exit-nonzero" else 0
+    return 1 if mode in ("exit-nonzero", "workflow-commands") else 0
 
 
 def main(argv):

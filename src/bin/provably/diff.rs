@@ -10,6 +10,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use provably::harness::expect::{self, Expectations};
+use provably::harness::github::{Quiet, SUMMARY_LIMIT};
 use provably::harness::report::{self, Change, ExpectationsInfo, ManifestInfo};
 use provably::harness::run::{run_target, Options, TargetReport, MAX_CASES, SHRINK_BUDGET};
 use provably::harness::summary::{details, table};
@@ -125,9 +126,9 @@ fn bar(quiet: bool, target: &str) -> ProgressBar {
 
 /// Runs the harness. Exit 0 when everything agrees, 1 on a divergence, 2
 /// on a fault, 4 when a target had fewer than `--require-cases` cases
-/// compared, 5 when an output could not be written (every other output
-/// still is). With `--expectations`: 0 when the results are as recorded,
-/// 3 when something changed.
+/// compared. With `--expectations`: 0 when the results are as recorded,
+/// 3 when something changed. 5 instead of a 0 when an output could not be
+/// written (every other output still is).
 pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     let dir = manifest::targets_dir(args.targets_dir.as_deref());
     let targets = manifest::resolve(&args.targets, &args.target_cmds, dir.as_deref())?;
@@ -149,7 +150,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     };
     let mut out = Out::default();
     let (mut reports, mut changes) = (Vec::new(), Vec::new());
-    let mut output_failed = false;
+    let (quiet, mut output_failed) = stop_commands(&mut out)?;
     for m in targets {
         let mut report = run_one(args, &m, &opts, jobs);
         if let Err(e) = out.print(&details(&report)) {
@@ -185,50 +186,78 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
             .map_err(|e| complain(&e))
             .is_err();
     }
-    if std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true") {
-        output_failed |= github(&run, &mut out);
-    }
-    let reports = run.targets;
+    let reports = &run.targets;
     let mut text = format!(
         "{}\nseed {} · {} generated cases per op{} · {jobs} job(s) · rerun with the same --seed to ask the same cases\n",
-        table(&reports),
+        table(reports),
         args.seed,
         if args.vectors_only { 0 } else { args.cases },
         if args.vectors_only { " (vectors only)" } else { "" }
     );
-    let short = shortfall(&reports, args.require_cases);
+    let short = shortfall(reports, args.require_cases);
     text += &short;
     if let Some(exp) = &expectations {
-        text += &verdict(&changes, &reports, exp);
+        text += &verdict(&changes, reports, exp);
     }
     if let Err(e) = out.print(&text) {
         output_failed = complain(&e);
     }
+    if let Some(quiet) = &quiet {
+        output_failed |= github(&run, quiet, &mut out);
+    }
     let as_recorded = expectations.as_ref().map(|_| changes.is_empty());
     Ok(ExitCode::from(exit_code(
-        &reports,
+        reports,
         as_recorded,
         !short.is_empty(),
         output_failed,
     )))
 }
 
-/// Under GitHub Actions: one `::error` annotation per finding on stdout,
-/// and the step summary appended to `$GITHUB_STEP_SUMMARY` (the file is
-/// rewritten whole, atomically, with what was there before kept). Returns
-/// whether an output failed.
-fn github(run: &report::Run, out: &mut Out) -> bool {
+/// Under GitHub Actions, stops the runner reading workflow commands in
+/// the run's text (see provably::harness::github). Returns the [`Quiet`]
+/// to resume them with, and whether printing failed.
+fn stop_commands(out: &mut Out) -> anyhow::Result<(Option<Quiet>, bool)> {
+    if !std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true") {
+        return Ok((None, false));
+    }
+    let quiet = Quiet::new().context("no random token to stop workflow commands with")?;
+    let failed = out.print(&quiet.stop()).map_err(|e| complain(&e)).is_err();
+    Ok((Some(quiet), failed))
+}
+
+/// Under GitHub Actions: workflow commands resumed, one `::error`
+/// annotation per finding on stdout, and the step summary appended to
+/// `$GITHUB_STEP_SUMMARY` (opened to append: what other steps wrote stays
+/// byte for byte, UTF-8 or not), within GitHub's cap together with it.
+/// Returns whether an output failed.
+fn github(run: &report::Run, quiet: &Quiet, out: &mut Out) -> bool {
     let mut failed = false;
-    if let Err(e) = out.print(&provably::harness::github::annotations(run)) {
+    let annotations = quiet.resume() + &provably::harness::github::annotations(run);
+    if let Err(e) = out.print(&annotations) {
         failed = complain(&e);
     }
     if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
         let path = PathBuf::from(path);
-        let before = std::fs::read_to_string(&path).unwrap_or_default();
-        let text = before + &provably::harness::github::summary(run);
-        failed |= write_file(&path, &text).map_err(|e| complain(&e)).is_err();
+        failed |= append_summary(&path, run).map_err(|e| complain(&e)).is_err();
     }
     failed
+}
+
+/// Appends the run's step summary to `path`, in what is left of
+/// [`SUMMARY_LIMIT`] after what the file already holds.
+fn append_summary(path: &std::path::Path, run: &report::Run) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    let held = file.metadata().map_or(0, |m| m.len());
+    let room = SUMMARY_LIMIT.saturating_sub(usize::try_from(held).unwrap_or(usize::MAX));
+    let text = provably::harness::github::summary(run, room);
+    file.write_all(text.as_bytes())
+        .with_context(|| format!("appending to {}", path.display()))
 }
 
 /// A line for each target with fewer than `required` cases compared.
@@ -246,28 +275,30 @@ fn shortfall(reports: &[TargetReport], required: u64) -> String {
         .collect()
 }
 
-/// Says why an output failed; returns true (it failed).
+/// Says why an output failed, on one line; returns true (it failed).
 fn complain(e: &anyhow::Error) -> bool {
-    eprintln!(
-        "error: {}",
-        provably::base::text::escape_lines(format!("{e:#}").as_bytes())
-    );
+    eprintln!("error: {}", provably::base::text::escape_str(&format!("{e:#}")));
     true
 }
 
 /// The exit status of the shared table: faults 2, divergences 1, nothing
-/// compared 4, output 5; with expectations, 3 for a change, else 0.
+/// compared 4; with expectations, 3 for a change, else 0. An output that
+/// failed (5) only replaces a 0, as in `audit`: the run's verdict comes
+/// first.
 fn exit_code(reports: &[TargetReport], as_recorded: Option<bool>, short: bool, output_failed: bool) -> u8 {
     let faults = reports.iter().any(|r| !r.faults.is_empty());
     let diverged = reports.iter().any(TargetReport::diverged);
-    match as_recorded {
+    let verdict = match as_recorded {
         Some(false) => CHANGED,
-        _ if output_failed => OUTPUT_FAILED,
         Some(true) => 0,
         None if faults => 2,
         None if diverged => 1,
         None if short => NOTHING_COMPARED,
         None => 0,
+    };
+    match verdict {
+        0 if output_failed => OUTPUT_FAILED,
+        code => code,
     }
 }
 

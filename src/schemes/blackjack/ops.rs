@@ -238,9 +238,7 @@ fn column(dealer: u8) -> String {
 /// stand-in's hand value), so the cell is the group.
 fn explain(r: &Request, want: &Value, got: &Value) -> Option<Parting> {
     let d = decide(r).ok()?;
-    let got = got
-        .get("action")
-        .map_or_else(|| "no action".to_string(), ToString::to_string);
+    let got = got.get("action").map_or_else(|| "no action".to_string(), op::short);
     let cell = format!(
         "{} chart, row {}, up-card {}",
         d.chart.name(),
@@ -310,6 +308,26 @@ mod tests {
                 .contains("hard chart, row hard 8, up-card A (the pair chart's row 4,4 says do not split)"),
             "{}",
             p.story
+        );
+    }
+
+    #[test]
+    fn a_huge_answer_is_quoted_cut_in_the_headline_and_the_story() {
+        let r = parse(
+            &json!({"op": "blackjack.strategy", "cards": [7, 20], "dealer": 10, "canDouble": true, "canSplit": true}),
+        );
+        let huge = "x".repeat(200_000);
+        let p = explain(&r, &json!({"action": "teilen"}), &json!({ "action": huge })).unwrap();
+        assert!(
+            p.group.len() < 200 && p.story.len() < 400,
+            "{} / {}",
+            p.group.len(),
+            p.story.len()
+        );
+        assert!(
+            p.group.ends_with(&format!("the target \"{}...", "x".repeat(56))),
+            "{}",
+            p.group
         );
     }
 
