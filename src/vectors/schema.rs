@@ -532,31 +532,9 @@ pub fn partial() -> Value {
                 &[],
             ),
         ),
-        one(
-            "end",
-            obj(
-                vec![
-                    ("counts", counts),
-                    (
-                        "records",
-                        json!({ "type": "integer", "minimum": 1, "description": "the part's records before this one, its `part` included" }),
-                    ),
-                    ("sha256", sha256("of those records' lines, newlines included")),
-                ],
-                &[],
-            ),
-        ),
+        one("end", partial_end(counts)),
         one("statistics", partial_tables()),
-        one(
-            "close",
-            obj(
-                vec![
-                    ("parts", count.clone()),
-                    ("sha256", sha256("of every line before this one, newlines included")),
-                ],
-                &[],
-            ),
-        ),
+        one("close", partial_close()),
     ];
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -565,6 +543,26 @@ pub fn partial() -> Value {
         "$defs": { "record": { "oneOf": records } },
         "$ref": "#/$defs/record",
     })
+}
+
+/// The `end` record of a partial's part: its counts, length and digest.
+fn partial_end(counts: Value) -> Value {
+    let records = json!({ "type": "integer", "minimum": 1, "description": "the part's records before this one, its `part` included" });
+    let props = [
+        ("counts", counts),
+        ("records", records),
+        ("sha256", sha256("of those records' lines, newlines included")),
+    ];
+    closed_object(props.into_iter().map(|(k, v)| (k.to_string(), v)).collect(), &[])
+}
+
+/// The `close` record, a partial's last line: its parts and the digest of every line before.
+fn partial_close() -> Value {
+    let props = [
+        ("parts", json!({ "type": "integer", "minimum": 0 })),
+        ("sha256", sha256("of every line before this one, newlines included")),
+    ];
+    closed_object(props.into_iter().map(|(k, v)| (k.to_string(), v)).collect(), &[])
 }
 
 /// A SHA-256 in lowercase hex, and what of.
