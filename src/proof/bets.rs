@@ -354,6 +354,27 @@ mod tests {
         assert_eq!(gaps, 0);
     }
 
+    #[test]
+    fn a_run_of_bets_past_the_run_cap_is_one_too_many_at_its_first_bet() {
+        // As `repeats` has it: only a bet that starts a run of its own can
+        // pass the cap, and only the first bet of a run can start one.
+        let mut bets = Bets::default();
+        let server: Arc<str> = "s".into();
+        let at = Place::epoch(0, None);
+        let cap = MAX_RUNS as u64;
+        for k in 0..cap {
+            let seen = bets.repeats_run(&server, "c", 4 * k, 4 * k + 1, at);
+            assert_eq!(seen, RunSeen::Recorded(Vec::new()));
+        }
+        // Nonce 2 joins the run 0 … 1: no run more.
+        assert_eq!(bets.repeats_run(&server, "c", 2, 2, at), RunSeen::Recorded(Vec::new()));
+        assert_eq!(
+            bets.repeats_run(&server, "c", 4 * cap + 2, 4 * cap + 9, at),
+            RunSeen::Overflow
+        );
+        assert_eq!(bets.repeats_run(&server, "c", 0, 0, at), RunSeen::Past);
+    }
+
     /// The gaps a history gives, as (client, first, last).
     fn gaps(bets: &mut Bets) -> Vec<(String, Value)> {
         let mut out = Vec::new();
