@@ -4,11 +4,14 @@
 //! archive, whatever the cut and the order of the partials; partials that do
 //! not belong together are refused.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
 
 use crate::support::{bin, root};
 
@@ -409,11 +412,12 @@ fn a_partial_of_another_version_of_provably_or_of_the_format_is_refused_by_name(
         err.contains("p1.partial") && err.contains("0.0.0-other") && err.contains("one version"),
         "{err}"
     );
+    // The form before parts closed with their length and digest.
     edit(&p[1], |l| {
-        l[0] = r#"{"partial":{"version":2,"provably":"0.1.0","stats":false}}"#.into()
+        l[0] = r#"{"partial":{"version":1,"provably":"0.1.0","stats":false}}"#.into()
     });
     let err = refused(dir.path(), &["merge", p[0].to_str().unwrap(), p[1].to_str().unwrap()]);
-    assert!(err.contains("p1.partial") && err.contains("format 2"), "{err}");
+    assert!(err.contains("p1.partial") && err.contains("format 1"), "{err}");
 }
 
 #[test]
@@ -551,4 +555,277 @@ fn a_partial_validates_against_its_schema_line_by_line() {
         let v: Value = serde_json::from_str(line).unwrap();
         assert!(validator.is_valid(&v), "{line}");
     }
+}
+
+/// Gives every part of an edited partial the length and digest of its
+/// records again, and the partial its close, as anyone who alters a
+/// partial can: what refuses it then is what the merge derives. A partial
+/// of the form before parts were closed is left as it is.
+fn reseal(path: &Path) {
+    let text = std::fs::read_to_string(path).unwrap();
+    if !text.contains("{\"close\":") {
+        return;
+    }
+    let mut out = String::new();
+    let mut part: Option<(Sha256, u64)> = None;
+    let mut parts = 0u64;
+    for line in text.lines() {
+        let mut v: Value = serde_json::from_str(line).unwrap();
+        let line = if let Some(end) = v.get_mut("end") {
+            let (digest, records) = part.take().unwrap();
+            end["records"] = records.into();
+            end["sha256"] = format!("{:x}", digest.finalize()).into();
+            parts += 1;
+            v.to_string()
+        } else if v.get("close").is_some() {
+            let sha256 = format!("{:x}", Sha256::digest(out.as_bytes()));
+            out.push_str(&serde_json::json!({ "close": { "parts": parts, "sha256": sha256 } }).to_string());
+            out.push('\n');
+            continue;
+        } else {
+            if v.get("part").is_some() {
+                part = Some((Sha256::new(), 0));
+            }
+            line.to_string()
+        };
+        if let Some((digest, records)) = &mut part {
+            digest.update(format!("{line}\n"));
+            *records += 1;
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    std::fs::write(path, out).unwrap();
+}
+
+/// Edits the `end` record of the partial's first part (its counts as JSON) and reseals it.
+fn edit_counts(path: &Path, f: impl FnOnce(&mut Map<String, Value>)) {
+    edit(path, |lines| {
+        let at = lines.iter().position(|l| l.starts_with("{\"end\":")).unwrap();
+        let mut v: Value = serde_json::from_str(&lines[at]).unwrap();
+        f(v["end"]["counts"].as_object_mut().unwrap());
+        lines[at] = v.to_string();
+    });
+    reseal(path);
+}
+
+/// Runs provably with a hang guard: a run still going after a minute is
+/// killed, and the test fails saying so (a refusal takes well under a
+/// second). With `memory`, its address space is held to that many KiB.
+fn guarded(dir: &Path, args: &[&str], memory: Option<u64>) -> (i32, String, String) {
+    let bin = bin();
+    let mut all = vec![bin.to_str().unwrap()];
+    all.extend(args);
+    let limit = memory.map_or(String::new(), |kib| format!("ulimit -v {kib} && "));
+    let script = format!("{limit}exec \"$0\" \"$@\"");
+    let handle = duct::cmd("sh", ["-c", script.as_str()].iter().chain(&all))
+        .dir(dir)
+        .stdout_capture()
+        .stderr_capture()
+        .unchecked()
+        .start()
+        .expect("provably runs");
+    let start = Instant::now();
+    while handle.try_wait().expect("waiting for provably").is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            handle.kill().expect("killing provably");
+            panic!("provably {args:?} still ran after a minute");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = handle.into_output().expect("provably ran");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("UTF-8"),
+        String::from_utf8(out.stderr).expect("UTF-8"),
+    )
+}
+
+/// Every output a merge can write, none of which a refusal may leave behind.
+const OUTPUTS: [&str; 3] = ["out.partial", "out.json", "out.xml"];
+
+/// A merge of `partials` asking for every output: refused (exit 2, the
+/// message on stderr), no output written.
+fn refused_whole(dir: &Path, partials: &[&Path]) -> String {
+    refused_within(dir, partials, None)
+}
+
+/// [`refused_whole`] with the merge's address space held to `memory` KiB.
+fn refused_within(dir: &Path, partials: &[&Path], memory: Option<u64>) -> String {
+    let mut args = vec![
+        "merge",
+        "--partial",
+        OUTPUTS[0],
+        "--report",
+        OUTPUTS[1],
+        "--junit",
+        OUTPUTS[2],
+    ];
+    args.extend(partials.iter().map(|p| p.to_str().unwrap()));
+    let (code, out, err) = guarded(dir, &args, memory);
+    assert_eq!(code, 2, "expected a refusal (exit 2): {err}\n{out}");
+    for o in OUTPUTS {
+        assert!(!dir.join(o).exists(), "a refused merge wrote {o}");
+    }
+    err
+}
+
+#[test]
+fn a_partial_of_several_parts_cut_between_two_records_is_refused() {
+    // One partial of two parts (`audit --partial` of two files), cut
+    // right after its first part's end: every line left is whole.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let p = two_partials(d, false);
+    let (code, _, err) = cmd(d, &["audit", "--partial", "both.partial", "part0", "part1"]);
+    assert_eq!(code, 0, "{err}");
+    let both = d.join("both.partial");
+    edit(&both, |lines| {
+        let end = lines.iter().position(|l| l.starts_with("{\"end\":")).unwrap();
+        lines.truncate(end + 1);
+    });
+    let err = refused_whole(d, &[&both]);
+    assert!(err.contains("both.partial, line") && err.contains("cut short"), "{err}");
+    let _ = p;
+}
+
+#[test]
+fn counts_that_say_match_while_the_part_holds_a_mismatch_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A round whose observed outcome was changed: a mismatch finding.
+    let rounds: Vec<(u8, u8, u8, u64, u64)> = (0..16).map(|n| (0, 0, 0, n, 6)).collect();
+    let text = archive(d, &rounds, &[0], &[]);
+    let p = partials(d, "archive.proof", &cut(&text, &[]), false);
+    let p = d.join(&p[0]);
+    let lines = std::fs::read_to_string(&p).unwrap();
+    assert!(
+        lines.contains("{\"finding\":{") && lines.contains("\"mismatch\":1"),
+        "{lines}"
+    );
+    // Its counts say all 16 rounds matched.
+    edit_counts(&p, |c| {
+        c["match"] = 16.into();
+        c["mismatch"] = 0.into();
+    });
+    let err = refused_whole(d, &[&p]);
+    let end = lines.lines().position(|l| l.starts_with("{\"end\":")).unwrap() + 1;
+    assert!(
+        err.contains(&format!("p0.partial, line {end}:"))
+            && err.contains("mismatch 0")
+            && err.contains("1 rounds with mismatch findings"),
+        "{err}"
+    );
+}
+
+#[test]
+fn counts_that_add_up_past_2_to_the_64_are_refused_not_wrapped() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let p = two_partials(d, false);
+    // Consistent on its own: 2^64 − 1 rounds, all matched (a match leaves
+    // no record); with the other part's rounds the sums pass 2^64 − 1.
+    edit_counts(&p[0], |c| {
+        c["rounds"] = u64::MAX.into();
+        c["match"] = u64::MAX.into();
+    });
+    let err = refused_whole(d, &[&p[0], &p[1]]);
+    assert!(err.contains("2^64 − 1") && err.contains(".partial"), "{err}");
+}
+
+#[test]
+fn a_run_of_2_to_the_62_bets_is_checked_against_the_rounds_not_walked() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let p = two_partials(d, false);
+    let run = |lines: &mut Vec<String>| {
+        let at = lines.iter().position(|l| l.starts_with("{\"bets\":")).unwrap();
+        let mut v: Value = serde_json::from_str(&lines[at]).unwrap();
+        v["bets"]["count"] = (1u64 << 62).into();
+        lines[at] = v.to_string();
+    };
+    // A run of 2^62 rounds in a part of a few.
+    let alone = d.join("alone.partial");
+    std::fs::copy(&p[0], &alone).unwrap();
+    edit(&alone, run);
+    reseal(&alone);
+    let err = refused_whole(d, &[&alone, &p[1]]);
+    assert!(
+        err.contains("alone.partial, line") && err.contains("runs of bets hold"),
+        "{err}"
+    );
+    // The same run in a part that counts its rounds merges, its nonces
+    // followed as one interval.
+    let (code, _, err) = cmd(
+        d,
+        &[
+            "merge",
+            "--report",
+            "one.json",
+            p[0].to_str().unwrap(),
+            p[1].to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let before: Value = serde_json::from_str(&std::fs::read_to_string(d.join("one.json")).unwrap()).unwrap();
+    let count = |path: &Path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let line = text.lines().find(|l| l.starts_with("{\"bets\":")).unwrap();
+        serde_json::from_str::<Value>(line).unwrap()["bets"]["count"]
+            .as_u64()
+            .unwrap()
+    };
+    let grown = (1u64 << 62) - count(&p[0]);
+    edit(&p[0], run);
+    edit_counts(&p[0], |c| {
+        for k in ["rounds", "match"] {
+            c[k] = (c[k].as_u64().unwrap() + grown).into();
+        }
+    });
+    let (code, _, err) = guarded(
+        d,
+        &[
+            "merge",
+            "--report",
+            "big.json",
+            p[0].to_str().unwrap(),
+            p[1].to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let big: Value = serde_json::from_str(&std::fs::read_to_string(d.join("big.json")).unwrap()).unwrap();
+    let rounds = |r: &Value| r["rounds"].as_u64().unwrap();
+    assert_eq!(rounds(&big) - rounds(&before), grown, "{big}");
+}
+
+#[test]
+fn a_record_line_of_200_mib_is_refused_at_the_line_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let p = two_partials(d, false);
+    let header = std::fs::read_to_string(&p[0])
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    // Written a MiB at a time: the test holds no more than that either.
+    let long = d.join("long.partial");
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&long).unwrap());
+    writeln!(f, "{header}").unwrap();
+    f.write_all(br#"{"finding":{"reason":""#).unwrap();
+    let mib = vec![b'a'; 1 << 20];
+    for _ in 0..200 {
+        f.write_all(&mib).unwrap();
+    }
+    f.write_all(b"\"}}\n").unwrap();
+    f.into_inner().unwrap().sync_all().unwrap();
+    // Held to less memory than the line takes (it is refused after the
+    // cap's 64 MiB are read: some 70 MB in all).
+    let err = refused_within(d, &[&long, &p[1]], Some(200 << 10));
+    assert!(
+        err.contains("long.partial, line 2") && err.contains("longer than"),
+        "{err}"
+    );
 }

@@ -111,21 +111,7 @@ impl Bets {
         if self.overflow {
             return Seen::Past;
         }
-        let (order, source) = (self.count, self.source);
-        let clients = self.pairs.entry(Arc::clone(server)).or_default();
-        let pair = match clients.get_mut(client) {
-            Some(pair) => pair,
-            None => {
-                self.count += 1;
-                let pair = Pair {
-                    first: order,
-                    source,
-                    at,
-                    runs: Runs::new(),
-                };
-                clients.entry(client.to_owned()).or_insert(pair)
-            }
-        };
+        let pair = pair(&mut self.pairs, &mut self.count, self.source, server, client, at);
         let runs = &mut pair.runs;
         let n = nonce;
         let before = runs.range(..=n).next_back().map(|(&s, &e)| (s, e));
@@ -160,6 +146,50 @@ impl Bets {
         Seen::New
     }
 
+    /// What [`Bets::repeats`] on each of the nonces `first ..= last` of
+    /// one seed pair in turn gives, in one step whose time grows with the
+    /// runs of nonces it meets, not with the length of the run it is given
+    /// (`provably merge` follows a partial's `bets` records, whose length
+    /// is only what the record claims). Returns the nonces of the run that
+    /// were bet before, as runs in nonce order.
+    pub(crate) fn repeats_run(&mut self, server: &Arc<str>, client: &str, first: u64, last: u64, at: Place) -> RunSeen {
+        if self.overflow {
+            return RunSeen::Past;
+        }
+        let pair = pair(&mut self.pairs, &mut self.count, self.source, server, client, at);
+        let runs = &mut pair.runs;
+        // The runs that overlap the bets or touch them (end just before
+        // `first` or start just after `last`) become one run with them.
+        let (below, above) = (first.saturating_sub(1), last.saturating_add(1));
+        let (mut start, mut end, mut met, mut alone) = (first, last, 0usize, true);
+        for (&s, &e) in runs.range(..=above).rev() {
+            if e < below {
+                break;
+            }
+            (start, end, met) = (start.min(s), end.max(e), met + 1);
+            // One bet after another: only the first can start a run of its own.
+            alone &= s > first.saturating_add(1);
+        }
+        if alone && self.runs + 1 > MAX_RUNS {
+            self.overflow = true;
+            self.pairs = HashMap::new();
+            return RunSeen::Overflow;
+        }
+        let mut again = Vec::new();
+        for (&s, &e) in runs.range(start..=above) {
+            let (a, b) = (s.max(first), e.min(last));
+            if a <= b {
+                again.push((a, b));
+            }
+        }
+        while let Some((&s, _)) = runs.range(start..=above).next() {
+            runs.remove(&s);
+        }
+        runs.insert(start, end);
+        self.runs = self.runs + 1 - met;
+        RunSeen::Recorded(again)
+    }
+
     /// Every round has been seen: each seed pair's gaps go to `out`, with
     /// their source, pair by pair in the order of their first bets.
     pub(crate) fn finish(&mut self, out: &mut dyn FnMut(usize, &Event) -> std::io::Result<()>) -> std::io::Result<()> {
@@ -182,6 +212,44 @@ impl Bets {
         self.overflow = false;
         Ok(())
     }
+}
+
+/// The seed pair (`server`, `client`), made the `count`-th when it is new
+/// (its first bet at `at`, in `source`).
+fn pair<'p>(
+    pairs: &'p mut HashMap<Arc<str>, HashMap<String, Pair>>,
+    count: &mut u64,
+    source: usize,
+    server: &Arc<str>,
+    client: &str,
+    at: Place,
+) -> &'p mut Pair {
+    let clients = pairs.entry(Arc::clone(server)).or_default();
+    if !clients.contains_key(client) {
+        let first = *count;
+        *count += 1;
+        clients.insert(
+            client.to_owned(),
+            Pair {
+                first,
+                source,
+                at,
+                runs: Runs::new(),
+            },
+        );
+    }
+    clients.get_mut(client).expect("inserted")
+}
+
+/// What a run of bets was to its seed pair ([`Bets::repeats_run`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum RunSeen {
+    /// Followed: these nonces of the run (first, last) were bet before.
+    Recorded(Vec<(u64, u64)>),
+    /// Its first bet was one run too many: the history is no longer followed.
+    Overflow,
+    /// The history was past the cap already: nothing is followed.
+    Past,
 }
 
 /// What a bet's nonce was to its seed pair.
@@ -284,5 +352,69 @@ mod tests {
         })
         .unwrap();
         assert_eq!(gaps, 0);
+    }
+
+    #[test]
+    fn a_run_of_bets_past_the_run_cap_is_one_too_many_at_its_first_bet() {
+        // As `repeats` has it: only a bet that starts a run of its own can
+        // pass the cap, and only the first bet of a run can start one.
+        let mut bets = Bets::default();
+        let server: Arc<str> = "s".into();
+        let at = Place::epoch(0, None);
+        let cap = MAX_RUNS as u64;
+        for k in 0..cap {
+            let seen = bets.repeats_run(&server, "c", 4 * k, 4 * k + 1, at);
+            assert_eq!(seen, RunSeen::Recorded(Vec::new()));
+        }
+        // Nonce 2 joins the run 0 … 1: no run more.
+        assert_eq!(bets.repeats_run(&server, "c", 2, 2, at), RunSeen::Recorded(Vec::new()));
+        assert_eq!(
+            bets.repeats_run(&server, "c", 4 * cap + 2, 4 * cap + 9, at),
+            RunSeen::Overflow
+        );
+        assert_eq!(bets.repeats_run(&server, "c", 0, 0, at), RunSeen::Past);
+    }
+
+    /// The gaps a history gives, as (client, first, last).
+    fn gaps(bets: &mut Bets) -> Vec<(String, Value)> {
+        let mut out = Vec::new();
+        bets.finish(&mut |_, e| {
+            let f = &e.findings()[0];
+            out.push((f.reason.clone().unwrap_or_default(), f.observed.clone()));
+            Ok(())
+        })
+        .unwrap();
+        out
+    }
+
+    proptest::proptest! {
+        /// A run of bets followed in one step is its bets followed one by
+        /// one: the same nonces found bet again, the same runs held (so the
+        /// same gaps), also at the ends of the nonces' range.
+        #[test]
+        fn a_run_of_bets_followed_at_once_is_its_bets_followed_one_by_one(
+            runs in proptest::collection::vec(
+                (0u8..2, proptest::prop_oneof![0u64..48, (u64::MAX - 48)..=u64::MAX], 1u64..12),
+                1..40,
+            )
+        ) {
+            let (mut at_once, mut one_by_one) = (Bets::default(), Bets::default());
+            let server: Arc<str> = "s".into();
+            let at = Place::epoch(0, None);
+            for (client, first, count) in runs {
+                let client = format!("c{client}");
+                let last = first.saturating_add(count - 1);
+                let RunSeen::Recorded(again) = at_once.repeats_run(&server, &client, first, last, at) else {
+                    panic!("far from the cap");
+                };
+                let again: Vec<u64> = again.into_iter().flat_map(|(a, b)| a..=b).collect();
+                let seen: Vec<u64> = (first..=last)
+                    .filter(|&n| one_by_one.repeats(&server, &client, n, at) == Seen::Again)
+                    .collect();
+                proptest::prop_assert_eq!(again, seen);
+                proptest::prop_assert_eq!(at_once.runs, one_by_one.runs);
+            }
+            proptest::prop_assert_eq!(gaps(&mut at_once), gaps(&mut one_by_one));
+        }
     }
 }

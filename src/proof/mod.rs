@@ -436,13 +436,7 @@ impl Counts {
             },
             Event::Round { verdict, .. } => {
                 self.rounds += 1;
-                *match verdict {
-                    RoundVerdict::Match => &mut self.matched,
-                    RoundVerdict::Mismatch => &mut self.mismatch,
-                    RoundVerdict::Skipped => &mut self.skipped,
-                    RoundVerdict::Invalid => &mut self.invalid,
-                    RoundVerdict::Unobserved => &mut self.unobserved,
-                } += 1;
+                *self.verdict_mut(*verdict) += 1;
             }
             Event::Invalid(_) => self.invalid_other += 1,
             Event::Note(_) => self.gaps += 1,
@@ -450,20 +444,69 @@ impl Counts {
         }
     }
 
+    /// Counts one event, or `None` (and nothing counted) when a count it
+    /// adds to is at 2^64 − 1: for counts read from elsewhere (a partial).
+    pub fn checked_add(&mut self, e: &Event) -> Option<()> {
+        let mut one = Counts::default();
+        one.add(e);
+        *self = self.checked_sum(&one)?;
+        Some(())
+    }
+
+    /// The count of rounds with this verdict.
+    pub fn verdict_mut(&mut self, v: RoundVerdict) -> &mut u64 {
+        match v {
+            RoundVerdict::Match => &mut self.matched,
+            RoundVerdict::Mismatch => &mut self.mismatch,
+            RoundVerdict::Skipped => &mut self.skipped,
+            RoundVerdict::Invalid => &mut self.invalid,
+            RoundVerdict::Unobserved => &mut self.unobserved,
+        }
+    }
+
+    /// The count of rounds with this verdict.
+    pub fn rounds_of(&self, v: RoundVerdict) -> u64 {
+        let mut c = *self;
+        *c.verdict_mut(v)
+    }
+
     /// The sum of two counts (several files).
     pub fn merge(&mut self, o: &Counts) {
-        self.epochs += o.epochs;
-        self.rounds += o.rounds;
-        self.matched += o.matched;
-        self.mismatch += o.mismatch;
-        self.skipped += o.skipped;
-        self.invalid += o.invalid;
-        self.unobserved += o.unobserved;
-        self.commit_ok += o.commit_ok;
-        self.commit_mismatch += o.commit_mismatch;
-        self.commit_absent += o.commit_absent;
-        self.invalid_other += o.invalid_other;
-        self.gaps += o.gaps;
+        for (a, b) in self.fields_mut().into_iter().zip(o.fields()) {
+            *a += b;
+        }
+    }
+
+    /// The sum of two counts, or `None` when a count would pass 2^64 − 1:
+    /// for counts read from elsewhere (a partial), which need not be true.
+    pub fn checked_sum(&self, o: &Counts) -> Option<Counts> {
+        let mut sum = *self;
+        for (a, b) in sum.fields_mut().into_iter().zip(o.fields()) {
+            *a = a.checked_add(b)?;
+        }
+        Some(sum)
+    }
+
+    fn fields(&self) -> [u64; 12] {
+        let mut c = *self;
+        c.fields_mut().map(|f| *f)
+    }
+
+    fn fields_mut(&mut self) -> [&mut u64; 12] {
+        [
+            &mut self.epochs,
+            &mut self.rounds,
+            &mut self.matched,
+            &mut self.mismatch,
+            &mut self.skipped,
+            &mut self.invalid,
+            &mut self.unobserved,
+            &mut self.commit_ok,
+            &mut self.commit_mismatch,
+            &mut self.commit_absent,
+            &mut self.invalid_other,
+            &mut self.gaps,
+        ]
     }
 
     pub fn verdict(&self) -> Verdict {

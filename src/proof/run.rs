@@ -72,7 +72,7 @@ impl Default for Options {
             jobs: thread::available_parallelism().map_or(1, std::num::NonZero::get),
             batch_rounds: 256,
             batch_bytes: 1 << 20,
-            max_line: 64 << 20,
+            max_line: MAX_LINE,
             stats: false,
             max_value: MAX_VALUE,
             whole_epochs: 64 << 10,
@@ -82,9 +82,13 @@ impl Default for Options {
     }
 }
 
+/// The default cap on one line of JSON lines (an epoch); `provably merge`
+/// holds a partial's lines to it too.
+pub(crate) const MAX_LINE: usize = 64 << 20;
+
 /// The default cap on one value of a document: that of a JSON line, since
 /// a JSON-lines epoch is one value too.
-pub(crate) const MAX_VALUE: usize = 64 << 20;
+pub(crate) const MAX_VALUE: usize = MAX_LINE;
 
 /// A reader that counts the bytes read through it (for a progress bar).
 pub struct Counting<R> {
