@@ -864,6 +864,48 @@ fn a_round_that_is_not_json_inside_a_document_is_that_rounds_finding_and_the_res
 }
 
 #[test]
+fn a_form_feed_is_no_json_white_space_to_any_reader_of_a_round_or_a_line() {
+    // A form feed is ASCII white space but not JSON's (space, tab, LF, CR):
+    // trimmed around `"observed"`, it had made a round that is not JSON a match.
+    let face = provably::schemes::dice::roll("s", "c", 0).unwrap();
+    let rounds = [
+        "{\"op\":\"dice.roll\",\"clientSeed\":\"c\",\"n\":0,\u{c}\"observed\":{\"face\":FACE}}",
+        "{\"op\":\"dice.roll\",\"clientSeed\":\"c\",\"n\":0,\"observed\"\u{c}:{\"face\":FACE}}",
+        "{\"op\":\"dice.roll\",\"clientSeed\":\"c\",\"n\":0,\"observed\":{\"face\":FACE}\u{c}}",
+    ];
+    let walked = Options {
+        jobs: 1,
+        whole_epochs: 0,
+        ..Options::default()
+    };
+    for round in rounds {
+        let round = round.replace("FACE", &face.to_string());
+        let epoch = format!(r#"{{"commit":null,"serverSeed":"s","rounds":[{round}]}}"#);
+        for text in [format!(r#"{{"proof":1,"epochs":[{epoch}]}}"#), epoch] {
+            for options in [&Options::default(), &walked] {
+                let r = report(&text, options);
+                assert_eq!(r["verdict"], "invalid", "{text:?}: {r}");
+                // The same round with a space there matches.
+                let r = report(&text.replace('\u{c}', " "), options);
+                assert_eq!(r["verdict"], "match", "{text:?}: {r}");
+            }
+        }
+    }
+    // A line of form feeds is no blank line: an epoch that is not JSON, at its line.
+    let text = "{\"commit\":null,\"serverSeed\":\"s\",\"rounds\":[]}\n\u{c}\u{c}\n \t\r\n";
+    let (counts, findings) = audit_text(text, &Options::default());
+    assert_eq!((counts.epochs, counts.invalid_other), (2, 1), "{findings:?}");
+    assert_eq!((findings[0].epoch, findings[0].line), (Some(1), Some(2)));
+    // `provably proof --requests` reads its lines by the same rule.
+    let request = "{\"op\":\"dice.roll\",\"serverSeed\":\"a\",\"clientSeed\":\"c\",\"n\":0}";
+    let (code, _, err) = run(&["proof", "--requests", "-"], &format!("{request}\n\u{c}\n{request}\n"));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("line 2"), "{err}");
+    let (code, _, err) = run(&["proof", "--requests", "-"], &format!("{request}\n \t\r\n{request}\n"));
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
 fn a_round_its_op_refuses_is_invalid_at_the_field_the_op_names_even_when_external() {
     // blackjack.strategy's own rules tie fields together: A and 2 are no pair to split.
     let round = r#"{"op":"blackjack.strategy","cards":[0,1],"dealer":10,"canDouble":true,"canSplit":true}"#;

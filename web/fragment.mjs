@@ -123,10 +123,12 @@ export const proofFragment = (text) => `#proof=${encodeBase64url(text)}`;
  * Whether a field's text is a whole proof (or a link to one) rather than a
  * value: JSON with "proof", "epochs" or "rounds", or a page link with a
  * fragment. Returns { kind: 'proof', text } | { kind: 'link', hash } | null.
+ * A proof's text is the field's as pasted: trim() takes more than JSON's
+ * white space (a form feed), and the check must read what the audit reads.
  */
 export function recognisePasted(value) {
   const t = value.trim();
-  if (t.replace(/^\uFEFF/, '').startsWith('{') && /"(proof|epochs|rounds)"\s*:/.test(t)) return { kind: 'proof', text: t };
+  if (t.replace(/^\uFEFF/, '').startsWith('{') && /"(proof|epochs|rounds)"\s*:/.test(t)) return { kind: 'proof', text: value };
   const hashAt = t.indexOf('#');
   if (/^https?:\/\//i.test(t) && hashAt !== -1) {
     const hash = t.slice(hashAt);

@@ -19,6 +19,7 @@ any python3, with pyspark on its path from spark-submit itself.
 import argparse
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -37,6 +38,7 @@ COLUMNS = [
     ("params", "string"),
     ("observed", "string"),
 ]
+TYPES = dict(COLUMNS)
 EPOCH_KEY = ["serverSeed", "seed", "commit"]
 # Within an epoch: the nonce, the client seed, then the rest of the row, so the
 # order is total (rows equal in all of these give the same round text).
@@ -55,16 +57,139 @@ class JobError(Exception):
         self.code = code
 
 
+# ------------------------------------------------------------ reading the rows
+
+# JSON's white space (RFC 8259): the only characters a row may hold around
+# its tokens, and all a blank line holds (docs/proofs.md's blank lines).
+JSON_SPACE = " \t\r\n"
+# A surrogate code point left in a decoded string: Python pairs the halves
+# of an escaped pair, so only a lone one is left ("\ud800", which no UTF-8
+# text can hold and the audit refuses).
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
+class RowError(RuntimeError):
+    """A JSON-lines row that does not fit the flat layout: the job stops (exit 2)."""
+
+
+def _no_constants(name):
+    # Python's json takes NaN and Infinity; a proof does not, so such text is not JSON here either.
+    raise ValueError(f"{name} is no JSON number")
+
+
+def _twice(pairs):
+    seen = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise ValueError(f"the key {key!r} is given twice")
+        seen.add(key)
+    return dict(pairs)
+
+
+def strict_decoder():
+    """Strict JSON: a key given twice at any depth, NaN and Infinity are
+    refused (Spark's reader keeps the last of two keys and takes NaN). Made
+    where it reads (a decoder does not pickle)."""
+    return json.JSONDecoder(object_pairs_hook=_twice, parse_constant=_no_constants)
+
+
+def _space(text, at):
+    while at < len(text) and text[at] in JSON_SPACE:
+        at += 1
+    return at
+
+
+def _members(text, decoder):
+    """The members of the JSON object `text`, in order: (key, value, the value's text)."""
+    at = _space(text, 0)
+    if text[at:at + 1] != "{":
+        raise ValueError("it is not a JSON object")
+    at = _space(text, at + 1)
+    end = at + 1
+    if text[at:at + 1] != "}":
+        while True:
+            if text[at:at + 1] != '"':
+                raise ValueError(f"a key (a string in double quotes) was expected at character {at}")
+            key, at = json.decoder.scanstring(text, at + 1)
+            at = _space(text, at)
+            if text[at:at + 1] != ":":
+                raise ValueError(f"':' was expected at character {at}")
+            start = _space(text, at + 1)
+            value, end = decoder.raw_decode(text, start)
+            yield key, value, text[start:end]
+            at = _space(text, end)
+            if text[at:at + 1] == ",":
+                at = _space(text, at + 1)
+                continue
+            if text[at:at + 1] != "}":
+                raise ValueError(f"',' or '}}' was expected at character {at}")
+            end = at + 1
+            break
+    if _space(text, end) != len(text):
+        raise ValueError(f"text follows the object at character {end}")
+
+
+def _column(name, kind, value, text):
+    """A member's value as its column holds it, or ValueError naming the column."""
+    if value is None:
+        return None
+    if kind == "bigint":
+        # bool is an int to Python; `-0` is no integer (docs/protocol.md), `1.0` neither.
+        if type(value) is int and text != "-0" and INT64[0] <= value <= INT64[1]:
+            return value
+        raise ValueError(f"{name} must be an integer (64-bit) or null, not {text[:40]}")
+    if isinstance(value, str):
+        if LONE_SURROGATE.search(value):
+            raise ValueError(f"{name} holds a lone surrogate escape: no Unicode text")
+        return value
+    if name in ("params", "observed") and isinstance(value, (dict, list)):
+        # JSON given itself instead of as a string: its text as written.
+        return text
+    raise ValueError(f"{name} must be a string or null, not {text[:40]}")
+
+
+def flat_row(source, raw, decoder):
+    """One JSON line (bytes) as a row of the flat layout, in COLUMNS order;
+    None for a blank line; RowError for a row that does not fit."""
+    def refuse(why, text):
+        excerpt = text[:80] + ("…" if len(text) > 80 else "")
+        return RowError(f"{source}: a row that does not fit the flat layout (docs/scale.md): {why}: {excerpt!r}")
+
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise refuse(f"it is not UTF-8 ({e.reason} at byte {e.start})", raw.decode("utf-8", "replace")) from None
+    if not text.strip(JSON_SPACE):
+        return None
+    row, seen = {}, set()
+    try:
+        for key, value, text_of in _members(text, decoder):
+            if key in seen:
+                raise ValueError(f"the key {key!r} is given twice")
+            seen.add(key)
+            kind = TYPES.get(key)
+            if kind is not None:
+                row[key] = _column(key, kind, value, text_of)
+    except (ValueError, RecursionError) as e:
+        raise refuse(str(e) or type(e).__name__, text) from None
+    return tuple(row.get(c) for c, _ in COLUMNS)
+
+
+def flat_rows(source, lines):
+    """The rows of a partition's JSON lines (`source` the input they come from)."""
+    decoder = strict_decoder()
+    for raw in lines:
+        row = flat_row(source, raw, decoder)
+        if row is not None:
+            yield row
+
+
 # ------------------------------------------------------------ the canonical text
 
 
 def jstr(value):
     return json.dumps(value, ensure_ascii=False)
-
-
-def _no_constants(name):
-    # Python's json takes NaN and Infinity; a proof does not, so such text is not JSON here either.
-    raise ValueError(name)
 
 
 def json_text(text):
@@ -212,9 +337,17 @@ def read_rows(spark, inputs, fmt):
 
     schema = ", ".join(f"`{c}` {t}" for c, t in COLUMNS)
     if fmt == "json":
-        # FAILFAST: a row whose types do not fit the layout stops the job
-        # (exit 2) instead of becoming nulls, which would change the round.
-        return spark.read.schema(schema).option("mode", "FAILFAST").json(inputs)
+        # Each line read strictly here, not by Spark's JSON reader, which
+        # keeps the last of two equal keys, takes single quotes, NaN and a
+        # number for a string column, and refuses a value longer than
+        # 20,000,000 characters (Jackson's cap) that the audit takes: a
+        # row that does not fit the layout stops the job (exit 2) instead
+        # of becoming another round. The lines come as bytes, so text that
+        # is not UTF-8 is refused, not replaced.
+        sc = spark.sparkContext
+        rows = sc.union([sc.textFile(p, use_unicode=False).mapPartitions(lambda lines, p=p: flat_rows(p, lines))
+                         for p in inputs])
+        return spark.createDataFrame(rows, schema)
     df = spark.read.parquet(*inputs)
     types = dict(df.dtypes)
     cols = []
@@ -433,8 +566,13 @@ def main(argv=None):
     except JobError as e:
         print(f"error: {e}", file=sys.stderr)
         return e.code
-    except Exception as e:  # a Spark failure: the input unreadable, a partition's audit failed
+    except Exception as e:  # a Spark failure: the input unreadable, a row refused, a partition's audit failed
         text = str(e).strip().splitlines()
+        # A row refused on an executor (RowError) is the whole story: say it alone.
+        refused = [line.split("RowError: ", 1)[1] for line in text if "RowError: " in line]
+        if refused:
+            print(f"error: {refused[0]}", file=sys.stderr)
+            return USAGE
         print("error: the Spark job failed: " + (text[0] if text else type(e).__name__), file=sys.stderr)
         for line in text[1:40]:
             if "RuntimeError" in line or "Exception:" in line:

@@ -183,6 +183,27 @@ class SparkAudit(unittest.TestCase):
             out["parts"] = json.load(f)
         return out
 
+    def refused(self, name, lines):
+        """The job over one JSON-lines file of `lines` (bytes each) that it must refuse: (exit code, stderr)."""
+        source = self.path(f"{name}.jsonl")
+        with open(source, "wb") as f:
+            f.write(b"".join(line + b"\n" for line in lines))
+        report = self.path(f"{name}.job.json")
+        p = run([sys.executable, os.path.join(HERE, "audit.py"), "--master", "local[2]", "--quiet",
+                 "--provably", BIN, "--partitions", "2", "--report", report, source],
+                env=dict(os.environ, SPARK_LOCAL_IP="127.0.0.1"))
+        self.assertFalse(os.path.exists(report), f"a report for a refused input:\n{p.stdout}\n{p.stderr[-2000:]}")
+        return p.returncode, p.stderr
+
+    def dice_row(self, **over):
+        """A dice round as a row of the flat layout, observed with its own face (derived by `provably serve`)."""
+        request = {"op": "dice.roll", "serverSeed": "strict rows", "clientSeed": "c", "n": 1}
+        face = flatgen.serve([request], BIN)[0]["face"]
+        row = {"commit": None, "serverSeed": "strict rows", "clientSeed": "c", "op": "dice.roll",
+               "params": '{"n":1}', "observed": json.dumps({"face": face})}
+        row.update(over)
+        return row, face
+
     def audit(self, name, path, *options):
         report, junit = self.path(f"{name}.audit.json"), self.path(f"{name}.audit.xml")
         p = run([BIN, "audit", "--quiet", "--report", report, "--junit", junit, *options, path])
@@ -306,6 +327,46 @@ class SparkAudit(unittest.TestCase):
         self.assertGreater(gapped, 0, "no gap straddles a partition boundary")
         proof = self.audit("history-proof", self.path("history.proof.jsonl"))
         self.assert_same_rounds(audit["report"], proof["report"])
+
+    def test_a_row_spark_would_read_otherwise_than_the_audit_stops_the_job(self):
+        # Spark's JSON reader keeps the last of two equal keys: the wrong
+        # face first and the right one last was a match, where the audit
+        # calls a round with a key given twice invalid.
+        row, face = self.dice_row()
+        good = json.dumps(row).encode()
+        head = json.dumps({k: v for k, v in row.items() if k != "observed"})[:-1]
+        wrong = json.dumps({"face": face % 6 + 1})
+        twice = f'{head}, "observed": {json.dumps(wrong)}, "observed": {json.dumps(row["observed"])}}}'.encode()
+        # Spark's reader also takes single quotes and a number in a string
+        # column (as its text), which docs/scale.md says stop the job.
+        single = good.replace(b'"', b"'").replace(b"\\'", b'"')
+        number = json.dumps(dict(row, clientSeed=5)).encode()
+        for name, bad, why in [("twice", twice, "the key 'observed' is given twice"),
+                               ("single", single, "a key (a string in double quotes) was expected"),
+                               ("number", number, "clientSeed must be a string or null, not 5")]:
+            code, stderr = self.refused(f"strict-{name}", [good, bad])
+            self.assertEqual(code, 2, f"{name}: {stderr[-2000:]}")
+            said = [line for line in stderr.splitlines() if line.startswith("error: ")]
+            self.assertEqual(len(said), 1, f"{name}: {stderr[-2000:]}")
+            self.assertIn("strict-" + name + ".jsonl: a row that does not fit the flat layout", said[0])
+            self.assertIn(why, said[0])
+
+    def test_a_value_past_jacksons_cap_of_20_million_characters_is_audited(self):
+        # The audit takes one value up to 64 MiB (docs/proofs.md); Spark's
+        # reader stopped at 20,000,000 characters. Not an observation: the
+        # round is invalid, and the job says so as the audit does.
+        row, _ = self.dice_row(observed=json.dumps("x" * 20_000_001))
+        source = self.path("long.jsonl")
+        with open(source, "w") as f:
+            f.write(json.dumps(row) + "\n")
+            f.write(json.dumps(self.dice_row()[0]) + "\n")
+        job = self.job("long", [source], partitions=2)
+        audit = self.audit("long", job["canonical"])
+        self.assert_one_audit(job, audit)
+        with open(audit["report"]) as f:
+            r = json.load(f)
+        self.assertEqual((r["rounds"], r["match"], r["invalid"]), (2, 1, 1))
+        self.assertEqual([f["field"] for f in r["findings"]], ["observed"])
 
 
 if __name__ == "__main__":

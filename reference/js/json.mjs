@@ -6,7 +6,9 @@
 // lines go through this parser instead:
 //   - integer lexemes become Numbers when exact, BigInts otherwise;
 //   - lexemes with a fraction or exponent become JsonFloat, which validate.mjs
-//     accepts where a number is wanted and rejects where an integer is;
+//     accepts where a number is wanted and rejects where an integer is; so
+//     does `-0`, the float negative zero (as serde_json reads it), which is
+//     no protocol integer (docs/protocol.md);
 //   - duplicate keys are an error (or, with `onDuplicate`, reported while
 //     parsing goes on, so a target can still answer with the request's id);
 //   - objects have a null prototype, so "__proto__" is an ordinary key.
@@ -31,6 +33,21 @@ export class JsonSyntaxError extends Error {
   }
 }
 
+/**
+ * JSON's white space (RFC 8259, section 2): space, tab, LF and CR, and
+ * nothing else: not a form feed, which JavaScript's trim() and \s take.
+ * Every reader of the twin skips (and finds a blank line by) this one
+ * definition, as src/ reads `base::json::is_space`.
+ */
+export const isSpace = (code) => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+
+/** The index of the first character of `text` at or after `at` that is not JSON white space. */
+export function skipSpace(text, at) {
+  let i = at;
+  while (isSpace(text.charCodeAt(i))) i++;
+  return i;
+}
+
 const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
 const PLAIN_STRING = /[^"\\\u0000-\u001f]*/y;
 const MAX_DEPTH = 64;
@@ -49,11 +66,7 @@ export function parseJson(text, { onDuplicate } = {}) {
     throw new JsonSyntaxError(message, pos);
   };
   const skipWs = () => {
-    for (;;) {
-      const c = text.charCodeAt(pos);
-      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) pos++;
-      else return;
-    }
+    pos = skipSpace(text, pos);
   };
   const literal = (word, value) => {
     if (text.startsWith(word, pos)) {
@@ -100,7 +113,7 @@ export function parseJson(text, { onDuplicate } = {}) {
     if (!m) fail('unexpected character');
     pos = NUMBER.lastIndex;
     const lexeme = m[0];
-    if (m[1] !== undefined || m[2] !== undefined) return new JsonFloat(Number(lexeme), lexeme);
+    if (m[1] !== undefined || m[2] !== undefined || lexeme === '-0') return new JsonFloat(Number(lexeme), lexeme);
     const n = Number(lexeme);
     return Number.isSafeInteger(n) ? n : BigInt(lexeme);
   };

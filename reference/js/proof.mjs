@@ -38,8 +38,9 @@
 //   JSON is one `invalid` finding (field null, the line where the text
 //   breaks) and nothing in it is counted; a JSON line that is not JSON is one
 //   finding at its line with `round` null;
-// * a lone surrogate escape ("\ud800") is text like any other here; the
-//   protocol's rules then refuse it in the field that holds it;
+// * a lone surrogate escape ("\ud800") is not JSON, as serde_json reads it:
+//   a round's finding (field `round`) in a round, the document's (or the
+//   JSON line's) in its own keys and small values; `-0` is no integer;
 // * a number is compared by value: integers (Numbers and BigInts) exactly,
 //   anything written with a fraction or exponent as binary64;
 // * a round its op refuses when run (stake.wheel with 15 segments) is

@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use super::round::{parse_round, read_round, Round};
+use crate::base::json::{is_space, space_run};
 use crate::op::Outcome;
 
 /// A round read on a fast path: its members parsed and validated, its
@@ -44,11 +45,12 @@ pub(crate) fn members<'a>(raw: &'a [u8], secret: Option<(&str, &Value)>) -> Opti
 /// observation found the same as the derived object is UTF-8.
 fn verbatim<'a>(raw: &'a [u8], secret: Option<(&str, &Value)>) -> Option<Fast<'a>> {
     const KEY: &[u8] = b"\"observed\"";
-    let body = raw.trim_ascii_end().strip_suffix(b"}")?;
+    let body = trim_space_end(raw).strip_suffix(b"}")?;
     // The first occurrence: the members before it are short, the observation long.
     let at = memchr::memmem::find(body, KEY)?;
-    let before = body[..at].trim_ascii_end().strip_suffix(b",")?;
-    let observed = body[at + KEY.len()..].trim_ascii_start().strip_prefix(b":")?;
+    let before = trim_space_end(&body[..at]).strip_suffix(b",")?;
+    let after = &body[at + KEY.len()..];
+    let observed = after[space_run(after)..].strip_prefix(b":")?;
     // One buffer per worker for the members' text, closed as an object.
     thread_local! {
         static MEMBERS: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
@@ -67,6 +69,14 @@ fn verbatim<'a>(raw: &'a [u8], secret: Option<(&str, &Value)>) -> Option<Fast<'a
         read_round(Value::Object(map), secret).ok()
     })?;
     Some(Fast { round, observed })
+}
+
+/// `text` without the JSON white space at its end. Only JSON's own white
+/// space may stand between the members and `"observed"`: ASCII's (a form
+/// feed too) would read a round here that the full path refuses as not JSON.
+fn trim_space_end(text: &[u8]) -> &[u8] {
+    let end = text.iter().rposition(|&b| !is_space(b)).map_or(0, |i| i + 1);
+    &text[..end]
 }
 
 /// A round's members (its observation taken off) read straight into its

@@ -63,7 +63,7 @@ pub(crate) fn read_line_epoch(
 /// JSON object cannot be an epoch, and the lines after it are then not
 /// epochs either, so one finding says so instead of one per line.
 fn not_a_proof(first: &[u8]) -> Option<String> {
-    let text = first.trim_ascii_start();
+    let text = &first[crate::base::json::space_run(first)..];
     let object = text.first() == Some(&b'{') && serde_json::from_slice::<serde::de::IgnoredAny>(text).is_ok();
     if object {
         return None;
@@ -103,7 +103,8 @@ pub(crate) fn read_lines<R: BufRead, S: Sink>(mut input: R, sink: &mut S, option
         };
         line += 1;
         if let Ok(t) = &text {
-            if t.iter().all(u8::is_ascii_whitespace) {
+            // Blank is JSON's white space only: a line of form feeds is an epoch that is not JSON.
+            if t.iter().all(|&b| crate::base::json::is_space(b)) {
                 continue;
             }
         }

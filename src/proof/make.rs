@@ -323,7 +323,7 @@ pub fn from_lines<R: BufRead, W: Write>(mut input: R, out: W, options: MakeOptio
             crate::base::lines::Line::Text(t) => t,
         };
         line += 1;
-        if text.iter().all(u8::is_ascii_whitespace) {
+        if text.iter().all(|&b| crate::base::json::is_space(b)) {
             continue;
         }
         let at = |error: FieldError| MakeError::Invalid {

@@ -274,6 +274,8 @@ describe('fragment.mjs', () => {
   test('a proof or a page link pasted into a field is recognised; a seed is not', () => {
     assert.equal(fragment.recognisePasted(' {"proof": 1, "epochs": []}').kind, 'proof');
     assert.equal(fragment.recognisePasted('{"commit": null, "serverSeed": "s", "rounds": []}').kind, 'proof');
+    // Checked as pasted, as the audit reads it: a form feed before it is no JSON white space.
+    assert.equal(fragment.recognisePasted('\f{"proof": 1, "epochs": []}\n').text, '\f{"proof": 1, "epochs": []}\n');
     assert.equal(fragment.recognisePasted('https://example.org/pruefen#proof=e30').kind, 'link');
     assert.equal(fragment.recognisePasted('#dice.roll&n=1').kind, 'link');
     for (const seed of ['a3f1c9d4e5b6', '{not json', 'correct horse battery staple', 'https://example.org/#top']) {

@@ -66,16 +66,30 @@ export function epochValueTasks(ctx, scan, start, epoch, line) {
   return [{ kind: 'epoch', info }, { kind: 'epoch-invalid', info, finding: f }];
 }
 
+/**
+ * The tasks of a document. A text that is not JSON is one finding and
+ * nothing else: found by the syntax pass, or by the walk, which reads the
+ * document's keys and small values strictly (a title holding a lone
+ * surrogate is not JSON, as `provably audit` reads it).
+ */
 export function documentTasks(ctx, text) {
+  const notJson = (e) => {
+    if (!(e instanceof NotJson)) throw e;
+    ctx.epochs.length = 0;
+    return [{ kind: 'doc-invalid', finding: invalidAt({ line: lineOf(text, e.offset) }, null, `not JSON: ${e.message} at character ${e.offset}`) }];
+  };
   const scan = new Scanner(text);
   try {
     scan.whole();
+    scan.i = 0;
+    scan.ws();
+    return walkDocument(ctx, scan);
   } catch (e) {
-    if (!(e instanceof NotJson)) throw e;
-    return [{ kind: 'doc-invalid', finding: invalidAt({ line: lineOf(text, e.offset) }, null, `not JSON: ${e.message} at character ${e.offset}`) }];
+    return notJson(e);
   }
-  scan.i = 0;
-  scan.ws();
+}
+
+function walkDocument(ctx, scan) {
   const tasks = [];
   const invalid = (field, reason) => tasks.push({ kind: 'doc-invalid', finding: invalidAt({}, field, reason) });
   const seen = new Set();

@@ -1,13 +1,16 @@
 // Format sniffing: a proof document or JSON lines (docs/proofs.md), from a
 // text or from a file's bytes, a leading byte order mark set aside.
 
+import { skipSpace } from '../json.mjs';
+
 /**
  * Document or JSON lines: `{`, optional white space, then `"proof"` makes a
  * document. A byte order mark before it is no part of the text (editors on
  * Windows write one), so it does not make a document JSON lines.
  */
 export function isDocument(text) {
-  return /^\uFEFF?[ \t\r\n]*\{[ \t\r\n]*"proof"/.test(text);
+  const brace = skipSpace(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
+  return text[brace] === '{' && text.startsWith('"proof"', skipSpace(text, brace + 1));
 }
 
 /** The text without a leading byte order mark. */

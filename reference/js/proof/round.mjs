@@ -8,7 +8,7 @@ import { describe, isObject } from '../validate.mjs';
 import { isBet } from './bets.mjs';
 import { compareObserved, mismatches } from './compare.mjs';
 import { FieldError, finding, invalidAt, splitMessage, typeName } from './finding.mjs';
-import { Scanner, Twice } from './scan.mjs';
+import { NotJson, Scanner, Twice } from './scan.mjs';
 
 /** The longest `external` reason, in characters (code points). */
 export const MAX_EXTERNAL = 64;
@@ -159,9 +159,12 @@ function readObserved(op, v) {
  */
 function readRound(engine, table, text, secret) {
   try {
-    new Scanner(text).value([]);
+    // Strictly, as serde_json reads a round: the first of a key given twice
+    // and a lone surrogate escape, in text order, is the round's error.
+    new Scanner(text, { strict: true }).value([]);
   } catch (e) {
     if (e instanceof Twice) throw new FieldError(e.path, 'appears twice');
+    if (e instanceof NotJson) throw new FieldError('round', `not JSON: ${e.message} at character ${e.offset}`);
     throw e;
   }
   let v;

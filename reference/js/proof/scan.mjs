@@ -3,7 +3,7 @@
 // position, so a key given twice can be reported where it stands and the
 // other keys still checked.
 
-import { parseJson } from '../json.mjs';
+import { parseJson, skipSpace } from '../json.mjs';
 
 export class NotJson extends Error {
   constructor(message, offset) {
@@ -22,12 +22,24 @@ export class Twice extends Error {
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const PLAIN = /[^"\\\u0000-\u001f]*/y;
 const MAX_DEPTH = 128;
+// With the u flag a well-formed pair is one code point outside this class,
+// so only a surrogate without its partner matches.
+const LONE = /[\uD800-\uDFFF]/u;
 
-/** A JSON scanner over one text: syntax only, and (on request) keys given twice. */
+/**
+ * A JSON scanner over one text: syntax only, and (on request) keys given
+ * twice. `strict`: a string holding a lone surrogate escape ("\ud800", or
+ * a low one alone) is not JSON, as serde_json and so `provably audit` read
+ * it. The walk reads the document's own keys and small values (a title, a
+ * commitment, a secret) and each round strictly; the syntax pass over the
+ * whole text does not, so that a round's lone surrogate is that round's
+ * finding, as the audit gives it, not the document's.
+ */
 export class Scanner {
-  constructor(text) {
+  constructor(text, { strict = false } = {}) {
     this.t = text;
     this.i = 0;
+    this.strict = strict;
   }
 
   fail(message) {
@@ -35,12 +47,7 @@ export class Scanner {
   }
 
   ws() {
-    const t = this.t;
-    for (;;) {
-      const c = t.charCodeAt(this.i);
-      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) this.i++;
-      else return;
-    }
+    this.i = skipSpace(this.t, this.i);
   }
 
   /** Skips a string at the current position; returns its decoded text. */
@@ -53,7 +60,12 @@ export class Scanner {
       const c = this.t[this.i];
       if (c === '"') {
         this.i++;
-        return JSON.parse(this.t.slice(start, this.i));
+        const text = JSON.parse(this.t.slice(start, this.i));
+        if (this.strict && LONE.test(text)) {
+          this.i = start;
+          this.fail('a string holding a lone surrogate escape is no Unicode text');
+        }
+        return text;
       }
       if (c === undefined) this.fail('unterminated string');
       if (c !== '\\') this.fail('a control character in a string must be escaped');
@@ -149,7 +161,7 @@ export class Scanner {
     if (this.i !== this.t.length) this.fail('unexpected text after the JSON value');
   }
 
-  /** The members of the (well-formed) object at `at`: [{ key, start, end }] in text order. */
+  /** The members of the (well-formed) object at `at`: [{ key, start, end }] in text order; its keys read strictly. */
   members(at) {
     this.i = at + 1;
     const out = [];
@@ -157,7 +169,7 @@ export class Scanner {
     if (this.t[this.i] === '}') return out;
     for (;;) {
       this.ws();
-      const key = this.string();
+      const key = this.strictly(() => this.string());
       this.ws();
       this.i++; // ':'
       this.ws();
@@ -185,15 +197,35 @@ export class Scanner {
     }
   }
 
-  /** What the well-formed value at `at` is, for a message. */
+  /** What the well-formed value at `at` is, for a message (a string read strictly, as the audit reads it). */
   typeAt(at) {
     const c = this.t[at];
+    if (c === '"') {
+      this.i = at;
+      this.strictly(() => this.string());
+    }
     return c === '{' ? 'an object' : c === '[' ? 'a list' : c === '"' ? 'a string' : c === 'n' ? 'null' : c === 't' || c === 'f' ? 'a boolean' : 'a number';
   }
 
-  /** The well-formed value between `start` and `end`, parsed (integers past 2^53 as BigInt). */
+  /**
+   * The well-formed value between `start` and `end`, parsed (integers past
+   * 2^53 as BigInt); read strictly, so a lone surrogate in it is not JSON.
+   */
   parse(start, end) {
+    this.i = start;
+    this.strictly(() => this.value());
     return parseJson(this.t.slice(start, end), { onDuplicate: () => {} });
+  }
+
+  /** `read()` with strings held to Unicode text. */
+  strictly(read) {
+    const was = this.strict;
+    this.strict = true;
+    try {
+      return read();
+    } finally {
+      this.strict = was;
+    }
   }
 }
 

@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import { firstDifference } from '../compare.mjs';
 import { parseJson, stringifyJson } from '../json.mjs';
 import { OK_FIELDS, checkProof, isDocument, seatSeed } from '../proof.mjs';
-import { OPS, commitmentOf } from '../provably.mjs';
+import { OPS, commitmentOf, execute } from '../provably.mjs';
 import { REPO } from '../testkit/helpers.mjs';
 import { loadVectors, seatsFor, sha256hex, systemProofs, tamperedShoe } from '../testkit/proofs.mjs';
 
@@ -106,6 +106,48 @@ describe('bet histories, held to `provably audit`', () => {
       assert.equal(firstDifference(comparable(expected), comparable(report)), null, `expected ${stringifyJson(expected)}\ngot      ${stringifyJson(report)}`);
     });
   }
+});
+
+describe('one verdict with `provably audit`: -0, lone surrogates, form feeds', () => {
+  const doc = (round, head = '') => `{"proof":1${head},"epochs":[{"commit":null,"serverSeed":"s","rounds":[${round}]}]}`;
+  const face = async () => (await execute({ op: 'dice.roll', serverSeed: 's', clientSeed: 'c', n: 0 })).ok.face;
+  // serde_json reads `-0` as the float negative zero and refuses a lone
+  // surrogate escape as no JSON; the page had read -0 as 0 and kept a lone
+  // surrogate where no field's rule refused it (a title, a reason, two
+  // seats whose halves made a pair).
+  const strict = {
+    'a nonce of -0': [doc('{"op":"stake.dice","clientSeed":"c","nonce":-0}'), [[0, 0, 'nonce', null, null]]],
+    'a title holding a lone surrogate': [doc('{"op":"stake.dice","clientSeed":"c","nonce":0}', ',"title":"\\ud800"'), [[null, null, null, null, 1]]],
+    'an observed mines item -0': [doc('{"op":"stake.mines","clientSeed":"c","nonce":0,"mines":3,"observed":{"mines":[-0]}}'), [[0, 0, 'observed.mines', 0, null]]],
+    'a seat seed holding half a pair': [doc('{"op":"stake.dice","seats":[{"player":1,"seed":"\\ud83d"},{"player":2,"seed":"\\ude00"}],"nonce":0}'), [[0, 0, 'round', null, null]]],
+    'an external reason holding a lone low surrogate': [doc('{"op":"stake.dice","clientSeed":"c","nonce":0,"external":"\\udc00"}'), [[0, 0, 'round', null, null]]],
+    'a JSON line whose server seed is a lone surrogate': ['{"serverSeed":"\\ud800","commit":null,"rounds":[{"op":"stake.dice","clientSeed":"c","nonce":0}]}', [[0, null, null, null, 1]]],
+  };
+  for (const [name, [text, places]] of Object.entries(strict)) {
+    test(`${name}: invalid, the same finding as the audit's`, async () => {
+      const { report } = await checkProof(text);
+      assert.equal(report.verdict, 'invalid');
+      assert.deepEqual(report.findings.map((f) => [f.epoch, f.round, f.field, f.index, f.line]), places);
+      if (existsSync(BIN)) assert.equal(firstDifference(comparable(rustReport(text)), comparable(report)), null, `expected ${stringifyJson(rustReport(text))}\ngot      ${stringifyJson(report)}`);
+    });
+  }
+
+  // JSON's white space is space, tab, LF and CR: a form feed is none. Where
+  // the text breaks, the audit (which streams) and this checker (which reads
+  // the whole text first) may name different places; the verdict is one.
+  test('a form feed around a round\'s observed key or as a line is invalid, a space there is not', async () => {
+    const f = await face();
+    const rounds = ['\f"observed":', '"observed"\f:'].map((gap) => `{"op":"dice.roll","clientSeed":"c","n":0,${gap}{"face":${f}}}`);
+    const epoch = (round) => `{"commit":null,"serverSeed":"s","rounds":[${round}]}`;
+    const texts = [...rounds.map((r) => doc(r)), ...rounds.map((r) => epoch(r)), `${epoch('')}\n\f\f\n`];
+    for (const text of texts) {
+      const { report } = await checkProof(text);
+      assert.equal(report.verdict, 'invalid', JSON.stringify(text));
+      if (existsSync(BIN)) assert.equal(rustReport(text).verdict, 'invalid', JSON.stringify(text));
+      const spaced = (await checkProof(text.replaceAll('\f', ' '))).report.verdict;
+      assert.equal(spaced, text.includes('"observed"') ? 'match' : 'unobserved', JSON.stringify(text));
+    }
+  });
 });
 
 describe('proof.mjs', () => {
