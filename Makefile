@@ -257,7 +257,7 @@ bench:
 	$(CARGO) bench --locked --bench harness
 	scripts/bench-ratios.sh
 
-# Issue 35's four ratios in one run (BENCHMARKS.md, "The four ratios"):
+# The four ratios in one run (BENCHMARKS.md, "The four ratios"):
 # serve over the HMAC limit, diff over serve, audit over serve, the page's
 # longest task over 100 ms.
 bench-ratios: venv node chromium

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The four ratios of issue 35 ("near the limit"), measured in one run on
+# The four ratios ("near the limit"), measured in one run on
 # this machine (make bench ends with them; BENCHMARKS.md, "The four ratios"):
 #
 #   scripts/bench-ratios.sh            # all four
@@ -14,7 +14,7 @@
 #    target/bench-ratios/mix.log).
 # 2. `diff --jobs 2` against `serve` over `serve` alone on the same requests
 #    (CASES generated cases per op, seed 1, every op; default 10,000).
-# 3. `audit` of issue 35's archive (200 epochs x 100 six-deck shoes) as
+# 3. `audit` of the shoe archive (200 epochs x 100 six-deck shoes) as
 #    Python's json.dumps writes it, as JSON lines and as documents, over
 #    `serve` on the same rounds, wall time and CPU (scripts/bench-audit.sh layouts).
 # 4. The page at 4x CPU throttle, a 10,000-round proof from a link and from
@@ -73,7 +73,7 @@ awk -v g="$(phase generate)" -v e="$(phase 'expected answers')" -v l="$(phase 'e
     -v q="$(phase 'request lines')" -v s="$(phase "serve's answers to the request lines")" 'BEGIN {
   printf "2. the harness in process, 3,000 cases: generate %.2f + expected answers %.2f + their lines %.2f + request lines %.2f = %.2f ms, %.2fx serve'"'"'s answers to the same lines (%.2f ms)\n", g, e, l, q, g + e + l + q, (g + e + l + q) / s, s }'
 
-# 3. the audit over serve, on json.dumps's bytes: issue 35's archive of 200
+# 3. the audit over serve, on json.dumps's bytes: the shoe archive of 200
 #    epochs x 100 six-deck shoes, as JSON lines (its "done when") and in the
 #    other layouts (scripts/bench-audit.sh layouts), wall and CPU.
 OUT=$OUT/audit RUNS=$RUNS scripts/bench-audit.sh layouts > "$OUT/audit.log" 2>&1

@@ -1,4 +1,4 @@
-//! `stake`: Stake's published games on one byte stream (issue 28).
+//! `stake`: Stake's published games on one byte stream.
 //!
 //! The stream is the one of seed 000's shoe ([`crate::schemes::shoe::ByteStream`]):
 //! block b is HMAC_SHA256(key = serverSeed, message = "clientSeed:nonce:b"),
