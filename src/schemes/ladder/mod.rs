@@ -100,6 +100,14 @@ pub fn pick(v: u32, i: usize) -> usize {
     usize::try_from(j).expect("j <= i")
 }
 
+/// Whether an implementation that normalises the word by its largest value,
+/// j = ⌊v / (2^32 − 1) · (i + 1)⌋, draws another j than [`pick`]: only where
+/// an integer lies between v·(i+1)/2^32 and v·(i+1)/(2^32 − 1).
+pub fn parts_by_max(v: u32, i: usize) -> bool {
+    let by_max = u64::from(v) * (i as u64 + 1) / u64::from(u32::MAX);
+    by_max != pick(v, i) as u64
+}
+
 /// Returns `order`: case k gets ladder entry `order[k]`.
 pub fn shuffle(server_seed: &str, client_seed: &str, size: usize) -> Vec<u32> {
     let mut order: Vec<u32> = (0..u32::try_from(size).expect("a ladder is not that long")).collect();
