@@ -274,7 +274,8 @@ impl ProofError {
     }
 }
 
-/// A field error before it is placed: what [`check`] finds in a round or an epoch.
+/// A field error before it is placed: what reading a round or an epoch finds
+/// ([`FieldError::at`] places it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldError {
     pub field: String,
