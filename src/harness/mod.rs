@@ -213,7 +213,7 @@ pub fn open(m: manifest::Manifest) -> Box<dyn Target> {
 }
 
 /// Makes this process reap every descendant of the targets it runs, even
-/// one that left the target's process group: see [`children`].
+/// one that left the target's process group: see `children`.
 pub fn reap_descendants() -> bool {
     children::become_subreaper()
 }

@@ -1,6 +1,6 @@
 //! `ladder`: the Deal-or-No-Deal case shuffle (seed 004).
 //!
-//! block[i] = HMAC(serverSeed, "clientSeed:i") with no nonce; each block gives
+//! block\[i\] = HMAC(serverSeed, "clientSeed:i") with no nonce; each block gives
 //! eight big-endian u32 words, r = v / 2^32, and Fisher–Yates from the back
 //! takes j = ⌊r · (i + 1)⌋.
 
