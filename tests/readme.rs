@@ -227,7 +227,6 @@ fn sample_table(readme: &str) -> Vec<(String, usize, usize)> {
 /// harness's own start and `hello`; `${PROVABLY}` is this build's binary,
 /// not the test's).
 fn claimed(m: &provably::harness::manifest::Manifest) -> Vec<String> {
-    use provably::harness::Target as _;
     let me = std::env::current_exe().expect("test binary");
     let mut m = m.clone();
     for word in &mut m.command {
