@@ -42,7 +42,7 @@ QUIET := $(if $(CI),--quiet)
 
 help:
 	@echo "make diff         run the harness against every target (CASES=$(CASES), SEED=$(SEED))"
-	@echo "make test         fmt, clippy, cargo tests (with the Python parity), JS and browser tests, the wild stacks; ends in a summary"
+	@echo "make test         fmt, clippy, rustdoc, cargo tests (with the Python parity), JS and browser tests, the wild stacks; ends in a summary"
 	@echo "make diff-python  the published referenz.py and poker_referenz.py on 10,000+ cases"
 	@echo "make diff-numpy   real numpy and the page's Python lines on 10,000+ seeds"
 	@echo "make diff-node    our WebCrypto target under node (CASES per op)"
@@ -54,7 +54,7 @@ help:
 	@echo "make vectors      regenerate vectors/ and the schemas"
 	@echo "make web          serve the verification page on http://127.0.0.1:8000/"
 	@echo "make fuzz         the request and response parsers on 1,000,000 fuzzed lines each"
-	@echo "make bench        criterion benchmarks, then the four ratios of scripts/bench-ratios.sh"
+	@echo "make bench        one run into benches/runs/<date>-<machine>/: the machine, criterion benchmarks, the ratios of scripts/bench-ratios.sh"
 	@echo "make bench-audit  provably audit vs serve on 10^5 shoes, peak RSS at 10^6 rounds"
 	@echo "make test-spark   the audit as a Spark job (local[2]) against one provably audit (docs/scale.md)"
 	@echo "make examples     rewrite examples/proofs/ with provably proof"
@@ -131,8 +131,11 @@ test: deps spark-deps
 	@$(SIDE) test-spark-stage test-wild-toy-stages
 	@$(STAGE) --summary
 
+# rustdoc with its warnings denied, after clippy's check build (whose
+# dependencies' metadata it reads): a broken intra-doc link fails.
 test-clippy-stage:
 	@$(STAGE) clippy $(CARGO) clippy --all-targets --locked --features wild -- -D warnings
+	@$(STAGE) doc env RUSTDOCFLAGS='-D warnings' $(CARGO) doc --no-deps --locked --features wild
 
 test-node-stages:
 	@$(STAGE) vectors target/debug/provably vectors --check
@@ -251,13 +254,12 @@ web: $(BIN)
 fuzz:
 	PROPTEST_CASES=1000000 $(CARGO) test --release --locked fuzz::
 
+# One run: the machine, criterion's benches, the ratios; each step's output
+# and raw results kept under benches/runs/<date>-<machine>/ (scripts/bench-run).
 bench:
-	$(CARGO) bench --locked --bench schemes
-	$(CARGO) bench --locked --bench blackjack
-	$(CARGO) bench --locked --bench harness
-	scripts/bench-ratios.sh
+	scripts/bench-run
 
-# Issue 35's four ratios in one run (BENCHMARKS.md, "The four ratios"):
+# The four ratios in one run (BENCHMARKS.md, "Today's figures against their goals"):
 # serve over the HMAC limit, diff over serve, audit over serve, the page's
 # longest task over 100 ms.
 bench-ratios: venv node chromium

@@ -1,6 +1,6 @@
 //! The harness's own work per generated case, phase by phase, on the cases
-//! `provably diff --seed 1` asks of every op (issue 35's goal 2: the harness
-//! at most 1.15x its target's cost needs to know which phase it pays for):
+//! `provably diff --seed 1` asks of every op (the harness's
+//! cost against its target's, a withdrawn goal, is told phase by phase):
 //!
 //!     cargo bench --bench harness
 //!

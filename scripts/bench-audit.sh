@@ -8,8 +8,8 @@
 #   scripts/bench-audit.sh speed    # only the hyperfine comparison
 #   scripts/bench-audit.sh memory   # only the peak-RSS runs
 #   scripts/bench-audit.sh others   # only: the document as Python's json.dumps writes it (and keys reversed), hyperfine against serve (OLD=binary: another build beside it)
-#   scripts/bench-audit.sh hostile  # only: issue 26's hostile documents (big unobserved shuffles, a 2 GiB string, 40,000 keys), RSS and time
-#   scripts/bench-audit.sh layouts  # only: issue 35's archive (200 epochs x 100 six-deck shoes) in five layouts, wall and CPU against serve (OUT=dir)
+#   scripts/bench-audit.sh hostile  # only: hostile documents (big unobserved shuffles, a 2 GiB string, 40,000 keys), RSS and time
+#   scripts/bench-audit.sh layouts  # only: the shoe archive (200 epochs x 100 six-deck shoes) in five layouts, wall and CPU against serve (OUT=dir)
 #
 # Inputs (target/bench-audit/, deterministic): N six-deck `shoe.deal`
 # requests, one server seed per shoe (seed 000 reveals a shoe's seed when
@@ -171,7 +171,7 @@ PY
   hyperfine --warmup 1 --runs "$RUNS" -i -n "audit, 40,000 distinct keys" "$P audit --quiet $OUT/keys-40k.json"
 }
 
-# Issue 35's archive: 200 server seeds, 100 six-deck shoes each (nonces
+# The shoe archive: 200 server seeds, 100 six-deck shoes each (nonces
 # 0..99), as `provably proof --group` writes it (JSON lines and a
 # document), as Python's json.dumps writes each line, and as json.dumps
 # writes the whole document with and without indent=2. Each audit against

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `provably serve` against the cost of its hashes, on a mix of every op
-# (BENCHMARKS.md, issue 35 goal 1):
+# (BENCHMARKS.md; the goal is withdrawn, the figure kept):
 #
 #   scripts/bench-mix.sh [CASES]     # generated cases per op, default 10000
 #

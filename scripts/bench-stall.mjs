@@ -1,11 +1,11 @@
 // Does the page stall? A proof of N dice rounds (made by `provably proof`,
 // judged by `provably audit`) opened from a #proof= link and from a file,
 // side by side, at a CPU slowdown (CDP Emulation.setCPUThrottlingRate), in
-// headless Chromium as the browser tests run it (issue 35.4):
+// headless Chromium as the browser tests run it:
 //
 //   node scripts/bench-stall.mjs [--rounds 10000] [--throttle 4] [--runs 5] [--warmup 1] [--modes link,file] [--root DIR]… [--json]
 //
-// The figures (reference/js/testkit/stall.mjs, which web/test/issue35.test.mjs
+// The figures (reference/js/testkit/stall.mjs, which web/test/page-never-stalls.test.mjs
 // uses too), per run: the longest main-thread task, the largest gap of a
 // 20 ms timer, the time to the verdict from navigation and from the
 // self-test's pass (a link opens the moment it passes; a file is handed to

@@ -6,7 +6,7 @@
 //! outcome derived from that seed must equal what was observed at the table
 //! (otherwise other cards were dealt). The typed items become a proof
 //! round's `observed` and are checked by the same code as `provably audit`
-//! checks proofs ([`crate::proof::check`]): the same limits (a die face is
+//! checks proofs (`crate::proof`): the same limits (a die face is
 //! 1 to 6), prefixes and unseen items (`?`), and every differing item is
 //! listed. Nothing observed is "nothing to compare", never a match.
 

@@ -1027,7 +1027,7 @@ fn a_value_past_the_cap_stops_the_reading_with_a_finding_that_names_the_limit() 
 }
 
 /// A round of more list items than any op answers is refused unread
-/// (issue 34.11: four 60 MB rounds of `"order": [0, 0, …]` took 2.35 GB
+/// (before: four 60 MB rounds of `"order": [0, 0, …]` took 2.35 GB
 /// with `--jobs 1`, each built as values of 32 bytes per two of text).
 #[test]
 fn a_round_of_more_items_than_any_answer_is_invalid_and_the_next_round_is_read() {

@@ -1,6 +1,6 @@
 //! An auditor's own target (tests/auditor/target.py, written from
 //! docs/schemes.md alone) claiming four ops and no lower op, with one bug
-//! planted at a time: each bug is one finding per op (issue 33), named by
+//! planted at a time: each bug is one finding per op, named by
 //! the known bug it answers as, and the findings of an input bug say which
 //! field separates their cases.
 

@@ -171,7 +171,7 @@ fn a_program_that_does_not_exist_is_a_spawn_fault_not_a_hang() {
         &Options::default(),
         &|_| {},
     );
-    // Once, not once per job and restart (issue 27 item 8).
+    // Once, not once per job and restart.
     assert_eq!(kinds(&r), vec![FaultKind::Spawn], "{:#?}", r.faults);
     assert!(
         r.faults[0].detail.ends_with("(8 times: every copy and its restart)"),
@@ -603,7 +603,7 @@ fn findings_of(report: &serde_json::Value) -> Vec<serde_json::Value> {
 
 /// A planted HMAC-input bug is one finding per op, named as such, with
 /// provably's key and the minimal request's HMAC message; every diverging op
-/// downstream of the MAC shares it (issue 22).
+/// downstream of the MAC shares it.
 #[rstest]
 #[case::latin1_key("latin1-key", "latin1-key")]
 #[case::float_nonce("float-nonce", "nonce-float-repr")]
@@ -617,7 +617,7 @@ fn an_hmac_input_bug_is_one_finding_per_op_named_with_the_minimal_message(#[case
     assert_eq!(ops.len(), n, "one finding per op: {findings:#?}");
     for f in findings.iter().filter(|f| f["op"] != "cursor.hash") {
         assert_eq!(f["cause"], "input", "{f:#}");
-        // Named by the known bug of harness/bugs/ it answers as (issue 33).
+        // Named by the known bug of harness/bugs/ it answers as.
         assert_eq!(f["known"]["name"], known, "{f:#}");
         assert_eq!(f["group"], "the HMAC input differs", "{f:#}");
         let minimal: serde_json::Value = serde_json::from_str(f["request"].as_str().unwrap()).unwrap();
@@ -644,7 +644,7 @@ fn an_hmac_input_bug_is_one_finding_per_op_named_with_the_minimal_message(#[case
 }
 
 /// Every number of the story comes from the request shown: shrinking never
-/// leaves the explanation on the request the run first found (issue 22).
+/// leaves the explanation on the request the run first found.
 #[test]
 fn shrinking_never_leaves_the_explanation_on_another_request() {
     let (code, out, report, _) = faux_report("subtle", "400", &[], &[]);
@@ -748,7 +748,7 @@ fn diff_op_dice_roll_runs_only_dice_roll() {
 }
 
 /// A target that claims nothing, or answers too few cases, is not "conformant":
-/// exit 4, with the shortfall named (issue 26 item 11).
+/// exit 4, with the shortfall named.
 #[test]
 fn nothing_compared_exits_4_and_require_cases_sets_the_minimum() {
     let (code, out, _, _) = faux_report("correct", "5", &[], &[("FAUX_OPS", "")]);
@@ -761,7 +761,7 @@ fn nothing_compared_exits_4_and_require_cases_sets_the_minimum() {
 }
 
 /// An output that cannot be written fails with 5; the table and every
-/// other output are still written (issue 26 item 9).
+/// other output are still written.
 #[test]
 fn an_unwritable_report_still_writes_the_table_and_junit_and_exits_5() {
     let dir = tempfile::tempdir().unwrap();
@@ -793,7 +793,7 @@ fn an_unwritable_report_still_writes_the_table_and_junit_and_exits_5() {
 }
 
 /// A target answering random wrong values, of any type and size, to every
-/// op: the harness explains every answer and never panics (issue 26 item 1).
+/// op: the harness explains every answer and never panics.
 /// CI runs a bounded count; FAUX_RUNS raises it.
 #[test]
 fn diff_survives_a_target_answering_random_wrong_values() {
@@ -818,7 +818,7 @@ fn diff_survives_a_target_answering_random_wrong_values() {
 }
 
 /// No raw invisible or private-use character reaches a text report: the
-/// terminal, JUnit or the HTML page (issue 22, every class).
+/// terminal, JUnit or the HTML page (every class).
 #[test]
 fn no_invisible_character_of_any_class_reaches_a_text_report() {
     let (code, out, report, xml) = faux_report("invisible", "5", &[], &[]);
@@ -860,9 +860,8 @@ fn written_reports_hold_to_the_committed_report_schema() {
     }
 }
 
-/// `audit` shows a document's keys escaped (one text rule, issue 26 item 4)
-/// and its JUnit `tests=` counts its `<testcase>` elements, one per finding
-/// (issue 22 item 7).
+/// `audit` shows a document's keys escaped (one text rule)
+/// and its JUnit `tests=` counts its `<testcase>` elements, one per finding.
 #[test]
 fn audit_shows_hostile_keys_escaped_and_junit_counts_its_test_cases() {
     let dir = tempfile::tempdir().unwrap();
@@ -888,7 +887,7 @@ fn audit_shows_hostile_keys_escaped_and_junit_counts_its_test_cases() {
 }
 
 /// Diverging answers of 15 MiB cost what a case may cost, not what a batch
-/// holds (issue 26 item 2): every answer of this target diverges.
+/// holds: every answer of this target diverges.
 #[test]
 fn diverging_15_mib_answers_stay_within_a_memory_bound() {
     let (code, out, report, _) = faux_report("huge-wrong", "20", &["--jobs", "1", "--op", "cursor.hash"], &[]);

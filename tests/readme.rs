@@ -200,3 +200,77 @@ fn readme_blocks_are_parsed_with_their_exit_codes_and_skip_reasons() {
     assert_eq!(lines, [("provably a --b   # fails: exit 3", 3), ("provably c", 0)]);
     assert_eq!(documented_exit("provably x 'exit 4'"), 0, "only a comment names a code");
 }
+
+/// The rows of the README's sample `make diff` table: each target with the
+/// ops it claims and the ops it does not (`not claimed`).
+fn sample_table(readme: &str) -> Vec<(String, usize, usize)> {
+    let start = readme
+        .find("\ntarget          ops  not claimed")
+        .expect("README.md shows the table of `make diff`");
+    readme[start + 1..]
+        .lines()
+        .skip(2)
+        .take_while(|l| !l.starts_with("```"))
+        .map(|l| {
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            let count = |i: usize| {
+                cols[i]
+                    .parse::<usize>()
+                    .unwrap_or_else(|_| panic!("README table row {l:?}"))
+            };
+            (cols[0].to_string(), count(1), count(2))
+        })
+        .collect()
+}
+
+/// The ops a built-in target claims, as `make diff` opens it (the
+/// harness's own start and `hello`; `${PROVABLY}` is this build's binary,
+/// not the test's).
+fn claimed(m: &provably::harness::manifest::Manifest) -> Vec<String> {
+    let me = std::env::current_exe().expect("test binary");
+    let mut m = m.clone();
+    for word in &mut m.command {
+        if Path::new(word.as_str()) == me {
+            *word = bin().display().to_string();
+        }
+    }
+    let name = m.name.clone();
+    let mut target = provably::harness::open(m);
+    let hello = target
+        .start()
+        .unwrap_or_else(|f| panic!("{name} does not start: {f:?}"));
+    hello.ops
+}
+
+/// README's sample table names every built-in target, each with the ops
+/// its `hello` really claims and the ops it leaves out: a target or an op
+/// added without a new run of the table fails here.
+#[test]
+fn readme_sample_table_has_every_target_with_the_ops_it_claims() {
+    if ![".venv", "node_modules"].iter().all(|d| root().join(d).is_dir()) {
+        eprintln!("skipping: no .venv or node_modules (run `make deps`)");
+        return;
+    }
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let table = sample_table(&readme);
+    let targets = provably::harness::manifest::all(&root().join("harness/targets")).expect("harness/targets");
+    let ops = provably::registry::names();
+    let mut real: Vec<(String, usize, usize)> = targets
+        .iter()
+        .map(|m| {
+            let n = claimed(m).iter().filter(|o| ops.contains(&o.as_str())).count();
+            (m.name.clone(), n, ops.len() - n)
+        })
+        .collect();
+    real.sort();
+    assert_eq!(
+        table, real,
+        "README.md's table (target, ops, not claimed) against the targets' hello"
+    );
+}
+
+#[test]
+fn the_sample_table_is_read_row_by_row() {
+    let text = "x\n```text\ntarget          ops  not claimed  cases\n------\na   1  29  5\nb  30   0  7\n```\n";
+    assert_eq!(sample_table(text), [("a".to_string(), 1, 29), ("b".to_string(), 30, 0)]);
+}

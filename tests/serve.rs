@@ -83,7 +83,7 @@ fn invalid_utf8_and_overlong_lines_are_answered_not_fatal() {
 }
 
 /// A line of more items than any request holds is answered `invalid`, with
-/// its id, unbuilt (issue 37.5: a 16.6 MB line took 606 MB as values; now
+/// its id, unbuilt (before: a 16.6 MB line took 606 MB as values; now
 /// some 50 MB, BENCHMARKS.md), and the next line is served.
 #[test]
 fn a_request_of_more_items_than_any_op_takes_is_invalid_with_its_id() {

@@ -1,4 +1,4 @@
-//! `audit --stats` over Stake's games (issue 28): each game's exact law
+//! `audit --stats` over Stake's games: each game's exact law
 //! checked against enumeration or against the game's own function at every
 //! boundary, honest bet histories that raise no alarm, and histories ground
 //! on one feature (Limbo's multiplier, a mine on one tile) that raise it

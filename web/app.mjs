@@ -56,7 +56,7 @@ async function runSelftest() {
   let r;
   try {
     // The worker loads the vectors itself: 1.6 MB read, decoded and copied
-    // here were main-thread tasks of 100 ms and more at a slow CPU (issue 35).
+    // here were main-thread tasks of 100 ms and more at a slow CPU.
     r = await run('proof', 'selftest', {}, {
       onProgress: (done, total) => {
         $('selftest-total').textContent = formatInt(total);

@@ -3,7 +3,7 @@
 // the document's URL, Chromium copies and parses it on the main thread over
 // and over (every history update, every scan of the page's forms, every
 // request the page makes): at a 4× slower CPU that was seconds of stalls
-// before the proof was even read (issue 35). So the value is taken here and
+// before the proof was even read. So the value is taken here and
 // the address bar keeps the page without it; ui.mjs opens it once the
 // self-test has passed, and "Link zu dieser Prüfung" gives the link back.
 //

@@ -475,7 +475,7 @@ function marksOf(observed, differences, field) {
 /**
  * Chips built at once: a list this long is kept whole (hidden outside the
  * range shown); a longer one (a 100,000-entry shuffle: one task of most of
- * a second, issue 34) builds only the range shown, and the rest in pieces
+ * a second) builds only the range shown, and the rest in pieces
  * when asked for.
  */
 const EAGER = 2000;

@@ -437,7 +437,7 @@ function render(view, source) {
   }
   // The verdict is drawn, laid out and scrolled to in a task of its own, the
   // rest from the next one: verdict, statistics and the first seeds in one
-  // task were 100 ms at a 4× slower CPU (issue 35).
+  // task were 100 ms at a 4× slower CPU.
   v.scrollIntoView({ block: 'start' });
   const gen = state.gen;
   setTimeout(() => {
@@ -465,7 +465,7 @@ function renderResult(view, source) {
   appendInPieces(result, epochs, epochSection, SECTIONS_AT_ONCE, state.gen);
 }
 
-/** Seed sections drawn per task: hundreds at once were one long task (issue 34). */
+/** Seed sections drawn per task: hundreds at once were one long task. */
 const SECTIONS_AT_ONCE = 20;
 
 /** Appends `make(item)` for each item to `parent`, `n` per task, until the card shows another input. */

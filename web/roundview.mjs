@@ -21,7 +21,7 @@ export const FINDINGS_SENT = 1000;
 /**
  * Seeds, and rounds over all seeds, sent to the page: the rest is counted,
  * not drawn. 50,000 empty seeds cost the page seconds in one task to receive
- * and draw (issue 34); a 10,000-round proof still arrives whole.
+ * and draw; a 10,000-round proof still arrives whole.
  */
 export const EPOCHS_SENT = 500;
 export const ROUNDS_SENT = 20_000;

@@ -111,7 +111,7 @@ const PART = 500;
  * ({ type: 'part', epoch, rounds }, in order; the page appends them to
  * `epochs[epoch].rounds`) and leaves those epochs without them: 10,000
  * rounds in the one result message took the page's main thread over 100 ms
- * just to receive at a 4× slower CPU (issue 35); a part is a few ms.
+ * just to receive at a 4× slower CPU; a part is a few ms.
  */
 function sendRounds(id, epochs) {
   let kept = 0;

@@ -682,6 +682,13 @@ export const FAULTS = {
       },
     },
   },
+  'ladder-r-by-max': {
+    ops: {
+      'ladder.shuffle': {
+        run: (p, f) => k.ladderShuffle(p, f, { word: (mac, w) => Buffer.from(mac).readUInt32BE(4 * w) / 4294967295 }),
+      },
+    },
+  },
   'ladder-uint16-order': {
     ops: {
       'ladder.shuffle': {

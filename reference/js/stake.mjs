@@ -16,7 +16,7 @@
 //
 // Every game starts at cursor 0 of its (serverSeed, clientSeed, nonce).
 // Where the sources leave a choice (Limbo's formula, baccarat's first four
-// cards), the reading is the project's canonical one as STAKE.md and the
+// cards), the reading is the project's canonical one as docs/schemes.md and the
 // vectors' notes name it; the other reading stays here under its name.
 
 import { PLINKO, WHEEL } from './generated/stake-tables.mjs';
@@ -87,7 +87,7 @@ export { PLINKO, WHEEL };
 export const diceRoll = (f) => Math.floor(f * 10001) / 100;
 
 /**
- * Limbo has two published readings (STAKE.md, "Readings"; issue 28):
+ * Limbo has two published readings (docs/schemes.md, "Stake: readings"):
  *   docs   the game-events page's code with houseEdge 0.99:
  *            floatPoint = 1e8 / (float * 1e8) * houseEdge
  *            crashPoint = Math.floor(floatPoint * 100) / 100

@@ -163,7 +163,7 @@ impl Keyed {
     ///
     /// Seeds of up to 64 bytes (every seed the schemes publish is 64 hex
     /// digits) are kept in a per-thread cache of the last
-    /// [`CACHED_KEYS`]; a longer seed is keyed on every call, so that a
+    /// `CACHED_KEYS` (16); a longer seed is keyed on every call, so that a
     /// slot stays a fixed size.
     pub fn new(server_seed: &str) -> Self {
         let bytes = server_seed.as_bytes();

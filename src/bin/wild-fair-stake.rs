@@ -15,14 +15,14 @@
 //! | `stake.floats` | `ProvablyFairRNG::<f64>::new(client, server, nonce)` | the iterator's first `count` items → `floats` |
 //! | `stake.dice` | `dice::simulate` | `SimulationResult.outcome` (f64) → `roll` |
 //! | `stake.limbo` | `limbo::simulate` | `SimulationResult.outcome` (f64) → `multiplier` |
-//! | `stake.plinko` | `plinko::simulate(_, Some(Opts::new(rows, Risk::from_str(risk))))` | `index` → `bucket`, `payout` → `multiplier`; `path` see [`plinko`] |
+//! | `stake.plinko` | `plinko::simulate(_, Some(Opts::new(rows, Risk::from_str(risk))))` | `index` → `bucket`, `payout` → `multiplier`; `path` see `plinko` |
 //! | `stake.roulette` | `roulette::simulate` | `pocket` (u8) → `pocket` |
 //! | `stake.wheel` | `wheel::simulate(_, Some(Opts::new(segments, Risk::from_str(risk))))` | `index` → `segment`, `payout` → `multiplier` |
-//! | `stake.keno` | `keno::simulate` | `squares` (Vec<u8>, 1..=40 in draw order) → `hits` |
-//! | `stake.mines` | `mines::simulate(_, mines)` | `squares` (Vec<u8>, 0..=24 in draw order) → `mines` |
+//! | `stake.keno` | `keno::simulate` | `squares` (`Vec<u8>`, 1..=40 in draw order) → `hits` |
+//! | `stake.mines` | `mines::simulate(_, mines)` | `squares` (`Vec<u8>`, 0..=24 in draw order) → `mines` |
 //! | `stake.hilo` | `hilo::simulate` | its `Deck` (private; `Display` "♠J - ♥10 - …") → `cards` |
 //! | `stake.blackjack` | `blackjack::simulate` | `Display` "Dealer: …\nPlayer: …\nDeck: …" → `cards` in draw order: player's two, dealer's two, the 48 of the deck |
-//! | `stake.baccarat` | `baccarat::simulate` | `Display` "<outcome>\n\nPlayer (n): …\nBanker (n): …" → `player`, `banker`, `winner`; `cards` see [`baccarat`] |
+//! | `stake.baccarat` | `baccarat::simulate` | `Display` `"<outcome>\n\nPlayer (n): …\nBanker (n): …"` → `player`, `banker`, `winner`; `cards` see `baccarat` |
 //! | `stake.videopoker` | `video_poker::simulate` | `Display` "Initial Hand: …\nComing Cards: …" → `cards` (the ten it deals) |
 //! | `stake.diamonds` | `diamond_poker::simulate` | `dealer` (`Hand`, `Display` "[Orange, …]") → `gems`, lower case |
 //! | `stake.crash` | `crash::simulate(Config::new(_, Hash::from_hex(salt), _), Hash::from_hex(hash))` | `Outcome` (private; `Display` "Crash point: x") → `crashPoint` |

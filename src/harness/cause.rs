@@ -22,7 +22,7 @@
 //!   the HMAC message of the step where the two sides part.
 //!
 //! Every caller decides through [`decide`]: the run's grouping (without
-//! asking, [`no_probe`]), the shrinker, the findings and the expectations'
+//! asking, `no_probe`), the shrinker, the findings and the expectations'
 //! replay, so the same divergence is always the same group.
 
 use serde_json::Value;

@@ -6,11 +6,11 @@
 //! symptom class, with a count and one example: the case with the smallest
 //! index, so the example does not depend on how the cases were shared
 //! between copies of the target. Only the example, the atoms of its cases
-//! ([`Profile`]) and the [`SAMPLE`] cases of smallest index are kept, never
+//! (`Profile`) and the `SAMPLE` cases of smallest index are kept, never
 //! the cases, so a run of any size holds one entry per group; and of an
-//! answer only what a case may cost ([`KEPT_ANSWER`]): a target answering
+//! answer only what a case may cost (`KEPT_ANSWER`): a target answering
 //! 15 MiB values is asked again when its finding is made. The classes of
-//! one bug become one finding in [`super::cluster`].
+//! one bug become one finding in `super::cluster`.
 
 use std::collections::BTreeMap;
 

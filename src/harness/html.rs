@@ -10,7 +10,7 @@
 //!
 //! The run files are `provably diff --report` output. Everything in them
 //! that a target controls is already escaped for terminals; the page
-//! escapes every text again for HTML ([`esc`]), whatever its origin.
+//! escapes every text again for HTML (`esc`), whatever its origin.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -9,7 +9,7 @@
 //!
 //! Answers are handed back as raw lines: the harness compares them byte
 //! for byte with the line `provably serve` would print and parses only a
-//! line that differs ([`ProcessTarget::decode`]). Lines read but not yet
+//! line that differs (`ProcessTarget::decode`). Lines read but not yet
 //! taken count against a budget of bytes in flight, so a target that
 //! answers 16 MB lines as fast as it can makes the reader wait instead of
 //! growing the harness's memory.

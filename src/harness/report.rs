@@ -161,7 +161,7 @@ pub struct Symptom {
 }
 
 /// What separates a finding's diverging cases from the op's agreeing ones
-/// (see [`super::separate`]).
+/// (see `super::separate`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Separates {

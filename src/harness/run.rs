@@ -13,7 +13,7 @@
 //! run streams ([`super::findings`]); at the end one example per group is
 //! shrunk ([`super::shrink`]), its cause decided on the minimal request
 //! with the lower ops the target claims ([`super::cause`]), and the groups
-//! of one bug become one finding ([`super::cluster`]), named by the known
+//! of one bug become one finding (`super::cluster`), named by the known
 //! bug it answers as and the property that separates its cases.
 
 use std::collections::{BTreeMap, VecDeque};

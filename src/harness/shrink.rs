@@ -6,7 +6,7 @@
 //! seed before it ever tries a smaller count. Here every field proposes a
 //! few big steps first (empty, zero, half) and the first candidate that
 //! still diverges is taken; every candidate is strictly simpler than the
-//! request it came from, so the loop ends. [`shrink`] runs that loop
+//! request it came from, so the loop ends. `shrink` runs that loop
 //! against a live copy of the target within a budget of target calls.
 
 use serde_json::Value;

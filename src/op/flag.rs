@@ -92,6 +92,7 @@ flags! {
     NumpyEdge => "A seed at an edge of numpy's SeedSequence word split: 0, 1, 2^32-1, 2^32, 2^62, 2^63-1.",
     JsUnsafe => "A seed above 2^53: it must travel as a string and be handled as a BigInt in JavaScript.",
     DefaultSize => "The published game's 25 cases.",
+    ByMaxParts => "A ladder draw whose j differs between r = v / 2^32 and r = v / (2^32 - 1): an integer lies between v·(i+1)/2^32 and v·(i+1)/(2^32 - 1), which about i/2^33 of the words reach. An implementation that normalises a word by its largest value diverges here and nowhere else.",
     // The whole domain of every field (valid cases).
     LongKey => "A server seed over 64 bytes: HMAC hashes a key longer than its block before use (RFC 2104, the long-key branch), and its SHA-256 commitment spans two blocks. An implementation that cuts keys to 64 bytes diverges.",
     LongText => "A client seed or tournament id over 64 bytes: the HMAC message spans several SHA-256 blocks. An implementation with a fixed-size message buffer diverges.",

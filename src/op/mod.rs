@@ -9,7 +9,7 @@
 //! how to add an op or a scheme.
 //!
 //! Requests are validated once, while parsing: a [`Request`] can only be
-//! built through [`Request::parse_with`] or [`Request::of`], both of which check
+//! built through `Request::parse_with` or [`Request::of`], both of which check
 //! every field against its [`Kind`], so code that holds a `Request` never
 //! sees an out-of-range value.
 

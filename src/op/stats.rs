@@ -242,7 +242,7 @@ pub fn pooled(m: u64, cells: usize, cell: impl Fn(u64) -> usize) -> Vec<f64> {
     words.into_iter().map(|w| w as f64 / TWO_32).collect()
 }
 
-/// P(order[k] = v) after Fisher–Yates from the back over [0, n), where
+/// P(order\[k\] = v) after Fisher–Yates from the back over [0, n), where
 /// step i draws j ∈ [0, i] with probabilities `draw(i)`: each value's
 /// position is carried through every swap (n³ steps). Row k, column v.
 pub fn shuffle_marginals(n: usize, draw: &dyn Fn(usize) -> Vec<f64>) -> Vec<Vec<f64>> {

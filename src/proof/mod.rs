@@ -49,7 +49,7 @@
 //!   at the round).
 //!
 //! Reading streams: a document is walked by a structural scanner
-//! (`scan`, [`read`]) that cuts each round out as raw JSON text without
+//! (`scan`, `document`) that cuts each round out as raw JSON text without
 //! parsing it and hands rounds on in batches; JSON lines are split at
 //! newlines. Batches go to one worker per core, which parse and check them,
 //! and come back in document order through a bounded window ([`run`]), so
@@ -126,7 +126,7 @@ pub enum FindingKind {
     Skipped,
     Unobserved,
     /// Nonces of a seed pair missing between its first and last bet shown
-    /// (a bet history, [`bets`]): bets nobody can check. No verdict changes.
+    /// (a bet history, `bets`): bets nobody can check. No verdict changes.
     Gap,
 }
 
@@ -274,7 +274,8 @@ impl ProofError {
     }
 }
 
-/// A field error before it is placed: what [`check`] finds in a round or an epoch.
+/// A field error before it is placed: what reading a round or an epoch finds
+/// ([`FieldError::at`] places it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldError {
     pub field: String,
@@ -332,7 +333,7 @@ pub enum Event {
         round: u64,
         verdict: RoundVerdict,
         findings: Vec<Finding>,
-        /// The round is a bet on a seed pair (a stake game): its nonce, followed by [`bets`].
+        /// The round is a bet on a seed pair (a stake game): its nonce, followed by `bets`.
         bet: Option<Bet>,
         /// What the round gives the statistics (`audit --stats`), counted in order.
         counted: Option<crate::stats::Counted>,

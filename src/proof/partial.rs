@@ -21,7 +21,7 @@
 //! across every part, so a part writes its bets (a `bets` record is a run
 //! of consecutive rounds of one seed pair, one epoch and one verdict, with
 //! consecutive nonces: a history in nonce order is one record per epoch)
-//! and the merge feeds them, in order, to the same [`Bets`] an audit uses,
+//! and the merge feeds them, in order, to the same `Bets` an audit uses,
 //! a run at a time. A nonce bet twice turns its round into a mismatch
 //! there, right after the round's own findings, as in an audit; gaps come
 //! last.

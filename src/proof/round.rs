@@ -2,10 +2,10 @@
 //! protocol v1 (the protocol's own parser, the epoch's secret and the
 //! seats filled in), derived, and judged against what was observed.
 //!
-//! [`check_round`] is a round's whole check: the fast paths
-//! ([`super::fast`]) first, which only ever decide a match, then the full
+//! `check_round` is a round's whole check: the fast paths
+//! (`super::fast`) first, which only ever decide a match, then the full
 //! path, which parses the round and compares it leaf by leaf
-//! ([`super::compare`]).
+//! (`super::compare`).
 
 use std::cell::RefCell;
 use std::collections::HashSet;

@@ -1,7 +1,7 @@
 //! The audit pipeline: one reader, one worker per core, results in
 //! document order, in constant memory.
 //!
-//! The reader ([`super::read`]) only scans: it cuts the input into jobs
+//! The reader (`super::document`) only scans: it cuts the input into jobs
 //! (batches of raw rounds, or of JSON lines) and numbers them. Workers parse
 //! and check jobs in any order; the collector puts the results back in
 //! order. A window of tickets bounds the jobs in flight: the reader takes a

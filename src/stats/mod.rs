@@ -13,8 +13,8 @@
 //!   HMAC output ([`certify`]): the cut card's clamped distribution, the
 //!   ladder's ⌊r·(i+1)⌋ carried through its shuffle, exact bins.
 //! * Pearson's χ² per table, p-values from the regularized incomplete gamma
-//!   ([`math`]); the serial correlation is a normal z. A table is tested
-//!   only when every cell expects at least [`MIN_EXPECTED`] = 20 counts:
+//!   (`math`); the serial correlation is a normal z. A table is tested
+//!   only when every cell expects at least `MIN_EXPECTED` = 20 counts:
 //!   the χ² tail of a multinomial is heavier than the χ² distribution's
 //!   far out (simulated for six cells at a per-test level of 7·10⁻⁵: 1.29×
 //!   the nominal rate at 10 expected per cell, 1.16× at 20, 1.10× at 40),
@@ -167,7 +167,7 @@ pub fn schema() -> Value {
 }
 
 /// A χ² of observed counts against exact probabilities; `None` when a cell
-/// expects fewer than [`MIN_EXPECTED`] or nothing is left to test.
+/// expects fewer than `MIN_EXPECTED` or nothing is left to test.
 pub fn chi_square(counts: &[u64], probs: &[f64]) -> Option<(f64, u64, f64)> {
     let n: u64 = counts.iter().sum();
     #[allow(clippy::cast_precision_loss, reason = "counts far below 2^53")]

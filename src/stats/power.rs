@@ -7,7 +7,7 @@
 //! at α/m (Bonferroni over a family of m tests: Holm's first step). The
 //! rounds needed for power β are the n whose λ makes
 //! P(χ²_df(λ) ≥ c) = β; λ is found by bisection on
-//! [`super::math::noncentral_chi2_sf`], then n = λ / Σ (p₁ − p₀)²/p₀.
+//! `super::math::noncentral_chi2_sf`, then n = λ / Σ (p₁ − p₀)²/p₀.
 
 use std::fmt::Write as _;
 

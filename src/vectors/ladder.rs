@@ -29,4 +29,13 @@ pub fn add(v: &mut VectorSet) {
     }
     v.edges(json!({ "op": "ladder.shuffle", "serverSeed": SEED_B, "clientSeed": CLIENT_B, "size": 25 }));
     v.variants(json!({ "op": "ladder.shuffle", "serverSeed": "s", "clientSeed": "c", "size": 3 }));
+    // Found by search, and last so that the vectors before keep their ids:
+    // the draw for i = 83 (word 0 of block 2, v = 3834792228) takes j = 74
+    // from v / 2^32 and 75 from v / (2^32 − 1). No other vector has such a
+    // draw, so only this one fails a port that normalises by the word's
+    // largest value.
+    v.add(
+        "size 100: a draw where v / 2^32 and v / (2^32 - 1) part",
+        json!({ "op": "ladder.shuffle", "serverSeed": SEED_B, "clientSeed": "norm-1318717", "size": 100 }),
+    );
 }

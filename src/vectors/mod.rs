@@ -215,7 +215,7 @@ impl VectorSet {
 
     /// Adds `base` with each field in turn set to each of its edge values:
     /// every edge text of [`crate::op::strategy::edge_texts`] in every text field,
-    /// every integer of [`crate::op::strategy::edge_ints`] in every integer field.
+    /// every integer of `crate::op::strategy::edge_ints` in every integer field.
     ///
     /// # Panics
     /// When `base` is not a valid request.
@@ -288,7 +288,7 @@ pub struct Vectors {
     pub scheme: &'static Scheme,
     pub cases: Vec<Case>,
     /// Request lines every implementation must answer `invalid`; their
-    /// tcIds follow the valid cases' ([`Vectors::invalid_tc_id`]).
+    /// tcIds follow the valid cases' (`Vectors::invalid_tc_id`).
     pub invalid: Vec<Invalid>,
 }
 

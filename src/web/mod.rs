@@ -30,7 +30,7 @@
 //! - Connections: at most [`Limits::max_connections`] (4,096, and at most what
 //!   the open-file limit allows after raising it to the hard limit). When all
 //!   are taken, a newcomer displaces the connection that has waited longest
-//!   for its head, once that one has waited [`slots::EVICT_AFTER`] (`slots`);
+//!   for its head, once that one has waited `slots::EVICT_AFTER` (`slots`);
 //!   until then, or if none is waiting, it waits in the listen backlog
 //!   (`BACKLOG`).
 //! - Time: the head must be complete [`Limits::head_timeout`] (10 s) after

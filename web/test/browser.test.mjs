@@ -513,7 +513,7 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
   });
 
   // -------------------------------------------------------------------------
-  // The bugs of issue 12, each as a player met it
+  // Bugs a player met, each as it was met
 
   test('regression: a verdict never outlives its inputs (seed and nonce changed after a match)', { timeout: TEST_TIMEOUT }, async () => {
     const [a, b] = vectorsOf('shoe.deal');

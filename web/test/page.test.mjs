@@ -1,4 +1,4 @@
-// The page as players use it (issue 25): checks off the main thread, one
+// The page as players use it: checks off the main thread, one
 // state at a time, the verdict first, player German, rounds shown as the
 // game showed them, and links that work. Real Chromium, the page served by
 // `provably web --port 0 --root <repo>`, as in browser.test.mjs (which says
@@ -21,7 +21,7 @@ import { base64url, loadVectors, sha256hex, systemProofs, tamperedShoe } from '.
 
 const STEP = 20000; // any single wait; a hang fails instead of stalling CI
 const BIG_WAIT = 240000; // a 10,000-round check on a loaded 2-core machine
-/** The goal of issue 25: no main-thread task longer than this, from navigation to the verdict. */
+/** The page's goal: no main-thread task longer than this, from navigation to the verdict. */
 const LONG_TASK_MS = 200;
 
 const ready = browserSuiteReady({ required: 'page test prerequisites', skipped: 'the page as players use it' });

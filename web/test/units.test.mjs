@@ -247,7 +247,7 @@ describe('fragment.mjs', () => {
     assert.equal(fragment.parseFragment(`proof=${b64}`).text, 'Ölkanne?>');
     assert.deepEqual(fragment.parseFragment('#proof=!!!'), { kind: 'proof', error: 'bad-base64' });
     assert.deepEqual(fragment.parseFragment(`#proof=${Buffer.from([0xff, 0xfe]).toString('base64url')}`), { kind: 'proof', error: 'bad-base64' });
-    // Why a link does not decode (issue 34): a cut link ends inside a character, a damaged one breaks before its end.
+    // Why a link does not decode: a cut link ends inside a character, a damaged one breaks before its end.
     const utf8 = (bytes) => fragment.readBase64url(Buffer.from(bytes).toString('base64url'));
     assert.deepEqual(utf8([0x7b, 0xc3]), { error: 'cut' });
     assert.deepEqual(utf8([0x7b, 0xff, 0x7d]), { error: 'utf8' });
@@ -264,7 +264,7 @@ describe('fragment.mjs', () => {
     assert.deepEqual(f.params.get('seat'), ['7:x', '2:y']);
     assert.equal(fragment.parseFragment('#shoe.deal&serverSeed=a+b').params.get('serverSeed')[0], 'a+b');
     assert.equal(fragment.parseFragment('#shoe.deal&x=%E0%A4%A').params.has('x'), false);
-    // ... but named, so the page says the link is damaged (issue 34).
+    // ... but named, so the page says the link is damaged.
     assert.deepEqual(fragment.parseFragment('#shoe.deal&x=%E0%A4%A&y=1').damaged, ['x']);
     assert.deepEqual(fragment.parseFragment('#shoe.deal&y=1').damaged, []);
     assert.equal(fragment.parseFragment('#something'), null);
@@ -330,7 +330,7 @@ describe('roundview.mjs and the checker\'s edges', () => {
     assert.deepEqual(split.seats, [1, 2]);
   });
 
-  test('a hand is named as a player says it: the pair and its kickers, not "Paar (2 A K 10)" (issue 34)', () => {
+  test('a hand is named as a player says it: the pair and its kickers, not "Paar (2 A K 10)"', () => {
     const card = (rank, suit) => CURSOR.card(rank, suit);
     const words = (...cards) => roundview.rateHand(cards);
     assert.equal(words(card(2, 0), card(2, 1), card(14, 2), card(13, 3), card(10, 0)).text, 'Ein Paar Zweien, dazu A K 10');

@@ -2,7 +2,7 @@
 // and generateFloats of the implementation and conversions pages run as
 // written (over node:crypto, as the page's code does), the example floats
 // and plinko path printed on Shuffle's copy of the game-events page, the
-// Limbo example of issue 28, and the committed vectors (vectors/stake.json,
+// Limbo example u32 = 9045414 (470.07), and the committed vectors (vectors/stake.json,
 // written by the Rust side) once they exist.
 
 import assert from 'node:assert/strict';
@@ -93,7 +93,7 @@ describe('the games', () => {
   });
 
   test("limbo follows the client's reading 1e8 / (⌊float · 1e8⌋ + 1) · 0.99; the docs' one parts from it near 0", () => {
-    // Issue 28: u32 = 9045414 is 470.07 by both (the 2^24 form says 470.06).
+    // u32 = 9045414 is 470.07 by both (the 2^24 form says 470.06).
     assert.equal(stake.limboMultiplier(9045414 / 2 ** 32), 470.07);
     assert.equal(stake.limboDocs(9045414 / 2 ** 32), 470.07);
     assert.equal(stake.limboMultiplier(0.99), 1);

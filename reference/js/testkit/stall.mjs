@@ -1,5 +1,5 @@
-// A page load that watches its main thread (issue 35.4), shared by
-// web/test/issue35.test.mjs and scripts/bench-stall.mjs: a proof of N dice
+// A page load that watches its main thread (the page never stalls), shared by
+// web/test/page-never-stalls.test.mjs and scripts/bench-stall.mjs: a proof of N dice
 // rounds written and judged by the Rust side, opened from a #proof= link or
 // from a file at a CPU slowdown (CDP Emulation.setCPUThrottlingRate), with
 // the longest main-thread task (PerformanceObserver 'longtask'), the largest

@@ -25,7 +25,7 @@ mod web;
 #[command(
     name = "provably",
     version,
-    about = "Re-derive five published provably-fair schemes and hold other implementations to the same answers."
+    about = "Re-derive eight published provably-fair schemes (cursor, poker, shoe, dice, selfpoker, ladder, blackjack strategy, Stake's games) and hold other implementations to the same answers."
 )]
 struct Cli {
     #[command(subcommand)]

@@ -5,10 +5,10 @@
 //! surrender, blackjack pays 6:5), and says the binding house edge is the
 //! result of a simulation that plays it. This module holds:
 //!
-//! * [`strategy`]: the table as three charts (pairs, soft, hard, in the
+//! * `strategy`: the table as three charts (pairs, soft, hard, in the
 //!   order the published comment insists on) and the input domain
 //!   ([`strategy::validate`]); [`ops`], the `blackjack.strategy` op of
-//!   protocol v1 (its canonical vectors are [`crate::vectors::blackjack`]);
+//!   protocol v1 (its canonical vectors are `crate::vectors::blackjack`);
 //!   [`situations::situations`], every legal situation, numbered, for
 //!   exhaustive conformance checks;
 //! * [`cards`] and [`rules`]: the cards and the table's rules.

@@ -8,7 +8,7 @@
 //! op's own `invalid` answers, from [`super::strategy::validate`], each
 //! naming its field.
 //!
-//! Generated cases are situations of [`super::situations`], picked
+//! Generated cases are situations of `super::situations`, picked
 //! uniformly by number, and the rare ones (A,A, the published DAS line,
 //! long hands, two-card 21) more often than uniformly.
 

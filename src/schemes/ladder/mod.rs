@@ -1,6 +1,6 @@
 //! `ladder`: the Deal-or-No-Deal case shuffle (seed 004).
 //!
-//! block[i] = HMAC(serverSeed, "clientSeed:i") with no nonce; each block gives
+//! block\[i\] = HMAC(serverSeed, "clientSeed:i") with no nonce; each block gives
 //! eight big-endian u32 words, r = v / 2^32, and Fisher–Yates from the back
 //! takes j = ⌊r · (i + 1)⌋.
 
@@ -98,6 +98,14 @@ impl Iterator for Words {
 pub fn pick(v: u32, i: usize) -> usize {
     let j = (u64::from(v) * (i as u64 + 1)) >> 32;
     usize::try_from(j).expect("j <= i")
+}
+
+/// Whether an implementation that normalises the word by its largest value,
+/// j = ⌊v / (2^32 − 1) · (i + 1)⌋, draws another j than [`pick`]: only where
+/// an integer lies between v·(i+1)/2^32 and v·(i+1)/(2^32 − 1).
+pub fn parts_by_max(v: u32, i: usize) -> bool {
+    let by_max = u64::from(v) * (i as u64 + 1) / u64::from(u32::MAX);
+    by_max != pick(v, i) as u64
 }
 
 /// Returns `order`: case k gets ladder entry `order[k]`.

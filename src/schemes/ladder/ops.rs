@@ -63,6 +63,11 @@ pub(crate) static SHUFFLE: OpSpec = OpSpec {
         if size(r) > 10_000 {
             flags.push(Flag::Heavy);
         }
+        let n = size(r);
+        let words = super::words(r.text(SERVER_SEED), r.text(CLIENT_SEED), n.saturating_sub(1));
+        if (1..n).rev().zip(words).any(|(i, v)| super::parts_by_max(v, i)) {
+            flags.push(Flag::ByMaxParts);
+        }
         flags
     },
     explain,
@@ -74,6 +79,7 @@ pub(crate) static SHUFFLE: OpSpec = OpSpec {
             Flag::MaxValue,
             Flag::Above16Bits,
             Flag::Heavy,
+            Flag::ByMaxParts,
         ],
         generated: &[Flag::Heavy, Flag::MinValue],
     },

@@ -50,7 +50,7 @@ pub(crate) fn positions(n: usize) -> (Vec<[usize; 2]>, [usize; 5]) {
 /// Shuffles the deck for one hand and deals `players` seats.
 ///
 /// # Panics
-/// When `players` is outside [`PLAYERS`]: there are no positions for them.
+/// When `players` is outside `PLAYERS`: there are no positions for them.
 pub fn deal(server_seed: &str, client_seed: &str, nonce: u64, players: usize) -> Deal {
     assert!(
         PLAYERS.contains(&(players as u64)),

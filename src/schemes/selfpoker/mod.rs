@@ -1,7 +1,7 @@
 //! `selfpoker` (seed 002): a committed 63-bit seed and numpy's permutation of 52.
 //!
 //! Card c has value c / 4 (0 = two … 12 = ace) and suit c % 4 (♣ ♦ ♥ ♠);
-//! player i holds deck[2i] and deck[2i + 1], the board is deck[2n..2n + 5].
+//! player i holds deck\[2i\] and deck[2i + 1], the board is deck[2n..2n + 5].
 
 use crate::base::crypto::sha256_hex;
 

@@ -478,7 +478,7 @@ pub(crate) const MAX_DECKS: u64 = 8;
 const MAX_CARDS: usize = 52 * 8;
 const _: () = assert!(MAX_CARDS as u64 == 52 * MAX_DECKS);
 
-/// Deals one shoe of `decks` decks (1 to [`MAX_DECKS`]): Fisher–Yates from
+/// Deals one shoe of `decks` decks (1 to `MAX_DECKS`): Fisher–Yates from
 /// the back, then the cut card from the same stream. `penetration` lies
 /// strictly between 0 and 1.
 ///

@@ -1,4 +1,4 @@
-//! `stake`: Stake's published games on one byte stream (issue 28).
+//! `stake`: Stake's published games on one byte stream.
 //!
 //! The stream is the one of seed 000's shoe ([`crate::schemes::shoe::ByteStream`]):
 //! block b is HMAC_SHA256(key = serverSeed, message = "clientSeed:nonce:b"),
@@ -18,9 +18,9 @@
 //! - limbo: see [`limbo`] and its readings;
 //! - plinko: one float per row, direction ⌊f·2⌋ (0 left, 1 right); the
 //!   bucket is the number of rights; the multiplier is the row count's and
-//!   risk's table at the bucket ([`tables`]);
+//!   risk's table at the bucket (`tables`);
 //! - roulette: pocket ⌊f·37⌋;
-//! - wheel: segment ⌊f·segments⌋, multiplier from [`tables`];
+//! - wheel: segment ⌊f·segments⌋, multiplier from `tables`;
 //! - keno: 10 floats; each picks ⌊f·(40−i)⌋ from the squares 1..=40 not yet
 //!   drawn, kept in order (no square twice);
 //! - mines: `mines` floats; each picks ⌊f·(25−i)⌋ from the tiles 0..=24 not
@@ -36,7 +36,7 @@
 //!
 //! Cards are Stake's CARDS index: ♦2, ♥2, ♠2, ♣2, ♦3, …, ♣A (rank ⌊c/4⌋ from
 //! 2 up to the ace, suit c mod 4 in ♦ ♥ ♠ ♣). Crash is a scheme of its own
-//! ([`crash`]).
+//! (`crash`).
 
 use crate::schemes::shoe::ByteStream;
 

@@ -1,6 +1,7 @@
 //! The `stake` ops of protocol v1: one op per game, the float stream itself,
-//! and crash's hash chain (/work STAKE.md is the contract they were agreed on;
-//! docs/protocol.md lists them).
+//! and crash's hash chain. Their contract is docs/schemes.md ("`stake`":
+//! the byte stream, each game's formula and its canonical reading) and
+//! docs/protocol.md (the fields and answers).
 
 use proptest::prelude::*;
 use serde::ser::SerializeMap;

@@ -13,7 +13,7 @@
 //!   where the docs' form gives another number) with the docs' clamp at 1
 //!   (Stake's Limbo never shows a multiplier below 1.00).
 //!
-//! A third, 2^24 form is named in issue 28 without a source; it is not a
+//! A third, 2^24 form is named in a bug report without a source; it is not a
 //! reading here until one is found.
 
 /// The client code's multiplier before the clamp: 1e8/(⌊f·1e8⌋+1)·0.99,

@@ -1,4 +1,4 @@
-//! The statistics of the `stake` ops (issue 28): what each game's outcome
+//! The statistics of the `stake` ops: what each game's outcome
 //! is, and its exact distribution under uniform HMAC output.
 //!
 //! Every game event is ⌊f·m⌋ of a float f = u/2³² with u uniform on 32 bits

@@ -1,4 +1,4 @@
-// Regression of issue 35 item 4, "the page never stalls": a 10,000-round
+// Regression of "the page never stalls": a 10,000-round
 // proof opened from a #proof= link and from a file, at a 4× slower CPU (CDP
 // Emulation.setCPUThrottlingRate), in real Chromium, the page served by
 // `provably web --port 0 --root <repo>` as in page.test.mjs (which says how
@@ -26,7 +26,7 @@
 //     ms here): a slower CI machine stretches every task, so the bounds are
 //     twice and one and a half times the goal, a regression guard. On a
 //     shared 2-core machine another process can stretch any task, so, as in
-//     issue34.test.mjs, one of three runs must hold. The code before the fix
+//     links-and-large-proofs.test.mjs, one of three runs must hold. The code before the fix
 //     failed every run: its link took 2 to 4 tasks over 100 ms, timer gaps of
 //     360 to 780 ms after the pass and 1.4 to 1.9 times the file's task time.
 //   - Not asserted: timer gaps before the self-test has passed. The first
@@ -53,9 +53,9 @@ const TIMER_GAP_MS = 300;
 /** The link's main-thread task time from the pass on, at most this many times the file's (before the fix: 1.4 to 1.9). */
 const LINK_FACTOR = 1.25;
 
-const ready = browserSuiteReady({ required: 'issue 35 prerequisites', skipped: 'issue 35' });
+const ready = browserSuiteReady({ required: 'the page never stalls prerequisites', skipped: 'the page never stalls' });
 
-if (ready) describe('issue 35', { timeout: HANG * 4 }, () => {
+if (ready) describe('the page never stalls', { timeout: HANG * 4 }, () => {
   let server;
   let browser;
   pageUnderTest({ bin: BIN, root: ROOT, executablePath: CHROMIUM, step: STEP }, (s, b) => {
@@ -63,7 +63,7 @@ if (ready) describe('issue 35', { timeout: HANG * 4 }, () => {
     browser = b;
   });
 
-  test(`issue 35.4: 10,000 rounds from a link and from a file at ${RATE}× CPU: no task over ${LONG_TASK_MS} ms, no timer gap over ${TIMER_GAP_MS} ms once the self-test passed, one verdict, and the link costs the main thread no more than the file`, { timeout: HANG * 3 }, async () => {
+  test(`10,000 rounds from a link and from a file at ${RATE}× CPU: no task over ${LONG_TASK_MS} ms, no timer gap over ${TIMER_GAP_MS} ms once the self-test passed, one verdict, and the link costs the main thread no more than the file`, { timeout: HANG * 3 }, async () => {
     const proof = rustDiceProof(BIN, 10000);
     assert.equal(proof.report.verdict, 'match');
     assert.equal(proof.report.rounds, 10000);
@@ -73,7 +73,7 @@ if (ready) describe('issue 35', { timeout: HANG * 4 }, () => {
       const link = await stallRun(browser, server.url, { hash, rate: RATE, timeout: HANG });
       const file = await stallRun(browser, server.url, { file: proof.path, rate: RATE, timeout: HANG });
       const show = (r) => `longest task ${r.longest} ms (from the pass on ${r.checkLongest}), largest timer gap ${r.maxGap} ms (from the pass on ${r.checkMaxGap}), main-thread tasks from the pass on ${r.checkTaskMs} ms, verdict ${r.fromPass} ms after the pass`;
-      console.log(`issue 35.4, attempt ${attempt}: link: ${show(link)}; file: ${show(file)}`);
+      console.log(`the page never stalls, attempt ${attempt}: link: ${show(link)}; file: ${show(file)}`);
       for (const [what, r] of [['link', link], ['file', file]]) {
         assert.deepEqual(r.problems, [], what);
         assert.equal(r.verdict, proof.report.verdict, `${what}: the page's verdict is provably audit's`);
@@ -93,7 +93,7 @@ if (ready) describe('issue 35', { timeout: HANG * 4 }, () => {
     assert.fail(`no attempt within the goal:\n${misses.join('\n')}`);
   });
 
-  test('issue 35.4: the link leaves the address bar, yet a reload opens its proof again; once the card shows something else, a reload opens the empty page', { timeout: HANG }, async () => {
+  test('the link leaves the address bar, yet a reload opens its proof again; once the card shows something else, a reload opens the empty page', { timeout: HANG }, async () => {
     const text = readFileSync(resolve(REPO, 'examples/proofs/dice-game.json'), 'utf8');
     const context = await browser.newContext();
     try {

@@ -1,15 +1,15 @@
-// Issue 34 item 7: what a Stake player expects beside Stake's own
+// What a Stake player expects beside Stake's own
 // calculator. (a) the next nonce in one click, and a table of nonces
 // „von … bis …“ of one seed pair; (b) Blackjack, Hilo and Video Poker drawn
 // as hands; (c) the Crash hash chain walked back to earlier games. Real
 // Chromium, the page served by `provably web --port 0 --root <repo>` as in
-// issue34.test.mjs, each on a phone (390×844) and a desktop.
+// links-and-large-proofs.test.mjs, each on a phone (390×844) and a desktop.
 //
 // Expected values come from the Rust binary ($PROVABLY_BIN: `provably
 // derive`, and `provably serve` for a list of requests in one process),
 // never from the page or from values written here.
 //
-// Long tasks: as in issue34.test.mjs, a PerformanceObserver('longtask')
+// Long tasks: as in links-and-large-proofs.test.mjs, a PerformanceObserver('longtask')
 // reset after the self-test; a list of 1,000 rows must leave no main-thread
 // task over 200 ms. A test loads the page up to three times and needs one
 // load within the goal (another process on this shared 2-core machine can
@@ -27,7 +27,7 @@ const LONG_TASK_MS = 200;
 const VIEWPORTS = [['phone', { width: 390, height: 844 }], ['desktop', { width: 1280, height: 800 }]];
 const ENGLISH = /\b(must|got|above|below|limit|missing|field|minimum|maximum|strictly|between|invalid|error|exhausted|cannot|the|is not|low|medium|high)\b/i;
 
-const ready = browserSuiteReady({ required: 'issue 34.7 prerequisites', skipped: 'issue 34.7' });
+const ready = browserSuiteReady({ required: 'Stake beside its calculator prerequisites', skipped: 'Stake beside its calculator' });
 
 /** `provably derive --json -`: the Rust op's `ok` object for one request. */
 function derive(request) {
@@ -50,7 +50,7 @@ function serve(requests) {
 }
 
 const de2 = (x) => x.toFixed(2).replace('.', ',');
-const SEED = createHash('sha256').update('issue 34.7').digest('hex');
+const SEED = createHash('sha256').update('Stake beside its calculator').digest('hex');
 const SEEDS = { serverSeed: SEED, clientSeed: 'mein-client-seed' };
 const COMMIT = createHash('sha256').update(SEED).digest('hex');
 const SUITS = ['♦', '♥', '♠', '♣'];
@@ -58,7 +58,7 @@ const RANKS = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A']
 /** A CARDS index card as a player writes it ("10♦"), from Stake's published order ♦2, ♥2, ♠2, ♣2, ♦3 … */
 const cardText = (c) => RANKS[Math.floor(c / 4)] + SUITS[c % 4];
 
-if (ready) describe('issue 34.7: Stake beside its calculator', { timeout: 1800000 }, () => {
+if (ready) describe('Stake beside its calculator', { timeout: 1800000 }, () => {
   let server;
   let browser;
   pageUnderTest({ bin: BIN, root: ROOT, executablePath: CHROMIUM, step: STEP }, (s, b) => {
@@ -145,11 +145,11 @@ if (ready) describe('issue 34.7: Stake beside its calculator', { timeout: 180000
   });
 
   for (const [name, viewport] of VIEWPORTS) {
-    test(`issue 34.7a (${name}): „Nächste Nonce“ checks the next bet; a table of 1,000 nonces is computed in the worker and drawn in pieces`, { timeout: BIG_WAIT * 4 }, async () => {
+    test(`(${name}) „Nächste Nonce“ checks the next bet; a table of 1,000 nonces is computed in the worker and drawn in pieces`, { timeout: BIG_WAIT * 4 }, async () => {
       const dice = serve(Array.from({ length: 1000 }, (_, nonce) => ({ op: 'stake.dice', ...SEEDS, nonce })));
       const next = derive({ op: 'stake.dice', ...SEEDS, nonce: 8 });
       const mines = serve(Array.from({ length: 20 }, (_, i) => ({ op: 'stake.mines', ...SEEDS, mines: 5, nonce: 500 + i })));
-      await withinGoal(`issue 34.7a on a ${name}`, viewport, async (page) => {
+      await withinGoal(`the next nonce and 1,000 nonces on a ${name}`, viewport, async (page) => {
         await fill(page, 'stake', { op: 'stake.dice', ...SEEDS, nonce: 7, commit: COMMIT, roll: de2(dice[7].roll) });
         let v = await verdictAfter(page, 'stake', '#stake-run');
         assert.equal(v.verdict, 'match', v.text);
@@ -223,7 +223,7 @@ if (ready) describe('issue 34.7: Stake beside its calculator', { timeout: 180000
   const noSideways = (page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
   for (const [name, viewport] of VIEWPORTS) {
-    test(`issue 34.7b (${name}): Stake Blackjack as hands in the deal order, Hilo as its card sequence, Video Poker as dealt and replacement cards`, { timeout: BIG_WAIT }, async () => {
+    test(`(${name}) Stake Blackjack as hands in the deal order, Hilo as its card sequence, Video Poker as dealt and replacement cards`, { timeout: BIG_WAIT }, async () => {
       const { page, context, problems } = await open(viewport);
       try {
         const nonce = 11;
@@ -274,15 +274,15 @@ if (ready) describe('issue 34.7: Stake beside its calculator', { timeout: 180000
     });
   }
   for (const [name, viewport] of VIEWPORTS) {
-    test(`issue 34.7c (${name}): the Crash hash chain walked 1,000 games back, each with its hash and crash point, in the worker; a hash searched for is found`, { timeout: BIG_WAIT * 4 }, async () => {
-      const hash = createHash('sha256').update(`issue 34.7 crash ${name}`).digest('hex');
+    test(`(${name}) the Crash hash chain walked 1,000 games back, each with its hash and crash point, in the worker; a hash searched for is found`, { timeout: BIG_WAIT * 4 }, async () => {
+      const hash = createHash('sha256').update(`Stake beside its calculator: crash ${name}`).digest('hex');
       const salt = '0000000000000000001b34dc6a1e86083f95500b096231436e9b25cbdd0075c4';
       // The candidates by node's SHA-256; the Rust op says how far each lies from the game's hash.
       const chain = [hash];
       for (let k = 1; k <= 1001; k++) chain.push(createHash('sha256').update(chain[k - 1]).digest('hex'));
       for (const k of [1, 500, 1000]) assert.equal(derive({ op: 'stake.crash.chain', hash, terminatingHash: chain[k], limit: k }).distance, k);
       const points = serve(chain.slice(1, 1001).map((h) => ({ op: 'stake.crash', hash: h, salt }))).map((x) => x.crashPoint);
-      await withinGoal(`issue 34.7c on a ${name}`, viewport, async (page) => {
+      await withinGoal(`the crash hash chain on a ${name}`, viewport, async (page) => {
         await fill(page, 'crash', { hash, salt, crashPoint: '' });
         const v = await verdictAfter(page, 'crash', '#crash-run');
         assert.equal(v.verdict, 'unobserved', v.text);

@@ -1,4 +1,4 @@
-// Regressions of issue 34: links that say nothing, documents too big to
+// Regressions of the page: links that say nothing, documents too big to
 // draw at once, gaps in a bet history, and costly rounds from a link. Real
 // Chromium, the page served by `provably web --port 0 --root <repo>` as in
 // page.test.mjs (which says how prerequisites are found). Items 1 to 4 run
@@ -29,7 +29,7 @@ const LONG_TASK_MS = 200;
 const VIEWPORTS = [['phone', { width: 390, height: 844 }], ['desktop', { width: 1280, height: 800 }]];
 const example = (name) => readFileSync(join(REPO, 'examples/proofs', name), 'utf8');
 
-const ready = browserSuiteReady({ required: 'issue 34 prerequisites', skipped: 'issue 34' });
+const ready = browserSuiteReady({ required: 'links and large proofs prerequisites', skipped: 'links and large proofs' });
 
 /** `provably audit`'s report of a proof text (exit 0 or 1: a verdict). */
 function rustAudit(text) {
@@ -49,7 +49,7 @@ function rustProof(requests) {
   return made.stdout;
 }
 
-if (ready) describe('issue 34', { timeout: 1800000 }, () => {
+if (ready) describe('links and large proofs', { timeout: 1800000 }, () => {
   let server;
   let browser;
   const vectors = loadVectors();
@@ -115,7 +115,7 @@ if (ready) describe('issue 34', { timeout: 1800000 }, () => {
   }
 
   for (const [name, viewport] of VIEWPORTS) {
-    test(`issue 34.1 (${name}): a fragment that holds no proof replaces the old verdict`, { timeout: BIG_WAIT }, async () => {
+    test(`(${name}) a fragment that holds no proof replaces the old verdict`, { timeout: BIG_WAIT }, async () => {
       const dice = example('dice-game.json');
       assert.equal(rustAudit(dice).verdict, 'match');
       const { page, context, problems } = await open(`#proof=${base64url(dice)}`, { viewport });
@@ -154,7 +154,7 @@ if (ready) describe('issue 34', { timeout: 1800000 }, () => {
   }, re.source, { timeout });
 
   for (const [name, viewport] of VIEWPORTS) {
-    test(`issue 34.2 (${name}): 50,000 seeds from a link and 200,000 from a file keep the page answering; a file too big is refused in German`, { timeout: BIG_WAIT * 4 }, async () => {
+    test(`(${name}) 50,000 seeds from a link and 200,000 from a file keep the page answering; a file too big is refused in German`, { timeout: BIG_WAIT * 4 }, async () => {
       const empty = (n) => JSON.stringify({ proof: 1, epochs: Array.from({ length: n }, () => ({ commit: null, rounds: [] })) });
       const link = empty(50_000);
       const file = empty(200_000);
@@ -165,7 +165,7 @@ if (ready) describe('issue 34', { timeout: 1800000 }, () => {
       const rust = { link: rustAudit(link), file: rustAudit(file) };
       assert.equal(rust.link.epochs, 50_000);
       assert.equal(rust.file.epochs, 200_000);
-      await withinGoal(`issue 34.2 on a ${name}`, viewport, async (page) => {
+      await withinGoal(`50,000 seeds from a link on a ${name}`, viewport, async (page) => {
         await setHash(page, `#proof=${base64url(link)}`);
         await verdictMatching(page, /50\.000 Seeds/);
         assert.equal(await page.getAttribute('#proof-verdict', 'data-verdict'), rust.link.verdict);
@@ -185,7 +185,7 @@ if (ready) describe('issue 34', { timeout: 1800000 }, () => {
   }
 
   for (const [name, viewport] of VIEWPORTS) {
-    test(`issue 34.3 (${name}): a bet history with missing nonces is a match whose headline says which bets are missing`, { timeout: BIG_WAIT }, async () => {
+    test(`(${name}) a bet history with missing nonces is a match whose headline says which bets are missing`, { timeout: BIG_WAIT }, async () => {
       // Made and judged by the Rust side: nonces 2 and 3 of the seed pair are not in the history.
       const serverSeed = 'Seed-Paar 34';
       const text = rustProof([['stake.dice', 0], ['stake.limbo', 1], ['stake.mines', 4, { mines: 3 }]].map(([op, nonce, extra]) => ({ op, serverSeed, clientSeed: 'c1', nonce, ...extra })));
@@ -211,12 +211,12 @@ if (ready) describe('issue 34', { timeout: 1800000 }, () => {
   }
 
   for (const [name, viewport] of VIEWPORTS) {
-    test(`issue 34.4 (${name}): a round link of a 100,000-entry shuffle is checked off the main thread and drawn in part`, { timeout: BIG_WAIT * 4 }, async () => {
+    test(`(${name}) a round link of a 100,000-entry shuffle is checked off the main thread and drawn in part`, { timeout: BIG_WAIT * 4 }, async () => {
       const request = { op: 'cursor.shuffle', serverSeed: 'a', clientSeed: 'b', nonce: 0, cursor: 0, count: 100000 };
       const rust = spawnSync(BIN, ['derive', '--json', '-'], { input: JSON.stringify(request), encoding: 'utf8' });
       assert.equal(rust.status, 0, rust.stderr);
       const { order } = JSON.parse(rust.stdout);
-      await withinGoal(`issue 34.4 on a ${name}`, viewport, async (page) => {
+      await withinGoal(`a 100,000-entry round link on a ${name}`, viewport, async (page) => {
         await setHash(page, '#cursor.shuffle&serverSeed=a&clientSeed=b&nonce=0&count=100000');
         await page.waitForSelector('#numbers-verdict[data-state="done"]', { timeout: BIG_WAIT });
         const shown = await page.$$eval('#numbers-grid li:not([hidden])', (l) => l.map((li) => Number(li.dataset.value)));
@@ -227,7 +227,7 @@ if (ready) describe('issue 34', { timeout: 1800000 }, () => {
     });
   }
 
-  test('issue 34.5: a round link after a proof clears the proof card; damaged links say they are damaged, not cut', { timeout: BIG_WAIT }, async () => {
+  test('a round link after a proof clears the proof card; damaged links say they are damaged, not cut', { timeout: BIG_WAIT }, async () => {
     const dice = example('dice-game.json');
     const { page, context } = await open(`#proof=${base64url(dice)}`);
     try {
@@ -261,7 +261,7 @@ if (ready) describe('issue 34', { timeout: 1800000 }, () => {
     }
   });
 
-  test('issue 34.5: Pokerni hands without "players" are drawn; an invisible character in a seed is warned about; the dice example names the roll as the page does', { timeout: BIG_WAIT }, async () => {
+  test('Pokerni hands without "players" are drawn; an invisible character in a seed is warned about; the dice example names the roll as the page does', { timeout: BIG_WAIT }, async () => {
     const hands = example('selfpoker-hands.json');
     const doc = JSON.parse(hands);
     assert.ok(doc.epochs.every((e) => e.rounds.every((r) => r.players === undefined)), 'the example has no players: what this test is about');
