@@ -188,15 +188,19 @@ fn v2(v: &mut VectorSet) {
         }
     }
     // The clamp at 1 (X < 0.01) and the least point above it.
-    let at = |p: f64| move |h: &str| c::v2_point(h, V2_SALT, false) == Some(p);
+    let x = |h: &str| c::v2_x(&c::v2_mac(h, V2_SALT));
+    let clamped = find(|h| c::v2_unclamped(x(h)) < 1.0);
     v.add(
         "v2: X below 0.01, the point clamped to 1",
-        game(&find(at(1.0)), V2_SALT, false),
+        game(&clamped, V2_SALT, false),
     );
+    let one = find(|h| c::v2_unclamped(x(h)) == 1.0);
     v.add(
-        "v2: 1.01, the least point above the clamp",
-        game(&find(at(1.01)), V2_SALT, false),
+        "v2: 1.00 by the formula (X from 0.01), not the clamp",
+        game(&one, V2_SALT, false),
     );
+    let above = find(|h| c::v2_of(x(h)) == 1.01);
+    v.add("v2: 1.01, the least point above 1", game(&above, V2_SALT, false));
     // Key and message swapped: the hash as the salt (a text like any other).
     v.add(
         "v2: the game hash as the salt text",

@@ -166,9 +166,14 @@ pub fn v2_x(mac: &[u8; 32]) -> f64 {
     first52(mac) as f64 / TWO_52
 }
 
+/// ⌊99/(1 − X)⌋/100: v2's point of X before the clamp, below 1 for X < 0.01.
+pub fn v2_unclamped(x: f64) -> f64 {
+    (99.0 / (1.0 - x)).floor() / 100.0
+}
+
 /// max(1, ⌊99/(1 − X)⌋/100): v2's point of X.
 pub fn v2_of(x: f64) -> f64 {
-    ((99.0 / (1.0 - x)).floor() / 100.0).max(1.0)
+    v2_unclamped(x).max(1.0)
 }
 
 /// JavaScript's `parseFloat(x.toPrecision(9))` for x = r/2^52 with r below

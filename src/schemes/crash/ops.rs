@@ -138,7 +138,7 @@ pub(crate) static V2: OpSpec = OpSpec {
         let mac = super::v2_mac(r.text(HASH), r.text(SALT));
         let (plain, rounded) = (super::v2_x(&mac), super::bcgame_x(&mac));
         let mut out = Vec::new();
-        if super::v2_of(plain) == 1.0 {
+        if super::v2_unclamped(plain) < 1.0 {
             out.push(Flag::CrashAtOne);
         }
         if rounded < 1.0 && super::v2_of(plain) != super::v2_of(rounded) {
