@@ -32,6 +32,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "schemes::ladder",
             "schemes::blackjack",
             "schemes::stake",
+            "schemes::crash",
             "schemes::toy",
         ],
     ),

@@ -75,9 +75,10 @@ fn hex64() -> BoxedStrategy<String> {
         .boxed()
 }
 
-/// A salt: mostly a block hash (with `0x` now and then), else any text.
+/// A salt: a block hash (with `0x` now and then), or any text (every
+/// class of text, as the generated cases must reach).
 fn salt() -> BoxedStrategy<String> {
-    prop_oneof![3 => hex64(), 1 => hex64().prop_map(|h| format!("0x{h}")), 1 => strategy::text()].boxed()
+    prop_oneof![2 => hex64(), 1 => hex64().prop_map(|h| format!("0x{h}")), 2 => strategy::text()].boxed()
 }
 
 pub(crate) static V1: OpSpec = OpSpec {
