@@ -83,3 +83,35 @@ fn the_bustabit_crate_itself_gives_what_crash_v2_gives() {
         assert_eq!(v2(hash, PREV_SALT, false), json!(crate_outcome), "{hash}");
     }
 }
+
+/// The laws `audit --stats` tests crash points against equal the page's
+/// (reference/js/crash.mjs) to the bit, for every family: bustabit v2 and
+/// BC.Game's rounding, and v1 with each divisor.
+#[test]
+fn crash_laws_are_the_javascript_laws_to_the_bit() {
+    use provably::op::stats::Family;
+    let families: [(&str, u64); 6] = [
+        ("crash.v2", 0),
+        ("crash.v2", 1),
+        ("crash.v1", 20),
+        ("crash.v1", 25),
+        ("crash.v1", 33),
+        ("crash.v1", 101),
+    ];
+    let script = format!(
+        "import('./reference/js/crash.mjs').then((m) => console.log(JSON.stringify({}.map(([op, a]) => m.SCHEME.ops[op].stats.tables.layout({{ a }}).tests[0][1]))))",
+        serde_json::to_string(&families).unwrap()
+    );
+    let out = duct::cmd("node", ["--input-type=module", "-e", &script])
+        .dir(crate::support::root())
+        .stdout_capture()
+        .run()
+        .expect("node runs reference/js/crash.mjs");
+    let js: Vec<Vec<f64>> = serde_json::from_slice(&out.stdout).unwrap();
+    for ((op, a), js) in families.iter().zip(js) {
+        let model = provably::registry::find(op).unwrap().stats.model().unwrap();
+        let rust = &(model.layout)(Family::of(*a)).tests[0].1;
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(rust), bits(&js), "{op} family {a}");
+    }
+}
