@@ -20,6 +20,7 @@ pub fn schemes() -> &'static [&'static Scheme] {
         &crate::schemes::ladder::SCHEME,
         &crate::schemes::blackjack::SCHEME,
         &crate::schemes::stake::SCHEME,
+        &crate::schemes::crash::SCHEME,
         #[cfg(feature = "toy")]
         &crate::schemes::toy::SCHEME,
     ];

@@ -33,6 +33,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "schemes::ladder",
             "schemes::blackjack",
             "schemes::stake",
+            "schemes::crash",
             "schemes::toy",
         ],
     ),

@@ -53,3 +53,5 @@ mod wild_stake;
 mod layers;
 // The stake games against the values the fair crate 0.0.13 and Stake publish.
 mod stake;
+// The crash family against the values the bustabit crate 0.2.1 publishes.
+mod crash;

@@ -18,6 +18,8 @@ import { PCG64 } from '../../reference/js/numpy.mjs';
 import { MAX_INT, cards, decimalSeed, int, number, text } from '../../reference/js/validate.mjs';
 import * as k from './kit.mjs';
 import * as S from '../../reference/js/stake.mjs';
+import * as C from '../../reference/js/crash.mjs';
+import { toHex } from '../../reference/js/crypto.mjs';
 
 const invalid = (message) => new ProvablyError('invalid', message);
 
@@ -803,5 +805,65 @@ export const FAULTS = {
   },
   'stake-chain-counts-the-start': {
     ops: { 'stake.crash.chain': { run: async (p, f, original) => ({ distance: (await original(p, f)).distance + 1 }) } },
+  },
+  // The crash family (reference/js/crash.mjs), FIELD's traps each.
+  'crash-v1-divisor-fixed': {
+    ops: { 'crash.v1': { run: async (p, f) => ({ crashPoint: await C.v1Point(p, f.hash, f.salt, 101, f.instant) }) } },
+  },
+  'crash-v1-instant-zero': {
+    ops: { 'crash.v1': { run: async (p, f) => ({ crashPoint: await C.v1Point(p, f.hash, f.salt, f.divisor, 0) }) } },
+  },
+  'crash-v1-salt-0x-stripped': {
+    ops: { 'crash.v1': { run: async (p, f) => ({ crashPoint: await C.v1Point(p, f.hash, f.salt.replace(/^0x/, ''), f.divisor, f.instant) }) } },
+  },
+  'crash-v1-divisible-52-bits': {
+    ops: {
+      'crash.v1': {
+        run: async (p, f) => {
+          const mac = await p.hmac(f.hash, f.salt);
+          const h = parseInt(toHex(mac).slice(0, 13), 16);
+          return { crashPoint: h % f.divisor === 0 ? f.instant : C.v1Cents(h) / 100 };
+        },
+      },
+    },
+  },
+  'crash-v2-hash-as-text': {
+    ops: {
+      'crash.v2': {
+        run: async (p, f) => {
+          const x = C.xOf(parseInt(toHex(await p.hmac(f.salt, f.hash)).slice(0, 13), 16), f.bcgame);
+          return { crashPoint: C.v2Of(x) };
+        },
+      },
+    },
+  },
+  'crash-v2-key-and-message-swapped': {
+    ops: {
+      'crash.v2': {
+        run: async (p, f) => {
+          const x = C.xOf(parseInt(toHex(await p.hmac(f.hash, f.salt)).slice(0, 13), 16), f.bcgame);
+          return { crashPoint: C.v2Of(x) };
+        },
+      },
+    },
+  },
+  'crash-v2-no-precision': {
+    ops: { 'crash.v2': { run: async (p, f) => ({ crashPoint: await C.v2Point(p, f.hash, f.salt, false) }) } },
+  },
+  'crash-v2-no-clamp': {
+    ops: {
+      'crash.v2': {
+        run: async (p, f) => {
+          const x = C.xOf(parseInt(toHex(await p.hmacOfBytes(f.salt, C.bytesOf(f.hash))).slice(0, 13), 16), f.bcgame);
+          return { crashPoint: Math.floor(99 / (1 - x)) / 100 };
+        },
+      },
+    },
+  },
+  'crash-link-bytes-as-text': {
+    ops: { 'crash.link': { run: async (p, f) => ({ previous: await C.previousHash(p, f.hash, 'text') }) } },
+  },
+  'crash-chain-bytes-walks-text': {
+    ops: { 'crash.chain.bytes': { run: async (p, f) => ({ distance: await S.chainDistance(p, f.hash, f.terminatingHash, f.limit) }) } },
   },
 };

@@ -1,7 +1,8 @@
 // The scheme code's view of its cryptography, over a pluggable provider.
 //
 // A provider is the third-party part: { name, hmacSha256(keyText,
-// messageText), sha256(text) }, both taking JavaScript strings and
+// messageText), sha256(text) }, both taking JavaScript strings (and, for
+// the ops that hash raw bytes, a Uint8Array message taken as is) and
 // returning (a promise of) 32 bytes as a Uint8Array, an ArrayBuffer or an
 // array of numbers. The provider does its own UTF-8 encoding on purpose: a
 // target built on crypto-js or js-sha256 is meant to test that package's
@@ -76,6 +77,15 @@ export function primitives(provider) {
     },
     async sha256Hex(text) {
       return toHex(digestBytes(await provider.sha256(text), provider, 'sha256'));
+    },
+    // A message of raw bytes (a Uint8Array), where a scheme hashes a hash's
+    // bytes, not its text (the crash family's v2 and its raw-byte chain).
+    // The provider takes it as its bytes: WebCrypto and node:crypto do.
+    async hmacOfBytes(keyText, bytes) {
+      return asBytes(await sign(keyText, bytes));
+    },
+    async sha256OfBytes(bytes) {
+      return digestBytes(await provider.sha256(bytes), provider, 'sha256');
     },
     macs: (keyText, prefix, first = 0, batch = 1) => new MacSequence(sign, asBytes, keyText, prefix, first, batch),
   });

@@ -45,12 +45,17 @@ export function webCrypto({ keyCacheSize = 128 } = {}) {
   return Object.freeze({
     name: 'WebCrypto',
     async hmacSha256(keyText, messageText) {
-      return new Uint8Array(await subtle().sign('HMAC', await hmacKey(keyText), encoder.encode(messageText)));
+      return new Uint8Array(await subtle().sign('HMAC', await hmacKey(keyText), bytesOf(messageText)));
     },
     async sha256(text) {
-      return new Uint8Array(await subtle().digest('SHA-256', encoder.encode(text)));
+      return new Uint8Array(await subtle().digest('SHA-256', bytesOf(text)));
     },
   });
+}
+
+/** A message's bytes: a text's UTF-8, or raw bytes (crypto.mjs hmacOfBytes) as they are. */
+function bytesOf(message) {
+  return typeof message === 'string' ? encoder.encode(message) : message;
 }
 
 /** The provider the page, the node target and the tests use. */

@@ -1,6 +1,7 @@
 //! Primitives: what the op table and the schemes compute with. Nothing here
 //! names another module of the crate.
 
+pub mod chain;
 pub mod crypto;
 pub mod diff;
 pub mod fsutil;

@@ -27,6 +27,14 @@ pub enum Shape {
     Any,
 }
 
+/// A declared number bound as a number: an integer below 2^53 (a crash
+/// point's reaches 4.5·10^15), so exact in binary64.
+#[allow(clippy::cast_precision_loss, reason = "checked below 2^53: exact")]
+fn bound(b: u64) -> f64 {
+    assert!(b < 1 << 53, "a number bound below 2^53");
+    b as f64
+}
+
 impl Shape {
     /// Compiles an `ok` field's declared shape.
     ///
@@ -40,8 +48,8 @@ impl Shape {
             )),
             Decl::Int { min, max } => Shape::Int { min, max },
             Decl::Number { min, below } => Shape::Number {
-                min: f64::from(u32::try_from(min).expect("a small bound")),
-                below: Some(f64::from(u32::try_from(below).expect("a small bound"))),
+                min: bound(min),
+                below: Some(bound(below)),
             },
             Decl::OneOf(words) => Shape::OneOf(words.iter().map(|w| Value::from(*w)).collect()),
             Decl::List { items, .. } => Shape::List(Box::new(Shape::of(items))),

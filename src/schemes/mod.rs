@@ -4,6 +4,7 @@
 //! names no layer above it.
 
 pub mod blackjack;
+pub mod crash;
 pub mod cursor;
 pub mod dice;
 pub mod ladder;

@@ -31,6 +31,7 @@ use std::path::Path;
 
 // Each scheme's canonical vectors, one module per scheme.
 pub(crate) mod blackjack;
+pub(crate) mod crash;
 pub(crate) mod cursor;
 pub(crate) mod dice;
 pub(crate) mod ladder;
@@ -310,6 +311,7 @@ fn builder(scheme: &Scheme) -> fn(&mut VectorSet) {
         "ladder" => ladder::add,
         "blackjack" => blackjack::add,
         "stake" => stake::add,
+        "crash" => crash::add,
         #[cfg(feature = "toy")]
         "toy" => toy::add,
         other => panic!("scheme {other} has no vectors: add its module to src/vectors/"),

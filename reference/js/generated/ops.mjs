@@ -10,7 +10,7 @@ function freeze(v) {
 }
 
 /** Every op of protocol v1, in the order of docs/protocol.md. */
-export const OPS = freeze(["cursor.hash","cursor.raw","cursor.float","cursor.int","cursor.shuffle","poker.deal","poker.evaluate","shoe.deal","shoe.tournament","shoe.stream","dice.roll","selfpoker.commit","selfpoker.deck","ladder.shuffle","blackjack.strategy","stake.floats","stake.dice","stake.limbo","stake.plinko","stake.roulette","stake.wheel","stake.keno","stake.mines","stake.hilo","stake.blackjack","stake.baccarat","stake.videopoker","stake.diamonds","stake.crash","stake.crash.chain"]);
+export const OPS = freeze(["cursor.hash","cursor.raw","cursor.float","cursor.int","cursor.shuffle","poker.deal","poker.evaluate","shoe.deal","shoe.tournament","shoe.stream","dice.roll","selfpoker.commit","selfpoker.deck","ladder.shuffle","blackjack.strategy","stake.floats","stake.dice","stake.limbo","stake.plinko","stake.roulette","stake.wheel","stake.keno","stake.mines","stake.hilo","stake.blackjack","stake.baccarat","stake.videopoker","stake.diamonds","stake.crash","stake.crash.chain","crash.v1","crash.v2","crash.link","crash.chain.bytes"]);
 
 /** Each op's `ok` fields in protocol order, as harness/protocol.schema.json gives them. */
 export const OK_FIELDS = freeze({
@@ -363,6 +363,34 @@ export const OK_FIELDS = freeze({
     }
   },
   "stake.crash.chain": {
+    "distance": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 10000000
+    }
+  },
+  "crash.v1": {
+    "crashPoint": {
+      "type": "number",
+      "minimum": 0,
+      "exclusiveMaximum": 4503599627370497
+    }
+  },
+  "crash.v2": {
+    "crashPoint": {
+      "type": "number",
+      "minimum": 0,
+      "exclusiveMaximum": 4503599627370497
+    }
+  },
+  "crash.link": {
+    "previous": {
+      "type": "string",
+      "pattern": "^[0-9a-f]{64}$",
+      "maxLength": 64
+    }
+  },
+  "crash.chain.bytes": {
     "distance": {
       "type": "integer",
       "minimum": 0,

@@ -13,6 +13,7 @@
 //! decimals: ⌊x·100⌋/100 (the canonical reading; the post's and the `fair`
 //! crate's unrounded value is the reading `unrounded`).
 
+use crate::base::chain::{bytes_of, Link};
 use crate::base::crypto::Keyed;
 use crate::op::error::OpError;
 
@@ -32,23 +33,17 @@ pub fn crash_point(hash: &str, salt: &str) -> f64 {
 
 /// How many steps h → SHA-256(hex h) lead from `hash` to `terminating`
 /// (0 when they are equal), if at most `limit`.
+pub fn distance(hash: &str, terminating: &str, limit: u64) -> Result<u64, OpError> {
+    walk(Link::Text, hash, terminating, limit)
+}
+
+/// How many links of either kind lead from `hash` to `terminating`, if at
+/// most `limit` (the crash family walks the raw-byte link with it too).
 ///
 /// This is the costliest round of any op: up to `limit` ≤ [`MAX_LIMIT`]
-/// SHA-256 steps of 64 bytes each (two compressions), so each step hashes
-/// into the same buffer, with nothing allocated.
-pub fn distance(hash: &str, terminating: &str, limit: u64) -> Result<u64, OpError> {
-    let mut h = hash.as_bytes().to_vec();
-    for d in 0..=limit {
-        if h == terminating.as_bytes() {
-            return Ok(d);
-        }
-        if d < limit {
-            let digest = crate::base::crypto::sha256(&h);
-            h.clear();
-            crate::base::crypto::hex_into(&digest, &mut h);
-        }
-    }
-    Err(OpError::Exhausted {
+/// SHA-256 steps, each into the same buffer, with nothing allocated.
+pub fn walk(link: Link, hash: &str, terminating: &str, limit: u64) -> Result<u64, OpError> {
+    crate::base::chain::walk(link, &bytes_of(hash), &bytes_of(terminating), limit).ok_or_else(|| OpError::Exhausted {
         message: format!("the terminating hash is not within {limit} SHA-256 steps of the hash"),
     })
 }

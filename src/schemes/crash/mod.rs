@@ -1,0 +1,241 @@
+//! `crash`: the bustabit family of crash games (bustabit v1 and v2,
+//! Roobet, BC.Game) and their hash chains.
+//!
+//! A crash game plays a chain of SHA-256 hashes backwards: the operator
+//! fixes a chain, commits to its last hash (the terminating hash), and game
+//! i's hash is h[i]; the game before it has h[i−1] = link(h[i]). Each game's
+//! hash is mixed with a public salt (a block hash chosen after the chain was
+//! fixed) by HMAC-SHA256. The code is the specification; the formulas, with
+//! the sources they are read from (each read in full):
+//!
+//! **Links** ([`Link`]):
+//! - `text`: h[i−1] = SHA-256(the 64-character lowercase hex text of h[i]).
+//!   bustabit v1 (bustabit/v1-gameserver `server/lib.js`, `genGameHash`),
+//!   bustabit v2's previous chain (games 1 … 10,000,000: bustabit/verifier
+//!   `src/verifier.worker.ts`, "hash of the hex-encoded value"), Roobet
+//!   (the copies of its script below), BC.Game (bcgame-project/verify
+//!   `crash.html`, `CryptoJS.SHA256(String(prevHash))`). Stake's crash
+//!   chain is the same link (`stake.crash.chain` walks it, as `crash.chain.bytes` walks the other,
+//!   with [`crate::base::chain`]).
+//! - `bytes`: h[i−1] = SHA-256(the 32 bytes of h[i]). bustabit v2's current
+//!   chain (the same worker, "hash of the binary value").
+//!
+//! **`crash.v1`** (bustabit v1 and Roobet): m = HMAC_SHA256(key = the game
+//! hash's hex text, message = the salt's text). If m, read as a 256-bit
+//! big-endian integer, is divisible by `divisor`, the game crashes at once
+//! with the point `instant`; otherwise, with h = the first 13 hex digits of
+//! m (52 bits) and e = 2^52, the point is ⌊(100·e − h)/(e − h)⌋/100, the
+//! division in binary64 as JavaScript does it.
+//! - bustabit v1 (`server/lib.js`, `crashPointFromHash`): divisor 101 ("in
+//!   1 of 101 games the game crashes instantly"), instant point 0; the
+//!   function answers cents, which the game shows divided by 100. Salt:
+//!   Bitcoin block 339,300's hash.
+//! - Roobet (copies of its verification script: rorybain96/roobet
+//!   `roobet.js`, IsiraUdaththa/Roobet-Crash-Analysis `crash.py` and
+//!   `index-checkpoint.js`): the same, with divisor `parseInt(100/5)` = 20
+//!   (`crash.py`: `% 20`), `parseInt(100/4)` = 25 in the copy salted with
+//!   Ethereum block 17,985,520, and 33 in earlier copies; the instant point
+//!   is 1 (`return 1`), and the result is divided by 100 in the script.
+//!   The Ethereum salt is written with its `0x` (`"0xd286…4f14"`): the salt
+//!   is a text, and that text is the message, `0x` and all.
+//!
+//! **`crash.v2`** (bustabit v2 and BC.Game): m = HMAC_SHA256(key = the
+//! salt's UTF-8 text, message = the game hash's **32 raw bytes**); X = the
+//! first 52 bits of m / 2^52; the point is max(1, ⌊99/(1 − X)⌋/100).
+//! - bustabit v2 (bustabit/verifier `src/utils/math.ts` `gameResult`,
+//!   `src/verifier.worker.ts`, `src/constants.ts`): key = `PREV_GAME_SALT`
+//!   (block 505,750) on the previous chain, `utf8ToBytes(GAME_SALT)` after
+//!   game 12,279,450 on the current one.
+//! - BC.Game (`crash.html`, `gameResult`): the same HMAC
+//!   (`HmacSHA256(CryptoJS.enc.Hex.parse(seed), salt)`), then
+//!   `X = parseFloat(X.toPrecision(9))` before the division: the field
+//!   `bcgame` ([`to_precision9`]). About 2 in 10,000 games change by 0.01.
+//!
+//! Decisions, where the sources leave a choice:
+//! - **raw bytes, not hex text, as v2's HMAC message.** bustabit's seeding
+//!   post (bitcointalk 2807542) writes `HMAC_SHA256(key=salt, message=hash)`
+//!   without saying which form of the hash; the official verifier hex-
+//!   decodes it, and the `bustabit` crate 0.2.1's published outcomes
+//!   (`b2acd37f…` → 1.26, `5d07719b…` → 2055.9) match only so (the hex text
+//!   gives 1.78 and 3.46). The verifier and the published numbers decide.
+//! - **game 10,000,000.** The official verifier treats a game as one of the
+//!   previous chain when `gameNumber < PREV_CHAIN_LENGTH` (10^7), so game
+//!   10,000,000 itself is walked with the raw-byte link although the
+//!   seeding post says the previous chain holds games 1 … 10,000,000. The
+//!   ops here take the link as a field and decide nothing by game number:
+//!   a verifier that needs a link for game 10^7 must choose, and
+//!   docs/schemes.md says which the official verifier uses.
+//! - **BC.Game when X rounds to 1.** For X ≥ 1 − 5·10^−10 (about one game in
+//!   two billion) `toPrecision(9)` answers `"1.00000000"` and the page shows
+//!   `Infinity`. No JSON number says that: the op answers `exhausted`.
+//! - **the edge field of BC.Game's page** (`?r=`, read with
+//!   `parseInt(Number(r), 2)`, base 2) is not a field here: the page's
+//!   default 1 (99 over 1 − X) is the game, as on bustabit.
+//! - **bustabit's Vx period** (games 10,000,001 … 12,279,450 of the current
+//!   chain, keyed on a BLS12-381 signature of the hash) is out of scope: it
+//!   needs a BLS signature, and no maintained crate makes it cheap here.
+//!   The current chain's link, and every game after it, are in scope.
+
+pub(crate) mod ops;
+pub mod stats;
+
+pub(crate) use ops::SCHEME;
+
+use crate::base::chain::step;
+pub use crate::base::chain::{bytes_of, Link};
+use crate::base::crypto::Keyed;
+
+/// The largest `limit` of a chain walk: the chains are 10^7 long, as Stake's is.
+pub use crate::schemes::stake::crash::MAX_LIMIT;
+
+/// 2^52, the divisor of a game's 13 hex digits.
+const TWO_52: f64 = 4_503_599_627_370_496.0;
+
+/// The link fields' words, in [`Link`] order.
+pub const LINKS: [&str; 2] = ["text", "bytes"];
+
+/// The link a word of [`LINKS`] names.
+pub fn link_of(word: &str) -> Link {
+    if word == "bytes" {
+        Link::Bytes
+    } else {
+        Link::Text
+    }
+}
+
+/// The previous game's hash: h[i−1] = link(h[i]).
+pub fn previous(link: Link, hash: &str) -> [u8; 32] {
+    step(link, &bytes_of(hash), &mut Vec::with_capacity(64))
+}
+
+pub use crate::schemes::stake::crash::walk as distance;
+
+/// The first 52 bits of a MAC, big-endian (its first 13 hex digits).
+pub fn first52(mac: &[u8; 32]) -> u64 {
+    let mut b = [0u8; 8];
+    b[1..].copy_from_slice(&mac[..7]);
+    u64::from_be_bytes(b) >> 4
+}
+
+/// The MAC, read as a 256-bit big-endian integer, modulo `divisor`.
+pub fn remainder(mac: &[u8; 32], divisor: u64) -> u64 {
+    mac.iter().fold(0, |r, &b| (r * 256 + u64::from(b)) % divisor)
+}
+
+/// Whether the MAC is divisible by `divisor`: the instant-crash rule of v1
+/// (every bit counts, not only the 52 the point is read from).
+pub fn divisible(mac: &[u8; 32], divisor: u64) -> bool {
+    remainder(mac, divisor) == 0
+}
+
+/// v1's MAC: HMAC_SHA256(key = the game hash's hex text, message = the salt).
+pub fn v1_mac(hash: &str, salt: &str) -> [u8; 32] {
+    Keyed::uncached(hash).mac(salt.as_bytes())
+}
+
+/// v1's point of a game that does not crash at once: ⌊(100·e − h)/(e − h)⌋
+/// in cents, in binary64 as `server/lib.js` computes it.
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "h is below 2^52, exact in binary64; 100·e − h rounds as JavaScript's does"
+)]
+pub fn v1_cents(h: u64) -> f64 {
+    let h = h as f64;
+    ((100.0 * TWO_52 - h) / (TWO_52 - h)).floor()
+}
+
+/// v1's crash point: `instant` when the MAC is divisible by `divisor`,
+/// else [`v1_cents`] / 100.
+pub fn v1_point(hash: &str, salt: &str, divisor: u64, instant: u64) -> f64 {
+    let mac = v1_mac(hash, salt);
+    if divisible(&mac, divisor) {
+        #[allow(clippy::cast_precision_loss, reason = "0 or 1")]
+        return instant as f64;
+    }
+    v1_cents(first52(&mac)) / 100.0
+}
+
+/// v2's MAC: HMAC_SHA256(key = the salt's text, message = the hash's 32 bytes).
+pub fn v2_mac(hash: &str, salt: &str) -> [u8; 32] {
+    Keyed::new(salt).mac(&bytes_of(hash))
+}
+
+/// X = the first 52 bits / 2^52, exact in binary64.
+#[allow(clippy::cast_precision_loss, reason = "below 2^52: exact")]
+pub fn v2_x(mac: &[u8; 32]) -> f64 {
+    first52(mac) as f64 / TWO_52
+}
+
+/// ⌊99/(1 − X)⌋/100: v2's point of X before the clamp, below 1 for X < 0.01.
+pub fn v2_unclamped(x: f64) -> f64 {
+    (99.0 / (1.0 - x)).floor() / 100.0
+}
+
+/// max(1, ⌊99/(1 − X)⌋/100): v2's point of X.
+pub fn v2_of(x: f64) -> f64 {
+    v2_unclamped(x).max(1.0)
+}
+
+/// JavaScript's `parseFloat(x.toPrecision(9))` for x = r/2^52 with r below
+/// 2^52: x rounded to 9 significant decimal digits, a tie away from zero
+/// (ECMA-262 Number.prototype.toPrecision: "if there are two such sets of
+/// e and n, pick the e and n for which n × 10^(e–p+1) is larger"), then
+/// read back to the nearest binary64. Exact: x·10^k is a fraction over
+/// 2^52 whose numerator stays below 2^82.
+pub fn to_precision9(r: u64) -> f64 {
+    if r == 0 {
+        return 0.0;
+    }
+    // The power k with 10^8 ≤ x·10^k < 10^9, found on the exact fraction.
+    let num = u128::from(r);
+    let den: u128 = 1 << 52;
+    let mut k: i32 = 0;
+    let scaled = |k: i32| num * 10u128.pow(k.unsigned_abs());
+    // x < 1, so k ≥ 9; x ≥ 2^-52 > 10^-16, so k ≤ 24.
+    while scaled(k) < 100_000_000 * den {
+        k += 1;
+    }
+    let whole = scaled(k) / den;
+    let rest = scaled(k) % den;
+    let n = if 2 * rest >= den { whole + 1 } else { whole };
+    format!("{n}e-{k}").parse().expect("a decimal number")
+}
+
+/// BC.Game's X: [`to_precision9`] of the first 52 bits.
+pub fn bcgame_x(mac: &[u8; 32]) -> f64 {
+    to_precision9(first52(mac))
+}
+
+/// v2's crash point; with `bcgame`, X rounded as BC.Game's page does.
+/// `None` when BC.Game's X rounds to 1 (the page shows `Infinity`).
+pub fn v2_point(hash: &str, salt: &str, bcgame: bool) -> Option<f64> {
+    let mac = v2_mac(hash, salt);
+    let x = if bcgame { bcgame_x(&mac) } else { v2_x(&mac) };
+    (x < 1.0).then(|| v2_of(x))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn to_precision9_rounds_a_tie_up_and_reads_back_the_nearest_double() {
+        // 513/1024 = 0.5009765625 exactly: 10 significant digits ending in 5.
+        let r = 513u64 << 42;
+        assert_eq!(to_precision9(r), 0.500_976_563);
+        assert_eq!(to_precision9(1u64 << 51), 0.5);
+        // 2^-52 = 2.220446049250313e-16 → 2.22044605e-16.
+        assert_eq!(to_precision9(1), 2.220_446_05e-16);
+        // Just below 1: rounds to 1, where BC.Game's page divides by 0.
+        assert_eq!(to_precision9((1u64 << 52) - 1), 1.0);
+    }
+
+    #[test]
+    fn divisible_reads_every_bit_of_the_mac() {
+        let mut mac = [0u8; 32];
+        mac[31] = 101;
+        assert!(divisible(&mac, 101));
+        mac[0] = 1; // 2^248 + 101: 2^248 mod 101 is not 0
+        assert!(!divisible(&mac, 101));
+    }
+}
