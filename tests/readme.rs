@@ -235,7 +235,7 @@ fn claimed(m: &provably::harness::manifest::Manifest) -> Vec<String> {
         }
     }
     let name = m.name.clone();
-    let mut target = provably::harness::open(m);
+    let mut target = provably::harness::targets::open(m);
     let hello = target
         .start()
         .unwrap_or_else(|f| panic!("{name} does not start: {f:?}"));
