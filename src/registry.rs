@@ -20,6 +20,9 @@ pub fn schemes() -> &'static [&'static Scheme] {
         &crate::schemes::ladder::SCHEME,
         &crate::schemes::blackjack::SCHEME,
         &crate::schemes::stake::SCHEME,
+        &crate::schemes::lucky::SCHEME,
+        &crate::schemes::skinclub::SCHEME,
+        &crate::schemes::freebitco::SCHEME,
         #[cfg(feature = "toy")]
         &crate::schemes::toy::SCHEME,
     ];

@@ -33,10 +33,13 @@ use std::path::Path;
 pub(crate) mod blackjack;
 pub(crate) mod cursor;
 pub(crate) mod dice;
+pub(crate) mod freebitco;
 pub(crate) mod ladder;
+pub(crate) mod lucky;
 pub(crate) mod poker;
 pub(crate) mod selfpoker;
 pub(crate) mod shoe;
+pub(crate) mod skinclub;
 pub(crate) mod stake;
 #[cfg(feature = "toy")]
 pub(crate) mod toy;
@@ -310,6 +313,9 @@ fn builder(scheme: &Scheme) -> fn(&mut VectorSet) {
         "ladder" => ladder::add,
         "blackjack" => blackjack::add,
         "stake" => stake::add,
+        "lucky" => lucky::add,
+        "skinclub" => skinclub::add,
+        "freebitco" => freebitco::add,
         #[cfg(feature = "toy")]
         "toy" => toy::add,
         other => panic!("scheme {other} has no vectors: add its module to src/vectors/"),
