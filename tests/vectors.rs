@@ -344,7 +344,7 @@ fn tests_of(doc: &Value) -> Vec<Value> {
         .collect()
 }
 
-const FILES: [&str; 8] = [
+const FILES: [&str; 11] = [
     "cursor",
     "poker",
     "shoe",
@@ -353,6 +353,9 @@ const FILES: [&str; 8] = [
     "ladder",
     "blackjack",
     "stake",
+    "lucky",
+    "skinclub",
+    "freebitco",
 ];
 
 /// Read from the committed files, so a hand-edited line is caught too.
