@@ -25,6 +25,9 @@ fn roll(server: &str, client: &str, nonce: u64) -> Value {
     json!({ "op": "freebitco.roll", "serverSeed": server, "clientSeed": client, "nonce": nonce })
 }
 
+/// What a roll's x must satisfy for a case.
+type Hit = fn(u32) -> bool;
+
 /// The first nonce from 1 whose x satisfies `hit`.
 fn nonce_where(hit: impl Fn(u32) -> bool) -> u64 {
     (1..)
@@ -39,7 +42,7 @@ pub fn add(v: &mut VectorSet) {
     for n in 1..5 {
         v.add(format!("roll of nonce {n}"), roll(SERVER, CLIENT, n));
     }
-    let cases: [(&str, fn(u32) -> bool); 4] = [
+    let cases: [(&str, Hit); 4] = [
         ("the quotient rounds up", |x| quotient(x).fract() >= 0.5),
         ("the quotient rounds down", |x| quotient(x).fract() < 0.5),
         ("roll 0", |x| roll_of(x) == 0),

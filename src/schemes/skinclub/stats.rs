@@ -21,16 +21,15 @@ pub fn thousands_law() -> Vec<f64> {
     let all: u64 = 1 << 60;
     let (q, r) = (all / ROLLS, all % ROLLS);
     (0..ROLLS / WIDTH)
-        .map(|j| {
-            let extra = r.saturating_sub(j * WIDTH).min(WIDTH);
-            #[allow(
-                clippy::cast_precision_loss,
-                reason = "the count rounds to a double once, then divides by a power of two exactly"
-            )]
-            let p = (WIDTH * q + extra) as f64 / all as f64;
-            p
-        })
+        .map(|j| share(WIDTH * q + r.saturating_sub(j * WIDTH).min(WIDTH), all))
         .collect()
+}
+
+/// count / all, the count rounded to a double once (as JavaScript's
+/// `Number(bigint)` does), then divided by a power of two exactly.
+#[allow(clippy::cast_precision_loss, reason = "the one rounding the law states")]
+fn share(count: u64, all: u64) -> f64 {
+    count as f64 / all as f64
 }
 
 pub(crate) const ROLL: Model = Model {
