@@ -21,6 +21,9 @@ pub fn schemes() -> &'static [&'static Scheme] {
         &crate::schemes::blackjack::SCHEME,
         &crate::schemes::stake::SCHEME,
         &crate::schemes::crash::SCHEME,
+        &crate::schemes::lucky::SCHEME,
+        &crate::schemes::skinclub::SCHEME,
+        &crate::schemes::freebitco::SCHEME,
         #[cfg(feature = "toy")]
         &crate::schemes::toy::SCHEME,
     ];

@@ -344,7 +344,7 @@ fn tests_of(doc: &Value) -> Vec<Value> {
         .collect()
 }
 
-const FILES: [&str; 9] = [
+const FILES: [&str; 12] = [
     "cursor",
     "poker",
     "shoe",
@@ -354,6 +354,9 @@ const FILES: [&str; 9] = [
     "blackjack",
     "stake",
     "crash",
+    "lucky",
+    "skinclub",
+    "freebitco",
 ];
 
 /// Read from the committed files, so a hand-edited line is caught too.

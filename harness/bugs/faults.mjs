@@ -18,6 +18,9 @@ import { PCG64 } from '../../reference/js/numpy.mjs';
 import { MAX_INT, cards, decimalSeed, int, number, text } from '../../reference/js/validate.mjs';
 import * as k from './kit.mjs';
 import * as S from '../../reference/js/stake.mjs';
+import * as L from '../../reference/js/lucky.mjs';
+import * as SC from '../../reference/js/skinclub.mjs';
+import * as FB from '../../reference/js/freebitco.mjs';
 import * as C from '../../reference/js/crash.mjs';
 import { toHex } from '../../reference/js/crypto.mjs';
 
@@ -865,5 +868,92 @@ export const FAULTS = {
   },
   'crash-chain-bytes-walks-text': {
     ops: { 'crash.chain.bytes': { run: async (p, f) => ({ distance: await S.chainDistance(p, f.hash, f.terminatingHash, f.limit) }) } },
+  },
+  // The schemes of other operators (reference/js/lucky.mjs, skinclub.mjs,
+  // freebitco.mjs): the traps their own verifiers fell into.
+  'lucky-group-zero': {
+    ops: {
+      'lucky.roll': {
+        run: async (p, f) => {
+          const l = parseInt((await p.hmac512Hex(f.serverSeed, `${f.clientSeed}-${f.nonce}`)).slice(0, 5), 16) % L.LIMIT;
+          return { lucky: l, roll: L.rollOf(l) };
+        },
+      },
+    },
+  },
+  'lucky-key-and-message-swapped': {
+    ops: {
+      'lucky.roll': {
+        run: async (p, f) => {
+          const { lucky } = L.scan(await p.hmac512Hex(`${f.clientSeed}-${f.nonce}`, f.serverSeed));
+          return { lucky, roll: L.rollOf(lucky) };
+        },
+      },
+    },
+  },
+  'lucky-colon-separator': {
+    ops: {
+      'lucky.roll': {
+        run: async (p, f) => {
+          const { lucky } = L.scan(await p.hmac512Hex(f.serverSeed, `${f.clientSeed}:${f.nonce}`));
+          return { lucky, roll: L.rollOf(lucky) };
+        },
+      },
+    },
+  },
+  'skinclub-parseint': {
+    ops: {
+      'skinclub.roll': {
+        run: async (p, f) => {
+          const mac = await p.hmac512Hex(`${f.clientSeed}-${f.nonce}`, f.serverSeed);
+          return { roll: (parseInt(mac.slice(0, 15), 16) % SC.ROLLS) + 1 };
+        },
+      },
+    },
+  },
+  'skinclub-server-seed-as-key': {
+    ops: {
+      'skinclub.roll': {
+        run: async (p, f) => {
+          const mac = await p.hmac512Hex(f.serverSeed, `${f.clientSeed}-${f.nonce}`);
+          return { roll: Number(BigInt(`0x${mac.slice(0, 15)}`) % BigInt(SC.ROLLS)) + 1 };
+        },
+      },
+    },
+  },
+  'skinclub-hash-key-and-message-swapped': {
+    ops: { 'skinclub.hash': { run: async (p, f) => ({ hash: await SC.publicHash(p, f.serverSeed, f.salt) }) } },
+  },
+  'freebitco-key-and-message-swapped': {
+    ops: {
+      'freebitco.roll': {
+        run: async (p, f) => {
+          const n = f.nonce;
+          const mac = await p.hmac512Hex(`${n}:${f.serverSeed}:${n}`, `${n}:${f.clientSeed}:${n}`);
+          return { roll: FB.rollOf(parseInt(mac.slice(0, 8), 16)) };
+        },
+      },
+    },
+  },
+  'freebitco-nonce-once': {
+    ops: {
+      'freebitco.roll': {
+        run: async (p, f) => {
+          const mac = await p.hmac512Hex(`${f.clientSeed}:${f.nonce}`, `${f.serverSeed}:${f.nonce}`);
+          return { roll: FB.rollOf(parseInt(mac.slice(0, 8), 16)) };
+        },
+      },
+    },
+  },
+  'freebitco-floor': {
+    ops: {
+      'freebitco.roll': {
+        run: async (p, f) => {
+          const n = f.nonce;
+          const mac = await p.hmac512Hex(`${n}:${f.clientSeed}:${n}`, `${n}:${f.serverSeed}:${n}`);
+          return { roll: Math.floor(parseInt(mac.slice(0, 8), 16) / FB.DIVISOR) };
+        },
+      },
+    },
   },
 };

@@ -4,7 +4,9 @@
 // messageText), sha256(text) }, both taking JavaScript strings (and, for
 // the ops that hash raw bytes, a Uint8Array message taken as is) and
 // returning (a promise of) 32 bytes as a Uint8Array, an ArrayBuffer or an
-// array of numbers. The provider does its own UTF-8 encoding on purpose: a
+// array of numbers, and optionally hmacSha512(keyText, messageText), 64
+// bytes, for the schemes of other operators that sign with SHA-512 (a
+// provider without it answers those ops with an internal error). The provider does its own UTF-8 encoding on purpose: a
 // target built on crypto-js or js-sha256 is meant to test that package's
 // encoder too, not ours. The default provider is WebCrypto (webcrypto.mjs).
 //
@@ -27,12 +29,12 @@ export function increment(i) {
 }
 
 /**
- * A provider's answer as 32 bytes. A wrong length or a value that is not a
+ * A provider's answer as `size` bytes (32 unless said). A wrong length or a value that is not a
  * byte is the adapter's bug (crypto-js, say, hands out signed 32-bit words):
  * it is thrown, and execute() reports it as an internal error instead of
  * computing with bytes nobody meant.
  */
-function digestBytes(value, provider, what) {
+function digestBytes(value, provider, what, size = 32) {
   let bytes;
   if (value instanceof Uint8Array) bytes = value;
   else if (value instanceof ArrayBuffer) bytes = new Uint8Array(value);
@@ -47,7 +49,7 @@ function digestBytes(value, provider, what) {
   } else {
     throw new Error(`${provider.name}: ${what} returned ${typeof value}, not bytes`);
   }
-  if (bytes.length !== 32) throw new Error(`${provider.name}: ${what} returned ${bytes.length} bytes, not 32`);
+  if (bytes.length !== size) throw new Error(`${provider.name}: ${what} returned ${bytes.length} bytes, not ${size}`);
   return bytes;
 }
 
@@ -56,6 +58,8 @@ function digestBytes(value, provider, what) {
  *   name                          the provider's name
  *   hmac(keyText, messageText)    HMAC-SHA256 as 32 bytes
  *   sha256Hex(text)               hex SHA-256
+ *   hmac512Hex(keyText, messageText)
+ *                                 hex HMAC-SHA512 (the provider's hmacSha512)
  *   macs(keyText, prefix, first, batch)
  *                                 a MacSequence of HMAC(key, prefix + i)
  */
@@ -74,6 +78,12 @@ export function primitives(provider) {
     name: provider.name,
     async hmac(keyText, messageText) {
       return asBytes(await sign(keyText, messageText));
+    },
+    async hmac512Hex(keyText, messageText) {
+      if (typeof provider.hmacSha512 !== 'function') {
+        throw new Error(`${provider.name}: no hmacSha512, which this op signs with`);
+      }
+      return toHex(digestBytes(await provider.hmacSha512(keyText, messageText), provider, 'hmacSha512', 64));
     },
     async sha256Hex(text) {
       return toHex(digestBytes(await provider.sha256(text), provider, 'sha256'));

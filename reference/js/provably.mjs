@@ -13,12 +13,15 @@
 import { SCHEME as blackjack } from './blackjack.mjs';
 import { SCHEME as cursor } from './cursor.mjs';
 import { SCHEME as dice } from './dice.mjs';
+import { SCHEME as freebitco } from './freebitco.mjs';
 import { makeEngine, registered, within } from './engine.mjs';
 import { OPS as TABLE } from './generated/ops.mjs';
 import { SCHEME as ladder } from './ladder.mjs';
+import { SCHEME as lucky } from './lucky.mjs';
 import { SCHEME as poker } from './poker.mjs';
 import { SCHEME as selfpoker } from './selfpoker.mjs';
 import { SCHEME as shoe } from './shoe.mjs';
+import { SCHEME as skinclub } from './skinclub.mjs';
 import { SCHEME as stake } from './stake.mjs';
 import { SCHEME as crash } from './crash.mjs';
 import { SCHEME as toy } from './toy.mjs';
@@ -30,7 +33,7 @@ export const VERSION = '0.1.0';
  * In protocol order: the hello answer lists the ops in this order. Every op
  * declares its statistics, or the registry refuses to start (engine.mjs).
  */
-export const SCHEMES = registered([cursor, poker, shoe, dice, selfpoker, ladder, blackjack, stake, crash, toy]);
+export const SCHEMES = registered([cursor, poker, shoe, dice, selfpoker, ladder, blackjack, stake, crash, lucky, skinclub, freebitco, toy]);
 
 /** The schemes as this build has them: only the ops of the generated table. */
 export const BUILT = Object.freeze(within(SCHEMES, TABLE));

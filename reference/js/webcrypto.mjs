@@ -21,9 +21,10 @@ function subtle() {
  * share one import.
  */
 export function webCrypto({ keyCacheSize = 128 } = {}) {
-  const keys = new Map();
+  const caches = { 'SHA-256': new Map(), 'SHA-512': new Map() };
 
-  function hmacKey(keyText) {
+  function hmacKey(keyText, hash = 'SHA-256') {
+    const keys = caches[hash];
     let key = keys.get(keyText);
     if (key) {
       // Refresh recency: Map iteration order is insertion order.
@@ -32,10 +33,12 @@ export function webCrypto({ keyCacheSize = 128 } = {}) {
       return key;
     }
     // WebCrypto refuses a zero-length HMAC key, yet an empty server seed is a
-    // valid string. HMAC pads every key shorter than its 64-byte block with
-    // zeros (RFC 2104, section 2), so 64 zero bytes give the very same MAC.
-    const bytes = keyText === '' ? new Uint8Array(64) : encoder.encode(keyText);
-    key = subtle().importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    // valid string. HMAC pads every key shorter than its block (64 bytes for
+    // SHA-256, 128 for SHA-512) with zeros (RFC 2104, section 2), so a
+    // block of zero bytes gives the very same MAC.
+    const block = hash === 'SHA-512' ? 128 : 64;
+    const bytes = keyText === '' ? new Uint8Array(block) : encoder.encode(keyText);
+    key = subtle().importKey('raw', bytes, { name: 'HMAC', hash }, false, ['sign']);
     key.catch(() => keys.delete(keyText));
     keys.set(keyText, key);
     if (keys.size > keyCacheSize) keys.delete(keys.keys().next().value);
@@ -46,6 +49,9 @@ export function webCrypto({ keyCacheSize = 128 } = {}) {
     name: 'WebCrypto',
     async hmacSha256(keyText, messageText) {
       return new Uint8Array(await subtle().sign('HMAC', await hmacKey(keyText), bytesOf(messageText)));
+    },
+    async hmacSha512(keyText, messageText) {
+      return new Uint8Array(await subtle().sign('HMAC', await hmacKey(keyText, 'SHA-512'), encoder.encode(messageText)));
     },
     async sha256(text) {
       return new Uint8Array(await subtle().digest('SHA-256', bytesOf(text)));

@@ -39,6 +39,7 @@ FIELDS = {
     "dice.roll": ["serverSeed", "clientSeed", "n"],
     "selfpoker.commit": ["seed"],
     "ladder.shuffle": ["serverSeed", "clientSeed", "size"],
+    "lucky.roll": SEEDED,
 }
 
 SUITS = "SHDC"

@@ -139,6 +139,12 @@ flags! {
     PlayerThird => "Baccarat: the player draws a third card (total 0 to 5).",
     BankerThird => "Baccarat: the banker draws a third card, by its total and the player's third card.",
     Tie => "Baccarat: player and banker tie.",
+    PublishedField => "The case's answer is published by the operator or by a verifier of its scheme (a worked example, a validator's fixture, a player's exported roll; the comment names the source), not computed by provably.",
+    LateGroup => "Lucky-number dice: the first five hex digits read 1,000,000 or more, so the lucky number comes from a later group. An implementation that reads group 0 only, or takes it mod 10^6, diverges.",
+    HexAbove53 => "skin.club: the 15 hex digits read a value above 2^53, where a double (JavaScript's parseInt, PHP's hexdec) rounds it, and the roll of the rounded value is another. An implementation that parses them into a double diverges.",
+    HexBelow53 => "skin.club: the 15 hex digits read a value below 2^53, which a double holds exactly: a parseInt port agrees here, the exact reading is checked on its own.",
+    RoundsUp => "Freebitco.in: the first 8 hex digits divided by 429496.7295 have a fraction of one half or more, so rounding to nearest gives one more than the floor. An implementation that floors (or truncates) diverges.",
+    RollEdge => "Freebitco.in: roll 0 or 10,000, an end of the range, which rounding reaches from half as many values as any roll between. A range held to 0 ..= 9,999 or 1 ..= 10,000 fails here.",
     // Negative cases (result: invalid).
     MissingField => "A required field is missing. The request is invalid; an implementation that fills in a default answers ok.",
     ExtraField => "A field the op does not take (a typo, another case, __proto__). The request is invalid, so that a typo cannot pass silently.",

@@ -7,10 +7,13 @@ pub mod blackjack;
 pub mod crash;
 pub mod cursor;
 pub mod dice;
+pub mod freebitco;
 pub mod ladder;
+pub mod lucky;
 pub mod poker;
 pub mod selfpoker;
 pub mod shoe;
+pub mod skinclub;
 pub mod stake;
 #[cfg(feature = "toy")]
 pub mod toy;

@@ -34,10 +34,13 @@ pub(crate) mod blackjack;
 pub(crate) mod crash;
 pub(crate) mod cursor;
 pub(crate) mod dice;
+pub(crate) mod freebitco;
 pub(crate) mod ladder;
+pub(crate) mod lucky;
 pub(crate) mod poker;
 pub(crate) mod selfpoker;
 pub(crate) mod shoe;
+pub(crate) mod skinclub;
 pub(crate) mod stake;
 #[cfg(feature = "toy")]
 pub(crate) mod toy;
@@ -312,6 +315,9 @@ fn builder(scheme: &Scheme) -> fn(&mut VectorSet) {
         "blackjack" => blackjack::add,
         "stake" => stake::add,
         "crash" => crash::add,
+        "lucky" => lucky::add,
+        "skinclub" => skinclub::add,
+        "freebitco" => freebitco::add,
         #[cfg(feature = "toy")]
         "toy" => toy::add,
         other => panic!("scheme {other} has no vectors: add its module to src/vectors/"),

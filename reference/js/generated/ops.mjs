@@ -10,7 +10,7 @@ function freeze(v) {
 }
 
 /** Every op of protocol v1, in the order of docs/protocol.md. */
-export const OPS = freeze(["cursor.hash","cursor.raw","cursor.float","cursor.int","cursor.shuffle","poker.deal","poker.evaluate","shoe.deal","shoe.tournament","shoe.stream","dice.roll","selfpoker.commit","selfpoker.deck","ladder.shuffle","blackjack.strategy","stake.floats","stake.dice","stake.limbo","stake.plinko","stake.roulette","stake.wheel","stake.keno","stake.mines","stake.hilo","stake.blackjack","stake.baccarat","stake.videopoker","stake.diamonds","stake.crash","stake.crash.chain","crash.v1","crash.v2","crash.link","crash.chain.bytes"]);
+export const OPS = freeze(["cursor.hash","cursor.raw","cursor.float","cursor.int","cursor.shuffle","poker.deal","poker.evaluate","shoe.deal","shoe.tournament","shoe.stream","dice.roll","selfpoker.commit","selfpoker.deck","ladder.shuffle","blackjack.strategy","stake.floats","stake.dice","stake.limbo","stake.plinko","stake.roulette","stake.wheel","stake.keno","stake.mines","stake.hilo","stake.blackjack","stake.baccarat","stake.videopoker","stake.diamonds","stake.crash","stake.crash.chain","crash.v1","crash.v2","crash.link","crash.chain.bytes","lucky.roll","skinclub.roll","skinclub.hash","freebitco.roll"]);
 
 /** Each op's `ok` fields in protocol order, as harness/protocol.schema.json gives them. */
 export const OK_FIELDS = freeze({
@@ -395,6 +395,38 @@ export const OK_FIELDS = freeze({
       "type": "integer",
       "minimum": 0,
       "maximum": 10000000
+    }
+  },
+  "lucky.roll": {
+    "lucky": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 999999
+    },
+    "roll": {
+      "type": "number",
+      "minimum": 0,
+      "exclusiveMaximum": 100
+    }
+  },
+  "skinclub.roll": {
+    "roll": {
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 100000
+    }
+  },
+  "skinclub.hash": {
+    "hash": {
+      "type": "string",
+      "pattern": "^[0-9a-f]{64}$"
+    }
+  },
+  "freebitco.roll": {
+    "roll": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 10000
     }
   }
 });

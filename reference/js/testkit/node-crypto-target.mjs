@@ -12,6 +12,7 @@ import { runTarget } from '../serve.mjs';
 export const NODE_CRYPTO = {
   name: `node:crypto (OpenSSL ${process.versions.openssl})`,
   hmacSha256: (keyText, messageText) => createHmac('sha256', keyText).update(messageText, 'utf8').digest(),
+  hmacSha512: (keyText, messageText) => createHmac('sha512', keyText).update(messageText, 'utf8').digest(),
   sha256: (text) => createHash('sha256').update(text, 'utf8').digest(),
 };
 

@@ -1,0 +1,111 @@
+//! The op of the lucky-number dice: `lucky.roll`.
+
+use proptest::prelude::*;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::{last_three, lucky, mac_hex, roll, stats, GROUPS};
+use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
+use crate::op::reading::Reading;
+use crate::op::stats::Stats;
+use crate::op::{strategy, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
+use crate::op::{Flag, OkField, Reach, Shape};
+use crate::schemes::stake::ops::num;
+
+pub(crate) static SCHEME: Scheme = Scheme {
+    name: "lucky",
+    source: "Primedice's classic implementation (lucky-number dice) and its clones",
+    ops: &[&ROLL],
+    generated: &[],
+};
+
+/// A roll's answer: the lucky number and the roll shown.
+#[derive(Serialize, Debug)]
+struct RollOk {
+    lucky: u32,
+    roll: Value,
+}
+
+fn answer(lucky: u32) -> RollOk {
+    RollOk {
+        lucky,
+        roll: num(roll(lucky)),
+    }
+}
+
+pub(crate) static ROLL: OpSpec = OpSpec {
+    name: "lucky.roll",
+    fields: &[SERVER_SEED, CLIENT_SEED, NONCE],
+    ok: &[
+        OkField::new("lucky", Shape::int(0, 999_999)),
+        OkField::new("roll", Shape::Number { min: 0, below: 100 }),
+    ],
+    run: |r| {
+        let l = lucky(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
+        Ok(Outcome::new(answer(l.lucky)))
+    },
+    generate: || {
+        strategy::round()
+            .prop_map(|(s, c, n)| Request::of(&ROLL, vec![s.into(), c.into(), n.into()]))
+            .boxed()
+    },
+    flags: |r| {
+        let l = lucky(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
+        if l.group.is_some_and(|g| g > 0) {
+            vec![Flag::LateGroup]
+        } else {
+            vec![]
+        }
+    },
+    explain,
+    reach: Reach {
+        vectors: &[Flag::LateGroup, Flag::PublishedField],
+        generated: &[Flag::LateGroup],
+    },
+    secret: Some(SERVER_SEED_SECRET),
+    readings: &[LAST_THREE],
+    bet: true,
+    stats: Stats::Tables(stats::ROLL),
+};
+
+fn explain(r: &Request, _: &Value, g: &Value) -> Option<Parting> {
+    let l = lucky(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
+    let (group, story) = match l.group {
+        Some(0) => (
+            "another lucky number from group 0",
+            "group 0 (hex digits 0..5)".to_string(),
+        ),
+        Some(k) => (
+            "another lucky number where group 0 reads 1,000,000 or more",
+            format!(
+                "group {k} (hex digits {}..{}), the first below 1,000,000",
+                5 * k,
+                5 * k + 5
+            ),
+        ),
+        None => (
+            "another lucky number where no group is kept",
+            format!("no group of {GROUPS}: 9999"),
+        ),
+    };
+    Some(Parting::new(
+        group,
+        format!(
+            "provably reads {story}: lucky {}, roll {}; the target says {}",
+            l.lucky,
+            roll(l.lucky),
+            crate::op::short(g)
+        ),
+    ))
+}
+
+/// The clones' exhaustion rule (PyPI provablyfair 1.0.0, runebanks, DuckDice):
+/// the last three hex digits when no group is kept.
+pub const LAST_THREE: Reading = Reading {
+    name: "last-three",
+    source: "PyPI provablyfair 1.0.0, ProvablyFair.roll",
+    ok: |r| {
+        let l = last_three(&mac_hex(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE)));
+        Some(json!({ "lucky": l, "roll": num(roll(l)) }))
+    },
+};
