@@ -370,6 +370,7 @@ const KNOWN_FILE_CYCLES: &[&[&str]] = &[
         "proof/same.rs",
     ],
     &["proof/document.rs", "proof/jobs.rs", "proof/lines.rs", "proof/run.rs"],
+    &["schemes/crash/ops.rs", "schemes/crash/stats.rs"],
     &["schemes/dice/ops.rs", "schemes/dice/stats.rs"],
     &["schemes/ladder/ops.rs", "schemes/ladder/stats.rs"],
     &["schemes/poker/ops.rs", "schemes/poker/stats.rs"],
