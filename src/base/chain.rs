@@ -1,10 +1,10 @@
-//! Hash chains as crash games play them: h[i−1] = link(h[i]), the operator
+//! Hash chains as crash games play them: h\[i−1\] = link(h\[i\]), the operator
 //! committing to the chain's last hash. Stake's crash (`stake.crash.chain`)
 //! and the bustabit family (`crash.*`) walk the same two links from here.
 
 use super::crypto::{hex_into, sha256};
 
-/// One step down a chain: how h[i−1] is made from h[i].
+/// One step down a chain: how h\[i−1\] is made from h\[i\].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Link {
     /// SHA-256 of the hash's 64 lowercase hex characters (two compressions).
@@ -28,7 +28,7 @@ pub fn bytes_of(hex: &str) -> [u8; 32] {
     out
 }
 
-/// h[i−1] from h[i], with `text` a buffer the text link writes its 64
+/// h\[i−1\] from h\[i\], with `text` a buffer the text link writes its 64
 /// digits into (so a walk allocates nothing).
 pub fn step(link: Link, h: &[u8; 32], text: &mut Vec<u8>) -> [u8; 32] {
     match link {

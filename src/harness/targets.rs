@@ -16,7 +16,7 @@ pub fn open(m: Manifest) -> Box<dyn Target> {
 }
 
 /// Makes this process reap every descendant of the targets it runs, even
-/// one that left the target's process group: see [`super::children`].
+/// one that left the target's process group: see `harness::children`.
 pub fn reap_descendants() -> bool {
     super::children::become_subreaper()
 }

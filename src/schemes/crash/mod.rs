@@ -3,13 +3,13 @@
 //!
 //! A crash game plays a chain of SHA-256 hashes backwards: the operator
 //! fixes a chain, commits to its last hash (the terminating hash), and game
-//! i's hash is h[i]; the game before it has h[i−1] = link(h[i]). Each game's
+//! i's hash is h\[i\]; the game before it has h\[i−1\] = link(h\[i\]). Each game's
 //! hash is mixed with a public salt (a block hash chosen after the chain was
 //! fixed) by HMAC-SHA256. The code is the specification; the formulas, with
 //! the sources they are read from (each read in full):
 //!
 //! **Links** ([`Link`]):
-//! - `text`: h[i−1] = SHA-256(the 64-character lowercase hex text of h[i]).
+//! - `text`: h\[i−1\] = SHA-256(the 64-character lowercase hex text of h\[i\]).
 //!   bustabit v1 (bustabit/v1-gameserver `server/lib.js`, `genGameHash`),
 //!   bustabit v2's previous chain (games 1 … 10,000,000: bustabit/verifier
 //!   `src/verifier.worker.ts`, "hash of the hex-encoded value"), Roobet
@@ -17,7 +17,7 @@
 //!   `crash.html`, `CryptoJS.SHA256(String(prevHash))`). Stake's crash
 //!   chain is the same link (`stake.crash.chain` walks it, as `crash.chain.bytes` walks the other,
 //!   with [`crate::base::chain`]).
-//! - `bytes`: h[i−1] = SHA-256(the 32 bytes of h[i]). bustabit v2's current
+//! - `bytes`: h\[i−1\] = SHA-256(the 32 bytes of h\[i\]). bustabit v2's current
 //!   chain (the same worker, "hash of the binary value").
 //!
 //! **`crash.v1`** (bustabit v1 and Roobet): m = HMAC_SHA256(key = the game
@@ -103,7 +103,7 @@ pub fn link_of(word: &str) -> Link {
     }
 }
 
-/// The previous game's hash: h[i−1] = link(h[i]).
+/// The previous game's hash: h\[i−1\] = link(h\[i\]).
 pub fn previous(link: Link, hash: &str) -> [u8; 32] {
     step(link, &bytes_of(hash), &mut Vec::with_capacity(64))
 }

@@ -25,7 +25,7 @@
 //! - Exhaustion (no group below 10⁶) is Primedice's rule: lucky 9999, roll
 //!   99.99. The clones that take the last three hex digits instead
 //!   (`provablyfair` 1.0.0, runebanks, DuckDice) are the reading
-//!   [`LAST_THREE`](ops::LAST_THREE). No seed reaches it in practice: each
+//!   `LAST_THREE`. No seed reaches it in practice: each
 //!   group is 10⁶ or more with probability 48,576/2²⁰, all 25 with about
 //!   4.5·10⁻³⁴.
 //! - A group of exactly 1,000,000 is skipped ("over 999,999"; the code's
