@@ -8,7 +8,7 @@ use std::cell::{Cell, RefCell};
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
 /// The strict reader: serde_json's `Value` visitor, but a key given twice
 /// is an error. With a [`KeyPath`] it also keeps the path of object keys to
@@ -124,10 +124,30 @@ impl<'de> Visitor<'de> for Strict<'_> {
         }
         Ok(Value::Array(items))
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut out = Map::new();
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Value, A::Error> {
+        Ok(Value::Object(self.members(map)?.into_iter().collect()))
+    }
+}
+
+impl Strict<'_> {
+    /// An object's members in text order, a key given twice refused (see
+    /// the type). A request or a round has a handful of members, looked up
+    /// one by one; past that (no request of any op), a set keeps a long
+    /// object linear.
+    fn members<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<(String, Value)>, A::Error> {
+        const FEW: usize = 32;
+        let mut out: Vec<(String, Value)> = Vec::new();
+        let mut many: std::collections::HashSet<String> = std::collections::HashSet::new();
         while let Some(key) = map.next_key::<String>()? {
-            if out.contains_key(&key) {
+            let twice = if out.len() < FEW {
+                out.iter().any(|(k, _)| *k == key)
+            } else {
+                if many.is_empty() {
+                    many.extend(out.iter().map(|(k, _)| k.clone()));
+                }
+                !many.insert(key.clone())
+            };
+            if twice {
                 if let Some(path) = self.path {
                     let mut keys = path.keys.borrow().clone();
                     keys.push(key.clone());
@@ -136,10 +156,9 @@ impl<'de> Visitor<'de> for Strict<'_> {
                 return Err(de::Error::custom(format_args!("key {key:?} appears twice")));
             }
             self.take()?;
-            let (key, value) = within(self.path, key, || map.next_value_seed(self))?;
-            out.insert(key, value);
+            out.push(within(self.path, key, || map.next_value_seed(self))?);
         }
-        Ok(Value::Object(out))
+        Ok(out)
     }
 }
 
@@ -198,6 +217,67 @@ pub fn parse(text: &str) -> Result<Value, Refused> {
         Some(why) => Refused::TooMany(why),
         None => Refused::NotJson(e),
     })
+}
+
+/// A JSON text read by [`read_members`]: a top-level object as its
+/// members in text order, or any other value (read, and dropped).
+pub(crate) enum Members {
+    Object(Vec<(String, Value)>),
+    Other,
+}
+
+/// [`parse`], with a top-level object kept as its list of members rather
+/// than a map: what a request reader looks its fields up in, a handful of
+/// keys (no hashing), each value moved out once. The same text is refused
+/// with the same error as [`parse`] refuses it.
+pub(crate) fn read_members(text: &str) -> Result<Members, Refused> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let items = Items::default();
+    let value = de
+        .deserialize_any(TopLevel(Strict::new(None, &items)))
+        .and_then(|v| de.end().map(|()| v));
+    value.map_err(|e| match items.past(&e) {
+        Some(why) => Refused::TooMany(why),
+        None => Refused::NotJson(e),
+    })
+}
+
+/// The [`Strict`] reader of a whole text, its top-level object as members.
+struct TopLevel<'a>(Strict<'a>);
+
+impl<'de> Visitor<'de> for TopLevel<'_> {
+    type Value = Members;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Members, E> {
+        self.0.visit_bool(v).map(|_| Members::Other)
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Members, E> {
+        self.0.visit_i64(v).map(|_| Members::Other)
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Members, E> {
+        self.0.visit_u64(v).map(|_| Members::Other)
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Members, E> {
+        self.0.visit_f64(v).map(|_| Members::Other)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Members, E> {
+        self.0.visit_str(v).map(|_| Members::Other)
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Members, E> {
+        self.0.visit_string(v).map(|_| Members::Other)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Members, E> {
+        self.0.visit_unit().map(|_| Members::Other)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Members, A::Error> {
+        self.0.visit_seq(seq).map(|_| Members::Other)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Members, A::Error> {
+        self.0.members(map).map(Members::Object)
+    }
 }
 
 /// Why `text` is not JSON, for a message: serde_json's reason, and for the
@@ -366,153 +446,6 @@ pub(crate) fn plain_str(raw: &str) -> Option<&str> {
     (!body.bytes().any(|b| b == b'\\' || b == b'"' || b < 0x20)).then_some(body)
 }
 
-/// The most members [`flat_members`] reads: every op has fewer fields.
-pub(crate) const FLAT_MEMBERS: usize = 16;
-
-/// The members of `text` when it is one flat JSON object: keys without
-/// escapes, each once, and values that are strings, lists without strings
-/// or lists in them, or single tokens (numbers, `true`,
-/// `false`, `null`), white space anywhere between tokens. Each member is its
-/// key and its value's text, unread. `None` for any other text, which a full
-/// parser then reads (or refuses, with the reason): this only saves the
-/// parse of the requests every client sends.
-pub(crate) fn flat_members(text: &str) -> Option<([(&str, &str); FLAT_MEMBERS], usize)> {
-    let b = text.as_bytes();
-    let space = |i: usize| i + space_run(&b[i.min(b.len())..]);
-    let mut out = [("", ""); FLAT_MEMBERS];
-    let mut n = 0;
-    let mut i = space(0);
-    if b.get(i) != Some(&b'{') {
-        return None;
-    }
-    i = space(i + 1);
-    if b.get(i) == Some(&b'}') {
-        return (space(i + 1) == b.len()).then_some((out, 0));
-    }
-    loop {
-        // A key: a string without escapes.
-        if b.get(i) != Some(&b'"') {
-            return None;
-        }
-        let end = i + 1 + memchr::memchr(b'"', &b[i + 1..])?;
-        let key = &text[i + 1..end];
-        if key.bytes().any(|c| c == b'\\' || c < 0x20) || out[..n].iter().any(|(k, _)| *k == key) {
-            return None;
-        }
-        i = space(end + 1);
-        if b.get(i) != Some(&b':') {
-            return None;
-        }
-        i = space(i + 1);
-        let start = i;
-        i = match b.get(i)? {
-            b'"' => string_end(b, i)?,
-            b'[' => {
-                let end = i + memchr::memchr(b']', &b[i..])?;
-                if b[i + 1..end].iter().any(|c| matches!(c, b'"' | b'[' | b'{')) {
-                    return None;
-                }
-                end + 1
-            }
-            b'{' | b']' | b'}' | b',' | b':' => return None,
-            _ => {
-                let len = b[i..].iter().position(|&c| c == b',' || c == b'}' || is_space(c))?;
-                i + len
-            }
-        };
-        if n == FLAT_MEMBERS {
-            return None;
-        }
-        out[n] = (key, &text[start..i]);
-        n += 1;
-        i = space(i);
-        match b.get(i)? {
-            b',' => i = space(i + 1),
-            b'}' => return (space(i + 1) == b.len()).then_some((out, n)),
-            _ => return None,
-        }
-    }
-}
-
-/// The end (one past the closing quote) of the string literal that opens at
-/// `b[at]`, escapes skipped over.
-fn string_end(b: &[u8], at: usize) -> Option<usize> {
-    let mut i = at + 1;
-    loop {
-        i += memchr::memchr2(b'"', b'\\', &b[i..])?;
-        if b[i] == b'"' {
-            return Some(i + 1);
-        }
-        i += 2;
-        if i > b.len() {
-            return None;
-        }
-    }
-}
-
-/// The text of a JSON string literal, its escapes read as serde_json reads
-/// them (`\uXXXX` pairs joined); `None` for text serde_json refuses or
-/// reads otherwise (a control character, an unknown escape, a lone
-/// surrogate), which then goes to serde_json for its reason.
-pub(crate) fn string_value(raw: &str) -> Option<String> {
-    if let Some(plain) = plain_str(raw) {
-        return Some(plain.to_owned());
-    }
-    let body = raw.strip_prefix('"')?.strip_suffix('"')?;
-    let b = body.as_bytes();
-    let mut out = String::with_capacity(body.len());
-    let mut i = 0;
-    while i < b.len() {
-        let next = i + memchr::memchr2(b'\\', b'"', &b[i..]).unwrap_or(b.len() - i);
-        let run = &body[i..next];
-        if run.bytes().any(|c| c < 0x20) {
-            return None;
-        }
-        out.push_str(run);
-        if next == b.len() {
-            break;
-        }
-        if b[next] == b'"' {
-            return None;
-        }
-        let hex4 = |at: usize| {
-            let h = body
-                .get(at..at + 4)
-                .filter(|h| h.bytes().all(|c| c.is_ascii_hexdigit()))?;
-            u32::from_str_radix(h, 16).ok()
-        };
-        i = next + 2;
-        match b.get(next + 1)? {
-            b'"' => out.push('"'),
-            b'\\' => out.push('\\'),
-            b'/' => out.push('/'),
-            b'b' => out.push('\u{8}'),
-            b'f' => out.push('\u{c}'),
-            b'n' => out.push('\n'),
-            b'r' => out.push('\r'),
-            b't' => out.push('\t'),
-            b'u' => {
-                let u = hex4(next + 2)?;
-                i = next + 6;
-                let c = match u {
-                    0xd800..=0xdbff => {
-                        if body.get(i..i + 2) != Some("\\u") {
-                            return None;
-                        }
-                        let lo = hex4(i + 2).filter(|lo| (0xdc00..=0xdfff).contains(lo))?;
-                        i += 6;
-                        char::from_u32(0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00))?
-                    }
-                    _ => char::from_u32(u)?,
-                };
-                out.push(c);
-            }
-            _ => return None,
-        }
-    }
-    Some(out)
-}
-
 /// The value of a JSON integer in its plain form (digits, no leading zero,
 /// no sign, fraction or exponent) below 2^64; `None` for any other text.
 pub(crate) fn plain_integer(raw: &str) -> Option<u64> {
@@ -538,56 +471,6 @@ pub(crate) fn space_run(text: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `s` as a JSON string with every character but printable ASCII as a
-    /// `\u` escape (Python's `ensure_ascii`), astral ones as pairs.
-    fn ascii_escaped(s: &str) -> String {
-        let mut out = String::from("\"");
-        for c in s.chars() {
-            match c {
-                ' '..='~' if c != '"' && c != '\\' => out.push(c),
-                _ => {
-                    let mut units = [0u16; 2];
-                    for u in c.encode_utf16(&mut units) {
-                        out.push_str(&format!("\\u{u:04x}"));
-                    }
-                }
-            }
-        }
-        out.push('"');
-        out
-    }
-
-    proptest::proptest! {
-        /// A string's value is the one serde_json reads, written by serde
-        /// (short escapes) or with every other character as `\u` escapes.
-        #[test]
-        fn a_string_is_read_as_serde_json_reads_it(s in "\\PC*|[\"\\\\\u{0}-\u{1f}a\u{e9}\u{1f600}]{0,12}") {
-            for raw in [serde_json::to_string(&s).unwrap(), ascii_escaped(&s)] {
-                proptest::prop_assert_eq!(string_value(&raw), Some(s.clone()), "{}", raw);
-            }
-        }
-    }
-
-    #[test]
-    fn a_string_serde_json_refuses_or_reads_otherwise_is_left_to_it() {
-        for raw in [
-            r#""\ud800""#,
-            r#""\udc00x""#,
-            r#""\ud800\u0041""#,
-            r#""\x""#,
-            "\"a\tb\"",
-            r#""\u12""#,
-            r#""\"#,
-        ] {
-            let value = string_value(raw);
-            assert!(
-                value.is_none() || serde_json::from_str::<String>(raw).ok() == value,
-                "{raw}"
-            );
-            assert!(value.is_none(), "{raw}");
-        }
-    }
 
     #[test]
     fn repeated_keys_are_refused_at_any_depth() {

@@ -18,7 +18,7 @@ use std::fmt;
 use proptest::strategy::BoxedStrategy;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 pub mod error;
 pub mod flag;
@@ -453,7 +453,7 @@ impl Request {
             if matches!((f.kind, a), (Kind::Text, Arg::Text(_))) {
                 continue;
             }
-            if let Err(e) = read(f, &a.to_value()).and_then(|r| settle(f, r)) {
+            if let Err(e) = read(f, a.to_value()).and_then(|r| settle(f, r)) {
                 panic!("{}: {e}", op.name);
             }
         }
@@ -462,30 +462,6 @@ impl Request {
 
     pub(crate) fn spec(&self) -> &'static OpSpec {
         self.op
-    }
-
-    /// [`Request::of`] with the fields after `args` given as JSON values
-    /// (a generator's extra fields), each read as a parsed request reads
-    /// it, and a field left out taking its default.
-    ///
-    /// # Panics
-    /// When a value does not fit its field: a bug in the caller.
-    pub(crate) fn of_values(op: &'static OpSpec, mut args: Vec<Arg>, rest: Vec<Value>) -> Request {
-        let mut rest = rest.into_iter();
-        for f in &op.fields[args.len()..] {
-            let raw = match (rest.next(), f.default) {
-                (Some(v), _) => read(f, &v),
-                (None, Some(FieldDefault::Bool(b))) => Ok(Raw::Arg(Arg::Bool(b))),
-                (None, Some(FieldDefault::Int(v))) => Ok(Raw::Arg(Arg::Int(v))),
-                (None, None) => Err(InvalidInput::new(f.name, "is missing")),
-            };
-            match raw.and_then(|r| settle(f, r)) {
-                Ok(a) => args.push(a),
-                Err(e) => panic!("{}: {e}", op.name),
-            }
-        }
-        assert!(rest.next().is_none(), "{}: more values than fields", op.name);
-        Request::of(op, args)
     }
 
     /// The op name on the wire.
@@ -603,6 +579,7 @@ impl Request {
     /// Parses and validates a request object (an `id` member is ignored),
     /// looking its op up with `find` ([`crate::registry::parse`] looks in
     /// every scheme). An op `find` does not know is [`OpError::Unsupported`].
+    /// The object is read by [`Request::read`], as a protocol line is.
     pub(crate) fn parse_with(
         value: &Value,
         find: impl Fn(&str) -> Option<&'static OpSpec>,
@@ -612,7 +589,22 @@ impl Request {
                 InvalidInput::new("request", format!("must be a JSON object, not {}", type_name(value))).into(),
             );
         };
-        let name = match map.get("op") {
+        Request::read(map.iter().map(|(k, v)| (k.clone(), v.clone())).collect(), find)
+    }
+
+    /// The request reader: the members of a request object, in text order
+    /// ([`crate::base::json::read_members`]; an `id` member is ignored),
+    /// read through the op's declaration into its typed fields. Every
+    /// request is read here: `serve`'s lines, the harness's, `derive`'s,
+    /// `verify`'s and the audit's rounds. The errors do not depend on the
+    /// key order: `op` first, then a missing or mistyped field (in the
+    /// op's field order), then a key the op does not take (in text order),
+    /// then a value outside its limits.
+    pub(crate) fn read(
+        members: Vec<(String, Value)>,
+        find: impl Fn(&str) -> Option<&'static OpSpec>,
+    ) -> Result<Request, OpError> {
+        let name = match members.iter().find(|(k, _)| k == "op").map(|(_, v)| v) {
             Some(Value::String(op)) => op.as_str(),
             Some(other) => {
                 return Err(InvalidInput::new("op", format!("must be a string, not {}", type_name(other))).into())
@@ -622,7 +614,7 @@ impl Request {
         let op = find(name).ok_or_else(|| OpError::Unsupported { op: name.to_string() })?;
         Ok(Request {
             op,
-            args: parse_fields(op, map)?,
+            args: read_fields(op, members)?,
         })
     }
 }
@@ -660,15 +652,15 @@ impl Serialize for Arg {
     }
 }
 
-/// Reads the fields of `op` from a request object in three passes, so that
-/// the error reported first does not depend on the key order: a missing or
-/// mistyped field first, then a field the op does not take, then a value
-/// outside its limits.
-fn parse_fields(op: &OpSpec, map: &Map<String, Value>) -> Result<Vec<Arg>, InvalidInput> {
+/// Reads the fields of `op` from a request's members in three passes, so
+/// that the error reported first does not depend on the key order: a
+/// missing or mistyped field first, then a field the op does not take,
+/// then a value outside its limits. Each value is moved out of its member.
+fn read_fields(op: &OpSpec, mut members: Vec<(String, Value)>) -> Result<Vec<Arg>, InvalidInput> {
     let mut raw = Vec::with_capacity(op.fields.len());
     for f in op.fields {
-        raw.push(match map.get(f.name) {
-            Some(v) => read(f, v)?,
+        raw.push(match members.iter_mut().find(|(k, _)| k == f.name) {
+            Some((_, v)) => read(f, std::mem::take(v))?,
             None => Raw::Arg(match f.default {
                 Some(FieldDefault::Bool(b)) => Arg::Bool(b),
                 Some(FieldDefault::Int(v)) => Arg::Int(v),
@@ -676,87 +668,13 @@ fn parse_fields(op: &OpSpec, map: &Map<String, Value>) -> Result<Vec<Arg>, Inval
             }),
         });
     }
-    if let Some(key) = map.keys().find(|k| *k != "op" && *k != "id" && op.field(k).is_none()) {
+    if let Some((key, _)) = members
+        .iter()
+        .find(|(k, _)| k != "op" && k != "id" && op.field(k).is_none())
+    {
         return Err(InvalidInput::new(key.clone(), "is not a field of this op"));
     }
     op.fields.iter().zip(raw).map(|(f, r)| settle(f, r)).collect()
-}
-
-/// JSON's white space, as characters.
-fn json_space(c: char) -> bool {
-    u8::try_from(c).is_ok_and(crate::base::json::is_space)
-}
-
-impl Request {
-    /// The request of a flat object's members ([`crate::base::json::flat_members`])
-    /// read straight into their fields, as [`Request::parse_with`] reads the
-    /// same object parsed: the same request, or the same error from the
-    /// fields' limits. `None` when anything would take that path another
-    /// way (no `op` string or an op not found, a member of the wrong JSON
-    /// type, a field missing, a key that is no field, a value in any but
-    /// its plainest form): then the caller parses the text whole, and that
-    /// reading says why.
-    pub(crate) fn from_members(
-        members: &[(&str, &str)],
-        find: impl Fn(&str) -> Option<&'static OpSpec>,
-    ) -> Option<Result<Request, InvalidInput>> {
-        use crate::base::json::{plain_integer, plain_str, string_value};
-        let (_, name) = members.iter().find(|(k, _)| *k == "op")?;
-        let op = find(plain_str(name)?).filter(|op| op.fields.len() <= crate::base::json::FLAT_MEMBERS)?;
-        let mut raw: [Option<Raw>; crate::base::json::FLAT_MEMBERS] = Default::default();
-        for &(key, text) in members {
-            if key == "op" || key == "id" {
-                continue;
-            }
-            let i = op.fields.iter().position(|f| f.name == key)?;
-            raw[i] = Some(match op.fields[i].kind {
-                Kind::Text | Kind::Word(_) | Kind::Hex64 => Raw::Arg(Arg::Text(string_value(text)?)),
-                Kind::DecimalSeed => Raw::Decimal(string_value(text)?),
-                Kind::Int { .. } => Raw::Arg(Arg::Int(plain_integer(text).filter(|&n| n <= MAX_SAFE_INTEGER)?)),
-                // serde_json's own number reading, so the value is the one the
-                // full parse holds; a sign (never valid here) goes that way too.
-                Kind::Fraction if text.starts_with(|c: char| c.is_ascii_digit()) => {
-                    Raw::Arg(Arg::Number(serde_json::from_str::<f64>(text).ok()?))
-                }
-                Kind::Fraction => return None,
-                Kind::Bool => Raw::Arg(Arg::Bool(match text {
-                    "true" => true,
-                    "false" => false,
-                    _ => return None,
-                })),
-                Kind::Cards { max, .. } => {
-                    let items = text.strip_prefix('[')?.strip_suffix(']')?.trim_matches(json_space);
-                    // More cards than the field holds: the parser's reading
-                    // decides which limit to name (its item limit comes first).
-                    if items.bytes().filter(|&c| c == b',').count() >= max {
-                        return None;
-                    }
-                    Raw::Cards(if items.is_empty() {
-                        Vec::new()
-                    } else {
-                        items
-                            .split(',')
-                            .map(|c| plain_integer(c.trim_matches(json_space)))
-                            .collect::<Option<_>>()?
-                    })
-                }
-            });
-        }
-        let mut args = Vec::with_capacity(op.fields.len());
-        for (f, r) in op.fields.iter().zip(&mut raw) {
-            let r = match (r.take(), f.default) {
-                (Some(r), _) => r,
-                (None, Some(FieldDefault::Bool(b))) => Raw::Arg(Arg::Bool(b)),
-                (None, Some(FieldDefault::Int(v))) => Raw::Arg(Arg::Int(v)),
-                (None, None) => return None,
-            };
-            match settle(f, r) {
-                Ok(a) => args.push(a),
-                Err(e) => return Some(Err(e)),
-            }
-        }
-        Some(Ok(Request { op, args }))
-    }
 }
 
 /// A field read with the right JSON type, not yet held to its limits.
@@ -766,38 +684,35 @@ enum Raw {
     Decimal(String),
 }
 
-/// Checks a value's JSON type and reads it.
-fn read(f: &Field, v: &Value) -> Result<Raw, InvalidInput> {
+/// Checks a value's JSON type and reads it (a string is moved, not copied).
+fn read(f: &Field, v: Value) -> Result<Raw, InvalidInput> {
     let name = f.name;
-    let not = |what: &str| InvalidInput::new(name, format!("must be {what}, not {}", type_name(v)));
-    Ok(match f.kind {
-        Kind::Text | Kind::Word(_) | Kind::Hex64 => {
-            Raw::Arg(Arg::Text(v.as_str().ok_or_else(|| not("a string"))?.to_string()))
-        }
-        Kind::DecimalSeed => Raw::Decimal(v.as_str().ok_or_else(|| not("a string"))?.to_string()),
-        Kind::Int { .. } => Raw::Arg(Arg::Int(read_int(name, v)?)),
-        Kind::Fraction => {
+    let not = |what: &str, v: &Value| InvalidInput::new(name, format!("must be {what}, not {}", type_name(v)));
+    Ok(match (f.kind, v) {
+        (Kind::Text | Kind::Word(_) | Kind::Hex64, Value::String(s)) => Raw::Arg(Arg::Text(s)),
+        (Kind::DecimalSeed, Value::String(s)) => Raw::Decimal(s),
+        (Kind::Text | Kind::Word(_) | Kind::Hex64 | Kind::DecimalSeed, v) => return Err(not("a string", &v)),
+        (Kind::Int { .. }, v) => Raw::Arg(Arg::Int(read_int(name, &v)?)),
+        (Kind::Fraction, v) => {
             Raw::Arg(Arg::Number(v.as_f64().ok_or_else(|| {
-                InvalidInput::new(name, format!("must be a number, not {}", short(v)))
+                InvalidInput::new(name, format!("must be a number, not {}", short(&v)))
             })?))
         }
-        Kind::Bool => Raw::Arg(Arg::Bool(v.as_bool().ok_or_else(|| {
-            InvalidInput::new(name, format!("must be true or false, not {}", short(v)))
-        })?)),
-        Kind::Cards { .. } => {
-            let Value::Array(items) = v else {
-                return Err(InvalidInput::new(name, "must be a list of integers"));
-            };
-            Raw::Cards(
-                items
-                    .iter()
-                    .map(|c| {
-                        c.as_u64()
-                            .ok_or_else(|| InvalidInput::new(name, format!("{} is not a card (0..=51)", short(c))))
-                    })
-                    .collect::<Result<_, _>>()?,
-            )
+        (Kind::Bool, v) => {
+            Raw::Arg(Arg::Bool(v.as_bool().ok_or_else(|| {
+                InvalidInput::new(name, format!("must be true or false, not {}", short(&v)))
+            })?))
         }
+        (Kind::Cards { .. }, Value::Array(items)) => Raw::Cards(
+            items
+                .iter()
+                .map(|c| {
+                    c.as_u64()
+                        .ok_or_else(|| InvalidInput::new(name, format!("{} is not a card (0..=51)", short(c))))
+                })
+                .collect::<Result<_, _>>()?,
+        ),
+        (Kind::Cards { .. }, _) => return Err(InvalidInput::new(name, "must be a list of integers")),
     })
 }
 

@@ -82,7 +82,7 @@ pub(crate) fn read_round(value: Value, secret: Option<(&str, &Value)>) -> Result
         fill_seats(spec, &mut map, seats)?;
     }
     let external = external.map(|e| read_external(&e)).transpose()?;
-    let request = crate::registry::parse(&Value::Object(map)).map_err(|e| op_error(&e))?;
+    let request = Request::read(map.into_iter().collect(), crate::registry::find).map_err(|e| op_error(&e))?;
     let observed = observed.map(|o| read_observed(spec, o)).transpose()?;
     Ok(Round {
         request,

@@ -34,15 +34,27 @@ pub enum Message {
 impl Message {
     /// Parses a request object: the handshake or an op of the table.
     pub fn parse(value: &Value) -> Result<Message, OpError> {
-        if value.get("op").and_then(Value::as_str) != Some("hello") {
+        let Value::Object(map) = value else {
             return crate::registry::parse(value).map(Message::Request);
+        };
+        Message::read(map.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+    }
+
+    /// Reads a request object's members (in text order): the handshake, or
+    /// an op of the table through [`Request::read`].
+    pub(crate) fn read(members: Vec<(String, Value)>) -> Result<Message, OpError> {
+        let member = |name: &str| members.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+        if member("op").and_then(Value::as_str) != Some("hello") {
+            return Request::read(members, crate::registry::find).map(Message::Request);
         }
-        let map = value.as_object().expect("an object: it has an op");
-        let protocol = match map.get("protocol") {
+        let protocol = match member("protocol") {
             None => return Err(InvalidInput::new("protocol", "is missing").into()),
             Some(v) => crate::op::read_int("protocol", v)?,
         };
-        if let Some(key) = map.keys().find(|k| !matches!(k.as_str(), "op" | "id" | "protocol")) {
+        if let Some((key, _)) = members
+            .iter()
+            .find(|(k, _)| !matches!(k.as_str(), "op" | "id" | "protocol"))
+        {
             return Err(InvalidInput::new(key.clone(), "is not a field of this op").into());
         }
         if protocol != PROTOCOL {
@@ -247,38 +259,18 @@ pub(crate) fn write_ok_line(id: Option<i64>, ok: &Outcome, out: &mut Vec<u8>) {
 /// Answers one request line as `provably serve` does: never panics, never
 /// fails. A malformed line gets an `invalid` reply, with the line's id
 /// whenever it is a JSON object with one integer `id`, else with id null.
+/// The line is read into its members ([`crate::base::json::read_members`]:
+/// no map, no hashing of keys) and those into the request ([`Message::read`]).
 pub fn answer_line(line: &str) -> Answer {
-    // A flat object of plain members (as every client writes requests) is
-    // read straight into its request: no parse into a map and no hashing of
-    // keys; anything else is parsed whole, and that reading gives the reason.
-    if let Some((members, n)) = crate::base::json::flat_members(line) {
-        let id = members[..n]
-            .iter()
-            .find(|(k, _)| *k == "id")
-            .and_then(|(_, v)| crate::base::json::plain_integer(v))
-            .and_then(|id| i64::try_from(id).ok());
-        if let Some(id) = id {
-            if let Some(request) = Request::from_members(&members[..n], crate::registry::find) {
-                return Answer {
-                    id: Some(id),
-                    result: request.map_err(OpError::from).and_then(|r| r.run()),
-                };
-            }
-        }
-    }
-    answer_parsed(line)
-}
-
-/// [`answer_line`] with the line parsed whole: the reading of every line
-/// the fast path does not take, and the one it is held to (tested).
-pub(crate) fn answer_parsed(line: &str) -> Answer {
+    use crate::base::json::{Members, Refused};
     let invalid = |field: &str, reason: String| Answer {
         id: None,
         result: Err(InvalidInput::new(field, reason).into()),
     };
-    let value: Value = match crate::base::json::parse(line) {
-        Ok(v) => v,
-        Err(crate::base::json::Refused::TooMany(why)) => {
+    let members = match crate::base::json::read_members(line) {
+        Ok(Members::Object(members)) => members,
+        Ok(Members::Other) => return invalid("id", "is missing".into()),
+        Err(Refused::TooMany(why)) => {
             return Answer {
                 id: crate::base::json::lenient_id(line),
                 result: Err(InvalidInput::new("request", why).into()),
@@ -286,7 +278,7 @@ pub(crate) fn answer_parsed(line: &str) -> Answer {
         }
         // JSON that Rust cannot hold (a lone surrogate) or that repeats a
         // key is still answered with the line's own id, when it has one.
-        Err(crate::base::json::Refused::NotJson(e)) => {
+        Err(Refused::NotJson(e)) => {
             return match crate::base::json::lenient_id(line) {
                 Some(id) => Answer {
                     id: Some(id),
@@ -305,66 +297,34 @@ pub(crate) fn answer_parsed(line: &str) -> Answer {
             }
         }
     };
-    let id = match value.get("id") {
+    let id = match members.iter().find(|(k, _)| k == "id").map(|(_, v)| v) {
         Some(v) if v.is_i64() => v.as_i64(),
         Some(v) => return invalid("id", format!("must be an integer, not {}", short(v))),
         None => return invalid("id", "is missing".into()),
     };
     Answer {
         id,
-        result: Message::parse(&value).and_then(|m| m.run()),
+        result: Message::read(members).and_then(|m| m.run()),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
     #[test]
     fn a_list_past_the_parsers_item_limit_is_refused_as_the_parser_refuses_it() {
         let cards = vec!["1"; crate::base::json::MAX_ITEMS + 1].join(",");
-        for line in [
-            format!(r#"{{"id":3,"op":"poker.evaluate","cards":[{cards}]}}"#),
-            r#"{"id":3,"op":"poker.evaluate","cards":[1,2,3,4,5,6,7,8,9,10]}"#.to_string(),
-        ] {
-            let (mut a, mut b) = (Vec::new(), Vec::new());
-            answer_line(&line).write_line(&mut a);
-            answer_parsed(&line).write_line(&mut b);
-            assert_eq!(String::from_utf8(a).unwrap(), String::from_utf8(b).unwrap());
-        }
-    }
-
-    #[test]
-    fn a_line_that_is_no_flat_object_of_plain_members_is_left_to_the_parser() {
-        for not in [
-            r#"{"id":1,"op":"dice.roll","server\u0053eed":"a","clientSeed":"c","nonce":1}"#,
-            r#"{"id":1,"op":"dice.roll","op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":1}"#,
-            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":1} x"#,
-            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":{"n":1}}"#,
-            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":1"#,
-            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":1,}"#,
-            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce" 1}"#,
-            r#"[1]"#,
-        ] {
-            assert!(crate::base::json::flat_members(not).is_none(), "{not}");
-        }
-        let members = |t: &'static str| crate::base::json::flat_members(t).unwrap();
-        for left in [
-            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":01}"#,
-            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":1.0}"#,
-            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":"1"}"#,
-            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":9007199254740992}"#,
-            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c"}"#,
-            r#"{"id":1,"op":"dice.roll","serverSeed":"a","clientSeed":"c","nonce":1,"extra":2}"#,
-            r#"{"id":1,"op":"no.such","serverSeed":"a"}"#,
-            r#"{"id":1,"op":"hello","protocol":1}"#,
-            r#"{"id":1,"op":"shoe.deal","serverSeed":"a","clientSeed":"c","nonce":1,"decks":6,"penetration":-0}"#,
-            r#"{"id":1,"op":"poker.evaluate","cards":[1,2,x,4,5]}"#,
-        ] {
-            let (m, n) = members(left);
-            assert!(
-                Request::from_members(&m[..n], crate::registry::find).is_none(),
-                "{left}"
-            );
-        }
+        let line = format!(r#"{{"id":3,"op":"poker.evaluate","cards":[{cards}]}}"#);
+        let Err(crate::base::json::Refused::TooMany(why)) = crate::base::json::parse(&line) else {
+            panic!("the parser takes more than its item limit")
+        };
+        let answer = answer_line(&line);
+        assert_eq!(answer.id, Some(3));
+        assert!(
+            matches!(&answer.result, Err(OpError::Invalid(i)) if i.field == "request" && i.reason == why),
+            "{}",
+            answer.to_line()
+        );
     }
 }

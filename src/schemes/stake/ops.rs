@@ -128,7 +128,15 @@ fn usize_of(v: u64) -> usize {
 /// A round's generator: a bet's seeds and nonce, and `extra` fields.
 fn bet(op: &'static OpSpec, extra: BoxedStrategy<Vec<Value>>) -> BoxedStrategy<Request> {
     (strategy::round(), extra)
-        .prop_map(move |((s, c, n), more)| Request::of_values(op, vec![s.into(), c.into(), n.into()], more))
+        .prop_map(move |((s, c, n), more)| {
+            // The extra values follow the bet's three in field order, read
+            // as any request is (a field left out takes its default).
+            let values = [Value::from(s), c.into(), n.into()].into_iter().chain(more);
+            let mut members: Vec<(String, Value)> = vec![("op".into(), op.name.into())];
+            members.extend(op.fields.iter().map(|f| f.name.to_string()).zip(values));
+            Request::read(members, |name| (name == op.name).then_some(op))
+                .unwrap_or_else(|e| panic!("{}: {e}", op.name))
+        })
         .boxed()
 }
 
