@@ -259,8 +259,8 @@ pub(crate) fn write_ok_line(id: Option<i64>, ok: &Outcome, out: &mut Vec<u8>) {
 /// Answers one request line as `provably serve` does: never panics, never
 /// fails. A malformed line gets an `invalid` reply, with the line's id
 /// whenever it is a JSON object with one integer `id`, else with id null.
-/// The line is read into its members ([`crate::base::json::read_members`]:
-/// no map, no hashing of keys) and those into the request ([`Message::read`]).
+/// The line is read into its members (`base::json::read_members`:
+/// no map, no hashing of keys) and those into the request (`Message::read`).
 pub fn answer_line(line: &str) -> Answer {
     use crate::base::json::{Members, Refused};
     let invalid = |field: &str, reason: String| Answer {
