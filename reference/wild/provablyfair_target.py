@@ -22,7 +22,7 @@ from importlib.metadata import version
 
 from provablyfair import ProvablyFair
 
-from scheme import serve
+from scheme import Declined, serve
 
 
 def by_method(r):
@@ -38,6 +38,11 @@ def by_roll(r):
     # The package's RolledData.roll is the lucky number; the roll a site shows
     # is (lucky mod 10^4)/100, the one step of lucky.roll the package leaves
     # to its caller (written as an integer when whole, as JSON numbers are).
+    if not r["serverSeed"]:
+        # The constructor keeps `server_seed or generate_server_seed()`: the
+        # roll of an empty seed is a new random one on every call, so its
+        # symptom (which group, which field) changes from run to run.
+        raise Declined("the package replaces an empty server seed by a random one")
     lucky = ProvablyFair(r["serverSeed"]).roll(r["clientSeed"], r["nonce"]).roll
     hundredths = lucky % 10_000
     roll = hundredths // 100 if hundredths % 100 == 0 else hundredths / 100

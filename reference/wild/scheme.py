@@ -185,6 +185,12 @@ class Exhausted(Exception):
     """dice.roll ran out of rounds: answered with kind `exhausted`."""
 
 
+class Declined(Exception):
+    """The package has no answer of its own for this request (it would make
+    one up): answered with kind `declined`, which the harness counts as
+    skipped with the reason, never as agreement."""
+
+
 def template():
     """docs/templates/target.py as a module: its reading, validating and answering."""
     here = os.path.dirname(os.path.abspath(__file__))
@@ -207,6 +213,8 @@ def serve(name, ops):
             return answer(line)
         except Exhausted as e:
             return t.error(t.parse(line).get("id"), "exhausted", str(e))
+        except Declined as e:
+            return t.error(t.parse(line).get("id"), "declined", str(e))
 
     t.answer = answer_exhausted
     return t.main()
