@@ -39,6 +39,13 @@ macro_rules! flags {
 }
 
 impl Flag {
+    /// [`Flag::Heavy`] when an op's work (a count, a size, the steps of a
+    /// walk) passes 10,000: the one threshold the self-test bundle leaves
+    /// out above.
+    pub fn heavy(work: u64) -> Option<Flag> {
+        (work > 10_000).then_some(Flag::Heavy)
+    }
+
     /// The flag called `name`.
     pub fn named(name: &str) -> Option<Flag> {
         Flag::ALL.iter().copied().find(|f| f.name() == name)

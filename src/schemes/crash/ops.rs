@@ -232,11 +232,7 @@ pub(crate) static CHAIN_BYTES: OpSpec = OpSpec {
     flags: |r| {
         let limit = r.int(LIMIT);
         let steps = super::distance(Link::Bytes, r.text(HASH), r.text(TERMINATING), limit).unwrap_or(limit);
-        if steps > 10_000 {
-            vec![Flag::Heavy]
-        } else {
-            Vec::new()
-        }
+        Flag::heavy(steps).into_iter().collect()
     },
     explain: no_story,
     reach: Reach {

@@ -349,9 +349,7 @@ fn shuffle_flags(r: &Request) -> Vec<Flag> {
     if count(r) > 65_536 {
         flags.push(Flag::Above16Bits);
     }
-    if count(r) > 10_000 {
-        flags.push(Flag::Heavy);
-    }
+    flags.extend(Flag::heavy(count(r) as u64));
     // The draw for i = 256 is int(257), the first that reads two bytes.
     if count(r) > 256 {
         flags.push(Flag::MultiByte);

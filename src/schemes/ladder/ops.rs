@@ -60,9 +60,7 @@ pub(crate) static SHUFFLE: OpSpec = OpSpec {
         if size(r) > 65_536 {
             flags.push(Flag::Above16Bits);
         }
-        if size(r) > 10_000 {
-            flags.push(Flag::Heavy);
-        }
+        flags.extend(Flag::heavy(size(r) as u64));
         let n = size(r);
         let words = super::words(r.text(SERVER_SEED), r.text(CLIENT_SEED), n.saturating_sub(1));
         if (1..n).rev().zip(words).any(|(i, v)| super::parts_by_max(v, i)) {

@@ -330,9 +330,7 @@ pub(crate) static STREAM: OpSpec = OpSpec {
         if r.int(COUNT) > 32 {
             flags.push(Flag::BlockBoundary);
         }
-        if r.int(COUNT) > 10_000 {
-            flags.push(Flag::Heavy);
-        }
+        flags.extend(Flag::heavy(r.int(COUNT)));
         flags
     },
     explain: explain_stream,

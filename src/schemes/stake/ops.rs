@@ -660,11 +660,7 @@ pub(crate) static CRASH_CHAIN: OpSpec = OpSpec {
     flags: |r| {
         let limit = r.int(LIMIT);
         let steps = crash::distance(r.text(HASH), r.text(TERMINATING), limit).unwrap_or(limit);
-        if steps > 10_000 {
-            vec![Flag::Heavy]
-        } else {
-            Vec::new()
-        }
+        Flag::heavy(steps).into_iter().collect()
     },
     explain: no_story,
     reach: Reach {
