@@ -30,7 +30,7 @@ pub fn bytes_of(hex: &str) -> [u8; 32] {
 
 /// h\[i−1\] from h\[i\], with `text` a buffer the text link writes its 64
 /// digits into (so a walk allocates nothing).
-pub fn step(link: Link, h: &[u8; 32], text: &mut Vec<u8>) -> [u8; 32] {
+pub(crate) fn step(link: Link, h: &[u8; 32], text: &mut Vec<u8>) -> [u8; 32] {
     match link {
         Link::Text => {
             text.clear();

@@ -194,7 +194,7 @@ impl Keyed {
     }
 
     /// Keys the HMAC without looking at the cache (for benchmarks).
-    pub fn uncached(server_seed: &str) -> Self {
+    pub(crate) fn uncached(server_seed: &str) -> Self {
         let mut key = [0u8; 64];
         let bytes = server_seed.as_bytes();
         if bytes.len() > 64 {
@@ -219,7 +219,7 @@ impl Keyed {
     }
 
     /// The MACs of `prefix` followed by a counter, with the prefix absorbed once.
-    pub fn counter(&self, prefix: &[u8]) -> Counter {
+    pub(crate) fn counter(&self, prefix: &[u8]) -> Counter {
         self.counter_of(&[prefix])
     }
 
@@ -259,7 +259,7 @@ impl Keyed {
 /// once: every scheme's message is some text, a colon, and a counter. A
 /// long client seed is hashed once per round, not once per MAC.
 #[derive(Clone, Copy)]
-pub struct Counter {
+pub(crate) struct Counter {
     /// The inner state after the ipad block and the prefix's whole blocks.
     state: [u32; 8],
     /// Bytes absorbed into `state`.
@@ -272,13 +272,14 @@ pub struct Counter {
 
 impl Counter {
     /// Keys with `server_seed` (through the cache) and absorbs `prefix`.
+    #[cfg(test)]
     pub fn new(server_seed: &str, prefix: &[u8]) -> Counter {
         Keyed::new(server_seed).counter(prefix)
     }
 
     /// Returns the MAC of the prefix followed by the decimal digits of `n`,
     /// written straight into the message block.
-    pub fn mac(&self, n: u64) -> [u8; 32] {
+    pub(crate) fn mac(&self, n: u64) -> [u8; 32] {
         let mut block = [0u8; 64];
         if self.block_into(n, &mut block) {
             self.finish_block(&block)
@@ -295,7 +296,7 @@ impl Counter {
     /// others wait (26 ns a compression against 40 ns on the machine of
     /// BENCHMARKS.md, with two chains or more). Streams and shuffles, whose
     /// next MACs are known before their bytes are used, make them in runs.
-    pub fn macs<const N: usize>(&self, first: u64) -> [[u8; 32]; N] {
+    pub(crate) fn macs<const N: usize>(&self, first: u64) -> [[u8; 32]; N] {
         let mut blocks = [[0u8; 64]; N];
         let mut n = first;
         for block in &mut blocks {
@@ -411,7 +412,7 @@ pub fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
 /// dice, skin.club, Freebitco.in) sign with SHA-512, and some key on the
 /// client's text, so this takes the key's bytes and names no seed. Plain
 /// (no prefix absorbed ahead): each of those bets signs one message.
-pub fn hmac_sha512(key: &[u8], message: &[u8]) -> [u8; 64] {
+pub(crate) fn hmac_sha512(key: &[u8], message: &[u8]) -> [u8; 64] {
     use sha2::Sha512;
     let mut block = [0u8; 128];
     if key.len() > block.len() {

@@ -10,16 +10,16 @@
 /// One byte class: the bytes `b` with `b | fold == byte`. `fold` 0 is the
 /// byte itself; 0x20 takes `[` with `{` and `]` with `}`.
 #[derive(Debug, Clone, Copy)]
-pub struct Class {
-    pub fold: u8,
-    pub byte: u8,
+pub(crate) struct Class {
+    pub(crate) fold: u8,
+    pub(crate) byte: u8,
 }
 
 impl Class {
-    pub const fn byte(byte: u8) -> Class {
+    pub(crate) const fn byte(byte: u8) -> Class {
         Class { fold: 0, byte }
     }
-    pub const fn folded(fold: u8, byte: u8) -> Class {
+    pub(crate) const fn folded(fold: u8, byte: u8) -> Class {
         Class { fold, byte }
     }
 }
@@ -27,7 +27,7 @@ impl Class {
 /// Each class's mask of `block`.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline]
-pub fn masks<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
+pub(crate) fn masks<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
     use safe_arch::{bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i, set_splat_i8_m128i};
     #[allow(clippy::cast_possible_wrap, reason = "a byte as the intrinsic's i8")]
     let splat = |c: u8| set_splat_i8_m128i(c as i8);
@@ -46,7 +46,7 @@ pub fn masks<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] 
 
 /// Each class's mask of `block`.
 #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-pub fn masks<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
+pub(crate) fn masks<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
     masks_bytewise(block, classes)
 }
 
@@ -68,7 +68,7 @@ fn masks_bytewise<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64
 /// mask: the bytes from an opening quote up to (not including) its
 /// closing one, that is, inside a string of a block that starts outside.
 #[inline]
-pub fn prefix_parity(m: u64) -> u64 {
+pub(crate) fn prefix_parity(m: u64) -> u64 {
     let mut x = m;
     for shift in [1, 2, 4, 8, 16, 32] {
         x ^= x << shift;

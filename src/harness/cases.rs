@@ -53,25 +53,17 @@ impl Ask {
     }
 
     /// The request text without id, as a report shows it.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         match self {
             Ask::Request(r) => r.to_value().to_string(),
             Ask::Invalid(i) => i.line.clone(),
-        }
-    }
-
-    /// What is wrong with an invalid line (its first flag).
-    pub fn fault(&self) -> Option<&'static str> {
-        match self {
-            Ask::Request(_) => None,
-            Ask::Invalid(i) => Some(i.flags.first().map_or("Invalid", |f| f.name())),
         }
     }
 }
 
 /// Where a case comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Origin {
+pub(crate) enum Origin {
     Vector {
         scheme: &'static str,
         tc_id: usize,
@@ -93,7 +85,7 @@ impl std::fmt::Display for Origin {
 
 #[derive(Debug, Clone)]
 pub struct Case {
-    pub origin: Origin,
+    pub(crate) origin: Origin,
     pub ask: Ask,
 }
 
@@ -198,7 +190,7 @@ fn strategy(op: &'static OpSpec) -> BoxedStrategy<Request> {
 
 /// The value tree of one generated case: its current value is the case,
 /// and it can be simplified (shrunk) step by step.
-pub fn tree(seed: u64, op: &'static OpSpec, index: u64) -> Box<dyn ValueTree<Value = Request>> {
+pub(crate) fn tree(seed: u64, op: &'static OpSpec, index: u64) -> Box<dyn ValueTree<Value = Request>> {
     // Without failure persistence: the default config boxes a file
     // persister, and a union of strategies clones the config (and the box)
     // for every alternative it does not pick, case after case.
@@ -246,12 +238,12 @@ pub(crate) struct Plan {
 
 impl Plan {
     /// How many cases the op has in all.
-    pub fn len(&self) -> u64 {
+    pub(crate) fn len(&self) -> u64 {
         vectors_for(self.op.name).len() as u64 + self.generated
     }
 
     /// Case `k` of the op (vectors first).
-    pub fn case(&self, k: u64) -> Case {
+    pub(crate) fn case(&self, k: u64) -> Case {
         let vectors = vectors_for(self.op.name);
         match usize::try_from(k).ok().and_then(|i| vectors.get(i)) {
             Some(c) => c.clone(),

@@ -51,7 +51,7 @@ pub struct Decision {
     /// This case's story, with both sides' values.
     pub story: String,
     /// The HMAC of the step where the two sides part, if the op has one.
-    pub hmac: Option<Hmac>,
+    pub(crate) hmac: Option<Hmac>,
     /// The published non-canonical reading the target's answer equals, as
     /// "name (source)" (`crate::op::reading`).
     pub reading: Option<String>,

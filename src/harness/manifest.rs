@@ -93,17 +93,17 @@ struct Raw {
 #[derive(Debug, Clone)]
 pub struct Manifest {
     pub name: String,
-    pub description: String,
+    pub(crate) description: String,
     pub kind: Kind,
     pub command: Vec<String>,
     pub workdir: PathBuf,
-    pub env: BTreeMap<String, String>,
+    pub(crate) env: BTreeMap<String, String>,
     /// Ops the target must claim in hello, if the manifest says.
     pub ops: Option<Vec<String>>,
-    pub startup_timeout: Duration,
-    pub request_timeout: Duration,
+    pub(crate) startup_timeout: Duration,
+    pub(crate) request_timeout: Duration,
     /// Where the manifest came from, for messages.
-    pub origin: String,
+    pub(crate) origin: String,
     /// Run one copy only, whatever `--jobs` says (a target that holds a
     /// resource of its own, or is not safe to run twice at once).
     pub single_instance: bool,
@@ -135,7 +135,7 @@ pub(crate) const DEFAULT_REQUEST: Duration = Duration::from_secs(30);
 /// Expands `${PYTHON}`, `${NODE}`, `${PROVABLY}` and `${BINDIR}` (the
 /// folder of that provably binary, where `cargo build` puts the other
 /// binaries of the crate, such as `wild-ring`) in one command word.
-pub fn expand(word: &str) -> String {
+pub(crate) fn expand(word: &str) -> String {
     let env_or = |var: &str, default: &str| {
         std::env::var(var)
             .ok()

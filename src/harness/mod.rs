@@ -14,7 +14,7 @@
 //! - the model, plain data: this file (a target, its answers and faults),
 //!   [`report`], [`manifest`], [`cases`];
 //! - the engine: [`targets`] opens a target, `driver` drives it, then
-//!   [`cause`] → [`findings`] → `cluster`, `separate` and [`shrink`]
+//!   [`cause`] → [`findings`] → `cluster`, `separate` and `shrink`
 //!   → [`run`], with [`expect`] replaying the recorded expectations;
 //! - the outputs: [`summary`] (text), [`github`], [`junit`], [`html`].
 
@@ -41,7 +41,7 @@ pub(crate) mod published;
 pub mod report;
 pub mod run;
 pub(crate) mod separate;
-pub mod shrink;
+pub(crate) mod shrink;
 pub mod summary;
 pub mod targets;
 
@@ -125,7 +125,7 @@ pub struct Fault {
     pub request: Option<String>,
     /// The start of the offending output line, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub received: Option<String>,
+    pub(crate) received: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit_status: Option<String>,
     #[serde(default, skip_serializing_if = "String::is_empty")]

@@ -317,7 +317,7 @@ impl ProcessTarget {
     }
 
     /// Stops the process, killing it if it is still there.
-    pub fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         if let Some(mut r) = self.running.take() {
             r.kill();
         }

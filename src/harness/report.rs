@@ -41,16 +41,16 @@ pub struct Run {
 pub struct TargetReport {
     pub target: String,
     #[serde(default)]
-    pub hello: Option<String>,
+    pub(crate) hello: Option<String>,
     /// Copies of the target that shared the cases.
-    pub instances: usize,
+    pub(crate) instances: usize,
     pub ops: Vec<OpReport>,
     #[serde(default)]
     pub faults: Vec<Fault>,
-    pub seconds: f64,
+    pub(crate) seconds: f64,
     /// Of `seconds`, the time spent asking the catalog of known bugs.
     #[serde(default)]
-    pub known_bug_seconds: f64,
+    pub(crate) known_bug_seconds: f64,
     /// What its manifest says it is (the page shows packages and licences).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub manifest: Option<ManifestInfo>,
@@ -117,7 +117,7 @@ pub enum Cause {
 
 impl Cause {
     /// The cause in words, for people.
-    pub fn words(self) -> &'static str {
+    pub(crate) fn words(self) -> &'static str {
         match self {
             Cause::Input => "the HMAC input differs",
             Cause::Mapping => "the bytes agree, the draw or mapping differs",
@@ -130,17 +130,17 @@ impl Cause {
 /// The HMAC of the step where two sides part, as provably forms it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Hmac {
+pub(crate) struct Hmac {
     /// The key as text (escaped), and its UTF-8 bytes in hex.
-    pub key: String,
-    pub key_hex: String,
+    pub(crate) key: String,
+    pub(crate) key_hex: String,
     /// The message as text (escaped), and its UTF-8 bytes in hex.
-    pub message: String,
-    pub message_hex: String,
+    pub(crate) message: String,
+    pub(crate) message_hex: String,
 }
 
 impl Hmac {
-    pub fn of(step: &Step) -> Hmac {
+    pub(crate) fn of(step: &Step) -> Hmac {
         let quoted = |s: &str| crate::base::text::json(&Value::from(s).to_string());
         Hmac {
             key: quoted(&step.key),
@@ -155,48 +155,48 @@ impl Hmac {
 /// part, as the op's explainer names it, and how many cases show it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Symptom {
+pub(crate) struct Symptom {
     pub group: String,
-    pub count: u64,
+    pub(crate) count: u64,
 }
 
 /// What separates a finding's diverging cases from the op's agreeing ones
 /// (see `super::separate`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Separates {
+pub(crate) struct Separates {
     /// The whole statement for people, or "no simple property found".
-    pub text: String,
+    pub(crate) text: String,
     /// The request field the property tests, if one was found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
     /// The property in words (`` `nonce` ≥ 10^15 ``).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub property: Option<String>,
+    pub(crate) property: Option<String>,
     /// The finding's diverging cases, and of them those with the property.
-    pub diverging: u64,
-    pub diverging_with: u64,
+    pub(crate) diverging: u64,
+    pub(crate) diverging_with: u64,
     /// The op's agreeing cases, and of them those with the property.
-    pub agreeing: u64,
-    pub agreeing_with: u64,
+    pub(crate) agreeing: u64,
+    pub(crate) agreeing_with: u64,
     /// The targeted cases asked to confirm it (0: not confirmed).
-    pub confirmed_by: u64,
+    pub(crate) confirmed_by: u64,
 }
 
 /// The known bug of the catalog (harness/bugs/) whose answers the target's equal.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Known {
+pub(crate) struct Known {
     pub name: String,
-    pub description: String,
-    pub category: String,
+    pub(crate) description: String,
+    pub(crate) category: String,
     /// Diverging cases replayed (the target's answer reproduced on each).
-    pub diverging: u64,
+    pub(crate) diverging: u64,
     /// Agreeing cases replayed (provably's answer on each).
-    pub agreeing: u64,
+    pub(crate) agreeing: u64,
     /// Other known bugs that answer the same on every case tried.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub also: Vec<String>,
+    pub(crate) also: Vec<String>,
 }
 
 /// One finding: one bug of one op, the divergences it explains, its example.
@@ -206,39 +206,39 @@ pub struct Finding {
     pub op: String,
     /// The bug, as people read it first: the known bug it answers as, or
     /// its cause and what separates its cases, or its symptom.
-    pub headline: String,
+    pub(crate) headline: String,
     /// The largest symptom class (what the expectations record).
     pub group: String,
     /// Every symptom class the finding holds, largest first.
-    pub symptoms: Vec<Symptom>,
+    pub(crate) symptoms: Vec<Symptom>,
     pub cause: Cause,
     /// What separates the diverging cases from the agreeing ones.
-    pub separates: Separates,
+    pub(crate) separates: Separates,
     /// The known bug it answers as, if one does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub known: Option<Known>,
+    pub(crate) known: Option<Known>,
     /// Why no known bug is named: none answers so, or the catalog was not asked.
     #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub unknown: String,
+    pub(crate) unknown: String,
     /// How many cases diverge this way.
-    pub count: u64,
+    pub(crate) count: u64,
     /// Where the example comes from (the group's first case).
-    pub origin: String,
+    pub(crate) origin: String,
     /// The example as first found.
-    pub found: String,
+    pub(crate) found: String,
     /// The smallest request that still diverges the same way; everything
     /// below is computed on it.
     pub request: String,
-    pub shrink_steps: usize,
-    pub expected: String,
-    pub got: String,
+    pub(crate) shrink_steps: usize,
+    pub(crate) expected: String,
+    pub(crate) got: String,
     /// Unified diff, provably on the `-` side, the target on the `+` side.
     pub diff: String,
     /// The first step where the two sides part, with both sides' values.
-    pub parted: String,
+    pub(crate) parted: String,
     /// The HMAC of that step, for ops built on one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hmac: Option<Hmac>,
+    pub(crate) hmac: Option<Hmac>,
     /// The cause recorded in the expectations, if they cover the finding.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recorded: Option<String>,
@@ -254,9 +254,9 @@ pub struct Finding {
 pub struct ManifestInfo {
     pub name: String,
     #[serde(default)]
-    pub description: String,
+    pub(crate) description: String,
     #[serde(default)]
-    pub origin: String,
+    pub(crate) origin: String,
     #[serde(default)]
     pub provenance: super::manifest::Provenance,
 }
@@ -364,9 +364,9 @@ pub struct Replayed {
     pub request: String,
     pub cause: String,
     /// Whether it still diverges with the recorded group.
-    pub holds: bool,
+    pub(crate) holds: bool,
     /// What happened, in words.
-    pub now: String,
+    pub(crate) now: String,
 }
 
 /// Why a report file cannot be read.

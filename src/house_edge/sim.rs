@@ -60,11 +60,6 @@ impl ShuffledShoe {
     pub(crate) fn card_at(&self, k: usize) -> u8 {
         u8::try_from(self.order[k] % 52).expect("below 52")
     }
-
-    /// How many cards the round has taken.
-    pub fn used(&self) -> usize {
-        self.pos
-    }
 }
 
 impl CardSource for ShuffledShoe {
@@ -146,9 +141,9 @@ pub struct Tally {
     pub doubles: u64,
     pub splits: u64,
     /// Sum of round results in tenths of a bet.
-    pub net: i128,
+    pub(crate) net: i128,
     /// Sum of squared round results (tenths²), for the confidence interval.
-    pub net_sq: u128,
+    pub(crate) net_sq: u128,
 }
 
 impl Tally {

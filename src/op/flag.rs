@@ -19,7 +19,7 @@ macro_rules! flags {
 
         impl Flag {
             /// Every flag, in the order the vector files list their notes.
-            pub const ALL: &'static [Flag] = &[$(Flag::$name,)*];
+            pub(crate) const ALL: &'static [Flag] = &[$(Flag::$name,)*];
 
             /// The flag's name, as the vector files carry it.
             pub fn name(self) -> &'static str {
@@ -29,7 +29,7 @@ macro_rules! flags {
             }
 
             /// What the flag means and the bug class it guards against.
-            pub fn note(self) -> &'static str {
+            pub(crate) fn note(self) -> &'static str {
                 match self {
                     $(Flag::$name => $note,)*
                 }
@@ -42,18 +42,13 @@ impl Flag {
     /// [`Flag::Heavy`] when an op's work (a count, a size, the steps of a
     /// walk) passes 10,000: the one threshold the self-test bundle leaves
     /// out above.
-    pub fn heavy(work: u64) -> Option<Flag> {
+    pub(crate) fn heavy(work: u64) -> Option<Flag> {
         (work > 10_000).then_some(Flag::Heavy)
-    }
-
-    /// The flag called `name`.
-    pub fn named(name: &str) -> Option<Flag> {
-        Flag::ALL.iter().copied().find(|f| f.name() == name)
     }
 }
 
 /// The names of `flags`, joined by ", " (as a report prints them).
-pub fn join(flags: &[Flag]) -> String {
+pub(crate) fn join(flags: &[Flag]) -> String {
     flags.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
 }
 

@@ -23,7 +23,7 @@ pub struct Reading {
 
 impl Reading {
     /// How a finding names it: "follows reading X (source)".
-    pub fn words(&self) -> String {
+    pub(crate) fn words(&self) -> String {
         format!("follows reading {} ({})", self.name, self.source)
     }
 }

@@ -36,7 +36,7 @@ use serde_json::{json, Value};
 use super::{Event, Finding, FindingKind, Place, RoundVerdict};
 
 /// The most separate runs of nonces an audit follows (about 100 MiB at the cap).
-pub const MAX_RUNS: usize = 1 << 20;
+pub(crate) const MAX_RUNS: usize = 1 << 20;
 
 /// The runs of one seed pair: start → end, inclusive, disjoint and not adjacent.
 type Runs = BTreeMap<u64, u64>;

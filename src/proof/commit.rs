@@ -20,7 +20,7 @@ pub(crate) struct EpochHead {
     /// The secret's field (`serverSeed`, `seed`) and its value as written.
     pub secret: Option<(&'static str, Value)>,
     /// The secret as text (a server seed), shared by the epoch's bets.
-    pub text: Option<std::sync::Arc<str>>,
+    pub(crate) text: Option<std::sync::Arc<str>>,
 }
 
 impl EpochHead {
@@ -34,7 +34,7 @@ impl EpochHead {
         }
     }
 
-    pub fn place(&self) -> Place {
+    pub(crate) fn place(&self) -> Place {
         Place::epoch(self.epoch, self.line)
     }
 }
@@ -68,7 +68,7 @@ pub(crate) fn commit_op(field: &str) -> Option<&'static OpSpec> {
 
 /// The commitment (lowercase hex) of `value` as the secret `field`, held to
 /// the field's rules by the protocol parser.
-pub fn commitment(field: &str, value: &Value) -> Result<String, FieldError> {
+pub(crate) fn commitment(field: &str, value: &Value) -> Result<String, FieldError> {
     let spec = commit_op(field).ok_or_else(|| FieldError::new(field, "is not a committed secret"))?;
     let secret = spec.secret.expect("a commit op has a secret");
     let mut m = Map::new();

@@ -80,13 +80,12 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use commit::commitment;
 pub use compare::{compare, Comparison, Difference};
 pub use round::seat_seed;
 pub use run::{audit, Options};
 
 /// The version of the proof format this module reads and writes.
-pub const VERSION: u64 = 1;
+pub(crate) const VERSION: u64 = 1;
 
 /// The verdict on one round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -140,7 +139,7 @@ pub struct Finding {
     pub round: Option<u64>,
     pub kind: FindingKind,
     pub field: Option<String>,
-    pub index: Option<u64>,
+    pub(crate) index: Option<u64>,
     pub derived: Value,
     pub observed: Value,
     pub reason: Option<String>,
@@ -165,7 +164,7 @@ impl Finding {
     }
 
     /// Where the finding is.
-    pub fn place(&self) -> Place {
+    pub(crate) fn place(&self) -> Place {
         Place {
             epoch: self.epoch,
             round: self.round,
@@ -242,7 +241,7 @@ pub enum ProofError {
 }
 
 impl ProofError {
-    pub fn place(&self) -> Place {
+    pub(crate) fn place(&self) -> Place {
         match self {
             ProofError::NotJson { at, .. }
             | ProofError::Field { at, .. }
@@ -275,11 +274,11 @@ impl ProofError {
 }
 
 /// A field error before it is placed: what reading a round or an epoch finds
-/// ([`FieldError::at`] places it).
+/// (`FieldError::at` places it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldError {
     pub field: String,
-    pub index: Option<u64>,
+    pub(crate) index: Option<u64>,
     pub reason: String,
 }
 
@@ -291,7 +290,7 @@ impl FieldError {
             reason: reason.into(),
         }
     }
-    pub fn at(self, at: Place) -> ProofError {
+    pub(crate) fn at(self, at: Place) -> ProofError {
         ProofError::Field {
             at,
             field: self.field,
@@ -350,9 +349,9 @@ pub enum Event {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bet {
     /// The seed pair: the epoch's revealed server seed and the round's client seed.
-    pub server: std::sync::Arc<str>,
-    pub client: String,
-    pub nonce: u64,
+    pub(crate) server: std::sync::Arc<str>,
+    pub(crate) client: String,
+    pub(crate) nonce: u64,
     /// The epoch's line, for JSON lines.
     pub line: Option<u64>,
 }
@@ -415,8 +414,8 @@ pub struct Counts {
     pub invalid: u64,
     pub unobserved: u64,
     pub commit_ok: u64,
-    pub commit_mismatch: u64,
-    pub commit_absent: u64,
+    pub(crate) commit_mismatch: u64,
+    pub(crate) commit_absent: u64,
     /// Invalid findings that belong to no round: the document, a line, an
     /// epoch field, a commitment that is not hex.
     pub invalid_other: u64,
@@ -447,7 +446,7 @@ impl Counts {
 
     /// Counts one event, or `None` (and nothing counted) when a count it
     /// adds to is at 2^64 − 1: for counts read from elsewhere (a partial).
-    pub fn checked_add(&mut self, e: &Event) -> Option<()> {
+    pub(crate) fn checked_add(&mut self, e: &Event) -> Option<()> {
         let mut one = Counts::default();
         one.add(e);
         *self = self.checked_sum(&one)?;
@@ -455,7 +454,7 @@ impl Counts {
     }
 
     /// The count of rounds with this verdict.
-    pub fn verdict_mut(&mut self, v: RoundVerdict) -> &mut u64 {
+    pub(crate) fn verdict_mut(&mut self, v: RoundVerdict) -> &mut u64 {
         match v {
             RoundVerdict::Match => &mut self.matched,
             RoundVerdict::Mismatch => &mut self.mismatch,
@@ -466,7 +465,7 @@ impl Counts {
     }
 
     /// The count of rounds with this verdict.
-    pub fn rounds_of(&self, v: RoundVerdict) -> u64 {
+    pub(crate) fn rounds_of(&self, v: RoundVerdict) -> u64 {
         let mut c = *self;
         *c.verdict_mut(v)
     }
@@ -480,7 +479,7 @@ impl Counts {
 
     /// The sum of two counts, or `None` when a count would pass 2^64 − 1:
     /// for counts read from elsewhere (a partial), which need not be true.
-    pub fn checked_sum(&self, o: &Counts) -> Option<Counts> {
+    pub(crate) fn checked_sum(&self, o: &Counts) -> Option<Counts> {
         let mut sum = *self;
         for (a, b) in sum.fields_mut().into_iter().zip(o.fields()) {
             *a = a.checked_add(b)?;

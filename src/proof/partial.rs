@@ -61,12 +61,12 @@ use crate::stats::Collector;
 
 /// The version of the partial format this module reads and writes: 2 since
 /// parts end with their length and digest and a partial with its close.
-pub const PARTIAL_VERSION: u64 = 2;
+pub(crate) const PARTIAL_VERSION: u64 = 2;
 
 /// One line of a partial result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub enum Record {
+pub(crate) enum Record {
     Partial(Header),
     Part(PartHead),
     Finding(Finding),
@@ -83,7 +83,7 @@ pub struct Header {
     pub version: u64,
     /// The version of `provably` that wrote it: the rules an audit applies
     /// are those of its version, so parts of two versions do not merge.
-    pub provably: String,
+    pub(crate) provably: String,
     /// `audit --stats`.
     pub stats: bool,
 }
@@ -112,15 +112,15 @@ pub struct PartHead {
 /// on nonces `nonce … nonce + count − 1`, all with one verdict.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct BetRun {
-    pub server: String,
-    pub client: String,
-    pub nonce: u64,
-    pub count: u64,
+pub(crate) struct BetRun {
+    pub(crate) server: String,
+    pub(crate) client: String,
+    pub(crate) nonce: u64,
+    pub(crate) count: u64,
     pub epoch: u64,
     pub round: u64,
     pub line: Option<u64>,
-    pub verdict: RoundVerdict,
+    pub(crate) verdict: RoundVerdict,
 }
 
 /// A part's counts, as its audit counted them (before bet histories), and
@@ -128,47 +128,47 @@ pub struct BetRun {
 /// SHA-256 of their lines (newlines included), in lowercase hex.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PartEnd {
+pub(crate) struct PartEnd {
     pub counts: Counts,
-    pub records: u64,
-    pub sha256: String,
+    pub(crate) records: u64,
+    pub(crate) sha256: String,
 }
 
 /// The last line of a partial: its parts, and the SHA-256 of every line
 /// before this one (newlines included), in lowercase hex.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Close {
-    pub parts: u64,
-    pub sha256: String,
+pub(crate) struct Close {
+    pub(crate) parts: u64,
+    pub(crate) sha256: String,
 }
 
 /// The statistics' count tables.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Tables {
+pub(crate) struct Tables {
     pub rounds: u64,
     pub untested: u64,
     pub tables: Vec<TableCounts>,
     /// The families past the cap.
-    pub past: Vec<FamilyName>,
+    pub(crate) past: Vec<FamilyName>,
 }
 
 /// A family by name: the op and its two parameters.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct FamilyName {
+pub(crate) struct FamilyName {
     pub op: String,
-    pub a: u64,
-    pub b: u64,
+    pub(crate) a: u64,
+    pub(crate) b: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct TableCounts {
+pub(crate) struct TableCounts {
     pub op: String,
-    pub a: u64,
-    pub b: u64,
+    pub(crate) a: u64,
+    pub(crate) b: u64,
     pub rounds: u64,
     /// counts[test · stride + cell], as the family's layout orders them.
     pub counts: Vec<u64>,
@@ -177,7 +177,7 @@ pub struct TableCounts {
 }
 
 impl Tables {
-    pub fn of(c: &Collector) -> Tables {
+    pub(crate) fn of(c: &Collector) -> Tables {
         let name = |k: &Key| FamilyName {
             op: k.op.name.to_string(),
             a: k.family.a,
@@ -203,7 +203,7 @@ impl Tables {
     }
 
     /// The collector these counts are of, or why they are none of this build's.
-    pub fn collector(&self) -> Result<Collector, String> {
+    pub(crate) fn collector(&self) -> Result<Collector, String> {
         let key =
             |op: &str, a, b| Key::of(op, a, b).ok_or_else(|| format!("{op} ({a}, {b}) is no family of this build"));
         let mut c = Collector {

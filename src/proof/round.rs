@@ -33,11 +33,11 @@ pub(crate) const MAX_EXTERNAL: usize = 64;
 /// A round read and validated: the request (with the epoch's secret and
 /// the seats' client seed filled in), and what the round says besides.
 #[derive(Debug, Clone)]
-pub struct Round {
+pub(crate) struct Round {
     pub request: Request,
     pub observed: Option<Map<String, Value>>,
-    pub external: Option<String>,
-    pub seats: Option<Value>,
+    pub(crate) external: Option<String>,
+    pub(crate) seats: Option<Value>,
 }
 
 /// The invalid-input errors of the protocol parser, as field errors.
@@ -255,7 +255,7 @@ impl std::io::Write for Counter {
 /// A round checked: its verdict and findings, and what was derived.
 #[derive(Debug, Clone)]
 pub(crate) struct Judgement {
-    pub verdict: RoundVerdict,
+    pub(crate) verdict: RoundVerdict,
     pub findings: Vec<Finding>,
     pub derived: Option<Value>,
 }

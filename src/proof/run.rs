@@ -300,11 +300,6 @@ impl<'o> Audit<'o> {
     pub fn collector(&self) -> Option<&crate::stats::Collector> {
         self.stats.as_ref()
     }
-
-    /// The counts, taken out of the audit (for a partial result).
-    pub fn take_collector(&mut self) -> Option<crate::stats::Collector> {
-        self.stats.take()
-    }
 }
 
 /// Audits one input alone: [`Audit::file`] and [`Audit::finish`], its

@@ -17,7 +17,7 @@ use crate::op::{short, type_name, Outcome, Request};
 pub(crate) const PROTOCOL: u64 = 1;
 
 /// The name this implementation gives in `hello`.
-pub const NAME: &str = concat!("provably ", env!("CARGO_PKG_VERSION"));
+pub(crate) const NAME: &str = concat!("provably ", env!("CARGO_PKG_VERSION"));
 
 /// The handshake request line with its id.
 pub(crate) fn hello_line(id: i64) -> String {

@@ -65,10 +65,10 @@ impl Ord for Key {
 /// exact probability of every cell.
 #[derive(Debug, Clone)]
 pub struct Layout {
-    pub label: String,
+    pub(crate) label: String,
     pub tests: Vec<(String, Vec<f64>)>,
     /// The marginal of the value the serial tests follow along nonces.
-    pub serial: Option<Vec<f64>>,
+    pub(crate) serial: Option<Vec<f64>>,
 }
 
 /// The family a round belongs to, if its op has tests in its configuration.

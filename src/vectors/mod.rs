@@ -5,7 +5,7 @@
 //! the request in its wire form. Cases are chosen to force branches, not
 //! sampled: rejections at every byte width and exactly at the limit, block
 //! boundaries, clamps, rounding ties, and every field over its whole domain
-//! ([`VectorSet::edges`]: the edge texts and integers of [`crate::op::strategy`] in
+//! (`VectorSet::edges`: the edge texts and integers of [`crate::op::strategy`] in
 //! every field of every op).
 //!
 //! Negative cases (`result: "invalid"`, as Wycheproof marks them) are
@@ -65,13 +65,13 @@ use crate::vectors::negative::Invalid;
 pub struct Case {
     pub comment: String,
     /// Provenance flags, the only ones set by hand.
-    pub tags: Vec<Flag>,
+    pub(crate) tags: Vec<Flag>,
     pub request: Request,
 }
 
 impl Case {
     /// Tags the case with where it comes from (`Published`).
-    pub fn tag(&mut self, flag: Flag) -> &mut Case {
+    pub(crate) fn tag(&mut self, flag: Flag) -> &mut Case {
         self.tags.push(flag);
         self
     }
@@ -195,7 +195,7 @@ fn is_compatibility(c: u32) -> bool {
 /// The cases of one scheme, as its `vectors.rs` lists them: valid requests
 /// and request lines every implementation must refuse.
 #[derive(Default)]
-pub struct VectorSet {
+pub(crate) struct VectorSet {
     pub cases: Vec<Case>,
     pub invalid: Vec<Invalid>,
 }
@@ -224,7 +224,7 @@ impl VectorSet {
     /// # Panics
     /// When `base` is not a valid request.
     #[allow(clippy::needless_pass_by_value, reason = "cases are written as json! literals")]
-    pub fn edges(&mut self, base: Value) {
+    pub(crate) fn edges(&mut self, base: Value) {
         let request = crate::registry::parse(&base).unwrap_or_else(|e| panic!("edges of {base}: {e}"));
         for f in request.spec().fields {
             let values: Vec<(String, Value)> = match f.kind {
@@ -267,7 +267,7 @@ impl VectorSet {
     /// # Panics
     /// When `input` is not a valid request, or a mutation is not answered `invalid`.
     #[allow(clippy::needless_pass_by_value, reason = "cases are written as json! literals")]
-    pub fn variants(&mut self, input: Value) {
+    pub(crate) fn variants(&mut self, input: Value) {
         let request = crate::registry::parse(&input).unwrap_or_else(|e| panic!("variants of {input}: {e}"));
         for invalid in crate::vectors::negative::variants(&request) {
             self.add_invalid(invalid);
@@ -417,7 +417,7 @@ pub(crate) const OMITTED_NOTE: &str = "Heavy vectors (a count or size above 10,0
 
 /// The web page's self-test: every vector of every scheme, flattened, but
 /// the heavy ones, which it names under `omitted`.
-pub fn selftest(files: &[Value]) -> Value {
+pub(crate) fn selftest(files: &[Value]) -> Value {
     let mut tests = Vec::new();
     let mut omitted = Vec::new();
     for f in files {
@@ -445,7 +445,7 @@ pub fn selftest(files: &[Value]) -> Value {
 }
 
 /// Every file `provably vectors` writes, as (path relative to the repository root, text).
-pub fn render() -> Vec<(String, String)> {
+pub(crate) fn render() -> Vec<(String, String)> {
     let files: Vec<Value> = schemes().iter().map(file).collect();
     let mut out: Vec<(String, String)> = files
         .iter()
@@ -553,7 +553,7 @@ pub struct Drift {
     pub diff: String,
 }
 
-/// Compares the files under `root` with what [`render`] generates; returns
+/// Compares the files under `root` with what `render` generates; returns
 /// those that differ. A file that is not there is drift (it would be new);
 /// a root that is not a readable directory, or a file that cannot be read,
 /// is an error naming the path: there is nothing to compare with.

@@ -118,7 +118,7 @@ fn cards(min: usize, max: usize, max_copies: usize) -> Value {
 }
 
 /// harness/protocol.schema.json: one request line or one response line.
-pub fn protocol() -> Value {
+pub(crate) fn protocol() -> Value {
     let mut defs = Map::new();
     let (hello_request, hello_ok) = hello();
     defs.insert("request:hello".into(), hello_request);
@@ -404,7 +404,7 @@ fn epoch_defs(rounds: &[&OpSpec], defs: &mut Map<String, Value>) -> Vec<Value> {
 /// vectors/proof.schema.json: a proof document (its `$defs/epoch` is one
 /// line of a JSON-lines archive), the report of `provably audit --report`,
 /// and the proof vector file.
-pub fn proof() -> Value {
+pub(crate) fn proof() -> Value {
     let mut defs = Map::new();
     let rounds: Vec<&OpSpec> = crate::registry::ops()
         .filter(|o| o.secret.is_none_or(|s| s.commit_op != o.name))

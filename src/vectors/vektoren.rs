@@ -11,7 +11,7 @@ use crate::schemes::cursor::{hash, Round};
 
 /// The published program's two server seeds.
 pub(crate) const SEED_A: &str = "0000000000000000000000000000000000000000000000000000000000000000";
-pub const SEED_B: &str = "a3f1c9d4e5b6072839a0b1c2d3e4f5061728394a5b6c7d8e9f0a1b2c3d4e5f60";
+pub(crate) const SEED_B: &str = "a3f1c9d4e5b6072839a0b1c2d3e4f5061728394a5b6c7d8e9f0a1b2c3d4e5f60";
 
 /// The published program's raw/float cases: server seed, client seed, nonce, cursor.
 pub(crate) const RAW_CASES: [(&str, &str, u64, u64); 6] = [
@@ -30,7 +30,7 @@ pub(crate) const INT_RANGES: [u64; 7] = [2, 6, 37, 52, 200, 312, 10_000];
 pub(crate) const SHUFFLE_COUNTS: [u64; 3] = [5, 52, 312];
 
 /// Returns the published vectors as a JSON value, keys in the program's order.
-pub fn value() -> Value {
+pub(crate) fn value() -> Value {
     let mut out = Map::new();
     let hashes: Vec<Value> = [SEED_A, SEED_B]
         .iter()

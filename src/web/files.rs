@@ -92,7 +92,7 @@ impl Tree {
     }
 
     /// The URL prefix (with its trailing slash).
-    pub fn prefix(self) -> &'static str {
+    pub(crate) fn prefix(self) -> &'static str {
         match self {
             Tree::Web => "/",
             Tree::Js => "/js/",
@@ -196,11 +196,6 @@ struct Copy {
 }
 
 impl Checkout {
-    /// The canonical root.
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
     /// The bytes of the file at canonical path `real`: the shared copy if
     /// the file has not changed since it was read, else a fresh read (which
     /// then becomes the shared copy).

@@ -103,7 +103,7 @@ pub const MAC_OPS: &[&str] = &[
 pub const STREAM_OPS: &[&str] = &["shoe.deal", "shoe.tournament", "shoe.stream"];
 
 /// How an [`Engine`] answers one valid request of an op it claims.
-pub type Answer = Box<dyn Fn(&Request) -> Result<Outcome, OpError> + Sync>;
+pub(crate) type Answer = Box<dyn Fn(&Request) -> Result<Outcome, OpError> + Sync>;
 
 /// A protocol v1 target: the name it gives in hello, the ops it claims,
 /// and how it answers one of them.

@@ -5,7 +5,7 @@
 //! up-card 2…11) live in the field declarations and are enforced by the
 //! request parser. The rules that tie fields together (a bust hand,
 //! `canDouble` with three or more cards, `canSplit` without a pair) are the
-//! op's own `invalid` answers, from [`super::strategy::validate`], each
+//! op's own `invalid` answers, from `super::strategy::validate`, each
 //! naming its field.
 //!
 //! Generated cases are situations of `super::situations`, picked

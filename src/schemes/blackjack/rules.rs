@@ -49,7 +49,7 @@ impl DoubleOn {
     }
 
     /// Whether a two-card hand of this value may be doubled.
-    pub fn allows(self, total: u8, soft: bool) -> bool {
+    pub(crate) fn allows(self, total: u8, soft: bool) -> bool {
         match self {
             DoubleOn::Any => true,
             DoubleOn::NineToEleven => !soft && (9..=11).contains(&total),
@@ -84,11 +84,11 @@ impl Payout {
     }
 
     /// The win on a bet of 10 tenths.
-    pub fn tenths(self) -> i64 {
+    pub(crate) fn tenths(self) -> i64 {
         i64::from(10 * self.num / self.den)
     }
 
-    pub fn ratio(self) -> f64 {
+    pub(crate) fn ratio(self) -> f64 {
         f64::from(self.num) / f64::from(self.den)
     }
 }

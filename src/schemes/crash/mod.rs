@@ -92,10 +92,10 @@ pub use crate::schemes::stake::crash::MAX_LIMIT;
 const TWO_52: f64 = 4_503_599_627_370_496.0;
 
 /// The link fields' words, in [`Link`] order.
-pub const LINKS: [&str; 2] = ["text", "bytes"];
+pub(crate) const LINKS: [&str; 2] = ["text", "bytes"];
 
 /// The link a word of [`LINKS`] names.
-pub fn link_of(word: &str) -> Link {
+pub(crate) fn link_of(word: &str) -> Link {
     if word == "bytes" {
         Link::Bytes
     } else {
@@ -104,32 +104,32 @@ pub fn link_of(word: &str) -> Link {
 }
 
 /// The previous game's hash: h\[i−1\] = link(h\[i\]).
-pub fn previous(link: Link, hash: &str) -> [u8; 32] {
+pub(crate) fn previous(link: Link, hash: &str) -> [u8; 32] {
     step(link, &bytes_of(hash), &mut Vec::with_capacity(64))
 }
 
 pub use crate::schemes::stake::crash::walk as distance;
 
 /// The first 52 bits of a MAC, big-endian (its first 13 hex digits).
-pub fn first52(mac: &[u8; 32]) -> u64 {
+pub(crate) fn first52(mac: &[u8; 32]) -> u64 {
     let mut b = [0u8; 8];
     b[1..].copy_from_slice(&mac[..7]);
     u64::from_be_bytes(b) >> 4
 }
 
 /// The MAC, read as a 256-bit big-endian integer, modulo `divisor`.
-pub fn remainder(mac: &[u8; 32], divisor: u64) -> u64 {
+pub(crate) fn remainder(mac: &[u8; 32], divisor: u64) -> u64 {
     mac.iter().fold(0, |r, &b| (r * 256 + u64::from(b)) % divisor)
 }
 
 /// Whether the MAC is divisible by `divisor`: the instant-crash rule of v1
 /// (every bit counts, not only the 52 the point is read from).
-pub fn divisible(mac: &[u8; 32], divisor: u64) -> bool {
+pub(crate) fn divisible(mac: &[u8; 32], divisor: u64) -> bool {
     remainder(mac, divisor) == 0
 }
 
 /// v1's MAC: HMAC_SHA256(key = the game hash's hex text, message = the salt).
-pub fn v1_mac(hash: &str, salt: &str) -> [u8; 32] {
+pub(crate) fn v1_mac(hash: &str, salt: &str) -> [u8; 32] {
     Keyed::uncached(hash).mac(salt.as_bytes())
 }
 
@@ -139,14 +139,14 @@ pub fn v1_mac(hash: &str, salt: &str) -> [u8; 32] {
     clippy::cast_precision_loss,
     reason = "h is below 2^52, exact in binary64; 100·e − h rounds as JavaScript's does"
 )]
-pub fn v1_cents(h: u64) -> f64 {
+pub(crate) fn v1_cents(h: u64) -> f64 {
     let h = h as f64;
     ((100.0 * TWO_52 - h) / (TWO_52 - h)).floor()
 }
 
 /// v1's crash point: `instant` when the MAC is divisible by `divisor`,
 /// else [`v1_cents`] / 100.
-pub fn v1_point(hash: &str, salt: &str, divisor: u64, instant: u64) -> f64 {
+pub(crate) fn v1_point(hash: &str, salt: &str, divisor: u64, instant: u64) -> f64 {
     let mac = v1_mac(hash, salt);
     if divisible(&mac, divisor) {
         #[allow(clippy::cast_precision_loss, reason = "0 or 1")]
@@ -156,23 +156,23 @@ pub fn v1_point(hash: &str, salt: &str, divisor: u64, instant: u64) -> f64 {
 }
 
 /// v2's MAC: HMAC_SHA256(key = the salt's text, message = the hash's 32 bytes).
-pub fn v2_mac(hash: &str, salt: &str) -> [u8; 32] {
+pub(crate) fn v2_mac(hash: &str, salt: &str) -> [u8; 32] {
     Keyed::new(salt).mac(&bytes_of(hash))
 }
 
 /// X = the first 52 bits / 2^52, exact in binary64.
 #[allow(clippy::cast_precision_loss, reason = "below 2^52: exact")]
-pub fn v2_x(mac: &[u8; 32]) -> f64 {
+pub(crate) fn v2_x(mac: &[u8; 32]) -> f64 {
     first52(mac) as f64 / TWO_52
 }
 
 /// ⌊99/(1 − X)⌋/100: v2's point of X before the clamp, below 1 for X < 0.01.
-pub fn v2_unclamped(x: f64) -> f64 {
+pub(crate) fn v2_unclamped(x: f64) -> f64 {
     (99.0 / (1.0 - x)).floor() / 100.0
 }
 
 /// max(1, ⌊99/(1 − X)⌋/100): v2's point of X.
-pub fn v2_of(x: f64) -> f64 {
+pub(crate) fn v2_of(x: f64) -> f64 {
     v2_unclamped(x).max(1.0)
 }
 
@@ -182,7 +182,7 @@ pub fn v2_of(x: f64) -> f64 {
 /// e and n, pick the e and n for which n × 10^(e–p+1) is larger"), then
 /// read back to the nearest binary64. Exact: x·10^k is a fraction over
 /// 2^52 whose numerator stays below 2^82.
-pub fn to_precision9(r: u64) -> f64 {
+pub(crate) fn to_precision9(r: u64) -> f64 {
     if r == 0 {
         return 0.0;
     }
@@ -202,13 +202,13 @@ pub fn to_precision9(r: u64) -> f64 {
 }
 
 /// BC.Game's X: [`to_precision9`] of the first 52 bits.
-pub fn bcgame_x(mac: &[u8; 32]) -> f64 {
+pub(crate) fn bcgame_x(mac: &[u8; 32]) -> f64 {
     to_precision9(first52(mac))
 }
 
 /// v2's crash point; with `bcgame`, X rounded as BC.Game's page does.
 /// `None` when BC.Game's X rounds to 1 (the page shows `Infinity`).
-pub fn v2_point(hash: &str, salt: &str, bcgame: bool) -> Option<f64> {
+pub(crate) fn v2_point(hash: &str, salt: &str, bcgame: bool) -> Option<f64> {
     let mac = v2_mac(hash, salt);
     let x = if bcgame { bcgame_x(&mac) } else { v2_x(&mac) };
     (x < 1.0).then(|| v2_of(x))

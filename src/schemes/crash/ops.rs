@@ -22,7 +22,7 @@ pub(crate) static SCHEME: Scheme = Scheme {
 
 /// The instant-crash divisors the sources use: Roobet's 20, 25 and 33,
 /// bustabit v1's 101.
-pub const DIVISORS: [u64; 4] = [20, 25, 33, 101];
+pub(crate) const DIVISORS: [u64; 4] = [20, 25, 33, 101];
 
 const HASH: Field = Field::new("hash", Kind::Hex64);
 const SALT: Field = Field::text("salt");

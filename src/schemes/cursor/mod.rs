@@ -28,8 +28,8 @@ pub struct Round {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attempt {
     pub cursor: u64,
-    pub raw_value: u64,
-    pub accepted: bool,
+    pub(crate) raw_value: u64,
+    pub(crate) accepted: bool,
 }
 
 /// Returns how many bytes `int(range)` reads: max(1, ⌈bitlen(range − 1) / 8⌉).

@@ -19,11 +19,11 @@ pub(crate) const ROUNDS: u64 = 16;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Found {
     pub round: u64,
-    pub offset: usize,
-    pub byte: u8,
-    pub face: u8,
+    pub(crate) offset: usize,
+    pub(crate) byte: u8,
+    pub(crate) face: u8,
     /// A byte skipped before the face was exactly 252, the limit.
-    pub skipped_limit: bool,
+    pub(crate) skipped_limit: bool,
 }
 
 /// Returns die number `n`: the first byte b < 252 of HMAC(serverSeed,

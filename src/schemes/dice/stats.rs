@@ -10,7 +10,7 @@ use crate::op::fields::CLIENT_SEED;
 use crate::op::stats::{at, small, uniform, Family, Layout, Model, Step};
 
 /// Die indices n below this have a table each.
-pub const INDICES: u64 = 16;
+pub(crate) const INDICES: u64 = 16;
 
 pub(crate) const ROLL: Model = Model {
     family: |_| Some(Family::ONE),

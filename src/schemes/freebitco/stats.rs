@@ -18,7 +18,7 @@ const WIDTH: u16 = 100;
 const CELLS: usize = 101;
 
 /// How many x < 2³² give a roll below `r`.
-pub fn below(r: u16) -> u64 {
+pub(crate) fn below(r: u16) -> u64 {
     let (mut lo, mut hi) = (0u64, 1u64 << 32);
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
@@ -32,7 +32,7 @@ pub fn below(r: u16) -> u64 {
 }
 
 /// The exact law of ⌊roll/100⌋.
-pub fn hundreds_law() -> Vec<f64> {
+pub(crate) fn hundreds_law() -> Vec<f64> {
     let bounds: Vec<u64> = (0..=CELLS)
         .map(|j| below(u16::try_from(j).expect("small") * WIDTH))
         .collect();

@@ -16,7 +16,7 @@ pub const DEFAULT_SIZE: u64 = 25;
 
 /// The first `count` words of the block stream: block b = HMAC(serverSeed,
 /// "clientSeed:b") gives eight big-endian u32.
-pub fn words(server_seed: &str, client_seed: &str, count: usize) -> Vec<u32> {
+pub(crate) fn words(server_seed: &str, client_seed: &str, count: usize) -> Vec<u32> {
     Words::new(server_seed, client_seed, count).collect()
 }
 
@@ -103,7 +103,7 @@ pub fn pick(v: u32, i: usize) -> usize {
 /// Whether an implementation that normalises the word by its largest value,
 /// j = ⌊v / (2^32 − 1) · (i + 1)⌋, draws another j than [`pick`]: only where
 /// an integer lies between v·(i+1)/2^32 and v·(i+1)/(2^32 − 1).
-pub fn parts_by_max(v: u32, i: usize) -> bool {
+pub(crate) fn parts_by_max(v: u32, i: usize) -> bool {
     let by_max = u64::from(v) * (i as u64 + 1) / u64::from(u32::MAX);
     by_max != pick(v, i) as u64
 }

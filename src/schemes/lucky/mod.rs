@@ -42,16 +42,16 @@ pub mod stats;
 pub(crate) use ops::SCHEME;
 
 /// The five-digit groups read, at offsets 0, 5, …, 120.
-pub const GROUPS: usize = 25;
+pub(crate) const GROUPS: usize = 25;
 
 /// A group is kept when its value is below this.
-pub const LIMIT: u32 = 1_000_000;
+pub(crate) const LIMIT: u32 = 1_000_000;
 
 /// Primedice's lucky number when no group is kept.
-pub const EXHAUSTED: u32 = 9999;
+pub(crate) const EXHAUSTED: u32 = 9999;
 
 /// The MAC's hex digits: HMAC-SHA512(serverSeed, "clientSeed-nonce").
-pub fn mac_hex(server_seed: &str, client_seed: &str, nonce: u64) -> String {
+pub(crate) fn mac_hex(server_seed: &str, client_seed: &str, nonce: u64) -> String {
     hex(&hmac_sha512(
         server_seed.as_bytes(),
         format!("{client_seed}-{nonce}").as_bytes(),
@@ -66,13 +66,13 @@ fn value(digits: &str) -> u32 {
 /// Where the lucky number was found: its group, or `None` when every group
 /// was 10⁶ or more.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Lucky {
+pub(crate) struct Lucky {
     pub group: Option<usize>,
-    pub lucky: u32,
+    pub(crate) lucky: u32,
 }
 
 /// The lucky number of a MAC's 128 hex digits, by Primedice's rule.
-pub fn scan(mac: &str) -> Lucky {
+pub(crate) fn scan(mac: &str) -> Lucky {
     (0..GROUPS)
         .map(|g| (g, value(&mac[5 * g..5 * g + 5])))
         .find(|&(_, v)| v < LIMIT)
@@ -86,7 +86,7 @@ pub fn scan(mac: &str) -> Lucky {
 }
 
 /// The clones' exhaustion rule: the last three hex digits (offset 125).
-pub fn last_three(mac: &str) -> u32 {
+pub(crate) fn last_three(mac: &str) -> u32 {
     match scan(mac) {
         Lucky { group: None, .. } => value(&mac[5 * GROUPS..]),
         found => found.lucky,
@@ -94,12 +94,12 @@ pub fn last_three(mac: &str) -> u32 {
 }
 
 /// A bet's lucky number.
-pub fn lucky(server_seed: &str, client_seed: &str, nonce: u64) -> Lucky {
+pub(crate) fn lucky(server_seed: &str, client_seed: &str, nonce: u64) -> Lucky {
     scan(&mac_hex(server_seed, client_seed, nonce))
 }
 
 /// The roll in hundredths: lucky mod 10⁴, 0 ..= 9999.
-pub fn hundredths(lucky: u32) -> u32 {
+pub(crate) fn hundredths(lucky: u32) -> u32 {
     lucky % 10_000
 }
 

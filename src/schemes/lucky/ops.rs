@@ -101,7 +101,7 @@ fn explain(r: &Request, _: &Value, g: &Value) -> Option<Parting> {
 
 /// The clones' exhaustion rule (PyPI provablyfair 1.0.0, runebanks, DuckDice):
 /// the last three hex digits when no group is kept.
-pub const LAST_THREE: Reading = Reading {
+pub(crate) const LAST_THREE: Reading = Reading {
     name: "last-three",
     source: "PyPI provablyfair 1.0.0, ProvablyFair.roll",
     ok: |r| {

@@ -69,8 +69,8 @@ pub fn deal(server_seed: &str, client_seed: &str, nonce: u64, players: usize) ->
 /// ranks (ace = 14, a wheel straight is 5-high), padded with zeros.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Hand {
-    pub category: u8,
-    pub ranks: [u8; 5],
+    pub(crate) category: u8,
+    pub(crate) ranks: [u8; 5],
 }
 
 impl Hand {

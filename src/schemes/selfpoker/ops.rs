@@ -57,7 +57,7 @@ fn flags(r: &Request) -> Vec<Flag> {
     flags
 }
 
-pub static COMMIT: OpSpec = OpSpec {
+pub(crate) static COMMIT: OpSpec = OpSpec {
     name: "selfpoker.commit",
     fields: &[SEED],
     ok: &[OkField::new("commit", ok::HEX64)],

@@ -23,7 +23,7 @@ pub(crate) const RANKS: [char; 13] = ['A', '2', '3', '4', '5', '6', '7', '8', '9
 /// The published server is TypeScript, so rounding is JavaScript's
 /// `Math.round`: halves go up (towards +∞), unlike Rust's `f64::round`.
 #[allow(clippy::cast_possible_truncation, reason = "a shoe's products are below 417")]
-pub fn js_round(x: f64) -> i64 {
+pub(crate) fn js_round(x: f64) -> i64 {
     let f = x.floor();
     // x − ⌊x⌋ is exact for every magnitude a shoe reaches.
     if x - f >= 0.5 {
@@ -44,12 +44,12 @@ pub struct ByteStream {
     next_block: u64,
     pos: usize,
     /// Rejected draws by byte width (index 1 = one byte, 2 = two bytes, …).
-    pub rejections: [u64; 4],
+    pub(crate) rejections: [u64; 4],
     /// Draws that read exactly their rejection limit, by byte width.
-    pub at_limit: [u64; 4],
+    pub(crate) at_limit: [u64; 4],
     /// Draws that read their rejection limit minus one (the largest value
     /// kept, when the limit is below 256^k), by byte width.
-    pub below_limit: [u64; 4],
+    pub(crate) below_limit: [u64; 4],
 }
 
 impl ByteStream {
@@ -125,7 +125,7 @@ impl ByteStream {
     /// Returns a uniform index in `0..m` (m ≥ 1): k bytes with 256^k ≥ m,
     /// big-endian; values at or above 256^k − (256^k mod m) are thrown away
     /// and k fresh bytes read.
-    pub fn index(&mut self, m: u32) -> u32 {
+    pub(crate) fn index(&mut self, m: u32) -> u32 {
         if m <= modulo::SMALL {
             return self.small_index(m);
         }
@@ -459,14 +459,14 @@ pub struct Cut {
     /// Bytes read from the stream, shuffle and cut together.
     pub bytes: u64,
     /// Rejected draws by byte width, as [`ByteStream::rejections`].
-    pub rejections: [u64; 4],
+    pub(crate) rejections: [u64; 4],
     /// Draws at their rejection limit and one below it, as [`ByteStream::at_limit`].
-    pub at_limit: [u64; 4],
-    pub below_limit: [u64; 4],
+    pub(crate) at_limit: [u64; 4],
+    pub(crate) below_limit: [u64; 4],
     pub base: i64,
     pub spread: i64,
     /// base + index(2·spread + 1) − spread, before clamping.
-    pub unclamped: i64,
+    pub(crate) unclamped: i64,
     pub low: i64,
     pub high: i64,
     pub cut: i64,
@@ -496,14 +496,14 @@ pub fn deal_traced(server_seed: &str, client_seed: &str, nonce: u64, decks: usiz
 /// One draw of the shuffle: position i, the j it drew, and the stream
 /// bytes it read (rejected attempts included).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Draw {
-    pub i: usize,
-    pub j: usize,
+pub(crate) struct Draw {
+    pub(crate) i: usize,
+    pub(crate) j: usize,
     pub bytes: std::ops::Range<u64>,
 }
 
 /// Every draw of the shuffle, in draw order (i from the back).
-pub fn draws(server_seed: &str, client_seed: &str, nonce: u64, decks: usize) -> Vec<Draw> {
+pub(crate) fn draws(server_seed: &str, client_seed: &str, nonce: u64, decks: usize) -> Vec<Draw> {
     let mut out = Vec::new();
     deal_with::<true>(server_seed, client_seed, nonce, decks, 0.5, Some(&mut |d| out.push(d)));
     out
@@ -597,13 +597,6 @@ fn deal_with<const COUNTS: bool>(
 /// Returns the client seed and nonce of hand `hand` of tournament `tournament_id`.
 pub(crate) fn tournament_round(tournament_id: &str, hand: u64) -> (String, u64) {
     (format!("{tournament_id}:{hand}"), hand)
-}
-
-/// Deals hand `hand` of a tournament: client seed `T:k`, nonce k, the
-/// tournament seed as server seed; everything else as [`deal`].
-pub fn tournament(server_seed: &str, tournament_id: &str, hand: u64, decks: usize, penetration: f64) -> Shoe {
-    let (client_seed, nonce) = tournament_round(tournament_id, hand);
-    deal(server_seed, &client_seed, nonce, decks, penetration)
 }
 
 #[cfg(test)]

@@ -193,7 +193,7 @@ fn penetration(total: u32) -> BoxedStrategy<f64> {
 /// How total × penetration meets a rounding tie in binary64: (the product
 /// is n + 0.5 although the exact product is not, the product is one ulp
 /// from n + 0.5).
-pub fn tie(total: u32, penetration: f64) -> (bool, bool) {
+pub(crate) fn tie(total: u32, penetration: f64) -> (bool, bool) {
     let t = f64::from(total);
     let product = t * penetration;
     // The error of a product is itself a double: fma gives it exactly.

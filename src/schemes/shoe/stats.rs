@@ -51,7 +51,7 @@ pub struct CutDistribution {
     pub low: usize,
     /// How many of the 2·spread + 1 equally likely offsets land on each
     /// position from `low` on.
-    pub weights: Vec<u64>,
+    pub(crate) weights: Vec<u64>,
 }
 
 impl CutDistribution {

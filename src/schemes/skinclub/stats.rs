@@ -17,7 +17,7 @@ const WIDTH: u64 = 1000;
 
 /// The exact law of ⌊(roll − 1)/1000⌋: each cell's count of the 2⁶⁰
 /// values over 2⁶⁰.
-pub fn thousands_law() -> Vec<f64> {
+pub(crate) fn thousands_law() -> Vec<f64> {
     let all: u64 = 1 << 60;
     let (q, r) = (all / ROLLS, all % ROLLS);
     (0..ROLLS / WIDTH)

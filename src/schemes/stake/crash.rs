@@ -21,19 +21,19 @@ use crate::op::error::OpError;
 pub const MAX_LIMIT: u64 = 10_000_000;
 
 /// The first 4 bytes of HMAC_SHA256(key = game hash, message = salt), big-endian.
-pub fn game_int(hash: &str, salt: &str) -> u32 {
+pub(crate) fn game_int(hash: &str, salt: &str) -> u32 {
     let mac = Keyed::uncached(hash).mac(salt.as_bytes());
     u32::from_be_bytes([mac[0], mac[1], mac[2], mac[3]])
 }
 
 /// The crash point of a game: max(1, 2^32/(n+1)·0.99), down to two decimals.
-pub fn crash_point(hash: &str, salt: &str) -> f64 {
+pub(crate) fn crash_point(hash: &str, salt: &str) -> f64 {
     super::floor2(super::readings::crash_unrounded(game_int(hash, salt)))
 }
 
 /// How many steps h → SHA-256(hex h) lead from `hash` to `terminating`
 /// (0 when they are equal), if at most `limit`.
-pub fn distance(hash: &str, terminating: &str, limit: u64) -> Result<u64, OpError> {
+pub(crate) fn distance(hash: &str, terminating: &str, limit: u64) -> Result<u64, OpError> {
     walk(Link::Text, hash, terminating, limit)
 }
 

@@ -71,7 +71,7 @@ const HAND: Shape = Shape::sized(&CARD, 2, 3);
     clippy::cast_sign_loss,
     reason = "checked integral and below 2^53"
 )]
-pub fn num(x: f64) -> Value {
+pub(crate) fn num(x: f64) -> Value {
     if x.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&x) {
         Value::from(x as u64)
     } else {
@@ -674,21 +674,21 @@ pub(crate) static CRASH_CHAIN: OpSpec = OpSpec {
 };
 
 /// Limbo's docs reading: 1e8/(f·1e8)·0.99 (src/schemes/stake/readings.rs).
-pub const LIMBO_DOCS: Reading = Reading {
+pub(crate) const LIMBO_DOCS: Reading = Reading {
     name: "docs",
     source: "https://stake.com/provably-fair/game-events",
     ok: |r| super::readings::limbo_docs(first(r)).map(|m| json!({ "multiplier": num(m) })),
 };
 
 /// Limbo as the `fair` crate reads it: the floor, no clamp at 1.
-pub const LIMBO_FAIR: Reading = Reading {
+pub(crate) const LIMBO_FAIR: Reading = Reading {
     name: "fair-0.0.13",
     source: "crates.io fair 0.0.13, src/games/limbo.rs",
     ok: |r| Some(json!({ "multiplier": num(super::readings::limbo_floor(first(r))) })),
 };
 
 /// Crash unrounded, as the seeding post and the `fair` crate give it.
-pub const CRASH_UNROUNDED: Reading = Reading {
+pub(crate) const CRASH_UNROUNDED: Reading = Reading {
     name: "unrounded",
     source: "https://bitcointalk.org/index.php?topic=5162888.0; crates.io fair 0.0.13, src/games/crash.rs",
     ok: |r| {
