@@ -30,6 +30,7 @@ pub enum Ask {
 }
 
 impl Ask {
+    /// The op the question asks (for an invalid line, the op it was made from).
     pub fn op(&self) -> &'static str {
         match self {
             Ask::Request(r) => r.op(),
@@ -83,9 +84,11 @@ impl std::fmt::Display for Origin {
     }
 }
 
+/// One case of a run: the question, and where it comes from (a canonical vector, or the n-th generated case).
 #[derive(Debug, Clone)]
 pub struct Case {
     pub(crate) origin: Origin,
+    /// The question as the target is asked it.
     pub ask: Ask,
 }
 

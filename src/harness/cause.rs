@@ -45,6 +45,7 @@ pub(crate) fn no_probe(_: &Request) -> Option<Reply> {
 /// What a divergence is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
+    /// What kind of difference it is: the HMAC input, the mapping, the answer's form, or not localised.
     pub cause: Cause,
     /// What every divergence of this cause shares: one finding per group.
     pub group: String,

@@ -273,6 +273,7 @@ fn clip(bytes: &[u8]) -> String {
 }
 
 impl ProcessTarget {
+    /// A target for `manifest`, not started yet (`start` spawns it).
     pub fn new(manifest: Manifest) -> Self {
         ProcessTarget {
             manifest,

@@ -22,16 +22,23 @@ pub const VERSION: u32 = 2;
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Run {
+    /// The report form's version, [`VERSION`].
     pub version: u32,
+    /// The seed the generated cases were drawn with (`--seed`); the same seed asks the same cases.
     pub seed: u64,
+    /// Generated cases per op (`--cases`; `--cases-for` overrides for single ops are not recorded here).
     pub cases: u64,
+    /// Whether only the canonical vectors were replayed (`--vectors-only`), no generated cases.
     pub vectors_only: bool,
+    /// Copies of each target run side by side (`--jobs`, by default one per core).
     pub jobs: usize,
     /// The ops `--op` restricted the run to (empty: every op).
     #[serde(default)]
     pub only_ops: Vec<String>,
+    /// The most memory the `provably diff` process held during the run, in KiB (Linux `VmHWM`); `None` where the OS does not say.
     #[serde(default, rename = "peakRssKiB")]
     pub peak_rss_kib: Option<u64>,
+    /// One report per target, in the order the targets were run.
     pub targets: Vec<TargetReport>,
 }
 
@@ -39,12 +46,15 @@ pub struct Run {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TargetReport {
+    /// The target's name as the manifest (or `--target-cmd`) gives it, escaped.
     pub target: String,
     #[serde(default)]
     pub(crate) hello: Option<String>,
     /// Copies of the target that shared the cases.
     pub(crate) instances: usize,
+    /// One report per op of the table that the run asks (every op, or those `--op` names), claimed or not, in the table's order.
     pub ops: Vec<OpReport>,
+    /// The faults of every copy of the target (a failed start told once).
     #[serde(default)]
     pub faults: Vec<Fault>,
     pub(crate) seconds: f64,
@@ -60,12 +70,15 @@ pub struct TargetReport {
 }
 
 impl TargetReport {
+    /// How many of the ops asked the target claims in hello.
     pub fn claimed_ops(&self) -> usize {
         self.ops.iter().filter(|o| o.claimed).count()
     }
+    /// The sum of `f` over the target's op reports: `total(|o| o.cases)` is every case asked.
     pub fn total(&self, f: impl Fn(&OpReport) -> u64) -> u64 {
         self.ops.iter().map(f).sum()
     }
+    /// Whether any case of any op diverged.
     pub fn diverged(&self) -> bool {
         self.total(|o| o.diverge) > 0
     }
@@ -79,11 +92,13 @@ impl TargetReport {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OpReport {
+    /// The op's protocol v1 name (`cursor.int`).
     pub op: String,
     /// Claimed in hello (and asked: not left out by `--op`).
     pub claimed: bool,
     /// Cases asked.
     pub cases: u64,
+    /// Cases the target answered as provably does.
     pub agree: u64,
     /// Cases that diverge, in all findings.
     pub diverge: u64,
@@ -203,6 +218,7 @@ pub(crate) struct Known {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Finding {
+    /// The op the finding belongs to.
     pub op: String,
     /// The bug, as people read it first: the known bug it answers as, or
     /// its cause and what separates its cases, or its symptom.
@@ -211,6 +227,7 @@ pub struct Finding {
     pub group: String,
     /// Every symptom class the finding holds, largest first.
     pub(crate) symptoms: Vec<Symptom>,
+    /// What kind of difference it is, decided on the minimal request.
     pub cause: Cause,
     /// What separates the diverging cases from the agreeing ones.
     pub(crate) separates: Separates,
@@ -252,16 +269,19 @@ pub struct Finding {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ManifestInfo {
+    /// The target's name.
     pub name: String,
     #[serde(default)]
     pub(crate) description: String,
     #[serde(default)]
     pub(crate) origin: String,
+    /// What the target is made of: packages, licences, where the scheme logic comes from.
     #[serde(default)]
     pub provenance: super::manifest::Provenance,
 }
 
 impl ManifestInfo {
+    /// The parts of `m` a report shows.
     pub fn of(m: &super::manifest::Manifest) -> ManifestInfo {
         ManifestInfo {
             name: m.name.clone(),
@@ -276,11 +296,15 @@ impl ManifestInfo {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExpectationsInfo {
+    /// The expectation file of the target (which may not exist yet: then it is where they would go).
     pub file: String,
+    /// Every recorded finding's request, as asked again.
     #[serde(default)]
     pub replayed: Vec<Replayed>,
+    /// The fault kinds the file records.
     #[serde(default)]
     pub faults: Vec<FaultExpectation>,
+    /// Every way the results differ from the file; empty when they are as recorded.
     #[serde(default)]
     pub changes: Vec<Change>,
 }
@@ -289,7 +313,9 @@ pub struct ExpectationsInfo {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct FaultExpectation {
+    /// The fault kind's name (`timeout`, `crash`: [`super::FaultKind::name`]).
     pub kind: String,
+    /// Why the target has this fault, in one line.
     pub cause: String,
 }
 
@@ -299,36 +325,58 @@ pub struct FaultExpectation {
 pub enum Change {
     /// A group of divergences no expectation records.
     NewFinding {
+        /// The target's name.
         target: String,
+        /// The op that diverged.
         op: String,
+        /// The finding's largest symptom class.
         group: String,
+        /// How many cases diverge this way.
         count: u64,
+        /// The finding's smallest diverging request.
         request: String,
+        /// The expectation file the finding should be recorded in.
         file: String,
     },
     /// A recorded finding whose request no longer diverges that way.
     Gone {
+        /// The target's name.
         target: String,
+        /// The op of the recorded finding.
         op: String,
+        /// The symptom class recorded.
         group: String,
+        /// The recorded request, as asked again.
         request: String,
+        /// What that request does now, in words.
         now: String,
+        /// The recorded cause.
         cause: String,
+        /// The expectation file that records it.
         file: String,
     },
     /// A fault of a kind no expectation records.
     NewFault {
+        /// The target's name.
         target: String,
+        /// The fault kind's name.
         kind: String,
+        /// The fault's detail.
         detail: String,
+        /// The request in turn when the fault happened, or `(none)`.
         request: String,
+        /// The expectation file it should be recorded in.
         file: String,
     },
     /// A recorded fault kind that did not occur.
     GoneFault {
+        /// The target's name.
         target: String,
+        /// The fault kind's name.
         kind: String,
+        /// The recorded cause.
         cause: String,
+        /// The expectation file that records it.
         file: String,
     },
 }
@@ -359,9 +407,13 @@ impl fmt::Display for Change {
 /// What an expectation's request did when asked again.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Replayed {
+    /// The op of the recorded finding.
     pub op: String,
+    /// The symptom class recorded.
     pub group: String,
+    /// The recorded request (JSON text without id).
     pub request: String,
+    /// The cause recorded.
     pub cause: String,
     /// Whether it still diverges with the recorded group.
     pub(crate) holds: bool,

@@ -55,6 +55,7 @@ pub struct Options {
     pub cases_for: BTreeMap<String, u64>,
     /// Seed of the property cases.
     pub seed: u64,
+    /// Replay the canonical vectors only: no generated cases for any op.
     pub vectors_only: bool,
     /// Most target calls spent shrinking one example.
     pub shrink_budget: u64,

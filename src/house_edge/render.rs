@@ -9,6 +9,7 @@ use crate::schemes::blackjack::strategy::Action;
 
 /// The figures of one exact check.
 pub struct ExactReport {
+    /// The table's rules the figures are for.
     pub rules: Rules,
     /// Player's expected value per initial bet, finite shoe, published table.
     pub(crate) finite_table: f64,

@@ -88,6 +88,7 @@ pub struct Family {
 impl Family {
     pub(crate) const ONE: Family = Family { a: 0, b: 0 };
 
+    /// The family of one parameter `a` (`b` is 0).
     pub const fn of(a: u64) -> Family {
         Family { a, b: 0 }
     }
@@ -128,12 +129,14 @@ pub struct Layout {
     /// empty for an op with one family; the report's family is the op's name
     /// and these.
     pub(crate) params: String,
+    /// Each test's name with the exact probability of every cell (a round adds one count to one cell of each test).
     pub tests: Vec<(String, Vec<f64>)>,
     /// The marginal of the value the serial tests follow along nonces.
     pub(crate) serial: Option<Vec<f64>>,
 }
 
 impl Layout {
+    /// A layout of no tests yet, named by the parameters `params` (empty for an op with one family).
     pub fn new(params: impl Into<String>) -> Layout {
         Layout {
             params: params.into(),

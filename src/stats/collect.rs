@@ -37,10 +37,12 @@ pub(crate) const MAX_PAST: usize = 4096;
 /// The counts of one family.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Table {
+    /// How many tests the family has (one row of `counts` each).
     pub tests: usize,
     pub(crate) stride: usize,
     /// counts[test · stride + cell]
     pub counts: Vec<u64>,
+    /// Rounds of the family counted.
     pub rounds: u64,
     /// pairs[a · stride + b] for consecutive values a, b.
     pub pairs: Vec<u64>,
@@ -109,8 +111,11 @@ impl Table {
 pub enum Counted {
     /// The round's cells in its family's tables, and its serial step.
     Sample {
+        /// The round's family.
         key: Key,
+        /// (test, cell): the cell each test of the family counts the round in.
         cells: Vec<(u32, u16)>,
+        /// Where the round is in its sequence, for the serial tests; `None` when it feeds none.
         step: Option<Step>,
     },
     /// A round of an op with tests, in a configuration without them (a ladder above 64).
@@ -133,6 +138,7 @@ impl Counted {
 /// Count tables for every family seen.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Collector {
+    /// One count table per family kept (the smallest keys, up to the family cap), by key.
     pub tables: BTreeMap<Key, Table>,
     /// Rounds with an outcome the statistics test, counted.
     pub rounds: u64,

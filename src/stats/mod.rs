@@ -61,11 +61,13 @@ pub struct TestResult {
     pub(crate) statistic: f64,
     /// Degrees of freedom of a χ² (null for a normal statistic).
     pub(crate) df: Option<u64>,
+    /// The probability that an honest archive gives a statistic at least this far out; 0 when a count falls on a cell of probability 0.
     pub p_value: f64,
     /// Observations in the table (rounds, or pairs for the serial tests).
     pub n: u64,
     /// Holm's threshold at this test's rank: rejected when p ≤ it (and every smaller p was).
     pub(crate) threshold: f64,
+    /// Whether Holm's procedure rejects the test: p ≤ `threshold`, and every smaller p-value was rejected too.
     pub rejected: bool,
 }
 
@@ -77,6 +79,7 @@ pub struct Statistics {
     pub(crate) level: f64,
     /// `holm`.
     pub(crate) correction: String,
+    /// Whether any test was rejected: evidence, not proof (an honest archive raises it with probability at most `level`).
     pub alarm: bool,
     /// Rounds counted in the tables.
     pub rounds: u64,

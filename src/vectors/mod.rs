@@ -63,9 +63,11 @@ use crate::vectors::negative::Invalid;
 
 /// One vector before it is run: why it is there and what it asks.
 pub struct Case {
+    /// Why the case is there (the branch it forces), as the file's `comment` shows it.
     pub comment: String,
     /// Provenance flags, the only ones set by hand.
     pub(crate) tags: Vec<Flag>,
+    /// The request in its wire form: the file's `input`, without id.
     pub request: Request,
 }
 
@@ -289,7 +291,9 @@ fn int_name(v: u64) -> String {
 
 /// A scheme's vectors, built once.
 pub struct Vectors {
+    /// The scheme the vectors are of.
     pub scheme: &'static Scheme,
+    /// The valid cases, in tcId order from 1.
     pub cases: Vec<Case>,
     /// Request lines every implementation must answer `invalid`; their
     /// tcIds follow the valid cases' (`Vectors::invalid_tc_id`).
@@ -549,7 +553,9 @@ fn write_pretty(v: &Value, depth: usize, out: &mut String) {
 /// A generated file on disk that differs from what the code generates.
 #[derive(Debug)]
 pub struct Drift {
+    /// The generated file's path, relative to the root compared.
     pub file: String,
+    /// Unified diff from the file on disk (`-`) to what is generated (`+`).
     pub diff: String,
 }
 

@@ -117,12 +117,16 @@ impl Tree {
 /// Why a request path was refused before any lookup (answered with 400).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BadPath {
+    /// Occurs when the percent-decoded bytes are not UTF-8.
     #[error("the path does not percent-decode to UTF-8")]
     NotUtf8,
+    /// Occurs when the decoded path holds a control character (a NUL, a newline).
     #[error("the path holds a control character")]
     Control,
+    /// Occurs when the decoded path holds a backslash (a Windows separator).
     #[error("the path holds a backslash")]
     Backslash,
+    /// Occurs when a segment of the decoded path is `.` or `..`.
     #[error("the path holds a `.` or `..` segment")]
     DotSegment,
 }

@@ -42,6 +42,7 @@ pub trait Primitives: Sync {
 
 /// The shoe's byte stream, one byte at a time, from its first byte on.
 pub trait Stream {
+    /// The stream's next byte; the stream is the blocks HMAC(serverSeed, "clientSeed:nonce:b") for b = 0, 1, … concatenated.
     fn next_byte(&mut self) -> u8;
 }
 
@@ -108,8 +109,11 @@ pub(crate) type Answer = Box<dyn Fn(&Request) -> Result<Outcome, OpError> + Sync
 /// A protocol v1 target: the name it gives in hello, the ops it claims,
 /// and how it answers one of them.
 pub struct Engine {
+    /// The name the target gives in hello (the package, its version, what of it is used).
     pub name: String,
+    /// The protocol v1 ops it claims.
     pub ops: &'static [&'static str],
+    /// Answers one valid request of an op it claims.
     pub run: Answer,
 }
 

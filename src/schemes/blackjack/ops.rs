@@ -66,6 +66,7 @@ struct ActionOk {
     action: Action,
 }
 
+/// The `blackjack.strategy` op: the published basic strategy's action for the player's cards, the dealer's up-card and what the table allows.
 pub static STRATEGY: OpSpec = OpSpec {
     name: "blackjack.strategy",
     fields: &[CARDS, DEALER, CAN_DOUBLE, CAN_SPLIT, DAS],

@@ -28,6 +28,7 @@ use super::strategy::{decision, Action, Decision};
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Situation {
+    /// The player's cards as card numbers 0 to 51 (`poker_referenz.py`'s numbering; from a 6-deck shoe, so a number may repeat).
     pub cards: Vec<u8>,
     pub(crate) dealer: u8,
     pub(crate) can_double: bool,

@@ -33,9 +33,13 @@ use crate::op::error::InvalidInput;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Action {
+    /// Split the pair.
     Teilen,
+    /// Double down: double the bet, take one card, stand.
     Verdoppeln,
+    /// Stand.
     Stehen,
+    /// Hit: take a card.
     Ziehen,
 }
 

@@ -27,6 +27,7 @@ pub struct Round {
 /// implementations part.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attempt {
+    /// The cursor read: which MAC of the round, `raw(cursor)`.
     pub cursor: u64,
     pub(crate) raw_value: u64,
     pub(crate) accepted: bool,
@@ -53,6 +54,7 @@ pub fn limit(range: u64) -> u128 {
 }
 
 impl Round {
+    /// The round of `nonce` under these seeds: its numbers are read from HMAC(serverSeed, "clientSeed:nonce:cursor").
     pub fn new(server_seed: &str, client_seed: &str, nonce: u64) -> Self {
         Round::with_key(&Keyed::new(server_seed), client_seed, nonce)
     }

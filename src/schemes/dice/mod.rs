@@ -18,6 +18,7 @@ pub(crate) const ROUNDS: u64 = 16;
 /// The die's byte, where it was found, and its face.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Found {
+    /// The MAC round (0 to 15) whose bytes gave the face.
     pub round: u64,
     pub(crate) offset: usize,
     pub(crate) byte: u8,

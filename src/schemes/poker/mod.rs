@@ -36,7 +36,9 @@ pub(crate) const PLAYERS: std::ops::RangeInclusive<u64> = 2..=22;
 /// The cards of one hand, as the published program reads them off the deck.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Deal {
+    /// Each seat's two hole cards (card numbers 0 to 51), seat by seat.
     pub hole: Vec<[u8; 2]>,
+    /// The flop, turn and river, each read past one burn card.
     pub board: [u8; 5],
 }
 

@@ -148,9 +148,11 @@ pub(crate) fn baccarat_value(card: u8) -> u8 {
 /// A baccarat coup: the 6 cards of the bet and who got which.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Coup {
+    /// The 6 cards drawn for the bet, in order (Stake's numbering: rank `card / 4`, two first, ace last); the tableau uses 4 to 6 of them.
     pub cards: Vec<u8>,
     pub(crate) player: Vec<u8>,
     pub(crate) banker: Vec<u8>,
+    /// Who won: `player`, `banker` or `tie`.
     pub winner: &'static str,
 }
 
