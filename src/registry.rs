@@ -24,6 +24,7 @@ pub fn schemes() -> &'static [&'static Scheme] {
         &crate::schemes::lucky::SCHEME,
         &crate::schemes::skinclub::SCHEME,
         &crate::schemes::freebitco::SCHEME,
+        &crate::schemes::bcgame::SCHEME,
         #[cfg(feature = "toy")]
         &crate::schemes::toy::SCHEME,
     ];

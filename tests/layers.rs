@@ -37,6 +37,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "schemes::lucky",
             "schemes::skinclub",
             "schemes::freebitco",
+            "schemes::bcgame",
             "schemes::toy",
         ],
     ),

@@ -3,6 +3,7 @@
 //! build on another's primitives (Stake's bytes are the shoe's stream) but
 //! names no layer above it.
 
+pub mod bcgame;
 pub mod blackjack;
 pub mod crash;
 pub mod cursor;

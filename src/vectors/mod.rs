@@ -30,6 +30,7 @@
 use std::path::Path;
 
 // Each scheme's canonical vectors, one module per scheme.
+pub(crate) mod bcgame;
 pub(crate) mod blackjack;
 pub(crate) mod crash;
 pub(crate) mod cursor;
@@ -318,6 +319,7 @@ fn builder(scheme: &Scheme) -> fn(&mut VectorSet) {
         "lucky" => lucky::add,
         "skinclub" => skinclub::add,
         "freebitco" => freebitco::add,
+        "bcgame" => bcgame::add,
         #[cfg(feature = "toy")]
         "toy" => toy::add,
         other => panic!("scheme {other} has no vectors: add its module to src/vectors/"),
