@@ -25,6 +25,7 @@ pub fn schemes() -> &'static [&'static Scheme] {
         &crate::schemes::skinclub::SCHEME,
         &crate::schemes::freebitco::SCHEME,
         &crate::schemes::bcgame::SCHEME,
+        &crate::schemes::csgoempire::SCHEME,
         #[cfg(feature = "toy")]
         &crate::schemes::toy::SCHEME,
     ];

@@ -38,6 +38,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "schemes::skinclub",
             "schemes::freebitco",
             "schemes::bcgame",
+            "schemes::csgoempire",
             "schemes::toy",
         ],
     ),

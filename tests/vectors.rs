@@ -344,7 +344,7 @@ fn tests_of(doc: &Value) -> Vec<Value> {
         .collect()
 }
 
-const FILES: [&str; 13] = [
+const FILES: [&str; 14] = [
     "cursor",
     "poker",
     "shoe",
@@ -358,6 +358,7 @@ const FILES: [&str; 13] = [
     "skinclub",
     "freebitco",
     "bcgame",
+    "csgoempire",
 ];
 
 /// Read from the committed files, so a hand-edited line is caught too.

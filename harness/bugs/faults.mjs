@@ -1099,6 +1099,27 @@ export const FAULTS = {
       },
     },
   },
+  // CSGOEmpire's roulette (reference/js/csgoempire.mjs).
+  'csgoempire-colour-off-by-one': {
+    ops: {
+      'csgoempire.roulette': {
+        run: async (p, f) => {
+          const roll = parseInt((await p.sha256Hex(`${f.serverSeed}-${f.publicSeed}-${f.round}`)).substring(0, 8), 16) % 15;
+          return { roll, colour: roll === 0 ? 'bonus' : roll <= 8 ? 'orange' : 'black' };
+        },
+      },
+    },
+  },
+  'csgoempire-colon-separator': {
+    ops: {
+      'csgoempire.roulette': {
+        run: async (p, f) => {
+          const roll = parseInt((await p.sha256Hex(`${f.serverSeed}:${f.publicSeed}:${f.round}`)).substring(0, 8), 16) % 15;
+          return { roll, colour: roll === 0 ? 'bonus' : roll <= 7 ? 'orange' : 'black' };
+        },
+      },
+    },
+  },
 };
 
 /** slideWindowNumber's fraction with the first 15 digits read by parseInt: a double, rounded above 2^53. */

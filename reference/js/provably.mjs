@@ -25,6 +25,7 @@ import { SCHEME as shoe } from './shoe.mjs';
 import { SCHEME as skinclub } from './skinclub.mjs';
 import { SCHEME as stake } from './stake.mjs';
 import { SCHEME as crash } from './crash.mjs';
+import { SCHEME as csgoempire } from './csgoempire.mjs';
 import { SCHEME as toy } from './toy.mjs';
 import { WEBCRYPTO } from './webcrypto.mjs';
 
@@ -34,7 +35,7 @@ export const VERSION = '0.1.0';
  * In protocol order: the hello answer lists the ops in this order. Every op
  * declares its statistics, or the registry refuses to start (engine.mjs).
  */
-export const SCHEMES = registered([cursor, poker, shoe, dice, selfpoker, ladder, blackjack, stake, crash, lucky, skinclub, freebitco, bcgame, toy]);
+export const SCHEMES = registered([cursor, poker, shoe, dice, selfpoker, ladder, blackjack, stake, crash, lucky, skinclub, freebitco, bcgame, csgoempire, toy]);
 
 /** The schemes as this build has them: only the ops of the generated table. */
 export const BUILT = Object.freeze(within(SCHEMES, TABLE));

@@ -6,6 +6,7 @@
 pub mod bcgame;
 pub mod blackjack;
 pub mod crash;
+pub mod csgoempire;
 pub mod cursor;
 pub mod dice;
 pub mod freebitco;

@@ -33,6 +33,7 @@ use std::path::Path;
 pub(crate) mod bcgame;
 pub(crate) mod blackjack;
 pub(crate) mod crash;
+pub(crate) mod csgoempire;
 pub(crate) mod cursor;
 pub(crate) mod dice;
 pub(crate) mod freebitco;
@@ -320,6 +321,7 @@ fn builder(scheme: &Scheme) -> fn(&mut VectorSet) {
         "skinclub" => skinclub::add,
         "freebitco" => freebitco::add,
         "bcgame" => bcgame::add,
+        "csgoempire" => csgoempire::add,
         #[cfg(feature = "toy")]
         "toy" => toy::add,
         other => panic!("scheme {other} has no vectors: add its module to src/vectors/"),

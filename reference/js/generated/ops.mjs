@@ -10,7 +10,7 @@ function freeze(v) {
 }
 
 /** Every op of protocol v1, in the order of docs/protocol.md. */
-export const OPS = freeze(["cursor.hash","cursor.raw","cursor.float","cursor.int","cursor.shuffle","poker.deal","poker.evaluate","shoe.deal","shoe.tournament","shoe.stream","dice.roll","selfpoker.commit","selfpoker.deck","ladder.shuffle","blackjack.strategy","stake.floats","stake.dice","stake.limbo","stake.plinko","stake.roulette","stake.wheel","stake.keno","stake.mines","stake.hilo","stake.blackjack","stake.baccarat","stake.videopoker","stake.diamonds","stake.crash","stake.crash.chain","crash.v1","crash.v2","crash.link","crash.chain.bytes","lucky.roll","skinclub.roll","skinclub.hash","freebitco.roll","bcgame.hmac","bcgame.classicdice.old","bcgame.classicdice","bcgame.dice","bcgame.limbo","bcgame.hashdice","bcgame.mines","bcgame.keno","bcgame.plinko","bcgame.coinflip.old","bcgame.coinflip"]);
+export const OPS = freeze(["cursor.hash","cursor.raw","cursor.float","cursor.int","cursor.shuffle","poker.deal","poker.evaluate","shoe.deal","shoe.tournament","shoe.stream","dice.roll","selfpoker.commit","selfpoker.deck","ladder.shuffle","blackjack.strategy","stake.floats","stake.dice","stake.limbo","stake.plinko","stake.roulette","stake.wheel","stake.keno","stake.mines","stake.hilo","stake.blackjack","stake.baccarat","stake.videopoker","stake.diamonds","stake.crash","stake.crash.chain","crash.v1","crash.v2","crash.link","crash.chain.bytes","lucky.roll","skinclub.roll","skinclub.hash","freebitco.roll","bcgame.hmac","bcgame.classicdice.old","bcgame.classicdice","bcgame.dice","bcgame.limbo","bcgame.hashdice","bcgame.mines","bcgame.keno","bcgame.plinko","bcgame.coinflip.old","bcgame.coinflip","csgoempire.roulette"]);
 
 /** Each op's `ok` fields in protocol order, as harness/protocol.schema.json gives them. */
 export const OK_FIELDS = freeze({
@@ -551,6 +551,16 @@ export const OK_FIELDS = freeze({
       },
       "minItems": 1,
       "maxItems": 100
+    }
+  },
+  "csgoempire.roulette": {
+    "roll": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 14
+    },
+    "colour": {
+      "enum": ["bonus","orange","black"]
     }
   }
 });
