@@ -173,17 +173,20 @@ function firstReaching(top, reaches) {
 const TWO_53 = 2 ** 53;
 const fraction = (n) => n * MAX_BORDER;
 
+/** The dice's cells: min(⌊roll/2⌋, 49), or ⌊roll/200⌋ for bcgame.dice. */
+const DICE_CELLS = 50;
+
 export function classicdiceLaw() {
-  return windowLaw(Array.from({ length: 101 }, (_, k) => firstReaching(TWO_53, (n) => Math.floor((fraction(n) * 10001) / 100) >= k)));
+  return windowLaw(Array.from({ length: DICE_CELLS }, (_, k) => firstReaching(TWO_53, (n) => Math.floor((fraction(n) * 10001) / 100) >= 2 * k)));
 }
 
 export function diceLaw() {
-  return windowLaw(Array.from({ length: 100 }, (_, k) => (k === 0 ? 0 : firstReaching(TWO_53, (n) => parseInt(fraction(n) * 10000) >= 100 * k))));
+  return windowLaw(Array.from({ length: DICE_CELLS }, (_, k) => (k === 0 ? 0 : firstReaching(TWO_53, (n) => parseInt(fraction(n) * 10000) >= 200 * k))));
 }
 
 export function classicdiceOldLaw() {
   const top = 2 ** 32;
-  const starts = Array.from({ length: 101 }, (_, k) => firstReaching(top, (u) => Math.floor(oldRoll(u / top)) >= k));
+  const starts = Array.from({ length: DICE_CELLS }, (_, k) => firstReaching(top, (u) => Math.floor(oldRoll(u / top)) >= 2 * k));
   starts.push(top);
   return starts.slice(1).map((b, j) => (b - starts[j]) / top);
 }
@@ -245,9 +248,9 @@ function oneValue(cells, name, law, cellOf) {
   });
 }
 
-const wholeRoll = (ok) => {
+const diceCell = (ok) => {
   const roll = num(ok.roll);
-  return typeof roll === 'number' && roll >= 0 && roll < 101 ? Math.floor(roll) : null;
+  return typeof roll === 'number' && roll >= 0 && roll < 101 ? Math.min(Math.floor(roll / 2), 49) : null;
 };
 const intCell = (v, below, width) => (Number.isInteger(num(v)) && num(v) >= 0 && num(v) < below ? Math.floor(num(v) / width) : null);
 const multiplierCell = (m) => THRESHOLDS.filter((x) => m >= x).length;
@@ -291,14 +294,14 @@ export const SCHEME = {
       page: { name: 'BC.Game-HMAC', fields: { hash: 'Hash-Funktion' } },
     },
     'bcgame.classicdice.old': bet({}, async (p, f) => ({ roll: oldRoll(fourBytes(bytesOfHex(await hex256(p, f)))) }),
-      oneValue(101, 'whole part of the roll', classicdiceOldLaw, wholeRoll),
-      { name: 'BC.Game Classic Dice (alt)', steps: 'Würfe', tests: [rule(/^whole part of the roll$/, 'Wurf, ganzzahliger Teil (0 bis 100)')] }),
+      oneValue(DICE_CELLS, 'roll in steps of 2', classicdiceOldLaw, diceCell),
+      { name: 'BC.Game Classic Dice (alt)', steps: 'Würfe', tests: [rule(/^roll in steps of 2$/, 'Wurf, in Stufen von 2 (0 bis 100)')] }),
     'bcgame.classicdice': bet({}, async (p, f) => ({ roll: newRoll(await hex256(p, f)) }),
-      oneValue(101, 'whole part of the roll', classicdiceLaw, wholeRoll),
-      { name: 'BC.Game Classic Dice', steps: 'Würfe', tests: [rule(/^whole part of the roll$/, 'Wurf, ganzzahliger Teil (0 bis 100)')] }),
+      oneValue(DICE_CELLS, 'roll in steps of 2', classicdiceLaw, diceCell),
+      { name: 'BC.Game Classic Dice', steps: 'Würfe', tests: [rule(/^roll in steps of 2$/, 'Wurf, in Stufen von 2 (0 bis 100)')] }),
     'bcgame.dice': bet({}, async (p, f) => ({ roll: diceRoll(await hex256(p, f)) }),
-      oneValue(100, 'roll in hundreds', diceLaw, (ok) => intCell(ok.roll, 10000, 100)),
-      { name: 'BC.Game Dice', steps: 'Würfe', tests: [rule(/^roll in hundreds$/, 'Wurf, in Hundertern (0 bis 9.999)')] }),
+      oneValue(DICE_CELLS, 'roll in steps of 200', diceLaw, (ok) => intCell(ok.roll, 10000, 200)),
+      { name: 'BC.Game Dice', steps: 'Würfe', tests: [rule(/^roll in steps of 200$/, 'Wurf, in Stufen von 200 (0 bis 9.999)')] }),
     'bcgame.limbo': bet({}, async (p, f) => ({ multiplier: limbo(await hex256(p, f)) }),
       oneValue(THRESHOLDS.length + 1, 'multiplier in cells from 1.05 to 25', () => pointLaw((r) => v2Of(r / 2 ** 52)), (ok) => {
         const m = num(ok.multiplier);

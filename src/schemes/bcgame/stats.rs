@@ -3,9 +3,9 @@
 //!
 //! | op | tests | law |
 //! |:--|:--|:--|
-//! | `bcgame.classicdice.old` | ⌊roll⌋ (101 cells) | the floats u/2³² whose roll reaches k are a suffix of the 2³² words, found by bisection on the page's own function |
-//! | `bcgame.classicdice` | ⌊roll⌋ (101 cells) | [`window_below`]: the window's number, counted exactly over the 47 indices |
-//! | `bcgame.dice` | ⌊roll/100⌋ (100 cells) | the same, on `parseInt(… 10000)` |
+//! | `bcgame.classicdice.old` | min(⌊roll/2⌋, 49) (50 cells) | the floats u/2³² whose roll reaches k are a suffix of the 2³² words, found by bisection on the page's own function |
+//! | `bcgame.classicdice` | min(⌊roll/2⌋, 49) (50 cells) | [`window_below`]: the window's number, counted exactly over the 47 indices |
+//! | `bcgame.dice` | ⌊roll/200⌋ (50 cells) | the same, on `parseInt(… 10000)` |
 //! | `bcgame.limbo` | multiplier in Stake's cells | bustabit v2's point law of 52 bits ([`crate::schemes::crash::stats::point_law`]) |
 //! | `bcgame.hashdice` | ⌊roll/1000⌋ (100 cells) | uniform: lucky is uniform on 10⁶ = 10·10⁵ values (exhaustion, about 4.5·10⁻³⁴, is below any double's resolution at 1/100) |
 //! | `bcgame.plinko` | bucket, edges pooled (1 % a side) | binomial: each row is Right with probability (2³¹ − 1)/2³² (`num > .5`) |
@@ -13,6 +13,9 @@
 //! | `bcgame.mines`, `bcgame.keno` | none | see [`ROTATION_UNTESTED`] |
 //!
 //! Each one-value test has its serial test along the nonces of a seed pair.
+//! The cells are wide enough that each expects 20 counts (the least a table
+//! is tested with) in a history of 2,000 bets: the dice's last cell holds
+//! their rare top rolls (100.00 and 100.01).
 //!
 //! **The window's law.** `slideWindowNumber` reads 14 hex digits from an
 //! index the first 15 digits choose (mod 47). For an index of 15 or more
@@ -108,16 +111,19 @@ fn first_reaching(top: u64, reaches: &dyn Fn(u64) -> bool) -> u64 {
 
 const TWO_53: u64 = 1 << 53;
 
+/// The dice's cells: min(⌊roll/2⌋, 49), or ⌊roll/200⌋ for `bcgame.dice`.
+const DICE_CELLS: u64 = 50;
+
 /// The new Classic Dice's ⌊roll⌋ of a window number.
 fn new_whole(num: u64) -> f64 {
     (window::fraction(num) * 10_001.0 / 100.0).floor()
 }
 
-/// The law of the new Classic Dice's ⌊roll⌋, 0 ..= 100.
+/// The law of the new Classic Dice's cells.
 pub fn classicdice_law() -> Vec<f64> {
-    #[allow(clippy::cast_precision_loss, reason = "k is at most 100")]
-    let starts: Vec<u64> = (0..=100u64)
-        .map(|k| first_reaching(TWO_53, &|n| new_whole(n) >= k as f64))
+    #[allow(clippy::cast_precision_loss, reason = "k is at most 49")]
+    let starts: Vec<u64> = (0..DICE_CELLS)
+        .map(|k| first_reaching(TWO_53, &|n| new_whole(n) >= 2.0 * k as f64))
         .collect();
     window_law(&starts)
 }
@@ -127,30 +133,30 @@ fn dice_of(num: u64) -> u64 {
     classicdice::parse_int(window::fraction(num) * 10_000.0)
 }
 
-/// The law of `bcgame.dice`'s ⌊roll/100⌋, 0 ..= 99.
+/// The law of `bcgame.dice`'s ⌊roll/200⌋, 0 ..= 49.
 pub fn dice_law() -> Vec<f64> {
-    let starts: Vec<u64> = (0..100u64)
+    let starts: Vec<u64> = (0..DICE_CELLS)
         .map(|k| {
             if k == 0 {
                 0
             } else {
-                first_reaching(TWO_53, &|n| dice_of(n) >= 100 * k)
+                first_reaching(TWO_53, &|n| dice_of(n) >= 200 * k)
             }
         })
         .collect();
     window_law(&starts)
 }
 
-/// The law of the old Classic Dice's ⌊roll⌋, 0 ..= 100, over the 2³² floats.
+/// The law of the old Classic Dice's cells, over the 2³² floats.
 pub fn classicdice_old_law() -> Vec<f64> {
     let top = 1u64 << 32;
-    #[allow(clippy::cast_precision_loss, reason = "k is at most 100")]
+    #[allow(clippy::cast_precision_loss, reason = "k is at most 49")]
     let reach = |k: u64| {
         first_reaching(top, &|u| {
-            classicdice::old_roll(u32::try_from(u).expect("below 2^32")).floor() >= k as f64
+            classicdice::old_roll(u32::try_from(u).expect("below 2^32")).floor() >= 2.0 * k as f64
         })
     };
-    let mut starts: Vec<u64> = (0..=100).map(reach).collect();
+    let mut starts: Vec<u64> = (0..DICE_CELLS).map(reach).collect();
     starts.push(top);
     #[allow(clippy::cast_precision_loss, reason = "counts up to 2^32 are exact")]
     starts.windows(2).map(|b| (b[1] - b[0]) as f64 / top as f64).collect()
@@ -249,22 +255,25 @@ fn cell_of(v: Option<u64>) -> Option<u16> {
     u16::try_from(v?).ok()
 }
 
+/// A Classic Dice roll's cell: min(⌊roll/2⌋, 49).
 #[allow(
     clippy::cast_possible_truncation,
     clippy::cast_sign_loss,
     reason = "a roll in 0 ..= 100.01"
 )]
-fn whole_roll(ok: &Value) -> Option<u16> {
+fn dice_cell(ok: &Value) -> Option<u16> {
     let roll = ok.get("roll")?.as_f64()?;
-    (0.0..101.0).contains(&roll).then(|| roll.floor() as u16)
+    (0.0..101.0)
+        .contains(&roll)
+        .then(|| ((roll / 2.0).floor() as u16).min(49))
 }
 
-pub(crate) const CLASSICDICE_OLD: Model = one_value!(101, "whole part of the roll", classicdice_old_law(), whole_roll);
+pub(crate) const CLASSICDICE_OLD: Model = one_value!(50, "roll in steps of 2", classicdice_old_law(), dice_cell);
 
-pub(crate) const CLASSICDICE: Model = one_value!(101, "whole part of the roll", classicdice_law(), whole_roll);
+pub(crate) const CLASSICDICE: Model = one_value!(50, "roll in steps of 2", classicdice_law(), dice_cell);
 
-pub(crate) const DICE: Model = one_value!(100, "roll in hundreds", dice_law(), |ok: &Value| {
-    cell_of(ok.get("roll")?.as_u64().filter(|&r| r < 10_000).map(|r| r / 100))
+pub(crate) const DICE: Model = one_value!(50, "roll in steps of 200", dice_law(), |ok: &Value| {
+    cell_of(ok.get("roll")?.as_u64().filter(|&r| r < 10_000).map(|r| r / 200))
 });
 
 pub(crate) const LIMBO: Model = one_value!(
