@@ -37,6 +37,8 @@ const LAYERS: &[(&str, &[&str])] = &[
             "schemes::lucky",
             "schemes::skinclub",
             "schemes::freebitco",
+            "schemes::bcgame",
+            "schemes::csgoempire",
             "schemes::toy",
         ],
     ),

@@ -108,7 +108,8 @@ function valuesReaching(x, game) {
   return TWO_52 - lo;
 }
 
-function pointLaw(game) {
+/** The cell law of a point of the 52 bits under `game` (BC.Game's Limbo reads it too). */
+export function pointLaw(game) {
   const reach = [TWO_52, ...THRESHOLDS.map((x) => valuesReaching(x, game)), 0];
   return reach.slice(1).map((r, j) => (reach[j] - r) / TWO_52);
 }

@@ -147,6 +147,9 @@ flags! {
     HexBelow53 => "skin.club: the 15 hex digits read a value below 2^53, which a double holds exactly: a parseInt port agrees here, the exact reading is checked on its own.",
     RoundsUp => "Freebitco.in: the first 8 hex digits divided by 429496.7295 have a fraction of one half or more, so rounding to nearest gives one more than the floor. An implementation that floors (or truncates) diverges.",
     RollEdge => "Freebitco.in: roll 0 or 10,000, an end of the range, which rounding reaches from half as many values as any roll between. A range held to 0 ..= 9,999 or 1 ..= 10,000 fails here.",
+    ToFixedParts => "BC.Game's old Classic Dice: the float rounded to nine decimals (toFixed(9)), as the page rounds it, gives another roll than the float itself (about 2.5 bets in a million). An implementation without the rounding diverges.",
+    WindowIndexParts => "BC.Game's new generation: the window's index is the first 15 hex digits (60 bits) mod 47; through a double (parseInt) they are rounded above 2^53 and give another index. An implementation that parses them into a double diverges.",
+    ColourEdge => "CSGOEmpire roulette: roll 0 (bonus), 7 (the last orange) or 8 (the first black), where a colour table off by one answers another colour.",
     // Negative cases (result: invalid).
     MissingField => "A required field is missing. The request is invalid; an implementation that fills in a default answers ok.",
     ExtraField => "A field the op does not take (a typo, another case, __proto__). The request is invalid, so that a typo cannot pass silently.",

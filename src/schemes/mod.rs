@@ -3,8 +3,10 @@
 //! build on another's primitives (Stake's bytes are the shoe's stream) but
 //! names no layer above it.
 
+pub mod bcgame;
 pub mod blackjack;
-pub(crate) mod crash;
+pub mod crash;
+pub mod csgoempire;
 pub mod cursor;
 pub mod dice;
 pub(crate) mod freebitco;

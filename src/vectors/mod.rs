@@ -30,8 +30,10 @@
 use std::path::Path;
 
 // Each scheme's canonical vectors, one module per scheme.
+pub(crate) mod bcgame;
 pub(crate) mod blackjack;
 pub(crate) mod crash;
+pub(crate) mod csgoempire;
 pub(crate) mod cursor;
 pub(crate) mod dice;
 pub(crate) mod freebitco;
@@ -322,6 +324,8 @@ fn builder(scheme: &Scheme) -> fn(&mut VectorSet) {
         "lucky" => lucky::add,
         "skinclub" => skinclub::add,
         "freebitco" => freebitco::add,
+        "bcgame" => bcgame::add,
+        "csgoempire" => csgoempire::add,
         #[cfg(feature = "toy")]
         "toy" => toy::add,
         other => panic!("scheme {other} has no vectors: add its module to src/vectors/"),

@@ -5,7 +5,9 @@
 // the audit cuts into batches, a mismatching, an external and an invalid
 // round; and Stake bet histories of every stake game with tests
 // (src/stats/stake.rs: honest, one epoch per game plus one whose games share
-// the nonces of a seed pair, and one ground on Limbo's multiplier). The
+// the nonces of a seed pair, and one ground on Limbo's multiplier); and
+// histories of 2,000 bets of every game of other operators with a law
+// (BC.Game's, the lucky-number dice, Freebitco.in, skin.club, CSGOEmpire). The
 // JavaScript side is what the page's worker runs: reference/js/proof.mjs's
 // checkProof, then statisticsOf over the rounds it derived.
 //
@@ -98,6 +100,47 @@ function limboGround(bin) {
     return { secret, requests: [{ op: 'stake.limbo', serverSeed: secret, clientSeed: 'player', nonce: 0 }] };
   }));
   return grind(bin, candidates, (oks) => oks[0].multiplier < 2);
+}
+
+/**
+ * The games of other operators with a law (tests/field.rs's games): 2,000
+ * bets each, one epoch per game; skin.club and CSGOEmpire commit to no seed
+ * the op can check, so their rounds name it and their epochs have no commitment.
+ */
+const FIELD_GAMES = [
+  ['lucky.roll', {}],
+  ['freebitco.roll', {}],
+  ['skinclub.roll', {}],
+  ['csgoempire.roulette', {}],
+  ['bcgame.classicdice.old', {}],
+  ['bcgame.classicdice', {}],
+  ['bcgame.dice', {}],
+  ['bcgame.limbo', {}],
+  ['bcgame.hashdice', {}],
+  ['bcgame.plinko', { rows: 16 }],
+  ['bcgame.coinflip.old', { rounds: 10 }],
+  ['bcgame.coinflip', { rounds: 10 }],
+];
+
+function fieldHistory(bin) {
+  const epochs = FIELD_GAMES.map(([op, extra]) => {
+    const secret = sha256hex(`field honest ${op}`);
+    const requests = Array.from({ length: 2000 }, (_, n) =>
+      op === 'csgoempire.roulette'
+        ? { op, serverSeed: secret, publicSeed: '1914223138', round: n }
+        : { op, serverSeed: secret, clientSeed: 'player', nonce: n, ...extra },
+    );
+    return { secret, requests };
+  });
+  const answers = serve(bin, epochs.flatMap((e) => e.requests));
+  let at = 0;
+  const withOks = epochs.map((e) => ({ ...e, oks: answers.slice(at, (at += e.requests.length)) }));
+  const uncommitted = (op) => ['skinclub.roll', 'csgoempire.roulette'].includes(op);
+  const committed = epochsOf(bin, withOks.filter((e) => !uncommitted(e.requests[0].op)));
+  const open = withOks
+    .filter((e) => uncommitted(e.requests[0].op))
+    .map((e) => ({ commit: null, rounds: e.requests.map((r, j) => ({ ...r, observed: e.oks[j] })) }));
+  return [...committed, ...open];
 }
 
 const audit = (dir, name, text) => auditWith(BIN, dir, name, text);
@@ -224,6 +267,22 @@ if (!existsSync(BIN)) {
       assert.equal(gc, 6, 'an alarm without a mismatch');
       assert.ok(g.tests.some((t) => t.rejected && t.family === 'stake.limbo' && t.name === 'multiplier in cells from 1.05 to 25'));
       assertSame(g, await pageStatistics(asLines(ground)), 'ground limbo');
+    });
+
+    test('the games of other operators: an honest history of every game with a law', { timeout: 300000 }, async () => {
+      const epochs = fieldHistory(BIN);
+      const [code, rust] = audit(dir, 'field-honest.jsonl', asLines(epochs));
+      assert.equal(code, 0, 'every bet matches and no alarm');
+      const families = new Set(rust.tests.map((t) => t.family.split(' ')[0]));
+      for (const [op] of FIELD_GAMES) assert.ok(families.has(op), `${op} has tests that run`);
+      assertSame(rust, await pageStatistics(asLines(epochs)), 'the games of other operators');
+      // A law one ulp off can leave a statistic unchanged: other lengths compare every law again.
+      for (const keep of [1999, 1950, 1900]) {
+        const cut = epochs.map((e) => ({ ...e, rounds: e.rounds.slice(0, keep) }));
+        const [c, r] = audit(dir, `field-${keep}.jsonl`, asLines(cut));
+        assert.equal(c, 0);
+        assertSame(r, await pageStatistics(asLines(cut)), `the games of other operators, ${keep} bets each`);
+      }
     });
   });
 }

@@ -4,7 +4,7 @@ use proptest::prelude::*;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::{last_three, lucky, mac_hex, roll, stats, GROUPS};
+use super::{lucky, roll, stats, Variant, DUCKDICE, GROUPS, PROVABLYFAIR, RUNEBANKS};
 use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
 use crate::op::reading::Reading;
 use crate::op::stats::Stats;
@@ -63,7 +63,7 @@ pub(crate) static ROLL: OpSpec = OpSpec {
         generated: &[Flag::LateGroup],
     },
     secret: Some(SERVER_SEED_SECRET),
-    readings: &[LAST_THREE],
+    readings: &[LAST_THREE, RUNEBANKS_READING, DUCKDICE_READING],
     bet: true,
     stats: Stats::Tables(stats::ROLL),
 };
@@ -104,8 +104,27 @@ fn explain(r: &Request, _: &Value, g: &Value) -> Option<Parting> {
 pub(crate) const LAST_THREE: Reading = Reading {
     name: "last-three",
     source: "PyPI provablyfair 1.0.0, ProvablyFair.roll",
-    ok: |r| {
-        let l = last_three(&mac_hex(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE)));
-        Some(json!({ "lucky": l, "roll": num(roll(l)) }))
-    },
+    ok: |r| as_shown(PROVABLYFAIR, r),
+};
+
+/// A clone's lucky number, shown as Primedice shows it: the reading's
+/// answer to the same request.
+fn as_shown(v: Variant, r: &Request) -> Option<Value> {
+    let l = v.lucky(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
+    Some(json!({ "lucky": l, "roll": num(roll(l)) }))
+}
+
+/// runebanks: HMAC-SHA512(server, "client:nonce"), the last three digits.
+pub const RUNEBANKS_READING: Reading = Reading {
+    name: "runebanks",
+    source: "https://runebanks.net/provability",
+    ok: |r| as_shown(RUNEBANKS, r),
+};
+
+/// DuckDice: SHA-512(server + client + nonce), the last three digits; its
+/// roll lucky % 10000 is the same hundredths.
+pub const DUCKDICE_READING: Reading = Reading {
+    name: "duckdice",
+    source: "https://help.duckdice.io, Provably Fair, Randomization and Verify",
+    ok: |r| as_shown(DUCKDICE, r),
 };
