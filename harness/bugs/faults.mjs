@@ -1120,7 +1120,39 @@ export const FAULTS = {
       },
     },
   },
+  // The lucky number's limit: `>` for `>=`, so a group of exactly 1,000,000 is kept.
+  'lucky-keeps-one-million': {
+    ops: {
+      'lucky.roll': {
+        run: async (p, f) => {
+          const lucky = keepsOneMillion(await p.hmac512Hex(f.serverSeed, `${f.clientSeed}-${f.nonce}`));
+          return { lucky, roll: L.rollOf(lucky) };
+        },
+      },
+    },
+  },
+  'bcgame-hashdice-keeps-one-million': {
+    ops: {
+      'bcgame.hashdice': {
+        run: async (p, f) => {
+          const lucky = keepsOneMillion(await p.hmac512Hex(f.serverSeed, `${f.clientSeed}:${f.nonce}`));
+          return { lucky, roll: lucky % 100000 };
+        },
+      },
+    },
+  },
 };
+
+/** The first group of five hex digits not above 1,000,000 (`>` where the schemes have `>=`). */
+function keepsOneMillion(hash) {
+  let index = 0;
+  let lucky;
+  do {
+    lucky = parseInt(hash.substr(index, 5), 16);
+    index += 5;
+  } while (lucky > 1000000);
+  return lucky;
+}
 
 /** slideWindowNumber's fraction with the first 15 digits read by parseInt: a double, rounded above 2^53. */
 function windowParseInt(hash) {

@@ -143,6 +143,7 @@ flags! {
     Tie => "Baccarat: player and banker tie.",
     PublishedField => "The case's answer is published by the operator or by a verifier of its scheme (a worked example, a validator's fixture, a player's exported roll; the comment names the source), not computed by provably.",
     LateGroup => "Lucky-number dice: the first five hex digits read 1,000,000 or more, so the lucky number comes from a later group. An implementation that reads group 0 only, or takes it mod 10^6, diverges.",
+    GroupAtLimit => "Lucky-number dice: a group reads exactly 1,000,000 (f4240), the smallest value skipped (\"over 999,999\"; the code's >= 1e6). An implementation that compares with > instead of >= keeps it.",
     HexAbove53 => "skin.club: the 15 hex digits read a value above 2^53, where a double (JavaScript's parseInt, PHP's hexdec) rounds it, and the roll of the rounded value is another. An implementation that parses them into a double diverges.",
     HexBelow53 => "skin.club: the 15 hex digits read a value below 2^53, which a double holds exactly: a parseInt port agrees here, the exact reading is checked on its own.",
     RoundsUp => "Freebitco.in: the first 8 hex digits divided by 429496.7295 have a fraction of one half or more, so rounding to nearest gives one more than the floor. An implementation that floors (or truncates) diverges.",

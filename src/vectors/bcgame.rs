@@ -166,6 +166,11 @@ fn traps(v: &mut VectorSet) {
             bet("bcgame.hashdice", SERVER, CLIENT, n),
         );
     }
+    // Found by searching once (500,000 MACs): group 0 reads exactly 1,000,000.
+    v.add(
+        "bet 497150: group 0 reads exactly 1,000,000, skipped",
+        bet("bcgame.hashdice", SERVER, CLIENT, 497_150),
+    );
     for rows in [8, 12] {
         let mut r = bet("bcgame.plinko", SERVER, CLIENT, 4);
         r["rows"] = rows.into();

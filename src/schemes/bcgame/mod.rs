@@ -50,7 +50,7 @@ pub enum Hash {
     Sha512,
 }
 
-/// The words of the `hash` field, in [`Hash`] order.
+/// The words of the `hash` field, in [`enum@Hash`] order.
 pub const HASHES: [&str; 2] = ["sha256", "sha512"];
 
 impl Hash {

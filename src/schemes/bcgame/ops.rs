@@ -258,17 +258,10 @@ pub(crate) static HASHDICE: OpSpec = OpSpec {
         }))
     },
     generate: || bet(&HASHDICE, none()),
-    flags: |r| {
-        let l = hashdice::lucky(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
-        if l.group.is_some_and(|g| g > 0) {
-            vec![Flag::LateGroup]
-        } else {
-            vec![]
-        }
-    },
+    flags: |r| crate::schemes::lucky::ops::group_flags(&hex_of(r, Hash::Sha512)),
     explain: no_story,
     reach: Reach {
-        vectors: &[Flag::LateGroup],
+        vectors: &[Flag::LateGroup, Flag::GroupAtLimit],
         generated: &[Flag::LateGroup],
     },
     secret: Some(SERVER_SEED_SECRET),

@@ -162,6 +162,15 @@ pub(crate) fn scan(mac: &str) -> Lucky {
         )
 }
 
+/// Whether a group read before the kept one is exactly 1,000,000 (`f4240`),
+/// the smallest value skipped: `>` for `>=` would keep it.
+pub fn skips_the_limit(mac: &str) -> bool {
+    (0..GROUPS)
+        .map(|g| value(&mac[5 * g..5 * g + 5]))
+        .take_while(|&v| v >= LIMIT)
+        .any(|v| v == LIMIT)
+}
+
 /// The clones' exhaustion rule: the last three hex digits (offset 125).
 pub(crate) fn last_three(mac: &str) -> u32 {
     match scan(mac) {

@@ -50,16 +50,12 @@ pub(crate) static ROLL: OpSpec = OpSpec {
             .boxed()
     },
     flags: |r| {
-        let l = lucky(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
-        if l.group.is_some_and(|g| g > 0) {
-            vec![Flag::LateGroup]
-        } else {
-            vec![]
-        }
+        let mac = super::mac_hex(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
+        group_flags(&mac)
     },
     explain,
     reach: Reach {
-        vectors: &[Flag::LateGroup, Flag::PublishedField],
+        vectors: &[Flag::LateGroup, Flag::GroupAtLimit, Flag::PublishedField],
         generated: &[Flag::LateGroup],
     },
     secret: Some(SERVER_SEED_SECRET),
@@ -67,6 +63,16 @@ pub(crate) static ROLL: OpSpec = OpSpec {
     bet: true,
     stats: Stats::Tables(stats::ROLL),
 };
+
+/// The flags of a MAC's groups: a later group kept, a group of exactly
+/// 1,000,000 skipped.
+pub(crate) fn group_flags(mac: &str) -> Vec<Flag> {
+    let checks = [
+        (super::scan(mac).group.is_some_and(|g| g > 0), Flag::LateGroup),
+        (super::skips_the_limit(mac), Flag::GroupAtLimit),
+    ];
+    checks.iter().filter(|(hit, _)| *hit).map(|(_, f)| *f).collect()
+}
 
 fn explain(r: &Request, _: &Value, g: &Value) -> Option<Parting> {
     let l = lucky(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
