@@ -76,6 +76,7 @@
 //!   needs a BLS signature, and no maintained crate makes it cheap here.
 //!   The current chain's link, and every game after it, are in scope.
 
+pub(crate) mod fields;
 pub(crate) mod ops;
 pub mod stats;
 

@@ -7,6 +7,7 @@
 use crate::base::crypto::Keyed;
 use crate::op::error::OpError;
 
+pub(crate) mod fields;
 pub(crate) mod ops;
 pub mod stats;
 

@@ -6,6 +6,7 @@
 
 use crate::base::crypto::{Counter, Keyed};
 
+pub(crate) mod fields;
 pub(crate) mod ops;
 pub mod stats;
 

@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::base::crypto::{Counter, Keyed};
 use crate::base::modulo;
 
+pub(crate) mod fields;
 pub(crate) mod ops;
 pub mod stats;
 

@@ -5,6 +5,7 @@
 use proptest::prelude::*;
 use serde_json::Value;
 
+use super::fields::{DECKS, HAND, PENETRATION, TOURNAMENT_ID};
 use super::stats;
 use super::{deal, deal_traced, draws, tournament_round, ByteStream, MAX_DECKS};
 use crate::op::error::MAX_COUNT;
@@ -12,8 +13,7 @@ use crate::op::fields::{CLIENT_SEED, COUNT, NONCE, SERVER_SEED};
 use crate::op::stats::Stats;
 use crate::op::strategy;
 use crate::op::{
-    drawn, last_difference, target_draw, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, Step,
-    SERVER_SEED_SECRET,
+    drawn, last_difference, target_draw, OpSpec, Outcome, Parting, Request, Scheme, Step, SERVER_SEED_SECRET,
 };
 use crate::op::{Flag, OkField, Reach, Shape};
 
@@ -33,11 +33,6 @@ pub(crate) static SCHEME: Scheme = Scheme {
     ops: &[&DEAL, &TOURNAMENT, &STREAM],
     generated: &[],
 };
-
-pub(super) const DECKS: Field = Field::size("decks", 1, MAX_DECKS);
-pub(super) const PENETRATION: Field = Field::new("penetration", Kind::Fraction);
-pub(super) const TOURNAMENT_ID: Field = Field::text("tournamentId");
-pub(super) const HAND: Field = Field::counter("hand");
 
 /// What 1,000 generated deals reach: every tie and clamp of the cut card.
 const CUT_REACHED: &[Flag] = &[

@@ -41,6 +41,7 @@
 use crate::schemes::shoe::ByteStream;
 
 pub(crate) mod crash;
+pub(crate) mod fields;
 pub mod ops;
 pub mod readings;
 pub mod stats;
