@@ -84,7 +84,7 @@ pub(crate) use ops::SCHEME;
 
 use crate::base::chain::step;
 pub use crate::base::chain::{bytes_of, Link};
-use crate::base::crypto::Keyed;
+use crate::base::hmac::{hmac_sha256, Keyed};
 
 /// The largest `limit` of a chain walk: the chains are 10^7 long, as Stake's is.
 pub use crate::schemes::stake::crash::MAX_LIMIT;
@@ -131,7 +131,7 @@ pub fn divisible(mac: &[u8; 32], divisor: u64) -> bool {
 
 /// v1's MAC: HMAC_SHA256(key = the game hash's hex text, message = the salt).
 pub fn v1_mac(hash: &str, salt: &str) -> [u8; 32] {
-    Keyed::uncached(hash).mac(salt.as_bytes())
+    hmac_sha256(hash.as_bytes(), salt.as_bytes())
 }
 
 /// v1's point of a game that does not crash at once: ⌊(100·e − h)/(e − h)⌋

@@ -34,7 +34,8 @@
 //!   DuckDice's plain SHA-512, BC.Game's `mod 100000`, BetBTC's groups
 //!   before 2016) are not ops here; docs/schemes.md lists them.
 
-use crate::base::crypto::{hex, hmac_sha512};
+use crate::base::crypto::hex;
+use crate::base::hmac::hmac_sha512;
 
 pub(crate) mod ops;
 pub mod stats;

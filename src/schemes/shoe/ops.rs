@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::fields::{DECKS, HAND, PENETRATION, TOURNAMENT_ID};
 use super::stats;
-use super::{deal, deal_traced, draws, tournament_round, ByteStream, MAX_DECKS};
+use super::{deal, deal_traced, draws, stream, tournament_round, MAX_DECKS};
 use crate::op::error::MAX_COUNT;
 use crate::op::fields::{CLIENT_SEED, COUNT, NONCE, SERVER_SEED};
 use crate::op::stats::Stats;
@@ -302,9 +302,7 @@ pub(crate) static STREAM: OpSpec = OpSpec {
         },
     )],
     run: |r| {
-        let mut stream = ByteStream::new(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
-        let mut bytes = Vec::new();
-        stream.read_into(r.int(COUNT), &mut bytes);
+        let bytes = stream(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE), r.int(COUNT));
         Ok(Outcome::hex_field("bytes", bytes))
     },
     generate: || {
