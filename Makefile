@@ -126,10 +126,21 @@ TESTBIN := PROVABLY_BIN=$(CURDIR)/target/debug/provably
 # alone after them.
 BROWSER_ALONE := web/test/page-never-stalls.test.mjs web/test/links-and-large-proofs.test.mjs
 SIDE := $(MAKE) --no-print-directory -j2 --output-sync=target
+#
+# The plain stage (scripts/plain-check) builds the product from the plain
+# forms alone (`--features plain`: each scheme as its page states it, HMAC
+# as RFC 2104 does, no fast form) on the dependencies `cargo test` built,
+# runs the library's tests on it and its `provably vectors --check`: the
+# checked-in vectors, derived by the fast forms, are derived again by the
+# plain ones, so every vector holds the fast forms to the plain ones. It
+# compiles the crate once more (not tests/tests.rs) and links the
+# product's target/debug/provably back, so it runs beside no stage that
+# runs that binary.
 test: deps spark-deps
 	@$(STAGE) --reset
 	@$(STAGE) fmt $(CARGO) fmt --all -- --check
 	@$(STAGE) cargo-test env INSTA_UPDATE=no $(CARGO) test --locked --features wild
+	@$(STAGE) plain env CARGO=$(CARGO) scripts/plain-check
 	@$(SIDE) test-clippy-stage test-node-stages
 	@$(STAGE) browser env $(TESTBIN) node --test --test-concurrency=2 $(filter-out $(BROWSER_ALONE),$(wildcard web/test/*.test.mjs))
 	@$(STAGE) browser-alone env $(TESTBIN) node --test $(BROWSER_ALONE)

@@ -372,13 +372,6 @@ const KNOWN_FILE_CYCLES: &[&[&str]] = &[
         "proof/same.rs",
     ],
     &["proof/document.rs", "proof/jobs.rs", "proof/lines.rs", "proof/run.rs"],
-    &["schemes/crash/ops.rs", "schemes/crash/stats.rs"],
-    &["schemes/dice/ops.rs", "schemes/dice/stats.rs"],
-    &["schemes/ladder/ops.rs", "schemes/ladder/stats.rs"],
-    &["schemes/poker/ops.rs", "schemes/poker/stats.rs"],
-    &["schemes/shoe/ops.rs", "schemes/shoe/stats.rs"],
-    &["schemes/stake/ops.rs", "schemes/stake/stats.rs"],
-    &["vectors/mod.rs", "vectors/proofs.rs"],
 ];
 
 /// The strongly connected parts (of more than one file) of a graph.

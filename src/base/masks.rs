@@ -2,10 +2,12 @@
 //! inner loop of the audit's reader, which finds where each round ends,
 //! and of the comparison that reads an observation in another layout.
 //!
-//! With SSE2 (part of x86-64) 16 bytes go through one compare, by
+//! The plain form reads the block byte by byte. With SSE2 (part of
+//! x86-64) the fast form puts 16 bytes through one compare, by
 //! `safe_arch`'s safe wrappers (the crate forbids `unsafe`); compilers do
-//! not turn the byte loop into mask moves, so it is only the other
-//! targets' way, and the vector way's check (tested).
+//! not turn the byte loop into mask moves. The fast form is chosen there
+//! unless `--features plain`; elsewhere the plain form is the only one,
+//! and the tests hold the fast form to it.
 
 /// One byte class: the bytes `b` with `b | fold == byte`. `fold` 0 is the
 /// byte itself; 0x20 takes `[` with `{` and `]` with `}`.
@@ -25,7 +27,7 @@ impl Class {
 }
 
 /// Each class's mask of `block`.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(feature = "plain")))]
 #[inline]
 pub(crate) fn masks<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
     use safe_arch::{bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i, set_splat_i8_m128i};
@@ -44,14 +46,14 @@ pub(crate) fn masks<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u
     m
 }
 
-/// Each class's mask of `block`.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-pub(crate) fn masks<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
+/// Each class's mask of `block`: the plain form, byte by byte.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(feature = "plain"))))]
+pub fn masks<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
     masks_bytewise(block, classes)
 }
 
 #[cfg_attr(
-    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "x86_64", target_feature = "sse2", not(feature = "plain")),
     allow(dead_code, reason = "the vector way's check")
 )]
 fn masks_bytewise<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {

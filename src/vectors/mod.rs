@@ -467,7 +467,10 @@ pub(crate) fn render() -> Vec<(String, String)> {
         "vectors/vectors.schema.json".into(),
         pretty(&crate::vectors::schema::vectors()),
     ));
-    out.push(("vectors/proofs.json".into(), pretty(&crate::vectors::proofs::file())));
+    out.push((
+        "vectors/proofs.json".into(),
+        pretty(&crate::vectors::proofs::file(GENERATOR)),
+    ));
     out.push((
         "vectors/proof.schema.json".into(),
         pretty(&crate::vectors::schema::proof()),

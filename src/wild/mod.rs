@@ -11,12 +11,13 @@
 //!   generator (block b = HMAC(serverSeed, "clientSeed:nonce:b"), blocks
 //!   concatenated).
 //!
-//! Everything above them is this module's scheme logic, written once over
-//! the two traits and built from the library's pure parts (the cursor's
-//! byte widths and limits, the ladder's pick, the poker positions, the
-//! shoe's order and `Math.round`): the formulas are those of the scheme
-//! modules, and `tests/wild.rs` checks this logic over the library's own
-//! HMAC against the library on generated requests. [`serve`] answers
+//! Everything above them is scheme logic: a shoe is the shoe module's own
+//! (its plain form reads any [`Stream`]); the rest is written here once
+//! over [`Primitives`] from the library's pure parts (the cursor's byte
+//! widths and limits, the ladder's pick, the poker positions): the
+//! formulas are those of the scheme modules, and `tests/wild.rs` checks
+//! this logic over the library's own HMAC against the library on
+//! generated requests. [`serve`] answers
 //! protocol v1 for an [`Engine`] of these ops; the binaries `wild-ring` and
 //! `wild-fair` (`--features wild`) are the two crates as targets, with
 //! manifests in harness/wild/.
@@ -26,6 +27,10 @@ use serde_json::{json, Value};
 use crate::op::error::OpError;
 use crate::op::fields::{CLIENT_SEED, COUNT, CURSOR, NONCE, RANGE, SERVER_SEED};
 use crate::op::{Field, Outcome, Request};
+use crate::schemes::dice::fields::N;
+use crate::schemes::ladder::fields::SIZE;
+use crate::schemes::poker::fields::PLAYERS_FIELD as PLAYERS;
+use crate::schemes::shoe::fields::{DECKS, HAND, PENETRATION, TOURNAMENT_ID};
 
 mod serve;
 
@@ -41,10 +46,7 @@ pub trait Primitives: Sync {
 }
 
 /// The shoe's byte stream, one byte at a time, from its first byte on.
-pub trait Stream {
-    /// The stream's next byte; the stream is the blocks HMAC(serverSeed, "clientSeed:nonce:b") for b = 0, 1, … concatenated.
-    fn next_byte(&mut self) -> u8;
-}
+pub use crate::schemes::shoe::ByteSource as Stream;
 
 /// The stream made of [`Primitives`]' MACs: block b = HMAC(serverSeed, "clientSeed:nonce:b").
 pub(crate) struct MacStream<'a, P: Primitives + ?Sized> {
@@ -140,14 +142,6 @@ impl Engine {
         }
     }
 }
-
-const DECKS: Field = Field::size("decks", 1, 8);
-const PENETRATION: Field = Field::new("penetration", crate::op::Kind::Fraction);
-const TOURNAMENT_ID: Field = Field::text("tournamentId");
-const HAND: Field = Field::counter("hand");
-const PLAYERS: Field = Field::size("players", 2, 22);
-const N: Field = Field::counter("n");
-const SIZE: Field = Field::size("size", 1, crate::op::error::MAX_COUNT);
 
 fn unsupported(r: &Request) -> OpError {
     OpError::Unsupported { op: r.op().to_string() }
@@ -303,38 +297,9 @@ pub fn ladder<P: Primitives + ?Sized>(p: &P, server: &str, client: &str, size: u
     order
 }
 
-/// A uniform index in 0..m read off the stream: k bytes with 256^k ≥ m,
-/// big-endian, values at or above 256^k − 256^k mod m rejected.
-fn index(s: &mut impl Stream, m: u64) -> u64 {
-    let mut k = 1;
-    while 256u64.pow(k) < m {
-        k += 1;
-    }
-    let pot = 256u64.pow(k);
-    let limit = pot - pot % m;
-    loop {
-        let v = (0..k).fold(0u64, |acc, _| acc << 8 | u64::from(s.next_byte()));
-        if v < limit {
-            return v % m;
-        }
-    }
-}
-
-/// A shoe of `decks` decks from the stream: Fisher–Yates from the back,
-/// then the cut card from the same stream (JavaScript `Math.round`, two clamps).
+/// A shoe of `decks` decks from the stream: the shoe module's steps 1, 4
+/// and 5 on the stream's bytes.
 fn shoe(s: &mut impl Stream, decks: usize, penetration: f64) -> Value {
-    use crate::schemes::shoe::js_round;
-    let mut cards = crate::schemes::shoe::ordered(decks);
-    for i in (1..cards.len()).rev() {
-        let j = index(s, i as u64 + 1);
-        cards.swap(i, usize_of(j));
-    }
-    let count = u32::try_from(cards.len()).expect("at most 416 cards");
-    let total = f64::from(count);
-    let base = js_round(total * penetration);
-    let spread = js_round(total * 0.02).max(1);
-    let draw = index(s, u64::try_from(2 * spread + 1).expect("a small spread"));
-    let cut = (base + i64::try_from(draw).expect("small") - spread)
-        .clamp(js_round(total * 0.5).max(20), i64::from(count) - 15);
-    json!({ "cards": cards, "cut": cut })
+    let (shoe, _) = crate::schemes::shoe::deal_from(s, decks, penetration, &mut |_| {});
+    json!({ "cards": shoe.cards, "cut": shoe.cut })
 }

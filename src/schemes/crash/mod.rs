@@ -76,6 +76,7 @@
 //!   needs a BLS signature, and no maintained crate makes it cheap here.
 //!   The current chain's link, and every game after it, are in scope.
 
+pub(crate) mod fields;
 pub(crate) mod ops;
 pub mod stats;
 
@@ -83,7 +84,7 @@ pub(crate) use ops::SCHEME;
 
 use crate::base::chain::step;
 pub use crate::base::chain::{bytes_of, Link};
-use crate::base::crypto::Keyed;
+use crate::base::hmac::{hmac_sha256, Keyed};
 
 /// The largest `limit` of a chain walk: the chains are 10^7 long, as Stake's is.
 pub use crate::schemes::stake::crash::MAX_LIMIT;
@@ -129,8 +130,8 @@ pub(crate) fn divisible(mac: &[u8; 32], divisor: u64) -> bool {
 }
 
 /// v1's MAC: HMAC_SHA256(key = the game hash's hex text, message = the salt).
-pub(crate) fn v1_mac(hash: &str, salt: &str) -> [u8; 32] {
-    Keyed::uncached(hash).mac(salt.as_bytes())
+pub fn v1_mac(hash: &str, salt: &str) -> [u8; 32] {
+    hmac_sha256(hash.as_bytes(), salt.as_bytes())
 }
 
 /// v1's point of a game that does not crash at once: ⌊(100·e − h)/(e − h)⌋

@@ -15,7 +15,7 @@
 
 use serde_json::Value;
 
-use super::ops::{BCGAME, DIVISOR};
+use super::fields::{BCGAME, DIVISOR};
 use crate::op::stats::{Family, Layout, Model};
 use crate::schemes::stake::stats::{multiplier_cell, THRESHOLDS};
 

@@ -4,9 +4,10 @@
 //! every byte of each MAC for the first one below 252. The code is the
 //! specification, so this scans too.
 
-use crate::base::crypto::Keyed;
+use crate::base::hmac::Keyed;
 use crate::op::error::OpError;
 
+pub(crate) mod fields;
 pub(crate) mod ops;
 pub mod stats;
 

@@ -5,7 +5,7 @@
 //! |---|---|
 //! | — | the face at each die index n < 16; the face over all dice; serial on the face along n |
 
-use super::ops::N;
+use super::fields::N;
 use crate::op::fields::CLIENT_SEED;
 use crate::op::stats::{at, small, uniform, Family, Layout, Model, Step};
 

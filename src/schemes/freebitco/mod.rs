@@ -26,7 +26,7 @@
 //!   halves up or to even cannot part. A floor instead parts on about
 //!   half of the rolls.
 
-use crate::base::crypto::hmac_sha512;
+use crate::base::hmac::hmac_sha512;
 
 pub(crate) mod ops;
 pub mod stats;

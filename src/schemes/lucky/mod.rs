@@ -49,7 +49,8 @@
 //! and BetBTC's groups before 2016-07-05 have no source precise enough to
 //! be a reading; docs/schemes.md lists them.
 
-use crate::base::crypto::{hex, hmac_sha512};
+use crate::base::crypto::hex;
+use crate::base::hmac::hmac_sha512;
 
 pub(crate) mod ops;
 pub mod stats;

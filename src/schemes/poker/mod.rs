@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::schemes::cursor::Round;
 
+pub(crate) mod fields;
 pub(crate) mod ops;
 pub mod stats;
 

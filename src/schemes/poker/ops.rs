@@ -5,8 +5,9 @@ use proptest::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::fields::PLAYERS_FIELD;
 use super::stats;
-use super::{deal, evaluate, CATEGORIES, PLAYERS};
+use super::{deal, evaluate, CATEGORIES};
 use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
 use crate::op::stats::Stats;
 use crate::op::strategy;
@@ -20,7 +21,6 @@ pub(crate) static SCHEME: Scheme = Scheme {
     generated: &[],
 };
 
-pub(super) const PLAYERS_FIELD: Field = Field::size("players", *PLAYERS.start(), *PLAYERS.end());
 const CARDS: Field = Field::new(
     "cards",
     Kind::Cards {

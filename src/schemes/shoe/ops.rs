@@ -5,15 +5,15 @@
 use proptest::prelude::*;
 use serde_json::Value;
 
+use super::fields::{DECKS, HAND, PENETRATION, TOURNAMENT_ID};
 use super::stats;
-use super::{deal, deal_traced, draws, tournament_round, ByteStream, MAX_DECKS};
+use super::{deal, deal_traced, draws, stream, tournament_round, MAX_DECKS};
 use crate::op::error::MAX_COUNT;
 use crate::op::fields::{CLIENT_SEED, COUNT, NONCE, SERVER_SEED};
 use crate::op::stats::Stats;
 use crate::op::strategy;
 use crate::op::{
-    drawn, last_difference, target_draw, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, Step,
-    SERVER_SEED_SECRET,
+    drawn, last_difference, target_draw, OpSpec, Outcome, Parting, Request, Scheme, Step, SERVER_SEED_SECRET,
 };
 use crate::op::{Flag, OkField, Reach, Shape};
 
@@ -33,11 +33,6 @@ pub(crate) static SCHEME: Scheme = Scheme {
     ops: &[&DEAL, &TOURNAMENT, &STREAM],
     generated: &[],
 };
-
-pub(super) const DECKS: Field = Field::size("decks", 1, MAX_DECKS);
-pub(super) const PENETRATION: Field = Field::new("penetration", Kind::Fraction);
-pub(super) const TOURNAMENT_ID: Field = Field::text("tournamentId");
-pub(super) const HAND: Field = Field::counter("hand");
 
 /// What 1,000 generated deals reach: every tie and clamp of the cut card.
 const CUT_REACHED: &[Flag] = &[
@@ -307,9 +302,7 @@ pub(crate) static STREAM: OpSpec = OpSpec {
         },
     )],
     run: |r| {
-        let mut stream = ByteStream::new(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
-        let mut bytes = Vec::new();
-        stream.read_into(r.int(COUNT), &mut bytes);
+        let bytes = stream(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE), r.int(COUNT));
         Ok(Outcome::hex_field("bytes", bytes))
     },
     generate: || {

@@ -17,7 +17,7 @@
 
 use serde_json::Value;
 
-use super::ops::{DECKS, HAND, PENETRATION, TOURNAMENT_ID};
+use super::fields::{DECKS, HAND, PENETRATION, TOURNAMENT_ID};
 use super::{js_round, RANKS, SUITS};
 use crate::base::pyfmt::js_number;
 use crate::op::fields::{CLIENT_SEED, NONCE};

@@ -27,7 +27,8 @@
 //!   with the exact integer (21752; the double gives 21729), so the value
 //!   is read exactly (u64 here, BigInt in JavaScript).
 
-use crate::base::crypto::{hex, hmac_sha512, Keyed};
+use crate::base::crypto::hex;
+use crate::base::hmac::{hmac_sha512, Keyed};
 
 pub(crate) mod ops;
 pub mod stats;

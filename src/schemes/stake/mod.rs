@@ -38,9 +38,10 @@
 //! 2 up to the ace, suit c mod 4 in ♦ ♥ ♠ ♣). Crash is a scheme of its own
 //! (`crash`).
 
-use crate::schemes::shoe::ByteStream;
+use crate::schemes::shoe::{ByteSource, ByteStream};
 
 pub(crate) mod crash;
+pub(crate) mod fields;
 pub mod ops;
 pub mod readings;
 pub mod stats;

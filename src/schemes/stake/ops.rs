@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::crash::{self, MAX_LIMIT};
+use super::fields::{MINES_FIELD, ROWS, SEGMENTS};
 use super::stats;
 use super::tables::{self, risk_index, RISKS};
 use super::{Floats, MAX_FLOATS};
@@ -44,10 +45,7 @@ pub(crate) static SCHEME: Scheme = Scheme {
 };
 
 const COUNT: Field = Field::size("count", 1, MAX_FLOATS);
-pub(super) const ROWS: Field = Field::size("rows", 8, 16);
 const RISK: Field = Field::new("risk", Kind::Word(&RISKS));
-pub(super) const SEGMENTS: Field = Field::size_of("segments", &tables::SEGMENT_COUNTS);
-pub(super) const MINES_FIELD: Field = Field::size("mines", 1, 24);
 const HASH: Field = Field::new("hash", Kind::Hex64);
 const SALT: Field = Field::text("salt");
 const TERMINATING: Field = Field::new("terminatingHash", Kind::Hex64);

@@ -33,7 +33,7 @@
 
 use serde_json::Value;
 
-use super::ops::{MINES_FIELD, ROWS, SEGMENTS};
+use super::fields::{MINES_FIELD, ROWS, SEGMENTS};
 use crate::op::fields::{CLIENT_SEED, NONCE};
 #[cfg(doc)]
 use crate::op::stats::pick_counts;
