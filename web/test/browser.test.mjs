@@ -953,7 +953,7 @@ if (!missing.length) describe('verification page', { timeout: 600000 }, () => {
       await page.click('#blackjack-copy-result');
       assert.match(await page.evaluate(() => navigator.clipboard.readText()), /^[AKQJ2-9]|^10/);
       const live = await page.$$eval('[aria-live]', (l) => l.map((x) => x.id));
-      assert.deepEqual(live.sort(), ['blackjack-verdict', 'dice-verdict', 'dond-verdict', 'numbers-verdict', 'poker-verdict', 'pokerni-verdict', 'proof-verdict', 'strategy-verdict', 'tournament-verdict', 'stake-verdict', 'crash-verdict'].sort());
+      assert.deepEqual(live.sort(), ['blackjack-verdict', 'dice-verdict', 'dond-verdict', 'numbers-verdict', 'poker-verdict', 'pokerni-verdict', 'proof-verdict', 'strategy-verdict', 'tournament-verdict', 'stake-verdict', 'crash-verdict', 'bcgame-verdict', 'primedice-verdict', 'skinclub-verdict', 'freebitco-verdict', 'csgoempire-verdict'].sort());
       await page.fill('#blackjack-nonce', String(input.nonce + 1));
       assert.match(await page.textContent('#blackjack-verdict'), /Rechnet/);
       assert.equal(await page.getAttribute('#blackjack-verdict', 'data-state'), 'busy');
