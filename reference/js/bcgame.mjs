@@ -286,6 +286,7 @@ const rule = (re, text) => [re, () => text];
 export const SCHEME = {
   id: 'bcgame',
   commitment: SERVER_SEED_COMMITMENT,
+  views: 'field.mjs',
   ops: {
     'bcgame.hmac': {
       fields: { ...SEEDED, hash: word(HASHES) },
@@ -295,38 +296,38 @@ export const SCHEME = {
     },
     'bcgame.classicdice.old': bet({}, async (p, f) => ({ roll: oldRoll(fourBytes(bytesOfHex(await hex256(p, f)))) }),
       oneValue(DICE_CELLS, 'roll in steps of 2', classicdiceOldLaw, diceCell),
-      { name: 'BC.Game Classic Dice (alt)', steps: 'Würfe', tests: [rule(/^roll in steps of 2$/, 'Wurf, in Stufen von 2 (0 bis 100)')] }),
+      { view: 'bcgame', name: 'BC.Game Classic Dice (alt)', steps: 'Würfe', tests: [rule(/^roll in steps of 2$/, 'Wurf, in Stufen von 2 (0 bis 100)')] }),
     'bcgame.classicdice': bet({}, async (p, f) => ({ roll: newRoll(await hex256(p, f)) }),
       oneValue(DICE_CELLS, 'roll in steps of 2', classicdiceLaw, diceCell),
-      { name: 'BC.Game Classic Dice', steps: 'Würfe', tests: [rule(/^roll in steps of 2$/, 'Wurf, in Stufen von 2 (0 bis 100)')] }),
+      { view: 'bcgame', name: 'BC.Game Classic Dice', steps: 'Würfe', tests: [rule(/^roll in steps of 2$/, 'Wurf, in Stufen von 2 (0 bis 100)')] }),
     'bcgame.dice': bet({}, async (p, f) => ({ roll: diceRoll(await hex256(p, f)) }),
       oneValue(DICE_CELLS, 'roll in steps of 200', diceLaw, (ok) => intCell(ok.roll, 10000, 200)),
-      { name: 'BC.Game Dice', steps: 'Würfe', tests: [rule(/^roll in steps of 200$/, 'Wurf, in Stufen von 200 (0 bis 9.999)')] }),
+      { view: 'bcgame', name: 'BC.Game Dice', steps: 'Würfe', tests: [rule(/^roll in steps of 200$/, 'Wurf, in Stufen von 200 (0 bis 9.999)')] }),
     'bcgame.limbo': bet({}, async (p, f) => ({ multiplier: limbo(await hex256(p, f)) }),
       oneValue(THRESHOLDS.length + 1, 'multiplier in cells from 1.05 to 25', () => pointLaw((r) => v2Of(r / 2 ** 52)), (ok) => {
         const m = num(ok.multiplier);
         return typeof m === 'number' ? multiplierCell(m) : null;
       }),
-      { name: 'BC.Game Limbo', tests: [rule(/^multiplier in cells from/, 'Limbo-Multiplikator, in Stufen von 1,05 bis 25')] }),
+      { view: 'bcgame', name: 'BC.Game Limbo', tests: [rule(/^multiplier in cells from/, 'Limbo-Multiplikator, in Stufen von 1,05 bis 25')] }),
     'bcgame.hashdice': bet({}, async (p, f) => hashDice(await macHex(p, 'sha512', f.serverSeed, f.clientSeed, f.nonce)),
       oneValue(100, 'roll in thousands', () => uniform(100), (ok) => intCell(ok.roll, 100000, 1000)),
-      { name: 'BC.Game Hash Dice', steps: 'Würfe', tests: [rule(/^roll in thousands$/, 'Wurf, in Tausendern (0 bis 99.999)')] }),
+      { view: 'bcgame', name: 'BC.Game Hash Dice', steps: 'Würfe', tests: [rule(/^roll in thousands$/, 'Wurf, in Tausendern (0 bis 99.999)')] }),
     'bcgame.mines': bet({ mines: int(1, 24) }, async (p, f) => {
       const order = await rotationOrder(p, await hex256(p, f), MINES_START);
       return { mines: order.slice(0, f.mines), order };
-    }, none(ROTATION_UNTESTED), { name: 'BC.Game Mines', fields: { mines: 'Minen' } }),
+    }, none(ROTATION_UNTESTED), { view: 'bcgame', name: 'BC.Game Mines', fields: { mines: 'Minen' } }),
     'bcgame.keno': bet({}, async (p, f) => ({ hits: (await rotationOrder(p, await hex256(p, f), KENO_START)).slice(0, 10) }),
-      none(ROTATION_UNTESTED), { name: 'BC.Game Keno' }),
+      none(ROTATION_UNTESTED), { view: 'bcgame', name: 'BC.Game Keno' }),
     'bcgame.plinko': bet({ rows: int(8, 16) }, async (p, f) => {
       const path = plinkoPath(await macHex(p, 'sha512', f.serverSeed, f.clientSeed, f.nonce), f.rows);
       return { path, bucket: path.filter((d) => d === 1).length };
     }, trials('rows', 'bucket', () => RIGHT, (ok) => num(ok.bucket)),
-      { name: 'BC.Game Plinko', fields: { rows: 'Reihen' }, tests: [rule(/^bucket, edges pooled/, 'Plinko-Fach (die seltenen Randfächer zusammengefasst)')] }),
+      { view: 'bcgame', name: 'BC.Game Plinko', fields: { rows: 'Reihen' }, tests: [rule(/^bucket, edges pooled/, 'Plinko-Fach (die seltenen Randfächer zusammengefasst)')] }),
     'bcgame.coinflip.old': bet({ rounds: int(1, 100) }, async (p, f) => ({ coins: await coins(p, f, oldCoin) }),
       trials('rounds', 'tails', () => 0.5, (ok) => ones(ok.coins)),
-      { name: 'BC.Game Coin Flip (alt)', steps: 'Spiele', fields: { rounds: 'Würfe' }, tests: [rule(/^tails, edges pooled/, 'Anzahl Zahl (die seltenen Ränder zusammengefasst)')] }),
+      { view: 'bcgame', name: 'BC.Game Coin Flip (alt)', steps: 'Spiele', fields: { rounds: 'Würfe', coins: 'Münzen' }, tests: [rule(/^tails, edges pooled/, 'Anzahl Zahl (die seltenen Ränder zusammengefasst)')] }),
     'bcgame.coinflip': bet({ rounds: int(1, 100) }, async (p, f) => ({ coins: await coins(p, f, newCoin) }),
       trials('rounds', 'tails', newTails, (ok) => ones(ok.coins)),
-      { name: 'BC.Game Coin Flip', steps: 'Spiele', fields: { rounds: 'Würfe' }, tests: [rule(/^tails, edges pooled/, 'Anzahl Zahl (die seltenen Ränder zusammengefasst)')] }),
+      { view: 'bcgame', name: 'BC.Game Coin Flip', steps: 'Spiele', fields: { rounds: 'Würfe', coins: 'Münzen' }, tests: [rule(/^tails, edges pooled/, 'Anzahl Zahl (die seltenen Ränder zusammengefasst)')] }),
   },
 };

@@ -42,6 +42,7 @@ export const SCHEME = {
   id: 'csgoempire',
   // The script does not say how the server seed is hashed while it is secret.
   commitment: undefined,
+  views: 'field.mjs',
   ops: {
     'csgoempire.roulette': {
       fields: { serverSeed: text(), publicSeed: text(), round: int(0, MAX_INT) },
@@ -49,8 +50,9 @@ export const SCHEME = {
       stats: ROULETTE,
       page: {
         name: 'CSGOEmpire-Roulette',
+        view: 'csgoempire',
         steps: 'Runden',
-        fields: { publicSeed: 'Public Seed', round: 'Runde' },
+        fields: { publicSeed: 'Public Seed', round: 'Runde', colour: 'Farbe' },
         tests: [[/^roll$/, () => 'Roulette-Zahl (0 bis 14)']],
       },
     },

@@ -60,6 +60,7 @@ const ROLL = tables({
 export const SCHEME = {
   id: 'freebitco',
   commitment: SERVER_SEED_COMMITMENT,
+  views: 'field.mjs',
   ops: {
     'freebitco.roll': {
       fields: SEEDED,
@@ -68,6 +69,7 @@ export const SCHEME = {
       stats: ROLL,
       page: {
         name: 'FREEBITCO.IN-Roll',
+        view: 'freebitco',
         steps: 'Würfe',
         tests: [[/^roll in steps of 200$/, () => 'Roll, in Stufen von 200 (0 bis 10.000)']],
       },

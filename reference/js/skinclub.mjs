@@ -69,6 +69,7 @@ export const SCHEME = {
   // the server seed alone (skinclub.hash checks it; a battle's beacon is
   // public and committed by no hash). The Rust op names no secret either.
   commitment: undefined,
+  views: 'field.mjs',
   ops: {
     'skinclub.roll': {
       fields: SEEDED,
@@ -76,6 +77,7 @@ export const SCHEME = {
       stats: ROLL,
       page: {
         name: 'SKIN.CLUB-Kiste',
+        view: 'skinclub',
         steps: 'Würfe',
         tests: [[/^roll in steps of 2,000$/, () => 'Wurf, in Stufen von 2.000 (1 bis 100.000)']],
       },
