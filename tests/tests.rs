@@ -55,3 +55,5 @@ mod layers;
 mod stake;
 // The crash family against the values the bustabit crate 0.2.1 publishes.
 mod crash;
+// Crash histories as proof documents: every variant's chain, its gaps and repeats, and --stats on points alone.
+mod crash_history;

@@ -172,9 +172,9 @@ pub(crate) fn read_document<R: BufRead, S: Sink>(
             match key.as_str() {
                 "proof" => {
                     let v = small(&mut sc)?;
-                    if v.as_u64() != Some(super::VERSION) {
+                    if !v.as_u64().is_some_and(|n| super::READS.contains(&n)) {
                         let reason = format!(
-                            "version {} is not one this reader knows (it reads version 1)",
+                            "version {} is not one this reader knows (it reads versions 1 and 2)",
                             short(&v)
                         );
                         report(sink, "proof", reason)?;
@@ -352,7 +352,7 @@ fn epoch_member<R: BufRead, S: Sink>(
             let t = type_of(sc)?;
             b.invalid("rounds", format!("must be a list of rounds, not {t}"))?;
         }
-    } else if let Some(field) = commit::secret_fields().iter().find(|f| **f == key) {
+    } else if let Some(field) = commit::head_fields().iter().find(|f| **f == key) {
         let v = small(sc)?;
         match &b.secret {
             Some((other, _)) => {
@@ -368,7 +368,7 @@ fn epoch_member<R: BufRead, S: Sink>(
         sc.skip()?;
         let mut reason = format!(
             "is not a field of an epoch (commit, {}, rounds)",
-            commit::secret_fields().join(", ")
+            commit::head_fields().join(", ")
         );
         if b.line.is_some() && key == "proof" {
             reason.push_str("; a proof document must begin with {\"proof\"");

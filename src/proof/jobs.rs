@@ -173,7 +173,7 @@ impl Sink for Inline<'_, '_> {
 pub(crate) fn run_job(job: &Job, options: &Options, out: &mut Vec<Event>, part: &mut Part<'_>) {
     match job {
         Job::Events(events) => out.extend(events.iter().cloned()),
-        Job::Commit { head, commit } => out.push(commit::check_commit(head, commit.as_ref())),
+        Job::Commit { head, commit } => out.extend(commit::check_commit(head, commit.as_ref())),
         Job::Rounds { head, first, raws } => {
             out.extend(
                 raws.iter()

@@ -323,6 +323,9 @@ pub(crate) fn judge(round: &Round, at: Place, derived: Result<Outcome, OpError>)
 /// derivation, and hands it on to the full path otherwise. With `stats`,
 /// the round's cells for the statistics travel in the event.
 pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8], stats: bool) -> Event {
+    if let Some(chain) = &head.chain {
+        return super::chain::check_game(head, chain, round, raw, stats);
+    }
     let at = head.place().round(round);
     let event = |verdict, findings, bet, counted| Event::Round {
         epoch: head.epoch,
@@ -331,6 +334,7 @@ pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8], stats: bool)
         findings,
         bet,
         counted,
+        game: None,
     };
     let invalid = |e: FieldError| event(RoundVerdict::Invalid, vec![e.at(at).finding()], None, None);
     let secret = head.secret.as_ref().map(|(f, v)| (*f, v));
