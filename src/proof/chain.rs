@@ -23,7 +23,7 @@
 //! op's own parser holds it to every limit of protocol v1.
 //!
 //! Two halves, as a bet history has them:
-//! * a worker checks a game alone ([`check_game`]): its point, derived by
+//! * a worker checks a game alone ([`super::game`]): its point, derived by
 //!   the variant's op, against the point observed;
 //! * the audit's one ordered consumer follows each chain ([`Chains`]): a
 //!   game's hash must lead to the terminating hash in as many links as the
@@ -40,18 +40,15 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::bets::{Bets, Seen};
-use super::commit::EpochHead;
-use super::compare::read_observed;
-use super::round::{judge, op_error, parse_round, Round, OBSERVED};
 use super::{CommitVerdict, Event, FieldError, Finding, FindingKind, Place, RoundVerdict};
 use crate::base::chain::{bytes_of, step, Link};
 use crate::base::crypto::hex;
+use crate::op::error::OpError;
 use crate::op::{is_hex64, read_int, short, type_name, OpSpec, Request};
 use crate::schemes::crash::{link_of, LINKS};
-use crate::stats::Counted;
 
 /// The version of a document that holds a crash history: version 1 and
 /// the `chain` epoch. A reader of version 1 refuses it at `proof`, rather
@@ -68,9 +65,6 @@ pub const MAX_DISTANCE: u64 = crate::schemes::stake::crash::MAX_LIMIT;
 /// The keys of `chain`, in the order they are checked.
 const CHAIN_KEYS: [&str; 5] = ["terminatingHash", "link", "firstGame", "salt", "variant"];
 
-/// The keys of a game.
-const GAME_KEYS: [&str; 3] = ["game", "hash", OBSERVED];
-
 /// The most games of one chain kept as places to walk from (about 4 MiB);
 /// past it every other one is let go, the last one kept.
 const MAX_ANCHORS: usize = 1 << 16;
@@ -86,7 +80,7 @@ pub struct Head {
     members: Vec<(String, Value)>,
     /// The variant with the terminating hash as its hash: the family a game
     /// without a hash is counted in by `--stats`.
-    sample: Request,
+    pub(crate) sample: Request,
     /// The chain: its link, terminating hash and first game (games of one
     /// chain in several epochs or files are one history).
     id: Arc<str>,
@@ -158,10 +152,13 @@ impl Head {
         let mut with_hash = members.clone();
         with_hash.push(("hash".into(), Value::from(hex(&terminating))));
         let sample = Request::read(with_hash, crate::registry::find).map_err(|e| {
-            let e = op_error(&e);
-            match e.field.as_str() {
-                "salt" => chain_error("salt", e.reason),
-                f => chain_error(&format!("variant.{f}"), e.reason),
+            let (field, reason) = match e {
+                OpError::Invalid(i) => (i.field, i.reason),
+                other => ("op".to_string(), other.to_string()),
+            };
+            match field.as_str() {
+                "salt" => chain_error("salt", reason),
+                f => chain_error(&format!("variant.{f}"), reason),
             }
         })?;
         let word = if link == Link::Bytes { "bytes" } else { "text" };
@@ -177,7 +174,7 @@ impl Head {
     }
 
     /// The game `number`'s distance from the terminating hash, in links.
-    fn distance(&self, number: u64) -> Result<u64, FieldError> {
+    pub(crate) fn distance(&self, number: u64) -> Result<u64, FieldError> {
         let Some(d) = number.checked_sub(self.first).map(|d| d + 1) else {
             return Err(FieldError::new(
                 "game",
@@ -193,6 +190,14 @@ impl Head {
             ));
         }
         Ok(d)
+    }
+
+    /// The request of the game whose hash is `hash` (as written): every
+    /// field of the variant, the salt, and the hash, read by the op's parser.
+    pub(crate) fn game(&self, hash: Value) -> Result<Request, OpError> {
+        let mut members = self.members.clone();
+        members.push(("hash".into(), hash));
+        Request::read(members, crate::registry::find)
     }
 }
 
@@ -244,11 +249,24 @@ pub struct Game {
     pub line: Option<u64>,
 }
 
+impl Game {
+    /// The game as a partial writes a bet: its chain for the seed pair,
+    /// its number for the nonce (games of a chain run as a pair's nonces).
+    pub(crate) fn as_bet(&self) -> super::Bet {
+        super::Bet {
+            server: Arc::clone(&self.head.id),
+            client: String::new(),
+            nonce: self.number,
+            line: self.line,
+        }
+    }
+}
+
 /// A chain epoch's `commit`: it has none of its own (its games are
 /// checked against `chain.terminatingHash`), so a `commit` key is
 /// invalid; a chain that cannot be read is said once, where `commit`
 /// would stand. `None`: nothing to say, nothing counted.
-pub(crate) fn check_commit(head: &EpochHead, error: Option<&FieldError>, commit: Option<&Value>) -> Option<Event> {
+pub(crate) fn check_commit(at: Place, error: Option<&FieldError>, commit: Option<&Value>) -> Option<Event> {
     let error = match commit {
         Some(_) => FieldError::new(
             "commit",
@@ -257,119 +275,10 @@ pub(crate) fn check_commit(head: &EpochHead, error: Option<&FieldError>, commit:
         None => error?.clone(),
     };
     Some(Event::Commit {
-        epoch: head.epoch,
+        epoch: at.epoch.expect("an epoch's place"),
         verdict: CommitVerdict::Invalid,
-        finding: Some(error.at(head.place()).finding()),
+        finding: Some(error.at(at).finding()),
     })
-}
-
-/// A game read: its number, and its request and hash when it shows one.
-struct Read {
-    number: u64,
-    request: Option<(Request, [u8; 32])>,
-    observed: Option<Map<String, Value>>,
-}
-
-/// Reads a game: every rule in docs/proofs.md's order.
-fn read_game(chain: &Head, raw: &[u8]) -> Result<Read, FieldError> {
-    let raw = std::str::from_utf8(raw).map_err(|e| FieldError::new("round", format!("not UTF-8: {e}")))?;
-    let (mut map, _) = parse_round(raw, false)?;
-    if let Some(k) = map.keys().find(|k| !GAME_KEYS.contains(&k.as_str())) {
-        return Err(FieldError::new(
-            k.clone(),
-            format!("is not a field of a game ({})", GAME_KEYS.join(", ")),
-        ));
-    }
-    let number = match map.get("game") {
-        None => return Err(FieldError::new("game", "is missing")),
-        Some(v) => read_int("game", v)?,
-    };
-    chain.distance(number)?;
-    let request = match map.shift_remove("hash") {
-        None => None,
-        Some(h) => {
-            let mut members = chain.members.clone();
-            members.push(("hash".into(), h.clone()));
-            let request = Request::read(members, crate::registry::find).map_err(|e| op_error(&e))?;
-            // The op's parser held it to 64 lowercase hex digits.
-            Some((request, bytes_of(h.as_str().unwrap_or_default())))
-        }
-    };
-    let observed = map
-        .shift_remove(OBSERVED)
-        .map(|o| read_observed(chain.sample.spec(), o))
-        .transpose()?;
-    Ok(Read {
-        number,
-        request,
-        observed,
-    })
-}
-
-/// Checks one game of a crash history given as its JSON text: its point
-/// (when its hash is shown); its place on the chain is followed in order
-/// by [`Chains`].
-pub(crate) fn check_game(
-    head: &EpochHead,
-    chain: &Result<Arc<Head>, FieldError>,
-    round: u64,
-    raw: &[u8],
-    stats: bool,
-) -> Event {
-    let at = head.place().round(round);
-    let event = |verdict, findings, counted, game| Event::Round {
-        epoch: head.epoch,
-        round,
-        verdict,
-        findings,
-        bet: None,
-        counted,
-        game,
-    };
-    let read = chain
-        .as_ref()
-        .map_err(Clone::clone)
-        .and_then(|c| read_game(c, raw).map(|r| (c, r)));
-    let (chain, read) = match read {
-        Ok(x) => x,
-        Err(e) => return event(RoundVerdict::Invalid, vec![e.at(at).finding()], None, None),
-    };
-    let game = |hash| {
-        Some(Box::new(Game {
-            head: Arc::clone(chain),
-            number: read.number,
-            hash,
-            line: head.line,
-        }))
-    };
-    let Some((request, hash)) = read.request else {
-        // No hash: nothing to derive the point from. Its observed point is
-        // what `--stats` counts.
-        let mut f = Finding::new(FindingKind::Unobserved, at);
-        f.observed = read.observed.clone().map_or(Value::Null, Value::Object);
-        f.reason = Some("no hash shown: the game's point cannot be derived, nothing is compared".into());
-        let counted = read
-            .observed
-            .filter(|_| stats)
-            .and_then(|o| Counted::of(&chain.sample, &Value::Object(o)));
-        return event(RoundVerdict::Unobserved, vec![f], counted, game(None));
-    };
-    let round = Round {
-        request,
-        observed: read.observed,
-        external: None,
-        seats: None,
-    };
-    let j = judge(&round, at, round.request.run());
-    if j.verdict == RoundVerdict::Invalid {
-        return event(j.verdict, j.findings, None, None);
-    }
-    let counted = j
-        .derived
-        .as_ref()
-        .filter(|_| stats)
-        .and_then(|d| Counted::of(&round.request, d));
-    event(j.verdict, j.findings, counted, game(Some(hash)))
 }
 
 /// Every chain followed so far, in audit order: where each game's hash
@@ -379,16 +288,15 @@ pub struct Chains {
     walks: HashMap<Arc<str>, Walk>,
     /// The games shown, as runs of numbers per chain (a bet history's runs).
     shown: Bets,
-    /// A part of a merged audit (`audit --partial`): a history is not
-    /// followed across parts, so each of its epochs is refused.
+    /// A part of a merged audit (`audit --partial`): the links are
+    /// followed (a verdict on a link does not depend on where the walk
+    /// starts), the games shown are left to the merge, which follows them
+    /// across every part as it follows bets.
     in_part: bool,
-    /// The file being read, and the last epoch refused in a part.
-    source: usize,
-    refused: Option<(usize, u64)>,
 }
 
 impl Chains {
-    /// Chains in a part of a merged audit: refused, an epoch at a time.
+    /// Chains in a part of a merged audit: links only.
     pub(crate) fn in_part() -> Chains {
         Chains {
             in_part: true,
@@ -398,7 +306,6 @@ impl Chains {
 
     /// The games that come next are of this source (file).
     pub(crate) fn source(&mut self, source: usize) {
-        self.source = source;
         self.shown.source(source);
     }
 
@@ -419,14 +326,6 @@ impl Chains {
             return None;
         };
         let at = Place::epoch(*epoch, game.line);
-        if self.in_part {
-            if self.refused == Some((self.source, *epoch)) {
-                return None;
-            }
-            self.refused = Some((self.source, *epoch));
-            let reason = "a crash history is audited whole: a part cannot follow its games across the other parts (audit it without --partial)";
-            return Some(Event::Invalid(FieldError::new(KEY, reason).at(at).finding()));
-        }
         let head = &game.head;
         if let Some(hash) = &game.hash {
             let walk = self
@@ -445,22 +344,17 @@ impl Chains {
                 findings.push(off_chain(at.round(*round), hash, distance));
             }
         }
+        if self.in_part {
+            return None;
+        }
         match self.shown.repeats(&head.id, "", game.number, at) {
             Seen::New | Seen::Past => None,
             Seen::Again => {
                 *verdict = RoundVerdict::Mismatch;
-                findings.push(twice(at.round(*round), game.number));
+                findings.push(repeated(at.round(*round), "", game.number));
                 None
             }
-            Seen::Overflow => {
-                let mut f = Finding::new(FindingKind::Invalid, at.round(*round));
-                f.field = Some("game".into());
-                f.reason = Some(format!(
-                    "the crash history has more than {} separate runs of games: it is not followed from this game on, so a game shown twice after it would go unseen",
-                    super::bets::MAX_RUNS
-                ));
-                Some(Event::Invalid(f))
-            }
+            Seen::Overflow => Some(Event::Invalid(overflow(at.round(*round)))),
         }
     }
 
@@ -468,7 +362,6 @@ impl Chains {
     /// source, chain by chain in the order of their first games.
     pub(crate) fn finish(&mut self, out: &mut dyn FnMut(usize, &Event) -> std::io::Result<()>) -> std::io::Result<()> {
         self.walks.clear();
-        self.refused = None;
         self.shown.finish_as(gap, out)
     }
 }
@@ -485,8 +378,9 @@ fn off_chain(at: Place, hash: &[u8; 32], distance: u64) -> Finding {
     f
 }
 
-/// The finding of a game shown again.
-fn twice(at: Place, number: u64) -> Finding {
+/// The finding of a game shown again (the client is the runs' key's,
+/// empty for a chain: the signature of [`super::bets::repeated`]).
+pub(crate) fn repeated(at: Place, _client: &str, number: u64) -> Finding {
     let mut f = Finding::new(FindingKind::Mismatch, at);
     f.field = Some("game".into());
     f.observed = json!(number);
@@ -497,9 +391,20 @@ fn twice(at: Place, number: u64) -> Finding {
     f
 }
 
-/// The finding of games missing from a history (the client is the Bets
+/// The finding of the game past the cap on runs.
+pub(crate) fn overflow(at: Place) -> Finding {
+    let mut f = Finding::new(FindingKind::Invalid, at);
+    f.field = Some("game".into());
+    f.reason = Some(format!(
+        "the crash history has more than {} separate runs of games: it is not followed from this game on, so a game shown twice after it would go unseen",
+        super::bets::MAX_RUNS
+    ));
+    f
+}
+
+/// The finding of games missing from a history (the client is the runs'
 /// key's, empty for a chain).
-fn gap(at: Place, _client: &str, first: u64, last: u64) -> Finding {
+pub(crate) fn gap(at: Place, _client: &str, first: u64, last: u64) -> Finding {
     let mut f = Finding::new(FindingKind::Gap, at);
     f.field = Some("game".into());
     f.observed = json!([first, last]);
@@ -551,10 +456,9 @@ pub fn write_history(out: &mut dyn std::io::Write, g: &Generate<'_>, title: &str
     let mut h = g.top;
     for i in 0..g.games {
         let number = g.first + g.games - 1 - i;
-        let mut members = head.members.clone();
-        members.push(("hash".into(), Value::from(hex(&h))));
-        let request =
-            Request::read(members, crate::registry::find).map_err(|e| std::io::Error::other(e.to_string()))?;
+        let request = head
+            .game(Value::from(hex(&h)))
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
         let point = request.run_value().map_err(|e| std::io::Error::other(e.to_string()))?;
         let comma = if i == 0 { "" } else { "," };
         write!(

@@ -109,7 +109,7 @@ pub(crate) fn is_commitment(text: &str) -> bool {
 /// against its terminating hash ([`super::chain::check_commit`]).
 pub(crate) fn check_commit(head: &EpochHead, commit: Option<&Value>) -> Option<Event> {
     if let Some(chain) = &head.chain {
-        return super::chain::check_commit(head, chain.as_ref().err(), commit);
+        return super::chain::check_commit(head.place(), chain.as_ref().err(), commit);
     }
     Some(check_seed_commit(head, commit))
 }

@@ -22,7 +22,6 @@ use serde_json::Value;
 
 use super::commit::{self, EpochHead};
 use super::jobs::{Inline, Job, Sink, Stop};
-use super::round;
 use super::run::Options;
 use super::scan::{ScanError, Scanner};
 use super::{Event, FieldError, Place, ProofError};
@@ -402,7 +401,7 @@ fn read_rounds<R: BufRead, S: Sink>(
         ctx.round.set(None);
         match &in_place {
             Some(head) => {
-                let event = round::check_round(head, next, &raw, options.stats);
+                let event = super::game::check(head, next, &raw, options.stats);
                 b.sink.now().expect("a sink that checks in place").push(event);
                 raw.clear();
             }

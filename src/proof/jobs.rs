@@ -10,7 +10,6 @@ use serde_json::Value;
 use super::commit::{self, EpochHead};
 use super::document::read_whole_epoch;
 use super::lines::read_line_epoch;
-use super::round;
 use super::run::Options;
 use super::Event;
 
@@ -178,7 +177,7 @@ pub(crate) fn run_job(job: &Job, options: &Options, out: &mut Vec<Event>, part: 
             out.extend(
                 raws.iter()
                     .zip(*first..)
-                    .map(|(raw, i)| round::check_round(head, i, raw, options.stats)),
+                    .map(|(raw, i)| super::game::check(head, i, raw, options.stats)),
             );
         }
         Job::Lines(lines) => {

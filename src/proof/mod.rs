@@ -65,6 +65,7 @@ pub mod compare;
 pub(crate) mod document;
 pub(crate) mod fast;
 pub(crate) mod format;
+pub(crate) mod game;
 pub(crate) mod jobs;
 pub(crate) mod lines;
 pub mod round;

@@ -323,9 +323,6 @@ pub(crate) fn judge(round: &Round, at: Place, derived: Result<Outcome, OpError>)
 /// derivation, and hands it on to the full path otherwise. With `stats`,
 /// the round's cells for the statistics travel in the event.
 pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8], stats: bool) -> Event {
-    if let Some(chain) = &head.chain {
-        return super::chain::check_game(head, chain, round, raw, stats);
-    }
     let at = head.place().round(round);
     let event = |verdict, findings, bet, counted| Event::Round {
         epoch: head.epoch,

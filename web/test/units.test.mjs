@@ -102,7 +102,7 @@ describe('german.mjs', () => {
   test('every invalid finding of the proof checker reads in German', async () => {
     const round = '{"op":"dice.roll","clientSeed":"c","n":0}';
     const docs = [
-      '{"proof":2,"epochs":[]}',
+      '{"proof":3,"epochs":[]}',
       '{"proof":1}',
       '{"proof":1,"epochs":{}}',
       '{"proof":1,"title":5,"epochs":[],"x":1}',
