@@ -1,5 +1,7 @@
-//! Proof documents, version 1: whole games, tournaments, seed rotations and
-//! archives checked in one step (docs/proofs.md is the normative text).
+//! Proof documents, versions 1 and 2: whole games, tournaments, seed
+//! rotations, archives and crash histories checked in one step
+//! (docs/proofs.md is the normative text). Version 2 is version 1 with the
+//! crash history's epoch ([`chain`]).
 //!
 //! A document is `{"proof": 1, "title": …, "epochs": [epoch, …]}`; a file
 //! that does not start with `{` and then `"proof"` is JSON lines, one epoch
