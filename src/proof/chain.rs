@@ -263,11 +263,11 @@ impl Game {
 }
 
 /// A chain epoch's `commit`: it has none of its own (its games are
-/// checked against `chain.terminatingHash`), so a `commit` key is
-/// invalid; a chain that cannot be read is said once, where `commit`
-/// would stand. `None`: nothing to say, nothing counted.
+/// checked against `chain.terminatingHash`), so a `commit` other than
+/// null is invalid; a chain that cannot be read is said once, where
+/// `commit` would stand. `None`: nothing to say, nothing counted.
 pub(crate) fn check_commit(at: Place, error: Option<&FieldError>, commit: Option<&Value>) -> Option<Event> {
-    let error = match commit {
+    let error = match commit.filter(|v| !v.is_null()) {
         Some(_) => FieldError::new(
             "commit",
             "a crash history is committed to by chain.terminatingHash, which each game's hash must lead to",

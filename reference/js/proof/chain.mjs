@@ -96,9 +96,9 @@ export function chainOf(engine, value) {
   }
 }
 
-/** A chain epoch's `commit` (chain::check_commit): none of its own; a chain that cannot be read is said once. Null: nothing. */
-export function chainCommit(at, chain, hasCommit) {
-  if (hasCommit) {
+/** A chain epoch's `commit` (chain::check_commit): none of its own, null at most; a chain that cannot be read is said once. Null: nothing. */
+export function chainCommit(at, chain, commit) {
+  if (commit !== undefined && commit !== null) {
     return { verdict: 'invalid', findings: [finding('invalid', at, { field: 'commit', reason: "a crash history is committed to by chain.terminatingHash, which each game's hash must lead to" })] };
   }
   if (!chain.error) return null;

@@ -35,7 +35,7 @@ function epochTasks(ctx, scan, start, epoch, line) {
   info.secret = secret;
   const commitTask = (value) => {
     if (!chain) return { kind: 'commit', info, run: () => checkCommit(ctx.engine, ctx.table, at, value, secret) };
-    const r = chainCommit(at, chain, value !== undefined);
+    const r = chainCommit(at, chain, value);
     return r && { kind: 'commit', info, run: async () => r };
   };
   const seen = new Set();
