@@ -438,7 +438,7 @@ pub struct Generate<'a> {
 /// chain cannot be read (its message), or the writer's.
 pub fn write_history(out: &mut dyn std::io::Write, g: &Generate<'_>, title: &str) -> std::io::Result<()> {
     let word = if g.link == Link::Bytes { "bytes" } else { "text" };
-    let mut walk = Walk::new([0; 32], g.link);
+    let walk = Walk::new([0; 32], g.link);
     let terminating = walk.down(g.top, g.games);
     let chain = json!({
         "terminatingHash": hex(&terminating),
@@ -477,8 +477,6 @@ pub fn write_history(out: &mut dyn std::io::Write, g: &Generate<'_>, title: &str
 struct Walk {
     link: Link,
     anchors: BTreeMap<u64, [u8; 32]>,
-    /// The text link's buffer.
-    text: Vec<u8>,
 }
 
 impl Walk {
@@ -486,14 +484,13 @@ impl Walk {
         Walk {
             link,
             anchors: BTreeMap::from([(0, terminating)]),
-            text: Vec::with_capacity(64),
         }
     }
 
     /// h walked `n` links down the chain.
-    fn down(&mut self, mut h: [u8; 32], n: u64) -> [u8; 32] {
+    fn down(&self, mut h: [u8; 32], n: u64) -> [u8; 32] {
         for _ in 0..n {
-            h = step(self.link, &h, &mut self.text);
+            h = step(self.link, &h);
         }
         h
     }
@@ -545,10 +542,9 @@ mod tests {
 
     fn chain(start: [u8; 32], n: u64, link: Link) -> Vec<[u8; 32]> {
         // hashes[d] is the hash d links from the end: hashes[0] terminating.
-        let mut text = Vec::new();
         let mut out = vec![start];
         for _ in 0..n {
-            let h = step(link, out.last().unwrap(), &mut text);
+            let h = step(link, out.last().unwrap());
             out.push(h);
         }
         out.reverse();

@@ -40,7 +40,7 @@
 
 use crate::schemes::shoe::ByteStream;
 
-pub(crate) mod crash;
+pub mod crash;
 pub mod ops;
 pub mod readings;
 pub mod stats;

@@ -44,12 +44,11 @@ impl Chain {
     /// The hashes of `n` games down from `top`'s, newest first, and the
     /// terminating hash the last of them links to.
     fn hashes(&self, top: &str, n: u64) -> (Vec<String>, String) {
-        let mut text = Vec::new();
         let mut h = bytes_of(top);
         let mut out = Vec::new();
         for _ in 0..n {
             out.push(hex(&h));
-            h = step(self.link, &h, &mut text);
+            h = step(self.link, &h);
         }
         (out, hex(&h))
     }
