@@ -59,7 +59,16 @@ fn per(seconds: f64, count: u64) -> f64 {
 /// One compression's time in seconds, from a chain of `n` dependent compressions.
 fn compression(n: u64) -> f64 {
     let block = [0x5au8; 64];
-    let mut state = [0x6a09_e667u32, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19];
+    let mut state = [
+        0x6a09_e667u32,
+        0xbb67_ae85,
+        0x3c6e_f372,
+        0xa54f_f53a,
+        0x510e_527f,
+        0x9b05_688c,
+        0x1f83_d9ab,
+        0x5be0_cd19,
+    ];
     let t = Instant::now();
     for _ in 0..n {
         sha2::compress256(black_box(&mut state), std::slice::from_ref(black_box((&block).into())));
@@ -126,7 +135,10 @@ fn points(first: u64, count: u64, point: impl FnMut(u64) -> f64) {
 }
 
 fn main() {
-    let n: u64 = std::env::var("CHAIN_N").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000_000);
+    let n: u64 = std::env::var("CHAIN_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000_000);
     // A tip that is never met: each slice walks all its links, from a start of its own.
     let nowhere = [0u8; 32];
     let start = |i: u64| bytes_of(&provably::base::crypto::sha256_hex(&i.to_string()));
@@ -140,16 +152,22 @@ fn main() {
             black_box(walk(Link::Text, black_box(&start(first)), &nowhere, count));
         }),
         measure("crash.v2 (bustabit v2), salt keyed once", 2, n, |first, count| {
-            points(first, count, |i| crash::v2_point_keyed(&salt, &game_bytes(i), false).expect("a point"));
+            points(first, count, |i| {
+                crash::v2_point_keyed(&salt, &game_bytes(i), false).expect("a point")
+            });
         }),
         measure("crash.v2 bcgame (BC.Game), salt keyed once", 2, n, |first, count| {
-            points(first, count, |i| crash::v2_point_keyed(&salt, &game_bytes(i), true).unwrap_or(0.0));
+            points(first, count, |i| {
+                crash::v2_point_keyed(&salt, &game_bytes(i), true).unwrap_or(0.0)
+            });
         }),
         measure("crash.v1 (bustabit v1), keyed per game", 5, n, |first, count| {
             points(first, count, |i| crash::v1_point(game_hash(i, &mut buf), SALT, 101, 0));
         }),
         measure("crash.v1 (Roobet, 0x salt), keyed per game", 5, n, |first, count| {
-            points(first, count, |i| crash::v1_point(game_hash(i, &mut buf), ROOBET_SALT, 25, 1));
+            points(first, count, |i| {
+                crash::v1_point(game_hash(i, &mut buf), ROOBET_SALT, 25, 1)
+            });
         }),
         measure("stake.crash, keyed per game", 5, n, |first, count| {
             points(first, count, |i| crash_point(game_hash(i, &mut buf), SALT));

@@ -21,14 +21,14 @@ pub fn bytes_of(hex: &str) -> [u8; 32] {
     // game's MAC's outer compression.
     static VALUE: [u8; 256] = {
         let mut t = [0u8; 256];
-        let mut c = 0;
+        let mut c: u8 = 0;
         while c < 10 {
-            t[b'0' as usize + c] = c as u8;
+            t[(b'0' + c) as usize] = c;
             c += 1;
         }
-        let mut c = 0;
+        let mut c: u8 = 0;
         while c < 6 {
-            t[b'a' as usize + c] = 10 + c as u8;
+            t[(b'a' + c) as usize] = 10 + c;
             c += 1;
         }
         t

@@ -23,7 +23,7 @@
 //! op's own parser holds it to every limit of protocol v1.
 //!
 //! Two halves, as a bet history has them:
-//! * a worker checks a game alone ([`super::game`]): its point, derived by
+//! * a worker checks a game alone (`proof/game.rs`): its point, derived by
 //!   the variant's op, against the point observed;
 //! * the audit's one ordered consumer follows each chain ([`Chains`]): a
 //!   game's hash must lead to the terminating hash in as many links as the
@@ -99,7 +99,7 @@ pub fn is_game_op(op: &OpSpec) -> bool {
 impl Head {
     /// Reads the epoch's `chain`. Errors name the key as `chain.<key>`
     /// (`chain.variant.<key>` inside the variant): a key the chain does not
-    /// have (in text order), then each key in [`CHAIN_KEYS`] order.
+    /// have (in text order), then each key in `CHAIN_KEYS` order.
     pub fn read(v: &Value) -> Result<Head, FieldError> {
         let Value::Object(m) = v else {
             return Err(FieldError::new(

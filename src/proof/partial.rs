@@ -1042,10 +1042,15 @@ fn follow(
     let server: Arc<str> = Arc::from(run.server.as_str());
     let at = Place::epoch(run.epoch, run.line);
     // A crash history's games are said as games, not nonces.
-    let (repeated, overflow): (fn(Place, &str, u64) -> Finding, fn(Place) -> Finding) = if run.game {
-        (super::chain::repeated, super::chain::overflow)
+    let repeated: fn(Place, &str, u64) -> Finding = if run.game {
+        super::chain::repeated
     } else {
-        (bets::repeated, bets::overflow)
+        bets::repeated
+    };
+    let overflow: fn(Place) -> Finding = if run.game {
+        super::chain::overflow
+    } else {
+        bets::overflow
     };
     let Some(last) = run.count.checked_sub(1).and_then(|l| run.nonce.checked_add(l)) else {
         return Ok(Err("a run of bets past nonce 2^64 − 1".into()));

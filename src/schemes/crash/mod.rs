@@ -130,8 +130,9 @@ pub fn remainder(mac: &[u8; 32], divisor: u64) -> u64 {
         return u64::try_from(r).expect("below the divisor");
     }
     let bytes = usize::try_from(room.min(7)).expect("at most 7");
-    mac.chunks(bytes)
-        .fold(0, |r, chunk| chunk.iter().fold(r, |v, &b| (v << 8) | u64::from(b)) % divisor)
+    mac.chunks(bytes).fold(0, |r, chunk| {
+        chunk.iter().fold(r, |v, &b| (v << 8) | u64::from(b)) % divisor
+    })
 }
 
 /// Whether the MAC is divisible by `divisor`: the instant-crash rule of v1
@@ -226,8 +227,8 @@ pub fn to_precision9(r: u64) -> f64 {
 
 /// 10^0 … 10^22, every power of ten a binary64 holds exactly.
 const POWERS_OF_TEN: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-    1e20, 1e21, 1e22,
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
 ];
 
 /// BC.Game's X: [`to_precision9`] of the first 52 bits.
@@ -298,7 +299,20 @@ mod tests {
         for (i, b) in mac.iter_mut().enumerate() {
             *b = u8::try_from((i * 97 + 13) % 256).unwrap();
         }
-        for d in [2, 20, 25, 33, 101, 255, 256, 257, 65_537, 1 << 40, (1 << 63) + 5, u64::MAX] {
+        for d in [
+            2,
+            20,
+            25,
+            33,
+            101,
+            255,
+            256,
+            257,
+            65_537,
+            1 << 40,
+            (1 << 63) + 5,
+            u64::MAX,
+        ] {
             let bytewise = mac
                 .iter()
                 .fold(0u128, |r, &b| (r * 256 + u128::from(b)) % u128::from(d));

@@ -84,7 +84,7 @@ impl Chain {
     }
 }
 
-fn history(chain: Value, games: Vec<Value>) -> Value {
+fn history(chain: &Value, games: &[Value]) -> Value {
     json!({ "chain": chain, "rounds": games })
 }
 
@@ -154,7 +154,7 @@ pub(super) fn histories(out: &mut Vec<Vector>) {
         .iter()
         .map(|(name, c)| {
             let (head, games) = c.epoch(name, 4);
-            history(head, games)
+            history(&head, &games)
         })
         .collect();
     out.push(Vector {
@@ -185,7 +185,7 @@ fn published(out: &mut Vec<Vector>) {
     out.push(Vector {
         comment: "valid: the bustabit crate 0.2.1's four published games (tests/lib.rs: b2acd37f… 1.26, 82886b71… 1.18, cb7da3ec… 1.26, b459e199… 3.77) as games 4 … 1 of bustabit v2's previous chain, salted with block 505,750, tied to the hash their last one links to (not bustabit's terminating hash, which is millions of links on)",
         class: "valid",
-        text: doc(&[history(c.head(&terminating), games)]),
+        text: doc(&[history(&c.head(&terminating), &games)]),
         verdict: Verdict::Match,
         wants: vec![],
     });
@@ -203,7 +203,7 @@ fn partly_shown(out: &mut Vec<Vector>) {
     out.push(Vector {
         comment: "valid: a BC.Game history listed oldest first: game 7 with its point alone (no hash: unobserved, nothing to derive it from), game 6 with its hash alone (a match: its hash leads to the terminating hash), games 3 … 5 left out (one gap, after every other finding)",
         class: "valid",
-        text: doc(&[history(head, kept)]),
+        text: doc(&[history(&head, &kept)]),
         verdict: Verdict::Match,
         wants: vec![
             want(Unobserved, Some(0), Some(3), None, Idx::Null),
@@ -226,7 +226,7 @@ fn tampered(out: &mut Vec<Vector>) {
     moved[2]["game"] = json!(4);
     let mut twice = games.clone();
     twice.insert(4, games[1].clone());
-    let clean = serde_json::to_string(&history(head.clone(), games.clone())).expect("json");
+    let clean = serde_json::to_string(&history(&head, &games)).expect("json");
     let cases = [
         ("tampered: bustabit v2, game 4's point a cent higher", point, 2, "crashPoint"),
         ("tampered: bustabit v2, game 4 shown with game 3's hash and point (its point is that hash's; the hash does not lead to the terminating hash in 4 links)", moved, 2, "hash"),
@@ -236,7 +236,7 @@ fn tampered(out: &mut Vec<Vector>) {
         out.push(Vector {
             comment,
             class: "tampered",
-            text: doc(&[history(head.clone(), games.clone())]),
+            text: doc(&[history(&head, &games)]),
             verdict: Verdict::Mismatch,
             wants: vec![at(Mismatch, 0, round, field, Idx::Null)],
         });
@@ -256,7 +256,7 @@ fn tampered(out: &mut Vec<Vector>) {
     out.push(Vector {
         comment: "tampered: JSON lines: a Roobet history whose instant crash (divisor 25) is read with divisor 20 (that game's point by the formula is not 1), then a bustabit v2 history that matches",
         class: "tampered",
-        text: serde_json::to_string(&history(as_20, games)).expect("json") + "\n" + &clean + "\n",
+        text: serde_json::to_string(&history(&as_20, &games)).expect("json") + "\n" + &clean + "\n",
         verdict: Verdict::Mismatch,
         wants: vec![at(
             Mismatch,
@@ -294,7 +294,7 @@ fn invalid(out: &mut Vec<Vector>) {
         out.push(Vector {
             comment,
             class: "invalid",
-            text: doc(&[history(chain, games.clone())]),
+            text: doc(&[history(&chain, &games)]),
             verdict: Verdict::Invalid,
             wants: vec![
                 at(Invalid, 0, 0, field, Idx::Null),
@@ -303,8 +303,8 @@ fn invalid(out: &mut Vec<Vector>) {
             ],
         });
     }
-    let mut commit = history(head.clone(), games.clone());
-    commit["commit"] = Value::from(head["terminatingHash"].clone());
+    let mut commit = history(&head, &games);
+    commit["commit"] = head["terminatingHash"].clone();
     let mut bad = games.clone();
     bad[0]["nonce"] = json!(1);
     bad[1]["hash"] = Value::from(bad[1]["hash"].as_str().expect("hex").to_uppercase());
@@ -314,7 +314,7 @@ fn invalid(out: &mut Vec<Vector>) {
     out.push(Vector {
         comment: "invalid: a chain epoch with a commit (a history is committed to by chain.terminatingHash); games with a key no game has (nonce), a hash in upper case, a number before the chain's first game, an observation of another op's field",
         class: "invalid",
-        text: doc(&[commit, history(head.clone(), bad), history(head, early)]),
+        text: doc(&[commit, history(&head, &bad), history(&head, &early)]),
         verdict: Verdict::Invalid,
         wants: vec![
             epoch_at("commit"),
