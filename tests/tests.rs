@@ -57,3 +57,5 @@ mod stake;
 mod crash;
 // The games of other operators: bet histories of every game, honest and ground, through proof and audit.
 mod field;
+// Crash histories as proof documents: every variant's chain, its gaps and repeats, and --stats on points alone.
+mod crash_history;

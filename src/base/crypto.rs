@@ -11,6 +11,42 @@ pub(crate) fn sha256(bytes: &[u8]) -> [u8; 32] {
     Sha256::digest(bytes).into()
 }
 
+/// The padding block of a 64-byte message: the end mark and the length,
+/// 512 bits, big-endian in the last eight bytes.
+const PADDING_64: [u8; 64] = {
+    let mut b = [0u8; 64];
+    b[0] = 0x80;
+    b[62] = 0x02;
+    b
+};
+
+/// SHA-256 of 32 bytes: one compression, the bytes and their padding in
+/// one block (a hash chain's raw-byte link).
+pub(crate) fn sha256_of_32(bytes: &[u8; 32]) -> [u8; 32] {
+    let mut block = [0u8; 64];
+    block[..32].copy_from_slice(bytes);
+    block[32] = 0x80;
+    // 256 bits, big-endian in the last eight bytes.
+    block[62] = 0x01;
+    let mut state = IV;
+    compress(&mut state, &block);
+    state_bytes(&state)
+}
+
+/// SHA-256 of the 64 lowercase hex digits of 32 bytes: two compressions,
+/// the digits written straight into the first block and the second the
+/// fixed padding of a 64-byte message (a hash chain's hex-text link).
+pub(crate) fn sha256_of_hex(bytes: &[u8; 32]) -> [u8; 32] {
+    let mut block = [0u8; 64];
+    for (pair, &b) in block.chunks_exact_mut(2).zip(bytes) {
+        pair.copy_from_slice(&HEX_PAIRS[usize::from(b)]);
+    }
+    let mut state = IV;
+    compress(&mut state, &block);
+    compress(&mut state, &PADDING_64);
+    state_bytes(&state)
+}
+
 /// How many SHA-256 compressions the process has done, for measuring an op
 /// against the cost of its hashes (`scripts/bench-mix.sh`): a build with
 /// `--features count-compressions` counts them, and `provably serve` then
@@ -60,28 +96,42 @@ pub fn hex(bytes: &[u8]) -> String {
 /// Appends the lowercase hex of `bytes` to `out`, two digits per byte from
 /// one table lookup (a `String::push` per digit costs more than a stream's MACs).
 pub(crate) fn hex_into(bytes: &[u8], out: &mut Vec<u8>) {
-    static PAIRS: [[u8; 2]; 256] = {
-        const DIGITS: &[u8; 16] = b"0123456789abcdef";
-        let mut t = [[0u8; 2]; 256];
-        let mut b = 0;
-        while b < 256 {
-            t[b] = [DIGITS[b >> 4], DIGITS[b & 15]];
-            b += 1;
-        }
-        t
-    };
     // Sized once and written in place: a push per byte checks the length
     // each time (a shoe.stream answer is up to 200,000 digits).
     let start = out.len();
     out.resize(start + bytes.len() * 2, 0);
     for (pair, &b) in out[start..].chunks_exact_mut(2).zip(bytes) {
-        pair.copy_from_slice(&PAIRS[usize::from(b)]);
+        pair.copy_from_slice(&HEX_PAIRS[usize::from(b)]);
     }
 }
+
+/// A byte's two lowercase hex digits.
+static HEX_PAIRS: [[u8; 2]; 256] = {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut t = [[0u8; 2]; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = [DIGITS[b >> 4], DIGITS[b & 15]];
+        b += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hmac::{Hmac, Mac};
+
+    #[test]
+    fn the_chain_links_compressions_are_sha256_of_the_bytes_and_of_their_hex() {
+        for seed in 0u8..20 {
+            let bytes: [u8; 32] = std::array::from_fn(|i| seed.wrapping_mul(31).wrapping_add(u8::try_from(i).unwrap()));
+            let digest: [u8; 32] = Sha256::digest(bytes).into();
+            assert_eq!(sha256_of_32(&bytes), digest);
+            let digest: [u8; 32] = Sha256::digest(hex(&bytes).as_bytes()).into();
+            assert_eq!(sha256_of_hex(&bytes), digest);
+        }
+    }
     use proptest::prelude::*;
 
     #[test]

@@ -22,7 +22,6 @@ use serde_json::Value;
 
 use super::commit::{self, EpochHead};
 use super::jobs::{Inline, Job, Sink, Stop};
-use super::round;
 use super::run::Options;
 use super::scan::{ScanError, Scanner};
 use super::{Event, FieldError, Place, ProofError};
@@ -172,9 +171,9 @@ pub(crate) fn read_document<R: BufRead, S: Sink>(
             match key.as_str() {
                 "proof" => {
                     let v = small(&mut sc)?;
-                    if v.as_u64() != Some(super::VERSION) {
+                    if !v.as_u64().is_some_and(|n| super::READS.contains(&n)) {
                         let reason = format!(
-                            "version {} is not one this reader knows (it reads version 1)",
+                            "version {} is not one this reader knows (it reads versions 1 and 2)",
                             short(&v)
                         );
                         report(sink, "proof", reason)?;
@@ -352,7 +351,7 @@ fn epoch_member<R: BufRead, S: Sink>(
             let t = type_of(sc)?;
             b.invalid("rounds", format!("must be a list of rounds, not {t}"))?;
         }
-    } else if let Some(field) = commit::secret_fields().iter().find(|f| **f == key) {
+    } else if let Some(field) = commit::head_fields().iter().find(|f| **f == key) {
         let v = small(sc)?;
         match &b.secret {
             Some((other, _)) => {
@@ -368,7 +367,7 @@ fn epoch_member<R: BufRead, S: Sink>(
         sc.skip()?;
         let mut reason = format!(
             "is not a field of an epoch (commit, {}, rounds)",
-            commit::secret_fields().join(", ")
+            commit::head_fields().join(", ")
         );
         if b.line.is_some() && key == "proof" {
             reason.push_str("; a proof document must begin with {\"proof\"");
@@ -402,7 +401,7 @@ fn read_rounds<R: BufRead, S: Sink>(
         ctx.round.set(None);
         match &in_place {
             Some(head) => {
-                let event = round::check_round(head, next, &raw, options.stats);
+                let event = super::game::check(head, next, &raw, options.stats);
                 b.sink.now().expect("a sink that checks in place").push(event);
                 raw.clear();
             }

@@ -10,7 +10,6 @@ use serde_json::Value;
 use super::commit::{self, EpochHead};
 use super::document::read_whole_epoch;
 use super::lines::read_line_epoch;
-use super::round;
 use super::run::Options;
 use super::Event;
 
@@ -173,12 +172,12 @@ impl Sink for Inline<'_, '_> {
 pub(crate) fn run_job(job: &Job, options: &Options, out: &mut Vec<Event>, part: &mut Part<'_>) {
     match job {
         Job::Events(events) => out.extend(events.iter().cloned()),
-        Job::Commit { head, commit } => out.push(commit::check_commit(head, commit.as_ref())),
+        Job::Commit { head, commit } => out.extend(commit::check_commit(head, commit.as_ref())),
         Job::Rounds { head, first, raws } => {
             out.extend(
                 raws.iter()
                     .zip(*first..)
-                    .map(|(raw, i)| round::check_round(head, i, raw, options.stats)),
+                    .map(|(raw, i)| super::game::check(head, i, raw, options.stats)),
             );
         }
         Job::Lines(lines) => {

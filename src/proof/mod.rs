@@ -1,5 +1,7 @@
-//! Proof documents, version 1: whole games, tournaments, seed rotations and
-//! archives checked in one step (docs/proofs.md is the normative text).
+//! Proof documents, versions 1 and 2: whole games, tournaments, seed
+//! rotations, archives and crash histories checked in one step
+//! (docs/proofs.md is the normative text). Version 2 is version 1 with the
+//! crash history's epoch ([`chain`]).
 //!
 //! A document is `{"proof": 1, "title": …, "epochs": [epoch, …]}`; a file
 //! that does not start with `{` and then `"proof"` is JSON lines, one epoch
@@ -59,11 +61,13 @@
 // of work and the workers that do them, one round's check (its fast paths
 // and the comparison), and the bet histories followed in document order.
 pub(crate) mod bets;
+pub mod chain;
 pub(crate) mod commit;
 pub mod compare;
 pub(crate) mod document;
 pub(crate) mod fast;
 pub(crate) mod format;
+pub(crate) mod game;
 pub(crate) mod jobs;
 pub(crate) mod lines;
 pub mod round;
@@ -86,6 +90,10 @@ pub use run::{audit, Options};
 
 /// The version of the proof format this module reads and writes.
 pub(crate) const VERSION: u64 = 1;
+
+/// The versions a document may say it is: 1, and 2, which is 1 with crash
+/// histories ([`chain`]), written as 2 so that a reader of 1 refuses it.
+pub const READS: [u64; 2] = [VERSION, chain::VERSION];
 
 /// The verdict on one round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -336,6 +344,8 @@ pub enum Event {
         bet: Option<Bet>,
         /// What the round gives the statistics (`audit --stats`), counted in order.
         counted: Option<crate::stats::Counted>,
+        /// The round is a game of a crash history: its place on its chain, followed by [`chain::Chains`].
+        game: Option<Box<chain::Game>>,
     },
     /// Something invalid that is not a round: the document, a line, an epoch's field.
     Invalid(Finding),

@@ -109,7 +109,8 @@ pub struct PartHead {
 }
 
 /// Rounds `round … round + count − 1` of one epoch, bets of one seed pair
-/// on nonces `nonce … nonce + count − 1`, all with one verdict.
+/// on nonces `nonce … nonce + count − 1`, all with one verdict; with
+/// `game`, games `nonce …` of one crash history, whose chain is `server`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct BetRun {
@@ -120,7 +121,10 @@ pub(crate) struct BetRun {
     pub epoch: u64,
     pub round: u64,
     pub line: Option<u64>,
-    pub(crate) verdict: RoundVerdict,
+    pub verdict: RoundVerdict,
+    /// Games of a crash history ([`super::chain`]), not bets.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub game: bool,
 }
 
 /// A part's counts, as its audit counted them (before bet histories), and
@@ -334,12 +338,18 @@ impl<W: Write> PartialWriter<W> {
             epoch,
             round,
             verdict,
-            bet: Some(bet),
+            bet,
+            game,
             ..
         } = e
         else {
             return Ok(());
         };
+        // A crash history's games are runs of its chain as bets are of their pair.
+        let Some(bet) = bet.clone().or_else(|| game.as_deref().map(super::chain::Game::as_bet)) else {
+            return Ok(());
+        };
+        let is_game = game.is_some();
         // An invalid round is no bet of its history (as in `Bets::see`).
         if *verdict == RoundVerdict::Invalid {
             return Ok(());
@@ -348,6 +358,7 @@ impl<W: Write> PartialWriter<W> {
             let next = |x: u64| x.checked_add(run.count);
             let extends = Arc::ptr_eq(server, &bet.server) || **server == *bet.server;
             if extends
+                && run.game == is_game
                 && run.client == bet.client
                 && run.epoch == *epoch
                 && run.line == bet.line
@@ -369,6 +380,7 @@ impl<W: Write> PartialWriter<W> {
             round: *round,
             line: bet.line,
             verdict: *verdict,
+            game: is_game,
         };
         self.pending = Some((Arc::clone(&bet.server), run));
         Ok(())
@@ -540,6 +552,8 @@ impl Merge {
     pub fn run(&self, spool: &mut Spool) -> Result<Merged, MergeError> {
         let mut sources: Vec<Source> = Vec::new();
         let mut bets = Bets::default();
+        // The crash histories' games, followed as bets are (their own runs and findings).
+        let mut games = Bets::default();
         for part in &self.parts {
             if sources.last().is_none_or(|s| s.name != part.head.source) {
                 sources.push(Source {
@@ -549,18 +563,21 @@ impl Merge {
             }
             let source = sources.len() - 1;
             bets.source(source);
+            games.source(source);
             let path = &self.paths[part.file];
             let mut reader = Reader::at(path, part)?;
             let counts = &mut sources[source].counts;
-            replay(&mut reader, part, source, &mut bets, counts, spool)?;
+            replay(&mut reader, part, source, [&mut bets, &mut games], counts, spool)?;
         }
         let mut past = None;
-        bets.finish(&mut |source, e| {
+        let mut gap = |source: usize, e: &Event| {
             if sources[source].counts.checked_add(e).is_none() {
                 past.get_or_insert(source);
             }
             e.findings().iter().try_for_each(|f| spool.push(source, f))
-        })?;
+        };
+        bets.finish(&mut gap)?;
+        games.finish_as(super::chain::gap, &mut gap)?;
         // Every count is then at most the sum of all, which the report adds up.
         let sum = sources
             .iter()
@@ -988,7 +1005,7 @@ fn replay(
     reader: &mut Reader<'_>,
     part: &Part,
     source: usize,
-    bets: &mut Bets,
+    [bets, games]: [&mut Bets; 2],
     counts: &mut Counts,
     spool: &mut Spool,
 ) -> Result<(), MergeError> {
@@ -1003,7 +1020,8 @@ fn replay(
         match reader.next()? {
             Some(Record::Finding(f)) => spool.push(source, &f)?,
             Some(Record::Bets(run)) => {
-                follow(&run, bets, counts, spool, source)?.map_err(|reason| reader.format(reason))?;
+                let histories = if run.game { &mut *games } else { &mut *bets };
+                follow(&run, histories, counts, spool, source)?.map_err(|reason| reader.format(reason))?;
             }
             Some(Record::End(end)) if end == part.end => return reader.same_as_indexed(part),
             _ => return Err(reader.format("the partial changed since it was indexed")),
@@ -1023,13 +1041,24 @@ fn follow(
 ) -> io::Result<Result<(), String>> {
     let server: Arc<str> = Arc::from(run.server.as_str());
     let at = Place::epoch(run.epoch, run.line);
+    // A crash history's games are said as games, not nonces.
+    let repeated: fn(Place, &str, u64) -> Finding = if run.game {
+        super::chain::repeated
+    } else {
+        bets::repeated
+    };
+    let overflow: fn(Place) -> Finding = if run.game {
+        super::chain::overflow
+    } else {
+        bets::overflow
+    };
     let Some(last) = run.count.checked_sub(1).and_then(|l| run.nonce.checked_add(l)) else {
         return Ok(Err("a run of bets past nonce 2^64 − 1".into()));
     };
     match bets.repeats_run(&server, &run.client, run.nonce, last, at) {
         RunSeen::Past => {}
         RunSeen::Overflow => {
-            let e = Event::Invalid(bets::overflow(at.round(run.round)));
+            let e = Event::Invalid(overflow(at.round(run.round)));
             if counts.checked_add(&e).is_none() {
                 return Ok(Err("the merged counts pass 2^64 − 1".into()));
             }
@@ -1051,7 +1080,7 @@ fn follow(
             for (a, b) in again {
                 for nonce in a..=b {
                     let round = run.round + (nonce - run.nonce);
-                    spool.push(source, &bets::repeated(at.round(round), &run.client, nonce))?;
+                    spool.push(source, &repeated(at.round(round), &run.client, nonce))?;
                 }
             }
         }

@@ -331,6 +331,7 @@ pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8], stats: bool)
         findings,
         bet,
         counted,
+        game: None,
     };
     let invalid = |e: FieldError| event(RoundVerdict::Invalid, vec![e.at(at).finding()], None, None);
     let secret = head.secret.as_ref().map(|(f, v)| (*f, v));

@@ -195,6 +195,8 @@ pub struct Audit<'o> {
     /// written out and followed by `provably merge`, across every part.
     bets: Option<super::bets::Bets>,
     stats: Option<crate::stats::Collector>,
+    /// The crash histories' chains, followed as the bet histories are.
+    chains: super::chain::Chains,
 }
 
 impl<'o> Audit<'o> {
@@ -203,6 +205,7 @@ impl<'o> Audit<'o> {
             options,
             bets: Some(super::bets::Bets::default()),
             stats: options.stats.then(crate::stats::Collector::default),
+            chains: super::chain::Chains::default(),
         }
     }
 
@@ -212,6 +215,7 @@ impl<'o> Audit<'o> {
     pub fn without_bets(options: &'o Options) -> Audit<'o> {
         Audit {
             bets: None,
+            chains: super::chain::Chains::in_part(),
             ..Audit::new(options)
         }
     }
@@ -230,6 +234,7 @@ impl<'o> Audit<'o> {
         if let Some(b) = &mut self.bets {
             b.source(source);
         }
+        self.chains.source(source);
         if let Some(c) = &mut self.stats {
             // No serial sequence goes on from the last file's.
             c.end_sequences();
@@ -249,7 +254,7 @@ impl<'o> Audit<'o> {
         let (ticket_tx, ticket_rx) = mpsc::sync_channel::<()>(window);
         // Room for every job in flight: a worker never waits to hand one back.
         let (done_tx, done_rx) = mpsc::sync_channel::<Job>(window);
-        let (bets, stats) = (self.bets.as_mut(), self.stats.as_mut());
+        let (bets, stats, chains) = (self.bets.as_mut(), self.stats.as_mut(), &mut self.chains);
         thread::scope(|s| {
             let pool = Pool {
                 jobs: job_tx,
@@ -274,6 +279,7 @@ impl<'o> Audit<'o> {
             let mut ordered = Ordered {
                 bets,
                 stats,
+                chains,
                 on_event,
                 turn: &turn,
             };
@@ -284,10 +290,10 @@ impl<'o> Audit<'o> {
     /// Every input has been read: each bet history's gaps go to
     /// `on_event`, with the source they are placed in.
     pub fn finish(&mut self, on_event: &mut dyn FnMut(usize, &Event) -> io::Result<()>) -> io::Result<()> {
-        match &mut self.bets {
-            Some(b) => b.finish(on_event),
-            None => Ok(()),
+        if let Some(b) = &mut self.bets {
+            b.finish(on_event)?;
         }
+        self.chains.finish(on_event)
     }
 
     /// The statistics over every round counted, at family-wise `level`
@@ -434,6 +440,7 @@ fn worker(
 struct Ordered<'a> {
     bets: Option<&'a mut super::bets::Bets>,
     stats: Option<&'a mut crate::stats::Collector>,
+    chains: &'a mut super::chain::Chains,
     on_event: &'a mut dyn FnMut(&Event) -> io::Result<()>,
     turn: &'a Turn,
 }
@@ -500,9 +507,10 @@ impl Ordered<'_> {
             }
         }
         let extra = self.bets.as_deref_mut().and_then(|b| b.see(&mut e));
+        let chained = self.chains.see(&mut e);
         counts.add(&e);
         (self.on_event)(&e)?;
-        if let Some(x) = extra {
+        for x in extra.into_iter().chain(chained) {
             counts.add(&x);
             (self.on_event)(&x)?;
         }

@@ -21,7 +21,7 @@
 //   PROVABLY_BIN=$PWD/target/debug/provably node --test reference/js/test/stats.test.mjs
 
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -32,6 +32,7 @@ import { BUILT } from '../provably.mjs';
 import { cutProbabilities } from '../shoe.mjs';
 import { chiSquare, holm, layout, statisticsOf } from '../stats/index.mjs';
 import { asLines, diceArchives, epochsOf, grind, mixedDocument, serve, shoeArchives } from '../testkit/archives.mjs';
+import { crashHistory } from '../testkit/chains.mjs';
 import { REPO } from '../testkit/helpers.mjs';
 import { assertSame, audit as auditWith, pageStatistics } from '../testkit/statistics.mjs';
 
@@ -208,6 +209,28 @@ if (!existsSync(BIN)) {
       assert.equal(rust.untested, (199 - 64) * 40);
       assert.ok(rust.tests.every((t) => Number(t.family.split('=')[1]) <= 65), 'only the smallest ranges are tested');
       assertSame(rust, await pageStatistics(text), 'past the cap');
+    });
+
+    test('crash histories: games with their hashes, and points alone, honest and at a 5 % edge', { timeout: 300000 }, async () => {
+      const salt = '0000000000000000004d6ec16dafe9d8370958664c1dc422f452892264c59526';
+      const h = await crashHistory({ name: 'stats', games: 3000, salt, variant: { op: 'crash.v2' } });
+      const doc = (rounds, chain = h.chain) => JSON.stringify({ proof: 2, epochs: [{ chain, rounds }] });
+      const [hc, honest] = audit(dir, 'crash-honest.json', doc(h.rounds));
+      assert.equal(hc, 0);
+      assertSame(honest, await pageStatistics(doc(h.rounds)), 'a crash history with its hashes');
+      // The points alone, at a 5 % edge: X from the MAC (node:crypto), 95/(1 − X).
+      const x = (hash) => parseInt(createHmac('sha256', salt).update(Buffer.from(hash, 'hex')).digest('hex').slice(0, 13), 16) / 2 ** 52;
+      const edge = h.rounds.map((g) => ({ game: g.game, observed: { crashPoint: Math.max(1, Math.floor(95 / (1 - x(g.hash))) / 100) } }));
+      const [ec, five] = audit(dir, 'crash-edge.json', doc(edge));
+      assert.equal(ec, 6, 'an alarm, nothing compared');
+      assert.equal(five.alarm, true);
+      assertSame(five, await pageStatistics(doc(edge)), 'points alone at a 5 % edge');
+      // Roobet (divisor 25, an instant crash of 1), points alone: honest.
+      const r = await crashHistory({ name: 'roobet', games: 3000, salt, variant: { op: 'crash.v1', divisor: 25, instant: 1 } });
+      const alone = r.rounds.map((g) => ({ game: g.game, observed: g.observed }));
+      const [rc, roobet] = audit(dir, 'crash-roobet.json', doc(alone, r.chain));
+      assert.equal(rc, 0);
+      assertSame(roobet, await pageStatistics(doc(alone, r.chain)), 'Roobet points alone');
     });
 
     test('Stake: every game with tests, an honest history and one ground on Limbo\'s multiplier', { timeout: 300000 }, async () => {

@@ -16,7 +16,8 @@
 //! 100.
 
 use super::window;
-use crate::base::crypto::{hex, Keyed};
+use crate::base::crypto::hex;
+use crate::base::hmac::Keyed;
 
 /// The MAC of flip `round` (from 1).
 pub fn mac(server_seed: &str, client_seed: &str, nonce: u64, round: u64) -> [u8; 32] {

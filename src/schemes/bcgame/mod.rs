@@ -28,7 +28,8 @@
 //! reading and the prose a named reading (as DESIGN.md decided for the dice
 //! page of seed 001): each module says which, and docs/schemes.md lists them.
 
-use crate::base::crypto::{hex, hmac_sha512, Keyed};
+use crate::base::crypto::hex;
+use crate::base::hmac::{hmac_sha512, Keyed};
 
 pub mod classicdice;
 pub mod coinflip;

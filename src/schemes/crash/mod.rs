@@ -105,8 +105,8 @@ pub(crate) fn link_of(word: &str) -> Link {
 }
 
 /// The previous game's hash: h\[i−1\] = link(h\[i\]).
-pub(crate) fn previous(link: Link, hash: &str) -> [u8; 32] {
-    step(link, &bytes_of(hash), &mut Vec::with_capacity(64))
+pub fn previous(link: Link, hash: &str) -> [u8; 32] {
+    step(link, &bytes_of(hash))
 }
 
 pub use crate::schemes::stake::crash::walk as distance;
@@ -119,8 +119,21 @@ pub(crate) fn first52(mac: &[u8; 32]) -> u64 {
 }
 
 /// The MAC, read as a 256-bit big-endian integer, modulo `divisor`.
-pub(crate) fn remainder(mac: &[u8; 32], divisor: u64) -> u64 {
-    mac.iter().fold(0, |r, &b| (r * 256 + u64::from(b)) % divisor)
+///
+/// Long division by as many bytes at a time as the remainder leaves room
+/// for in 64 bits: one division per seven bytes for the sources' divisors
+/// (a division per byte cost more than the game's five compressions).
+pub fn remainder(mac: &[u8; 32], divisor: u64) -> u64 {
+    let room = divisor.leading_zeros() / 8;
+    if room == 0 {
+        let d = u128::from(divisor);
+        let r = mac.iter().fold(0u128, |r, &b| ((r << 8) | u128::from(b)) % d);
+        return u64::try_from(r).expect("below the divisor");
+    }
+    let bytes = usize::try_from(room.min(7)).expect("at most 7");
+    mac.chunks(bytes).fold(0, |r, chunk| {
+        chunk.iter().fold(r, |v, &b| (v << 8) | u64::from(b)) % divisor
+    })
 }
 
 /// Whether the MAC is divisible by `divisor`: the instant-crash rule of v1
@@ -157,8 +170,13 @@ pub(crate) fn v1_point(hash: &str, salt: &str, divisor: u64, instant: u64) -> f6
 }
 
 /// v2's MAC: HMAC_SHA256(key = the salt's text, message = the hash's 32 bytes).
-pub(crate) fn v2_mac(hash: &str, salt: &str) -> [u8; 32] {
-    Keyed::new(salt).mac(&bytes_of(hash))
+pub fn v2_mac(hash: &str, salt: &str) -> [u8; 32] {
+    v2_mac_of(&bytes_of(hash), salt)
+}
+
+/// [`v2_mac`] of the hash's bytes (a chain walked holds them already).
+pub fn v2_mac_of(hash: &[u8; 32], salt: &str) -> [u8; 32] {
+    Keyed::new(salt).mac(hash)
 }
 
 /// X = the first 52 bits / 2^52, exact in binary64.
@@ -187,20 +205,32 @@ pub(crate) fn to_precision9(r: u64) -> f64 {
     if r == 0 {
         return 0.0;
     }
-    // The power k with 10^8 ≤ x·10^k < 10^9, found on the exact fraction.
-    let num = u128::from(r);
-    let den: u128 = 1 << 52;
-    let mut k: i32 = 0;
-    let scaled = |k: i32| num * 10u128.pow(k.unsigned_abs());
+    // The power k with 10^8 ≤ x·10^k < 10^9, found on the exact fraction:
     // x < 1, so k ≥ 9; x ≥ 2^-52 > 10^-16, so k ≤ 24.
-    while scaled(k) < 100_000_000 * den {
+    let den: u128 = 1 << 52;
+    let (mut scaled, mut k) = (u128::from(r), 0usize);
+    while scaled < 100_000_000 * den {
+        scaled *= 10;
         k += 1;
     }
-    let whole = scaled(k) / den;
-    let rest = scaled(k) % den;
+    let (whole, rest) = (scaled / den, scaled % den);
     let n = if 2 * rest >= den { whole + 1 } else { whole };
-    format!("{n}e-{k}").parse().expect("a decimal number")
+    // n/10^k read back to the nearest binary64: n (below 2^30) and 10^k
+    // (k ≤ 22) are exact doubles, and a division of two is correctly
+    // rounded, as reading the decimal n·10^−k is. Past 10^22 (x below
+    // 10^−14, r below 46) by the decimal.
+    #[allow(clippy::cast_precision_loss, reason = "n is below 2^30: exact")]
+    match POWERS_OF_TEN.get(k) {
+        Some(&p) => n as f64 / p,
+        None => format!("{n}e-{k}").parse().expect("a decimal number"),
+    }
 }
+
+/// 10^0 … 10^22, every power of ten a binary64 holds exactly.
+const POWERS_OF_TEN: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
+];
 
 /// BC.Game's X: [`to_precision9`] of the first 52 bits.
 pub(crate) fn bcgame_x(mac: &[u8; 32]) -> f64 {
@@ -209,8 +239,19 @@ pub(crate) fn bcgame_x(mac: &[u8; 32]) -> f64 {
 
 /// v2's crash point; with `bcgame`, X rounded as BC.Game's page does.
 /// `None` when BC.Game's X rounds to 1 (the page shows `Infinity`).
-pub(crate) fn v2_point(hash: &str, salt: &str, bcgame: bool) -> Option<f64> {
-    let mac = v2_mac(hash, salt);
+pub fn v2_point(hash: &str, salt: &str, bcgame: bool) -> Option<f64> {
+    v2_point_of(&bytes_of(hash), salt, bcgame)
+}
+
+/// [`v2_point`] of the hash's bytes.
+pub fn v2_point_of(hash: &[u8; 32], salt: &str, bcgame: bool) -> Option<f64> {
+    v2_point_keyed(&Keyed::new(salt), hash, bcgame)
+}
+
+/// [`v2_point`] of the hash's bytes under the salt's key, keyed once for
+/// all the games of a chain (two compressions a game).
+pub fn v2_point_keyed(salt: &Keyed, hash: &[u8; 32], bcgame: bool) -> Option<f64> {
+    let mac = salt.mac(hash);
     let x = if bcgame { bcgame_x(&mac) } else { v2_x(&mac) };
     (x < 1.0).then(|| v2_of(x))
 }
@@ -229,6 +270,55 @@ mod tests {
         assert_eq!(to_precision9(1), 2.220_446_05e-16);
         // Just below 1: rounds to 1, where BC.Game's page divides by 0.
         assert_eq!(to_precision9((1u64 << 52) - 1), 1.0);
+    }
+
+    #[test]
+    fn to_precision9_by_division_is_the_decimal_read_back_for_every_power() {
+        // Each power k the fast path divides by, at the ends of its range
+        // and between, against reading n·10^−k as text (the decimal's own
+        // nearest binary64): the two must agree to the bit.
+        let mut r = 46u64;
+        while r < 1 << 52 {
+            for x in [r, r + 1, r * 3 / 2, (r * 7 / 4).min((1 << 52) - 1)] {
+                let den: u128 = 1 << 52;
+                let (mut scaled, mut k) = (u128::from(x), 0);
+                while scaled < 100_000_000 * den {
+                    scaled *= 10;
+                    k += 1;
+                }
+                let n = (scaled + den / 2) / den;
+                let read: f64 = format!("{n}e-{k}").parse().unwrap();
+                assert_eq!(to_precision9(x).to_bits(), read.to_bits(), "r = {x}");
+            }
+            r = r * 2 + 1;
+        }
+    }
+
+    #[test]
+    fn remainder_by_seven_bytes_is_the_remainder_byte_by_byte() {
+        let mut mac = [0u8; 32];
+        for (i, b) in mac.iter_mut().enumerate() {
+            *b = u8::try_from((i * 97 + 13) % 256).unwrap();
+        }
+        for d in [
+            2,
+            20,
+            25,
+            33,
+            101,
+            255,
+            256,
+            257,
+            65_537,
+            1 << 40,
+            (1 << 63) + 5,
+            u64::MAX,
+        ] {
+            let bytewise = mac
+                .iter()
+                .fold(0u128, |r, &b| (r * 256 + u128::from(b)) % u128::from(d));
+            assert_eq!(u128::from(remainder(&mac, d)), bytewise, "divisor {d}");
+        }
     }
 
     #[test]

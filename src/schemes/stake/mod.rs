@@ -40,8 +40,7 @@
 
 use crate::schemes::shoe::{ByteSource, ByteStream};
 
-pub(crate) mod crash;
-pub(crate) mod fields;
+pub mod crash;
 pub mod ops;
 pub mod readings;
 pub mod stats;
