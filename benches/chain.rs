@@ -28,7 +28,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use provably::base::chain::{bytes_of, walk, Link};
-use provably::base::crypto::Keyed;
+use provably::base::hmac::Keyed;
 use provably::schemes::crash;
 use provably::schemes::stake::crash::crash_point;
 

@@ -43,7 +43,7 @@ pub fn bytes_of(hex: &str) -> [u8; 32] {
 /// h\[i−1\] from h\[i\]: the compressions the link needs and nothing
 /// else (the text link's digits go straight into its first block), so a
 /// walk allocates nothing.
-pub fn step(link: Link, h: &[u8; 32]) -> [u8; 32] {
+pub(crate) fn step(link: Link, h: &[u8; 32]) -> [u8; 32] {
     match link {
         Link::Text => sha256_of_hex(h),
         Link::Bytes => sha256_of_32(h),

@@ -3,6 +3,9 @@
 
 use sha2::{Digest, Sha256};
 
+#[cfg(not(feature = "plain"))]
+use crate::base::midstate::{compress, state_bytes, IV};
+
 /// SHA-256 of `bytes` (through `sha2`'s own padding and buffer).
 pub(crate) fn sha256(bytes: &[u8]) -> [u8; 32] {
     // The message, the 0x80 byte and the 8-byte length, in whole blocks.
@@ -11,8 +14,24 @@ pub(crate) fn sha256(bytes: &[u8]) -> [u8; 32] {
     Sha256::digest(bytes).into()
 }
 
+/// SHA-256 of 32 bytes (a hash chain's raw-byte link), as stated: the
+/// digest of the bytes. Its fast form below writes them into one block.
+#[cfg(feature = "plain")]
+pub(crate) fn sha256_of_32(bytes: &[u8; 32]) -> [u8; 32] {
+    sha256(bytes)
+}
+
+/// SHA-256 of the 64 lowercase hex digits of 32 bytes (a hash chain's
+/// hex-text link), as stated: the digest of the hex text. Its fast form
+/// below writes the digits straight into the first block.
+#[cfg(feature = "plain")]
+pub(crate) fn sha256_of_hex(bytes: &[u8; 32]) -> [u8; 32] {
+    sha256(hex(bytes).as_bytes())
+}
+
 /// The padding block of a 64-byte message: the end mark and the length,
 /// 512 bits, big-endian in the last eight bytes.
+#[cfg(not(feature = "plain"))]
 const PADDING_64: [u8; 64] = {
     let mut b = [0u8; 64];
     b[0] = 0x80;
@@ -22,6 +41,7 @@ const PADDING_64: [u8; 64] = {
 
 /// SHA-256 of 32 bytes: one compression, the bytes and their padding in
 /// one block (a hash chain's raw-byte link).
+#[cfg(not(feature = "plain"))]
 pub(crate) fn sha256_of_32(bytes: &[u8; 32]) -> [u8; 32] {
     let mut block = [0u8; 64];
     block[..32].copy_from_slice(bytes);
@@ -36,6 +56,7 @@ pub(crate) fn sha256_of_32(bytes: &[u8; 32]) -> [u8; 32] {
 /// SHA-256 of the 64 lowercase hex digits of 32 bytes: two compressions,
 /// the digits written straight into the first block and the second the
 /// fixed padding of a 64-byte message (a hash chain's hex-text link).
+#[cfg(not(feature = "plain"))]
 pub(crate) fn sha256_of_hex(bytes: &[u8; 32]) -> [u8; 32] {
     let mut block = [0u8; 64];
     for (pair, &b) in block.chunks_exact_mut(2).zip(bytes) {
@@ -58,7 +79,7 @@ pub mod compressions {
 
     static DONE: AtomicU64 = AtomicU64::new(0);
 
-    pub(crate) fn add(n: u64) {
+    pub fn add(n: u64) {
         DONE.fetch_add(n, Ordering::Relaxed);
     }
 
@@ -120,7 +141,6 @@ static HEX_PAIRS: [[u8; 2]; 256] = {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hmac::{Hmac, Mac};
 
     #[test]
     fn the_chain_links_compressions_are_sha256_of_the_bytes_and_of_their_hex() {

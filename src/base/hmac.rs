@@ -31,7 +31,7 @@ pub use plain::{Counter, Keyed};
 /// `key`, both as given: the plain form every MAC of a scheme is held to.
 /// A key longer than the block is hashed first; a shorter one is padded
 /// with zeros to the block.
-pub fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
+pub(crate) fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
     let mut block = [0u8; 64];
     if key.len() > block.len() {
         block[..32].copy_from_slice(&sha256(key));
@@ -99,7 +99,7 @@ mod plain {
 
     impl Counter {
         /// Returns the MAC of the prefix followed by the decimal digits of `n`.
-        pub fn mac(&self, n: u64) -> [u8; 32] {
+        pub(crate) fn mac(&self, n: u64) -> [u8; 32] {
             let mut message = self.prefix.clone();
             message.extend_from_slice(decimal(n, &mut [0u8; 20]));
             self.keyed.mac(&message)
@@ -112,7 +112,7 @@ mod plain {
 /// dice, skin.club, Freebitco.in) sign with SHA-512, and some key on the
 /// client's text, so this takes the key's bytes and names no seed. Plain
 /// (no prefix absorbed ahead): each of those bets signs one message.
-pub fn hmac_sha512(key: &[u8], message: &[u8]) -> [u8; 64] {
+pub(crate) fn hmac_sha512(key: &[u8], message: &[u8]) -> [u8; 64] {
     use sha2::Sha512;
     let mut block = [0u8; 128];
     if key.len() > block.len() {

@@ -16,7 +16,7 @@ use serde_json::{Number, Value};
 /// (`observed.cut`); without one (a protocol line) it copies no keys.
 #[derive(Clone, Copy)]
 pub(crate) struct Strict<'a> {
-    pub(crate) path: Option<&'a KeyPath>,
+    pub path: Option<&'a KeyPath>,
     /// What the text may still hold (see [`MAX_ITEMS`]).
     items: &'a Items,
 }
@@ -32,7 +32,7 @@ pub const MAX_ITEMS: usize = 1 << 18;
 
 impl<'a> Strict<'a> {
     /// A reader of one text: `items` counts what it holds, see [`MAX_ITEMS`].
-    pub(crate) fn new(path: Option<&'a KeyPath>, items: &'a Items) -> Strict<'a> {
+    pub fn new(path: Option<&'a KeyPath>, items: &'a Items) -> Strict<'a> {
         Strict { path, items }
     }
 
@@ -368,7 +368,7 @@ pub(crate) struct Tokens<'a> {
 }
 
 impl<'a> Tokens<'a> {
-    pub(crate) fn new(text: &'a [u8]) -> Tokens<'a> {
+    pub fn new(text: &'a [u8]) -> Tokens<'a> {
         Tokens { text, at: 0 }
     }
 
@@ -393,7 +393,7 @@ impl<'a> Tokens<'a> {
     }
 
     /// Exactly `bytes`, here.
-    pub(crate) fn raw(&mut self, bytes: &[u8]) -> bool {
+    pub fn raw(&mut self, bytes: &[u8]) -> bool {
         let ok = self.text[self.at..].starts_with(bytes);
         if ok {
             self.at += bytes.len();

@@ -48,7 +48,7 @@ pub(crate) fn masks<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u
 
 /// Each class's mask of `block`: the plain form, byte by byte.
 #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(feature = "plain"))))]
-pub fn masks<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
+pub(crate) fn masks<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
     masks_bytewise(block, classes)
 }
 

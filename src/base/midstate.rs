@@ -22,7 +22,7 @@ use sha2::digest::generic_array::GenericArray;
 use super::crypto::{decimal, sha256};
 
 /// SHA-256's initial state.
-const IV: [u32; 8] = [
+pub(crate) const IV: [u32; 8] = [
     0x6a09_e667,
     0xbb67_ae85,
     0x3c6e_f372,
@@ -44,7 +44,7 @@ const OUTER_PADDING: [u8; 64] = {
 };
 
 /// Compresses whole 64-byte blocks into `state`.
-fn compress(state: &mut [u32; 8], blocks: &[u8]) {
+pub(crate) fn compress(state: &mut [u32; 8], blocks: &[u8]) {
     debug_assert_eq!(blocks.len() % 64, 0);
     #[cfg(feature = "count-compressions")]
     super::crypto::compressions::add(blocks.len() as u64 / 64);
@@ -53,7 +53,7 @@ fn compress(state: &mut [u32; 8], blocks: &[u8]) {
     }
 }
 
-fn state_bytes(state: &[u32; 8]) -> [u8; 32] {
+pub(crate) fn state_bytes(state: &[u32; 8]) -> [u8; 32] {
     let mut out = [0u8; 32];
     for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
         chunk.copy_from_slice(&word.to_be_bytes());
@@ -168,7 +168,7 @@ impl Keyed {
     }
 
     /// Keys the HMAC without looking at the cache (for benchmarks).
-    pub fn uncached(server_seed: &str) -> Self {
+    pub(crate) fn uncached(server_seed: &str) -> Self {
         let mut key = [0u8; 64];
         let bytes = server_seed.as_bytes();
         if bytes.len() > 64 {
@@ -193,7 +193,7 @@ impl Keyed {
     }
 
     /// The MACs of `prefix` followed by a counter, with the prefix absorbed once.
-    pub fn counter(&self, prefix: &[u8]) -> Counter {
+    pub(crate) fn counter(&self, prefix: &[u8]) -> Counter {
         self.counter_of(&[prefix])
     }
 
@@ -252,7 +252,7 @@ impl Counter {
 
     /// Returns the MAC of the prefix followed by the decimal digits of `n`,
     /// written straight into the message block.
-    pub fn mac(&self, n: u64) -> [u8; 32] {
+    pub(crate) fn mac(&self, n: u64) -> [u8; 32] {
         let mut block = [0u8; 64];
         if self.block_into(n, &mut block) {
             self.finish_block(&block)
@@ -269,7 +269,7 @@ impl Counter {
     /// others wait (26 ns a compression against 40 ns on the machine of
     /// BENCHMARKS.md, with two chains or more). Streams and shuffles, whose
     /// next MACs are known before their bytes are used, make them in runs.
-    pub fn macs<const N: usize>(&self, first: u64) -> [[u8; 32]; N] {
+    pub(crate) fn macs<const N: usize>(&self, first: u64) -> [[u8; 32]; N] {
         let mut blocks = [[0u8; 64]; N];
         let mut n = first;
         for block in &mut blocks {

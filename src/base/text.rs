@@ -121,7 +121,7 @@ pub fn escape_lines(bytes: &[u8]) -> String {
 /// plane), so the text is still the same JSON value and can be copied into
 /// a request file. Outside strings JSON is ASCII, so only strings change;
 /// a line feed outside strings (pretty printing) stays.
-pub fn json(text: &str) -> String {
+pub(crate) fn json(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         // `##[` only occurs inside a string: `#` is not JSON outside one.

@@ -46,7 +46,7 @@ impl Ask {
     }
 
     /// Appends [`Ask::line`] to `out`.
-    pub(crate) fn write_line(&self, id: i64, out: &mut Vec<u8>) {
+    pub fn write_line(&self, id: i64, out: &mut Vec<u8>) {
         match self {
             Ask::Request(r) => r.write_line(id, out),
             Ask::Invalid(i) => i.write_line_with_id(id, out),
@@ -54,7 +54,7 @@ impl Ask {
     }
 
     /// The request text without id, as a report shows it.
-    pub(crate) fn text(&self) -> String {
+    pub fn text(&self) -> String {
         match self {
             Ask::Request(r) => r.to_value().to_string(),
             Ask::Invalid(i) => i.line.clone(),
@@ -235,8 +235,8 @@ pub fn generated(seed: u64, op: &'static OpSpec, index: u64) -> Case {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Plan {
     pub op: &'static OpSpec,
-    pub seed: u64,
-    pub generated: u64,
+    pub(crate) seed: u64,
+    pub(crate) generated: u64,
 }
 
 impl Plan {

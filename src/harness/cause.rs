@@ -46,16 +46,16 @@ pub(crate) fn no_probe(_: &Request) -> Option<Reply> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
     /// What kind of difference it is: the HMAC input, the mapping, the answer's form, or not localised.
-    pub cause: Cause,
+    pub(crate) cause: Cause,
     /// What every divergence of this cause shares: one finding per group.
     pub group: String,
     /// This case's story, with both sides' values.
     pub story: String,
     /// The HMAC of the step where the two sides part, if the op has one.
-    pub(crate) hmac: Option<Hmac>,
+    pub hmac: Option<Hmac>,
     /// The published non-canonical reading the target's answer equals, as
     /// "name (source)" (`crate::op::reading`).
-    pub reading: Option<String>,
+    pub(crate) reading: Option<String>,
 }
 
 /// Decides the cause of a divergence of `ask` (provably answers `want`,

@@ -283,7 +283,7 @@ pub fn all(dir: &Path) -> Result<Vec<Manifest>, ManifestError> {
 }
 
 /// Resolves `--target NAME|FILE`: a path to a `.toml` file, or a name in `dir`.
-pub fn find(spec: &str, dir: &Path) -> Result<Manifest, ManifestError> {
+pub(crate) fn find(spec: &str, dir: &Path) -> Result<Manifest, ManifestError> {
     let as_path = Path::new(spec);
     if spec.ends_with(".toml") || as_path.components().count() > 1 {
         return Manifest::load(as_path);

@@ -145,7 +145,7 @@ impl Cause {
 /// The HMAC of the step where two sides part, as provably forms it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct Hmac {
+pub struct Hmac {
     /// The key as text (escaped), and its UTF-8 bytes in hex.
     pub(crate) key: String,
     pub(crate) key_hex: String,
@@ -181,7 +181,7 @@ pub(crate) struct Symptom {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct Separates {
     /// The whole statement for people, or "no simple property found".
-    pub(crate) text: String,
+    pub text: String,
     /// The request field the property tests, if one was found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
@@ -250,12 +250,12 @@ pub struct Finding {
     pub(crate) expected: String,
     pub(crate) got: String,
     /// Unified diff, provably on the `-` side, the target on the `+` side.
-    pub diff: String,
+    pub(crate) diff: String,
     /// The first step where the two sides part, with both sides' values.
     pub(crate) parted: String,
     /// The HMAC of that step, for ops built on one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) hmac: Option<Hmac>,
+    pub hmac: Option<Hmac>,
     /// The cause recorded in the expectations, if they cover the finding.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recorded: Option<String>,
@@ -316,7 +316,7 @@ pub struct FaultExpectation {
     /// The fault kind's name (`timeout`, `crash`: [`super::FaultKind::name`]).
     pub kind: String,
     /// Why the target has this fault, in one line.
-    pub cause: String,
+    pub(crate) cause: String,
 }
 
 /// A result that differs from the expectations.
@@ -414,7 +414,7 @@ pub struct Replayed {
     /// The recorded request (JSON text without id).
     pub request: String,
     /// The cause recorded.
-    pub cause: String,
+    pub(crate) cause: String,
     /// Whether it still diverges with the recorded group.
     pub(crate) holds: bool,
     /// What happened, in words.

@@ -531,7 +531,7 @@ pub(crate) fn ranked(example: &Request, diverging: &Profile, agreeing: &Profile)
 
 /// Asks the target one request: `Some(true)` when it diverges, `Some(false)`
 /// when it agrees, `None` when it was not asked (no budget, no target).
-pub(crate) type Ask<'a> = dyn FnMut(&Request) -> Option<bool> + 'a;
+pub type Ask<'a> = dyn FnMut(&Request) -> Option<bool> + 'a;
 
 /// How many diverging examples a property is taken out of, and how many
 /// requests it is put into.

@@ -646,7 +646,7 @@ pub struct CellKey {
 #[derive(Debug, Clone, Copy)]
 pub struct CellSum {
     /// Probability per round of reaching the cell (expected occurrences).
-    pub reach: f64,
+    pub(crate) reach: f64,
     /// Σ reach · P(no dealer blackjack): how often the hand is actually played.
     pub(crate) played: f64,
     pub(crate) stand: f64,

@@ -23,7 +23,7 @@ use serde_json::Value;
 pub mod error;
 pub(crate) mod flag;
 pub mod ok;
-pub mod reading;
+pub(crate) mod reading;
 pub mod stats;
 pub mod strategy;
 
@@ -93,7 +93,7 @@ pub(crate) enum FieldDefault {
 }
 
 impl Field {
-    pub(crate) const fn text(name: &'static str) -> Field {
+    pub const fn text(name: &'static str) -> Field {
         Field::new(name, Kind::Text)
     }
     /// An integer that picks a case (nonce, cursor, die number): 0 ..= 2^53−1.
@@ -148,7 +148,7 @@ impl Field {
         }
     }
     /// The same field, filled in with `value` by `provably derive` when not given.
-    pub const fn cli_default(self, value: u64) -> Field {
+    pub(crate) const fn cli_default(self, value: u64) -> Field {
         Field {
             cli_default: Some(value),
             ..self
@@ -342,7 +342,7 @@ impl Parting {
 /// of the target to tell an HMAC input that differs from a draw or mapping
 /// that differs).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Step {
+pub(crate) struct Step {
     /// The HMAC key (a server seed) as text.
     pub(crate) key: String,
     /// The HMAC message.
@@ -411,12 +411,12 @@ pub(crate) type Generated = (&'static str, fn() -> String);
 pub struct Scheme {
     pub name: &'static str,
     /// Where the scheme is published (named in every vector file).
-    pub source: &'static str,
+    pub(crate) source: &'static str,
     pub ops: &'static [&'static OpSpec],
     /// Files `provably vectors` writes from the scheme's own tables, as
     /// (path relative to the repository root, text): one source for both
     /// languages (Stake's payout tables for its JS twin).
-    pub generated: &'static [Generated],
+    pub(crate) generated: &'static [Generated],
 }
 
 #[cfg(test)]
@@ -493,7 +493,7 @@ impl Request {
     }
 
     /// The text of a [`Kind::Text`] field.
-    pub(crate) fn text(&self, field: Field) -> &str {
+    pub fn text(&self, field: Field) -> &str {
         match self.arg(&field) {
             Arg::Text(s) => s,
             other => panic!("{} is {other:?}, not text", field.name),
@@ -551,7 +551,7 @@ impl Request {
     }
 
     /// Appends [`Request::line`] to `out`.
-    pub(crate) fn write_line(&self, id: i64, out: &mut Vec<u8>) {
+    pub fn write_line(&self, id: i64, out: &mut Vec<u8>) {
         serde_json::to_writer(out, &WithId(id, self)).expect("requests serialize");
     }
 
@@ -600,7 +600,7 @@ impl Request {
     /// key order: `op` first, then a missing or mistyped field (in the
     /// op's field order), then a key the op does not take (in text order),
     /// then a value outside its limits.
-    pub(crate) fn read(
+    pub fn read(
         members: Vec<(String, Value)>,
         find: impl Fn(&str) -> Option<&'static OpSpec>,
     ) -> Result<Request, OpError> {

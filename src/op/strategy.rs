@@ -227,7 +227,7 @@ fn sample_text(rng: &mut TestRng) -> String {
 /// generated cases, and the composed trees cost a deep harness run more
 /// than the target's answers (3.5 µs a text against 0.3 µs). A failing text
 /// shrinks to its shortest failing prefix, whole characters at a time.
-pub(crate) fn text() -> BoxedStrategy<String> {
+pub fn text() -> BoxedStrategy<String> {
     Text.boxed()
 }
 

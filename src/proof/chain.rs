@@ -53,14 +53,14 @@ use crate::schemes::crash::{link_of, LINKS};
 /// The version of a document that holds a crash history: version 1 and
 /// the `chain` epoch. A reader of version 1 refuses it at `proof`, rather
 /// than reading the chain as a field it does not know.
-pub const VERSION: u64 = 2;
+pub(crate) const VERSION: u64 = 2;
 
 /// The epoch key that makes an epoch a crash history.
-pub const KEY: &str = "chain";
+pub(crate) const KEY: &str = "chain";
 
 /// The farthest a game may be from the terminating hash, in links: the
 /// family's chains are 10^7 long, as Stake's is.
-pub const MAX_DISTANCE: u64 = crate::schemes::stake::crash::MAX_LIMIT;
+pub(crate) const MAX_DISTANCE: u64 = crate::schemes::stake::crash::MAX_LIMIT;
 
 /// The keys of `chain`, in the order they are checked.
 const CHAIN_KEYS: [&str; 5] = ["terminatingHash", "link", "firstGame", "salt", "variant"];
@@ -72,7 +72,7 @@ const MAX_ANCHORS: usize = 1 << 16;
 /// A crash history's chain: where its games' hashes must lead, and the
 /// variant each game is derived by.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Head {
+pub(crate) struct Head {
     terminating: [u8; 32],
     link: Link,
     first: u64,
@@ -92,7 +92,7 @@ fn chain_error(key: &str, reason: impl Into<String>) -> FieldError {
 
 /// Whether `op` plays a game of a chain: it takes a `hash` and a `salt`
 /// (`crash.v1`, `crash.v2`, `stake.crash`).
-pub fn is_game_op(op: &OpSpec) -> bool {
+pub(crate) fn is_game_op(op: &OpSpec) -> bool {
     op.field("hash").is_some() && op.field("salt").is_some()
 }
 
@@ -241,8 +241,8 @@ fn variant(v: &Value, salt: String) -> Result<Vec<(String, Value)>, FieldError> 
 /// A game of a crash history, as the ordered consumer follows it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Game {
-    pub head: Arc<Head>,
-    pub number: u64,
+    pub(crate) head: Arc<Head>,
+    pub(crate) number: u64,
     /// Its hash, when shown.
     pub hash: Option<[u8; 32]>,
     /// The epoch's line, for JSON lines.
@@ -284,7 +284,7 @@ pub(crate) fn check_commit(at: Place, error: Option<&FieldError>, commit: Option
 /// Every chain followed so far, in audit order: where each game's hash
 /// leads, which games were shown, and the runs missing.
 #[derive(Debug, Default)]
-pub struct Chains {
+pub(crate) struct Chains {
     walks: HashMap<Arc<str>, Walk>,
     /// The games shown, as runs of numbers per chain (a bet history's runs).
     shown: Bets,

@@ -72,8 +72,8 @@ pub(crate) fn read_whole_epoch(
 /// Where the reader is, for a syntax error's place; whether it stopped on purpose.
 #[derive(Default)]
 pub(crate) struct Ctx {
-    pub(crate) epoch: Cell<Option<u64>>,
-    pub(crate) round: Cell<Option<u64>>,
+    pub epoch: Cell<Option<u64>>,
+    pub round: Cell<Option<u64>>,
     /// The current epoch's `Epoch` event is out.
     pub(crate) began: Cell<bool>,
 }

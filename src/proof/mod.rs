@@ -93,7 +93,7 @@ pub(crate) const VERSION: u64 = 1;
 
 /// The versions a document may say it is: 1, and 2, which is 1 with crash
 /// histories ([`chain`]), written as 2 so that a reader of 1 refuses it.
-pub const READS: [u64; 2] = [VERSION, chain::VERSION];
+pub(crate) const READS: [u64; 2] = [VERSION, chain::VERSION];
 
 /// The verdict on one round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

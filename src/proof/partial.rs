@@ -121,10 +121,10 @@ pub(crate) struct BetRun {
     pub epoch: u64,
     pub round: u64,
     pub line: Option<u64>,
-    pub verdict: RoundVerdict,
+    pub(crate) verdict: RoundVerdict,
     /// Games of a crash history ([`super::chain`]), not bets.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub game: bool,
+    pub(crate) game: bool,
 }
 
 /// A part's counts, as its audit counted them (before bet histories), and
@@ -133,7 +133,7 @@ pub(crate) struct BetRun {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PartEnd {
-    pub counts: Counts,
+    pub(crate) counts: Counts,
     pub(crate) records: u64,
     pub(crate) sha256: String,
 }
@@ -175,9 +175,9 @@ pub(crate) struct TableCounts {
     pub(crate) b: u64,
     pub rounds: u64,
     /// counts[test · stride + cell], as the family's layout orders them.
-    pub counts: Vec<u64>,
+    pub(crate) counts: Vec<u64>,
     /// pairs[a · stride + b] of consecutive values.
-    pub pairs: Vec<u64>,
+    pub(crate) pairs: Vec<u64>,
 }
 
 impl Tables {

@@ -33,7 +33,7 @@ pub(crate) const MAX_EXTERNAL: usize = 64;
 /// A round read and validated: the request (with the epoch's secret and
 /// the seats' client seed filled in), and what the round says besides.
 #[derive(Debug, Clone)]
-pub(crate) struct Round {
+pub struct Round {
     pub request: Request,
     pub observed: Option<Map<String, Value>>,
     pub(crate) external: Option<String>,
@@ -257,7 +257,7 @@ impl std::io::Write for Counter {
 pub(crate) struct Judgement {
     pub(crate) verdict: RoundVerdict,
     pub findings: Vec<Finding>,
-    pub derived: Option<Value>,
+    pub(crate) derived: Option<Value>,
 }
 
 /// A round whose request the op refuses (a rule that ties fields together,

@@ -84,7 +84,7 @@ impl Default for Options {
 
 /// The default cap on one line of JSON lines (an epoch); `provably merge`
 /// holds a partial's lines to it too.
-pub(crate) const MAX_LINE: usize = 64 << 20;
+pub const MAX_LINE: usize = 64 << 20;
 
 /// The default cap on one value of a document: that of a JSON line, since
 /// a JSON-lines epoch is one value too.

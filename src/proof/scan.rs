@@ -89,7 +89,7 @@ fn shown(b: u8) -> String {
 
 impl<R: BufRead> Scanner<R> {
     /// A scanner whose values are not capped (a JSON line, already capped as a whole).
-    pub(crate) fn new(input: R) -> Self {
+    pub fn new(input: R) -> Self {
         Self::with_limit(input, usize::MAX)
     }
 
@@ -114,7 +114,7 @@ impl<R: BufRead> Scanner<R> {
     }
 
     /// The line the scanner is at.
-    pub(crate) fn line(&self) -> u64 {
+    pub fn line(&self) -> u64 {
         self.line
     }
 
@@ -228,7 +228,7 @@ impl<R: BufRead> Scanner<R> {
 
     /// At an opening `open`: consumes it; `true` if the container is empty
     /// (its `close` is consumed too).
-    pub(crate) fn open(&mut self, open: u8, close: u8) -> Result<bool, ScanError> {
+    pub fn open(&mut self, open: u8, close: u8) -> Result<bool, ScanError> {
         self.expect(open, &format!("'{}'", open as char))?;
         if self.peek()? == Some(close) {
             self.bump();

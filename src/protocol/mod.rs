@@ -43,7 +43,7 @@ impl Message {
 
     /// Reads a request object's members (in text order): the handshake, or
     /// an op of the table through [`Request::read`].
-    pub(crate) fn read(members: Vec<(String, Value)>) -> Result<Message, OpError> {
+    pub fn read(members: Vec<(String, Value)>) -> Result<Message, OpError> {
         let member = |name: &str| members.iter().find(|(k, _)| k == name).map(|(_, v)| v);
         if member("op").and_then(Value::as_str) != Some("hello") {
             return Request::read(members, crate::registry::find).map(Message::Request);

@@ -3,10 +3,10 @@
 //! build on another's primitives (Stake's bytes are the shoe's stream) but
 //! names no layer above it.
 
-pub mod bcgame;
+pub(crate) mod bcgame;
 pub mod blackjack;
 pub mod crash;
-pub mod csgoempire;
+pub(crate) mod csgoempire;
 pub mod cursor;
 pub mod dice;
 pub(crate) mod freebitco;

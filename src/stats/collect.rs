@@ -208,7 +208,7 @@ impl Collector {
     }
 
     /// How many families were past the cap: at least this many when it is `MAX_PAST`.
-    pub fn past_cap(&self) -> u64 {
+    pub(crate) fn past_cap(&self) -> u64 {
         self.past.len() as u64
     }
 

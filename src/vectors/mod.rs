@@ -32,18 +32,18 @@ use std::path::Path;
 // Each scheme's canonical vectors, one module per scheme.
 pub(crate) mod bcgame;
 pub(crate) mod blackjack;
-pub(crate) mod crash;
+pub mod crash;
 pub(crate) mod csgoempire;
 pub(crate) mod cursor;
-pub(crate) mod dice;
+pub mod dice;
 pub(crate) mod freebitco;
 pub(crate) mod ladder;
 pub(crate) mod lucky;
-pub(crate) mod poker;
-pub(crate) mod selfpoker;
-pub(crate) mod shoe;
+pub mod poker;
+pub mod selfpoker;
+pub mod shoe;
 pub(crate) mod skinclub;
-pub(crate) mod stake;
+pub mod stake;
 #[cfg(feature = "toy")]
 pub(crate) mod toy;
 
@@ -66,7 +66,7 @@ use crate::vectors::negative::Invalid;
 /// One vector before it is run: why it is there and what it asks.
 pub struct Case {
     /// Why the case is there (the branch it forces), as the file's `comment` shows it.
-    pub comment: String,
+    pub(crate) comment: String,
     /// Provenance flags, the only ones set by hand.
     pub(crate) tags: Vec<Flag>,
     /// The request in its wire form: the file's `input`, without id.
@@ -199,7 +199,7 @@ fn is_compatibility(c: u32) -> bool {
 /// The cases of one scheme, as its `vectors.rs` lists them: valid requests
 /// and request lines every implementation must refuse.
 #[derive(Default)]
-pub(crate) struct VectorSet {
+pub struct VectorSet {
     pub cases: Vec<Case>,
     pub invalid: Vec<Invalid>,
 }

@@ -852,7 +852,7 @@ fn fits(f: &crate::proof::Finding, w: &Want) -> bool {
 ///
 /// # Panics
 /// When a vector's audit finds other than the vector states.
-pub fn file(generator: &str) -> Value {
+pub(crate) fn file(generator: &str) -> Value {
     let mut all = Vec::new();
     valid(&mut all);
     valid_more(&mut all);
@@ -891,7 +891,7 @@ pub fn file(generator: &str) -> Value {
         .collect();
     json!({
         "format": "proof documents, versions 1 and 2 (docs/proofs.md)",
-        "generatorVersion": crate::vectors::GENERATOR,
+        "generatorVersion": generator,
         "notes": {
             "text": "The exact input: a proof document, or JSON lines (one epoch per line).",
             "class": "valid (verdict match or unobserved), tampered (mismatch) or invalid.",

@@ -212,7 +212,7 @@ fn invalid_test(schemes: Option<&[&str]>) -> Value {
 }
 
 /// vectors/vectors.schema.json: a scheme's vector file, or the self-test bundle.
-pub fn vectors() -> Value {
+pub(crate) fn vectors() -> Value {
     let mut defs = Map::new();
     let mut groups = Vec::new();
     let mut selftests = Vec::new();
@@ -549,7 +549,7 @@ const COUNT_KEYS: [&str; 12] = [
 /// vectors/partial.schema.json: one line of a partial audit (`provably
 /// audit --partial`, src/proof/partial.rs); a partial is JSON lines, each
 /// line one `record`.
-pub fn partial() -> Value {
+pub(crate) fn partial() -> Value {
     let count = json!({ "type": "integer", "minimum": 0 });
     let index = json!({ "type": ["integer", "null"], "minimum": 0 });
     let obj = |props: Vec<(&str, Value)>, optional: &[&str]| {

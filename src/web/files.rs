@@ -83,7 +83,7 @@ pub enum Tree {
 
 impl Tree {
     /// The directory under the repository root.
-    pub fn dir(self) -> &'static str {
+    pub(crate) fn dir(self) -> &'static str {
         match self {
             Tree::Web => "web",
             Tree::Js => "reference/js",

@@ -284,7 +284,7 @@ pub fn roll<P: Primitives + ?Sized>(p: &P, server: &str, client: &str, n: u64) -
 }
 
 /// `ladder.shuffle`: eight big-endian u32 per MAC of "clientSeed:b", j = ⌊v/2^32 · (i+1)⌋.
-pub fn ladder<P: Primitives + ?Sized>(p: &P, server: &str, client: &str, size: usize) -> Vec<u64> {
+pub(crate) fn ladder<P: Primitives + ?Sized>(p: &P, server: &str, client: &str, size: usize) -> Vec<u64> {
     let mut order: Vec<u64> = (0..size as u64).collect();
     let mut words = (0u64..).flat_map(|b| {
         let block = p.hmac_sha256(server, &format!("{client}:{b}"));

@@ -35,20 +35,20 @@ use super::window;
 
 /// The old page's float: the first four bytes of the MAC, big-endian, as a
 /// u32 (the float is u/2³², exact).
-pub fn first_u32(mac: &[u8]) -> u32 {
+pub(crate) fn first_u32(mac: &[u8]) -> u32 {
     u32::from_be_bytes(mac[..4].try_into().expect("4 bytes"))
 }
 
 /// `(u / 2^32).toFixed(9)` as the integer n of n/10⁹: the exact value
 /// rounded to nine decimals, a tie up (ECMA-262 Number.prototype.toFixed:
 /// "If there are two such n, pick the larger n"). Exact: u·10⁹ < 2⁶².
-pub fn to_fixed9(u: u32) -> u64 {
+pub(crate) fn to_fixed9(u: u32) -> u64 {
     (u64::from(u) * 1_000_000_000 + (1 << 31)) >> 32
 }
 
 /// The decimal text n/10⁹ read back as a double (JavaScript's string to
 /// number: the nearest double, as Rust's parse).
-pub fn fixed_value(n: u64) -> f64 {
+pub(crate) fn fixed_value(n: u64) -> f64 {
     format!("{}.{:09}", n / 1_000_000_000, n % 1_000_000_000)
         .parse()
         .expect("a decimal number")
@@ -60,17 +60,17 @@ fn shown(x: f64) -> f64 {
 }
 
 /// The old page's roll of the float u/2³².
-pub fn old_roll(u: u32) -> f64 {
+pub(crate) fn old_roll(u: u32) -> f64 {
     shown(fixed_value(to_fixed9(u)))
 }
 
 /// The reading `no-tofixed`: the page's formula on the float itself.
-pub fn old_roll_without_tofixed(u: u32) -> f64 {
+pub(crate) fn old_roll_without_tofixed(u: u32) -> f64 {
     shown(f64::from(u) / 4_294_967_296.0)
 }
 
 /// The new page's roll: `slideWindowNumber(hash, 10001) / 100`.
-pub fn new_roll(hash: &str) -> f64 {
+pub(crate) fn new_roll(hash: &str) -> f64 {
     window::number(hash, 10_001.0) / 100.0
 }
 
@@ -82,7 +82,7 @@ pub fn new_roll(hash: &str) -> f64 {
     clippy::cast_sign_loss,
     reason = "x is at least 0 and below 10^21, its floor an integer"
 )]
-pub fn parse_int(x: f64) -> u64 {
+pub(crate) fn parse_int(x: f64) -> u64 {
     if x > 0.0 && x < 1e-6 {
         // Rust's `{:e}` writes the shortest round-trip digits, as String() does.
         let text = format!("{x:e}");

@@ -20,12 +20,12 @@ use crate::base::crypto::hex;
 use crate::base::hmac::Keyed;
 
 /// The MAC of flip `round` (from 1).
-pub fn mac(server_seed: &str, client_seed: &str, nonce: u64, round: u64) -> [u8; 32] {
+pub(crate) fn mac(server_seed: &str, client_seed: &str, nonce: u64, round: u64) -> [u8; 32] {
     Keyed::new(server_seed).mac(format!("{client_seed}:{nonce}:{round}").as_bytes())
 }
 
 /// The old page's coin: ⌊f·2⌋ of the first four bytes, the top bit.
-pub fn old_coin(mac: &[u8; 32]) -> u8 {
+pub(crate) fn old_coin(mac: &[u8; 32]) -> u8 {
     mac[0] >> 7
 }
 
@@ -35,12 +35,18 @@ pub fn old_coin(mac: &[u8; 32]) -> u8 {
     clippy::cast_sign_loss,
     reason = "a number in [0, 2)"
 )]
-pub fn new_coin(mac: &[u8; 32]) -> u8 {
+pub(crate) fn new_coin(mac: &[u8; 32]) -> u8 {
     window::number(&hex(mac), 2.0).floor() as u8
 }
 
 /// The flips 1 ..= rounds of a bet, by `coin`.
-pub fn flips(server_seed: &str, client_seed: &str, nonce: u64, rounds: u64, coin: fn(&[u8; 32]) -> u8) -> Vec<u8> {
+pub(crate) fn flips(
+    server_seed: &str,
+    client_seed: &str,
+    nonce: u64,
+    rounds: u64,
+    coin: fn(&[u8; 32]) -> u8,
+) -> Vec<u8> {
     (1..=rounds)
         .map(|k| coin(&mac(server_seed, client_seed, nonce, k)))
         .collect()

@@ -20,10 +20,10 @@
 use crate::schemes::lucky::{self, Variant};
 
 /// Results run 0 ..= this − 1.
-pub const MODULUS: u32 = 100_000;
+pub(crate) const MODULUS: u32 = 100_000;
 
 /// The page's lucky number of a bet, and the group it was found in.
-pub fn lucky(server_seed: &str, client_seed: &str, nonce: u64) -> lucky::Lucky {
+pub(crate) fn lucky(server_seed: &str, client_seed: &str, nonce: u64) -> lucky::Lucky {
     let mac = lucky::RUNEBANKS.hex(server_seed, client_seed, nonce);
     let found = lucky::scan(&mac);
     lucky::Lucky {
@@ -38,7 +38,7 @@ pub fn roll(lucky: u32) -> u32 {
 }
 
 /// A clone's lucky number of a bet under BC.Game's result.
-pub fn roll_of(v: Variant, server_seed: &str, client_seed: &str, nonce: u64) -> (u32, u32) {
+pub(crate) fn roll_of(v: Variant, server_seed: &str, client_seed: &str, nonce: u64) -> (u32, u32) {
     let l = v.lucky(server_seed, client_seed, nonce);
     (l, roll(l))
 }

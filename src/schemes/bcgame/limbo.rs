@@ -20,22 +20,22 @@ const TWO_52: f64 = 4_503_599_627_370_496.0;
 
 /// r/2⁵², exact.
 #[allow(clippy::cast_precision_loss, reason = "below 2^52: exact")]
-pub fn x_of(r: u64) -> f64 {
+pub(crate) fn x_of(r: u64) -> f64 {
     r as f64 / TWO_52
 }
 
 /// The first 52 bits of an HMAC-SHA256 MAC.
-pub fn r_of(mac: &[u8]) -> u64 {
+pub(crate) fn r_of(mac: &[u8]) -> u64 {
     first52(mac[..32].try_into().expect("32 bytes"))
 }
 
 /// The multiplier of r: max(1, ⌊99/(1 − X)⌋/100).
-pub fn multiplier_of(r: u64) -> f64 {
+pub(crate) fn multiplier_of(r: u64) -> f64 {
     v2_of(x_of(r))
 }
 
 /// Whether the clamp at 1 decides (X below 0.01: ⌊99/(1 − X)⌋ < 100).
-pub fn clamped(r: u64) -> bool {
+pub(crate) fn clamped(r: u64) -> bool {
     v2_unclamped(x_of(r)) < 1.0
 }
 

@@ -31,32 +31,32 @@
 use crate::base::crypto::hex;
 use crate::base::hmac::{hmac_sha512, Keyed};
 
-pub mod classicdice;
-pub mod coinflip;
-pub(crate) mod fields;
-pub mod hashdice;
-pub mod limbo;
-pub(crate) mod ops;
-pub mod plinko;
-pub mod rotation;
+pub(crate) mod classicdice;
+pub(crate) mod coinflip;
+pub mod fields;
+pub(crate) mod hashdice;
+pub(crate) mod limbo;
+pub mod ops;
+pub(crate) mod plinko;
+pub(crate) mod rotation;
 pub mod stats;
-pub mod window;
+pub(crate) mod window;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 /// The hash a page's HMAC is built on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Hash {
+pub(crate) enum Hash {
     Sha256,
     Sha512,
 }
 
 /// The words of the `hash` field, in [`enum@Hash`] order.
-pub const HASHES: [&str; 2] = ["sha256", "sha512"];
+pub(crate) const HASHES: [&str; 2] = ["sha256", "sha512"];
 
 impl Hash {
     /// The hash a word of [`HASHES`] names.
-    pub fn of(word: &str) -> Hash {
+    pub(crate) fn of(word: &str) -> Hash {
         if word == "sha512" {
             Hash::Sha512
         } else {
@@ -66,12 +66,12 @@ impl Hash {
 }
 
 /// The message every page signs: `clientSeed + ':' + nonce`.
-pub fn message(client_seed: &str, nonce: u64) -> String {
+pub(crate) fn message(client_seed: &str, nonce: u64) -> String {
     format!("{client_seed}:{nonce}")
 }
 
 /// The MAC's bytes: HMAC(key = serverSeed, message = "clientSeed:nonce").
-pub fn mac(hash: Hash, server_seed: &str, client_seed: &str, nonce: u64) -> Vec<u8> {
+pub(crate) fn mac(hash: Hash, server_seed: &str, client_seed: &str, nonce: u64) -> Vec<u8> {
     let m = message(client_seed, nonce);
     match hash {
         Hash::Sha256 => Keyed::new(server_seed).mac(m.as_bytes()).to_vec(),
@@ -80,6 +80,6 @@ pub fn mac(hash: Hash, server_seed: &str, client_seed: &str, nonce: u64) -> Vec<
 }
 
 /// The MAC as the pages show it: lowercase hex (64 or 128 digits).
-pub fn mac_hex(hash: Hash, server_seed: &str, client_seed: &str, nonce: u64) -> String {
+pub(crate) fn mac_hex(hash: Hash, server_seed: &str, client_seed: &str, nonce: u64) -> String {
     hex(&mac(hash, server_seed, client_seed, nonce))
 }

@@ -17,7 +17,7 @@ use crate::op::{Flag, OkField, Reach, Shape};
 use crate::schemes::lucky::DUCKDICE;
 use crate::schemes::stake::ops::num;
 
-pub(crate) static SCHEME: Scheme = Scheme {
+pub static SCHEME: Scheme = Scheme {
     name: "bcgame",
     source: "BC.Game's verification pages (bcgame-project/verify)",
     ops: &[
@@ -143,7 +143,7 @@ pub(crate) static CLASSICDICE_OLD: OpSpec = OpSpec {
 };
 
 /// The help centre's and the blog's old Classic Dice: no `toFixed(9)`.
-pub const NO_TOFIXED: Reading = Reading {
+pub(crate) const NO_TOFIXED: Reading = Reading {
     name: "no-tofixed",
     source:
         "BC.Game help centre, Game \"Classic Dice\" Fairness; blog.bc.game, How is provably fair used in Classic Dice",
@@ -181,7 +181,7 @@ pub(crate) static CLASSICDICE: OpSpec = OpSpec {
 };
 
 /// The prose of `classicdice_new.html`: ×10000, the integer part.
-pub const PROSE: Reading = Reading {
+pub(crate) const PROSE: Reading = Reading {
     name: "prose",
     source: "bcgame-project/verify classicdice_new.html, its Calculation Process",
     ok: |r| Some(json!({ "roll": classicdice::dice(&hex_of(r, Hash::Sha256)) })),
@@ -271,7 +271,7 @@ pub(crate) static HASHDICE: OpSpec = OpSpec {
 };
 
 /// The help centre's Hash Dice: DuckDice's plain SHA-512, mod 10⁵.
-pub const HELP_CENTRE: Reading = Reading {
+pub(crate) const HELP_CENTRE: Reading = Reading {
     name: "help-centre",
     source: "BC.Game help centre, How to Play Hash Dice?",
     ok: |r| {

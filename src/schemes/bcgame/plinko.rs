@@ -16,14 +16,14 @@
 //!   no payout table with it, so the op answers none.
 
 /// The numbers of the MAC (16 for 64 bytes), as their u32s.
-pub fn words(mac: &[u8]) -> Vec<u32> {
+pub(crate) fn words(mac: &[u8]) -> Vec<u32> {
     mac.chunks_exact(4)
         .map(|c| u32::from_be_bytes(c.try_into().expect("4 bytes")))
         .collect()
 }
 
 /// `num > .5` for num = u/2³²: Right (1), else Left (0).
-pub fn direction(u: u32) -> u8 {
+pub(crate) fn direction(u: u32) -> u8 {
     u8::from(u > 1 << 31)
 }
 

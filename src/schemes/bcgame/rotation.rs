@@ -24,22 +24,22 @@
 use crate::base::crypto::sha256_hex;
 
 /// `mines.html`'s starting list of the tiles 1 ..= 25.
-pub const MINES_START: [u8; 25] = [
+pub(crate) const MINES_START: [u8; 25] = [
     7, 2, 19, 25, 1, 13, 5, 24, 14, 6, 15, 9, 22, 16, 3, 17, 18, 20, 8, 21, 4, 12, 10, 23, 11,
 ];
 
 /// `keno_single.html`'s starting list of the numbers 1 ..= 40.
-pub const KENO_START: [u8; 40] = [
+pub(crate) const KENO_START: [u8; 40] = [
     1, 30, 11, 40, 2, 29, 12, 39, 3, 28, 13, 38, 4, 27, 14, 37, 5, 26, 15, 36, 6, 25, 16, 35, 7, 24, 17, 34, 8, 23, 18,
     33, 9, 22, 19, 32, 10, 21, 20, 31,
 ];
 
 /// The numbers Keno draws.
-pub const KENO_DRAWN: usize = 10;
+pub(crate) const KENO_DRAWN: usize = 10;
 
 /// `createNums(list, seed)`: `list` sorted by the rotations of SHA256(seed)
 /// paired with it; the sort is stable.
-pub fn sort_by_rotations(list: &[u8], seed: &str) -> Vec<u8> {
+pub(crate) fn sort_by_rotations(list: &[u8], seed: &str) -> Vec<u8> {
     let h = sha256_hex(seed);
     let mut pairs: Vec<(String, u8)> = list
         .iter()
@@ -52,7 +52,7 @@ pub fn sort_by_rotations(list: &[u8], seed: &str) -> Vec<u8> {
 
 /// `getResult(hash)`: `start` sorted by rotations of SHA256(hash), then by
 /// rotations of SHA256(SHA256(hash)).
-pub fn order(hash: &str, start: &[u8]) -> Vec<u8> {
+pub(crate) fn order(hash: &str, start: &[u8]) -> Vec<u8> {
     let first = sort_by_rotations(start, hash);
     sort_by_rotations(&first, &sha256_hex(hash))
 }

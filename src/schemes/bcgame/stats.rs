@@ -35,7 +35,7 @@ use crate::schemes::crash::stats::point_law;
 use crate::schemes::stake::stats::{multiplier_cell, THRESHOLDS};
 
 /// Why Mines and Keno have no test.
-pub const ROTATION_UNTESTED: &str = "the rotation sort's law is not computed: one sort of 25 rotations of a uniform text is not uniform (its end items take the first and last place about 4 % more often, measured), two sorts in a row are closer, and no exact law of either is derived here";
+pub(crate) const ROTATION_UNTESTED: &str = "the rotation sort's law is not computed: one sort of 25 rotations of a uniform text is not uniform (its end items take the first and last place about 4 % more often, measured), two sorts in a row are closer, and no exact law of either is derived here";
 
 /// All MAC digit patterns the window's law counts over: 16²⁹.
 const SPAN: u128 = 1 << 116;
@@ -56,7 +56,7 @@ fn inverse47(m: u128) -> u128 {
 
 /// How many patterns of the first 29 hex digits (out of 16²⁹) have window
 /// number below `t` (0 ..= 2⁵³): the window's 14 digits below w = 8t.
-pub fn window_below(t: u64) -> u128 {
+pub(crate) fn window_below(t: u64) -> u128 {
     let w = u128::from(t) * 8;
     let sixteen = |k: u32| 16u128.pow(k);
     let mut total = 0u128;
@@ -120,7 +120,7 @@ fn new_whole(num: u64) -> f64 {
 }
 
 /// The law of the new Classic Dice's cells.
-pub fn classicdice_law() -> Vec<f64> {
+pub(crate) fn classicdice_law() -> Vec<f64> {
     #[allow(clippy::cast_precision_loss, reason = "k is at most 49")]
     let starts: Vec<u64> = (0..DICE_CELLS)
         .map(|k| first_reaching(TWO_53, &|n| new_whole(n) >= 2.0 * k as f64))
@@ -134,7 +134,7 @@ fn dice_of(num: u64) -> u64 {
 }
 
 /// The law of `bcgame.dice`'s ⌊roll/200⌋, 0 ..= 49.
-pub fn dice_law() -> Vec<f64> {
+pub(crate) fn dice_law() -> Vec<f64> {
     let starts: Vec<u64> = (0..DICE_CELLS)
         .map(|k| {
             if k == 0 {
@@ -148,7 +148,7 @@ pub fn dice_law() -> Vec<f64> {
 }
 
 /// The law of the old Classic Dice's cells, over the 2³² floats.
-pub fn classicdice_old_law() -> Vec<f64> {
+pub(crate) fn classicdice_old_law() -> Vec<f64> {
     let top = 1u64 << 32;
     #[allow(clippy::cast_precision_loss, reason = "k is at most 49")]
     let reach = |k: u64| {
@@ -163,10 +163,10 @@ pub fn classicdice_old_law() -> Vec<f64> {
 }
 
 /// P(Right) of one plinko row: the words above 2³¹, (2³¹ − 1)/2³².
-pub const RIGHT: f64 = 2_147_483_647.0 / 4_294_967_296.0;
+pub(crate) const RIGHT: f64 = 2_147_483_647.0 / 4_294_967_296.0;
 
 /// P(tails) of the new Coin Flip: the window numbers from 2⁵², exactly.
-pub fn new_tails() -> f64 {
+pub(crate) fn new_tails() -> f64 {
     #[allow(clippy::cast_precision_loss, reason = "one rounding of the exact count")]
     let p = (SPAN - window_below(1 << 52)) as f64 / SPAN as f64;
     p
@@ -200,7 +200,7 @@ const TAIL: f64 = 0.01;
 /// The pooled edge of n trials of probability p: the smallest lo with
 /// P(count ≤ lo) ≥ 1 % (counts below lo pooled into it, above n − lo into
 /// that one).
-pub fn pooled_low(n: u64, p: f64) -> u64 {
+pub(crate) fn pooled_low(n: u64, p: f64) -> u64 {
     let mut below = 0.0;
     for (k, term) in (0u64..).zip(binomial(n, p)) {
         below += term;
@@ -212,12 +212,12 @@ pub fn pooled_low(n: u64, p: f64) -> u64 {
 }
 
 /// The pooled cell of a count k of n trials.
-pub fn pooled_cell(k: u64, n: u64, lo: u64) -> usize {
+pub(crate) fn pooled_cell(k: u64, n: u64, lo: u64) -> usize {
     usize::try_from(k.clamp(lo, n - lo) - lo).expect("small")
 }
 
 /// The law of the pooled cells of n trials of probability p.
-pub fn pooled_law(n: u64, p: f64) -> Vec<f64> {
+pub(crate) fn pooled_law(n: u64, p: f64) -> Vec<f64> {
     let lo = pooled_low(n, p);
     let mut law = vec![0.0; usize::try_from(n - 2 * lo + 1).expect("small")];
     for (k, term) in (0u64..).zip(binomial(n, p)) {

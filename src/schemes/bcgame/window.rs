@@ -19,35 +19,34 @@
 //!   46 of 47 MACs ([`index_through_double`]). The page uses `BigInt`.
 //! - **no shift.** `Number(BigInt(14 digits)) / 8` (a port's division
 //!   instead of `>> 3`) keeps the three low bits as a fraction, after
-//!   rounding 56 bits to 53: another number in most MACs
-//!   ([`unshifted`]).
+//!   rounding 56 bits to 53: another number in most MACs.
 
 /// 2⁻⁵³, the page's `MAX_BORDER`.
 const MAX_BORDER: f64 = 1.0 / 9_007_199_254_740_992.0;
 
 /// The page's modulus of the first 15 digits.
-pub const MODULUS: u64 = 47;
+pub(crate) const MODULUS: u64 = 47;
 
 /// Where the window starts: the first 15 hex digits, exactly, mod 47.
-pub fn index(hash: &str) -> usize {
+pub(crate) fn index(hash: &str) -> usize {
     let first = u64::from_str_radix(&hash[..15], 16).expect("15 hex digits");
     usize::try_from(first % MODULUS).expect("below 47")
 }
 
 /// The window's 14 hex digits, shifted right by 3: an integer below 2⁵³.
-pub fn num(hash: &str) -> u64 {
+pub(crate) fn num(hash: &str) -> u64 {
     let i = index(hash);
     u64::from_str_radix(&hash[i..i + 14], 16).expect("14 hex digits") >> 3
 }
 
 /// num·2⁻⁵³: a number in [0, 1), exact.
 #[allow(clippy::cast_precision_loss, reason = "below 2^53: exact")]
-pub fn fraction(num: u64) -> f64 {
+pub(crate) fn fraction(num: u64) -> f64 {
     num as f64 * MAX_BORDER
 }
 
 /// `slideWindowNumber(hash, events)`: num·2⁻⁵³·events, rounded once.
-pub fn number(hash: &str, events: f64) -> f64 {
+pub(crate) fn number(hash: &str, events: f64) -> f64 {
     fraction(num(hash)) * events
 }
 
@@ -60,18 +59,9 @@ pub fn number(hash: &str, events: f64) -> f64 {
     clippy::cast_sign_loss,
     reason = "the trap itself: 60 bits through a double; the remainder is below 47"
 )]
-pub fn index_through_double(hash: &str) -> usize {
+pub(crate) fn index_through_double(hash: &str) -> usize {
     let first = u64::from_str_radix(&hash[..15], 16).expect("15 hex digits");
     ((first as f64) % 47.0) as usize
-}
-
-/// The fraction a port that divides by 8 instead of shifting gets:
-/// `Number(BigInt(14 digits)) / 8 * 2^-53`.
-#[allow(clippy::cast_precision_loss, reason = "the trap itself: 56 bits rounded to a double")]
-pub fn unshifted(hash: &str) -> f64 {
-    let i = index(hash);
-    let w = u64::from_str_radix(&hash[i..i + 14], 16).expect("14 hex digits");
-    w as f64 / 8.0 * MAX_BORDER
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use crate::op::{Field, FieldDefault, Kind};
 
 /// The instant-crash divisors the sources use: Roobet's 20, 25 and 33,
 /// bustabit v1's 101.
-pub const DIVISORS: [u64; 4] = [20, 25, 33, 101];
+pub(crate) const DIVISORS: [u64; 4] = [20, 25, 33, 101];
 
 pub(crate) const DIVISOR: Field = Field::new(
     "divisor",

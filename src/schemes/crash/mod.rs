@@ -76,11 +76,11 @@
 //!   needs a BLS signature, and no maintained crate makes it cheap here.
 //!   The current chain's link, and every game after it, are in scope.
 
-pub(crate) mod fields;
-pub(crate) mod ops;
+pub mod fields;
+pub mod ops;
 pub mod stats;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 use crate::base::chain::step;
 pub use crate::base::chain::{bytes_of, Link};
@@ -105,7 +105,7 @@ pub(crate) fn link_of(word: &str) -> Link {
 }
 
 /// The previous game's hash: h\[i−1\] = link(h\[i\]).
-pub fn previous(link: Link, hash: &str) -> [u8; 32] {
+pub(crate) fn previous(link: Link, hash: &str) -> [u8; 32] {
     step(link, &bytes_of(hash))
 }
 
@@ -123,7 +123,7 @@ pub(crate) fn first52(mac: &[u8; 32]) -> u64 {
 /// Long division by as many bytes at a time as the remainder leaves room
 /// for in 64 bits: one division per seven bytes for the sources' divisors
 /// (a division per byte cost more than the game's five compressions).
-pub fn remainder(mac: &[u8; 32], divisor: u64) -> u64 {
+pub(crate) fn remainder(mac: &[u8; 32], divisor: u64) -> u64 {
     let room = divisor.leading_zeros() / 8;
     if room == 0 {
         let d = u128::from(divisor);
@@ -143,7 +143,7 @@ pub(crate) fn divisible(mac: &[u8; 32], divisor: u64) -> bool {
 }
 
 /// v1's MAC: HMAC_SHA256(key = the game hash's hex text, message = the salt).
-pub fn v1_mac(hash: &str, salt: &str) -> [u8; 32] {
+pub(crate) fn v1_mac(hash: &str, salt: &str) -> [u8; 32] {
     hmac_sha256(hash.as_bytes(), salt.as_bytes())
 }
 
@@ -160,7 +160,7 @@ pub(crate) fn v1_cents(h: u64) -> f64 {
 
 /// v1's crash point: `instant` when the MAC is divisible by `divisor`,
 /// else [`v1_cents`] / 100.
-pub(crate) fn v1_point(hash: &str, salt: &str, divisor: u64, instant: u64) -> f64 {
+pub fn v1_point(hash: &str, salt: &str, divisor: u64, instant: u64) -> f64 {
     let mac = v1_mac(hash, salt);
     if divisible(&mac, divisor) {
         #[allow(clippy::cast_precision_loss, reason = "0 or 1")]
@@ -175,13 +175,13 @@ pub fn v2_mac(hash: &str, salt: &str) -> [u8; 32] {
 }
 
 /// [`v2_mac`] of the hash's bytes (a chain walked holds them already).
-pub fn v2_mac_of(hash: &[u8; 32], salt: &str) -> [u8; 32] {
+pub(crate) fn v2_mac_of(hash: &[u8; 32], salt: &str) -> [u8; 32] {
     Keyed::new(salt).mac(hash)
 }
 
 /// X = the first 52 bits / 2^52, exact in binary64.
 #[allow(clippy::cast_precision_loss, reason = "below 2^52: exact")]
-pub(crate) fn v2_x(mac: &[u8; 32]) -> f64 {
+pub fn v2_x(mac: &[u8; 32]) -> f64 {
     first52(mac) as f64 / TWO_52
 }
 
@@ -239,12 +239,12 @@ pub(crate) fn bcgame_x(mac: &[u8; 32]) -> f64 {
 
 /// v2's crash point; with `bcgame`, X rounded as BC.Game's page does.
 /// `None` when BC.Game's X rounds to 1 (the page shows `Infinity`).
-pub fn v2_point(hash: &str, salt: &str, bcgame: bool) -> Option<f64> {
+pub(crate) fn v2_point(hash: &str, salt: &str, bcgame: bool) -> Option<f64> {
     v2_point_of(&bytes_of(hash), salt, bcgame)
 }
 
 /// [`v2_point`] of the hash's bytes.
-pub fn v2_point_of(hash: &[u8; 32], salt: &str, bcgame: bool) -> Option<f64> {
+pub(crate) fn v2_point_of(hash: &[u8; 32], salt: &str, bcgame: bool) -> Option<f64> {
     v2_point_keyed(&Keyed::new(salt), hash, bcgame)
 }
 

@@ -23,31 +23,31 @@
 
 use crate::base::crypto::sha256;
 
-pub(crate) mod fields;
-pub(crate) mod ops;
+pub mod fields;
+pub mod ops;
 pub mod stats;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 /// The wheel's 15 pockets.
-pub const POCKETS: u32 = 15;
+pub(crate) const POCKETS: u32 = 15;
 
 /// The colours of the script, in the order of its tests.
-pub const COLOURS: [&str; 3] = ["bonus", "orange", "black"];
+pub(crate) const COLOURS: [&str; 3] = ["bonus", "orange", "black"];
 
 /// The first 8 hex digits of SHA-256(server + "-" + public + "-" + round).
-pub fn value(server_seed: &str, public_seed: &str, round: u64) -> u32 {
+pub(crate) fn value(server_seed: &str, public_seed: &str, round: u64) -> u32 {
     let digest = sha256(format!("{server_seed}-{public_seed}-{round}").as_bytes());
     u32::from_be_bytes(digest[..4].try_into().expect("4 bytes"))
 }
 
 /// The roll of a value: value mod 15.
-pub fn roll_of(value: u32) -> u32 {
+pub(crate) fn roll_of(value: u32) -> u32 {
     value % POCKETS
 }
 
 /// The colour of a roll.
-pub fn colour(roll: u32) -> &'static str {
+pub(crate) fn colour(roll: u32) -> &'static str {
     match roll {
         0 => COLOURS[0],
         1..=7 => COLOURS[1],

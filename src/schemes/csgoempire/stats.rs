@@ -11,7 +11,7 @@ use super::POCKETS;
 use crate::op::stats::{Family, Layout, Model, Step};
 
 /// The exact law of the roll.
-pub fn roll_law() -> Vec<f64> {
+pub(crate) fn roll_law() -> Vec<f64> {
     let all: u64 = 1 << 32;
     let (q, r) = (all / u64::from(POCKETS), all % u64::from(POCKETS));
     #[allow(clippy::cast_precision_loss, reason = "counts below 2^32 are exact")]

@@ -14,12 +14,12 @@
 use crate::base::crypto::sha256_hex;
 use crate::base::hmac::{Counter, Keyed};
 
-pub(crate) mod ops;
+pub mod ops;
 #[cfg(not(feature = "plain"))]
 mod paired;
 pub mod stats;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 /// Returns the commitment to a server seed: hex SHA-256 of its text.
 pub fn hash(server_seed: &str) -> String {

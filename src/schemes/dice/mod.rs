@@ -7,11 +7,11 @@
 use crate::base::hmac::Keyed;
 use crate::op::error::OpError;
 
-pub(crate) mod fields;
-pub(crate) mod ops;
+pub mod fields;
+pub mod ops;
 pub mod stats;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 /// How many MACs a die may read before it gives up.
 pub(crate) const ROUNDS: u64 = 16;

@@ -34,7 +34,7 @@ pub(crate) fn below(r: u16) -> u64 {
 }
 
 /// The exact law of min(⌊roll/200⌋, 49).
-pub fn steps_law() -> Vec<f64> {
+pub(crate) fn steps_law() -> Vec<f64> {
     let mut bounds: Vec<u64> = (0..CELLS)
         .map(|j| below(u16::try_from(j).expect("small") * WIDTH))
         .collect();

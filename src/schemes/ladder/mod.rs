@@ -11,13 +11,13 @@
 
 use crate::base::hmac::Keyed;
 
-pub(crate) mod fields;
-pub(crate) mod ops;
+pub mod fields;
+pub mod ops;
 #[cfg(not(feature = "plain"))]
 mod runs;
 pub mod stats;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 /// The size of the published game's ladder.
 pub const DEFAULT_SIZE: u64 = 25;
@@ -47,7 +47,7 @@ fn first_words(server_seed: &str, client_seed: &str, count: usize) -> impl Itera
 }
 
 /// The first `count` words of the block stream.
-pub fn words(server_seed: &str, client_seed: &str, count: usize) -> Vec<u32> {
+pub(crate) fn words(server_seed: &str, client_seed: &str, count: usize) -> Vec<u32> {
     first_words(server_seed, client_seed, count).collect()
 }
 

@@ -52,10 +52,10 @@
 use crate::base::crypto::hex;
 use crate::base::hmac::hmac_sha512;
 
-pub(crate) mod ops;
+pub mod ops;
 pub mod stats;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 /// The five-digit groups read, at offsets 0, 5, …, 120.
 pub(crate) const GROUPS: usize = 25;
@@ -67,13 +67,13 @@ pub(crate) const LIMIT: u32 = 1_000_000;
 pub(crate) const EXHAUSTED: u32 = 9999;
 
 /// The MAC's hex digits: HMAC-SHA512(serverSeed, "clientSeed-nonce").
-pub fn mac_hex(server_seed: &str, client_seed: &str, nonce: u64) -> String {
+pub(crate) fn mac_hex(server_seed: &str, client_seed: &str, nonce: u64) -> String {
     Variant::PRIMEDICE.hex(server_seed, client_seed, nonce)
 }
 
 /// How a clone makes its 128 hex digits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Digest {
+pub(crate) enum Digest {
     /// HMAC-SHA512(key = serverSeed, message = clientSeed + separator + nonce).
     Hmac(&'static str),
     /// SHA-512(serverSeed + clientSeed + nonce), no key (DuckDice).
@@ -82,15 +82,15 @@ pub enum Digest {
 
 /// What a lucky-number clone does: its digits and its exhaustion rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Variant {
-    pub digest: Digest,
+pub(crate) struct Variant {
+    pub(crate) digest: Digest,
     /// The last three hex digits when no group is kept (else 9999).
-    pub last_three: bool,
+    pub(crate) last_three: bool,
 }
 
 impl Variant {
     /// Primedice's classic scheme.
-    pub const PRIMEDICE: Variant = Variant {
+    pub(crate) const PRIMEDICE: Variant = Variant {
         digest: Digest::Hmac("-"),
         last_three: false,
     };
@@ -108,7 +108,7 @@ impl Variant {
     }
 
     /// The clone's lucky number of a bet.
-    pub fn lucky(self, server_seed: &str, client_seed: &str, nonce: u64) -> u32 {
+    pub(crate) fn lucky(self, server_seed: &str, client_seed: &str, nonce: u64) -> u32 {
         let mac = self.hex(server_seed, client_seed, nonce);
         if self.last_three {
             last_three(&mac)
@@ -119,19 +119,19 @@ impl Variant {
 }
 
 /// runebanks: "client:nonce", the last three digits.
-pub const RUNEBANKS: Variant = Variant {
+pub(crate) const RUNEBANKS: Variant = Variant {
     digest: Digest::Hmac(":"),
     last_three: true,
 };
 
 /// DuckDice: plain SHA-512 of server + client + nonce, the last three digits.
-pub const DUCKDICE: Variant = Variant {
+pub(crate) const DUCKDICE: Variant = Variant {
     digest: Digest::Plain,
     last_three: true,
 };
 
 /// PyPI provablyfair 1.0.0: Primedice's digits, the last three digits.
-pub const PROVABLYFAIR: Variant = Variant {
+pub(crate) const PROVABLYFAIR: Variant = Variant {
     digest: Digest::Hmac("-"),
     last_three: true,
 };
@@ -165,7 +165,7 @@ pub(crate) fn scan(mac: &str) -> Lucky {
 
 /// Whether a group read before the kept one is exactly 1,000,000 (`f4240`),
 /// the smallest value skipped: `>` for `>=` would keep it.
-pub fn skips_the_limit(mac: &str) -> bool {
+pub(crate) fn skips_the_limit(mac: &str) -> bool {
     (0..GROUPS)
         .map(|g| value(&mac[5 * g..5 * g + 5]))
         .take_while(|&v| v >= LIMIT)

@@ -12,7 +12,7 @@ use crate::op::{strategy, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED
 use crate::op::{Flag, OkField, Reach, Shape};
 use crate::schemes::stake::ops::num;
 
-pub(crate) static SCHEME: Scheme = Scheme {
+pub static SCHEME: Scheme = Scheme {
     name: "lucky",
     source: "Primedice's classic implementation (lucky-number dice) and its clones",
     ops: &[&ROLL],
@@ -121,7 +121,7 @@ fn as_shown(v: Variant, r: &Request) -> Option<Value> {
 }
 
 /// runebanks: HMAC-SHA512(server, "client:nonce"), the last three digits.
-pub const RUNEBANKS_READING: Reading = Reading {
+pub(crate) const RUNEBANKS_READING: Reading = Reading {
     name: "runebanks",
     source: "https://runebanks.net/provability",
     ok: |r| as_shown(RUNEBANKS, r),
@@ -129,7 +129,7 @@ pub const RUNEBANKS_READING: Reading = Reading {
 
 /// DuckDice: SHA-512(server + client + nonce), the last three digits; its
 /// roll lucky % 10000 is the same hundredths.
-pub const DUCKDICE_READING: Reading = Reading {
+pub(crate) const DUCKDICE_READING: Reading = Reading {
     name: "duckdice",
     source: "https://help.duckdice.io, Provably Fair, Randomization and Verify",
     ok: |r| as_shown(DUCKDICE, r),

@@ -11,11 +11,11 @@ use serde::Serialize;
 
 use crate::schemes::cursor::Round;
 
-pub(crate) mod fields;
-pub(crate) mod ops;
+pub mod fields;
+pub mod ops;
 pub mod stats;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 /// The category names exactly as `poker_referenz.py` prints them, weakest first.
 pub const CATEGORIES: [&str; 9] = [

@@ -38,11 +38,11 @@ use crate::base::hmac::{Counter, Keyed};
 
 #[cfg(not(feature = "plain"))]
 mod branch_free;
-pub(crate) mod fields;
-pub(crate) mod ops;
+pub mod fields;
+pub mod ops;
 pub mod stats;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 /// Suits in shoe order: spades, hearts, diamonds, clubs.
 pub(crate) const SUITS: [char; 4] = ['S', 'H', 'D', 'C'];
@@ -133,20 +133,20 @@ pub fn stream(server_seed: &str, client_seed: &str, nonce: u64, count: u64) -> V
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Tally {
     /// Bytes read.
-    pub bytes: u64,
+    pub(crate) bytes: u64,
     /// Rejected draws by byte width (index 1 = one byte, 2 = two bytes, …).
-    pub rejections: [u64; 5],
+    pub(crate) rejections: [u64; 5],
     /// Draws that read exactly their rejection limit, by byte width.
-    pub at_limit: [u64; 5],
+    pub(crate) at_limit: [u64; 5],
     /// Draws that read their rejection limit minus one (the largest value
     /// kept, when the limit is below 256^k), by byte width.
-    pub below_limit: [u64; 5],
+    pub(crate) below_limit: [u64; 5],
 }
 
 /// Step 3: a uniform index in `0..n` (n ≥ 1): k bytes with 256^k ≥ n,
 /// big-endian; values at or above 256^k − (256^k mod n) are thrown away
 /// and k fresh bytes read; then mod n. Every attempt is counted in `tally`.
-pub fn index(bytes: &mut impl ByteSource, n: u32, tally: &mut Tally) -> u32 {
+pub(crate) fn index(bytes: &mut impl ByteSource, n: u32, tally: &mut Tally) -> u32 {
     let mut k = 1;
     while 256u64.pow(k) < u64::from(n) {
         k += 1;
@@ -167,7 +167,12 @@ pub fn index(bytes: &mut impl ByteSource, n: u32, tally: &mut Tally) -> u32 {
 }
 
 /// Step 4: Fisher–Yates from the back, each draw reported to `on_draw`.
-pub fn fisher_yates<T>(bytes: &mut impl ByteSource, cards: &mut [T], tally: &mut Tally, on_draw: &mut dyn FnMut(Draw)) {
+pub(crate) fn fisher_yates<T>(
+    bytes: &mut impl ByteSource,
+    cards: &mut [T],
+    tally: &mut Tally,
+    on_draw: &mut dyn FnMut(Draw),
+) {
     for i in (1..cards.len()).rev() {
         let start = tally.bytes;
         let j = index(bytes, u32::try_from(i + 1).expect("a shoe's size fits 32 bits"), tally) as usize;
@@ -182,7 +187,7 @@ pub fn fisher_yates<T>(bytes: &mut impl ByteSource, cards: &mut [T], tally: &mut
 
 /// Step 5: the cut card of a shoe of `total` cards, drawn from the stream
 /// right after the shuffle.
-pub fn cut_card(bytes: &mut impl ByteSource, total: usize, penetration: f64, tally: &mut Tally) -> Cut {
+pub(crate) fn cut_card(bytes: &mut impl ByteSource, total: usize, penetration: f64, tally: &mut Tally) -> Cut {
     let count = u32::try_from(total).expect("a shoe's size fits 32 bits");
     let total = f64::from(count);
     let base = js_round(total * penetration);
@@ -350,10 +355,10 @@ pub struct Cut {
     /// Bytes read from the stream, shuffle and cut together.
     pub bytes: u64,
     /// Rejected draws by byte width, as [`Tally::rejections`].
-    pub rejections: [u64; 5],
+    pub(crate) rejections: [u64; 5],
     /// Draws at their rejection limit and one below it, as [`Tally::at_limit`].
-    pub at_limit: [u64; 5],
-    pub below_limit: [u64; 5],
+    pub(crate) at_limit: [u64; 5],
+    pub(crate) below_limit: [u64; 5],
     pub base: i64,
     pub spread: i64,
     /// base + index(2·spread + 1) − spread, before clamping.
@@ -396,7 +401,7 @@ pub fn deal_traced(server_seed: &str, client_seed: &str, nonce: u64, decks: usiz
 pub(crate) struct Draw {
     pub(crate) i: usize,
     pub(crate) j: usize,
-    pub bytes: std::ops::Range<u64>,
+    pub(crate) bytes: std::ops::Range<u64>,
 }
 
 /// Every draw of the shuffle, in draw order (i from the back).
@@ -413,7 +418,7 @@ pub(crate) fn draws(server_seed: &str, client_seed: &str, nonce: u64, decks: usi
 ///
 /// # Panics
 /// As [`deal`].
-pub fn deal_from(
+pub(crate) fn deal_from(
     bytes: &mut impl ByteSource,
     decks: usize,
     penetration: f64,

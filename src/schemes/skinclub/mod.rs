@@ -30,10 +30,10 @@
 use crate::base::crypto::hex;
 use crate::base::hmac::{hmac_sha512, Keyed};
 
-pub(crate) mod ops;
+pub mod ops;
 pub mod stats;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 /// Rolls run 1 ..= this.
 pub(crate) const ROLLS: u64 = 100_000;

@@ -19,7 +19,7 @@ const WIDTH: u64 = 2000;
 
 /// The exact law of ⌊(roll − 1)/2000⌋: each cell's count of the 2⁶⁰
 /// values over 2⁶⁰.
-pub fn steps_law() -> Vec<f64> {
+pub(crate) fn steps_law() -> Vec<f64> {
     let all: u64 = 1 << 60;
     let (q, r) = (all / ROLLS, all % ROLLS);
     (0..ROLLS / WIDTH)

@@ -21,13 +21,13 @@ use crate::op::error::OpError;
 pub const MAX_LIMIT: u64 = 10_000_000;
 
 /// The first 4 bytes of HMAC_SHA256(key = game hash, message = salt), big-endian.
-pub fn game_int(hash: &str, salt: &str) -> u32 {
+pub(crate) fn game_int(hash: &str, salt: &str) -> u32 {
     let mac = hmac_sha256(hash.as_bytes(), salt.as_bytes());
     u32::from_be_bytes([mac[0], mac[1], mac[2], mac[3]])
 }
 
 /// The crash point of a game: max(1, 2^32/(n+1)·0.99), down to two decimals.
-pub(crate) fn crash_point(hash: &str, salt: &str) -> f64 {
+pub fn crash_point(hash: &str, salt: &str) -> f64 {
     super::floor2(super::readings::crash_unrounded(game_int(hash, salt)))
 }
 

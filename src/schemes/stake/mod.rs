@@ -41,12 +41,13 @@
 use crate::schemes::shoe::{ByteSource, ByteStream};
 
 pub mod crash;
+pub mod fields;
 pub mod ops;
 pub mod readings;
 pub mod stats;
-pub(crate) mod tables;
+pub mod tables;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 /// Stake's GEMS list, in index order.
 pub(crate) const GEMS: [&str; 7] = ["green", "purple", "yellow", "red", "cyan", "orange", "blue"];

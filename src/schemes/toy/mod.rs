@@ -7,10 +7,10 @@
 //! (`ops.rs` and `stats.rs` here, its vectors, its JS twin, its mutant),
 //! and CI builds and tests it end to end (`make test-toy`).
 
-pub(crate) mod ops;
+pub mod ops;
 pub mod stats;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 use crate::schemes::stake::Floats;
 
