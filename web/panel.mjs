@@ -137,7 +137,7 @@ function toolsApi(state) {
       return check(state, { reveal: true });
     },
     // A list replaced by a newer one (or cancelled) resolves as { cancelled: true }.
-    // A whole proof the tool built (a pasted bet history, field.mjs), checked on the proof card.
+    // A whole proof the tool built (a pasted bet history, bcgame.mjs), checked on the proof card.
     proof: (text) => state.hooks.onProof(text),
     series: (job, onProgress) => run(lane, 'series', { game: game.id, values: readValues(game).values, job }, { onProgress })
       .catch((e) => {

@@ -27,7 +27,7 @@ const MODULES = new Map(await Promise.all(SCHEMES.filter((s) => s.views !== unde
 
 /**
  * The panels of the schemes' own views that this build has ops for, in
- * registry order; a module that several schemes share (field.mjs) gives its
+ * registry order; a module that several schemes share (bcgame.mjs) gives its
  * panels once, and leaves out itself those whose ops the build lacks.
  */
 export const SCHEME_GAMES = Object.freeze([...new Set(BUILT.flatMap((s) => MODULES.get(s.id)?.GAMES ?? []))]);

@@ -286,7 +286,7 @@ const rule = (re, text) => [re, () => text];
 export const SCHEME = {
   id: 'bcgame',
   commitment: SERVER_SEED_COMMITMENT,
-  views: 'field.mjs',
+  views: 'bcgame.mjs',
   ops: {
     'bcgame.hmac': {
       fields: { ...SEEDED, hash: word(HASHES) },

@@ -42,7 +42,7 @@ export const SCHEME = {
   id: 'csgoempire',
   // The script does not say how the server seed is hashed while it is secret.
   commitment: undefined,
-  views: 'field.mjs',
+  views: 'bcgame.mjs',
   ops: {
     'csgoempire.roulette': {
       fields: { serverSeed: text(), publicSeed: text(), round: int(0, MAX_INT) },

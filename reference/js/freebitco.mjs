@@ -60,7 +60,7 @@ const ROLL = tables({
 export const SCHEME = {
   id: 'freebitco',
   commitment: SERVER_SEED_COMMITMENT,
-  views: 'field.mjs',
+  views: 'bcgame.mjs',
   ops: {
     'freebitco.roll': {
       fields: SEEDED,

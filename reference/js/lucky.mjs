@@ -66,7 +66,7 @@ const ROLL = tables({
 export const SCHEME = {
   id: 'lucky',
   commitment: SERVER_SEED_COMMITMENT,
-  views: 'field.mjs',
+  views: 'bcgame.mjs',
   ops: {
     'lucky.roll': {
       fields: SEEDED,

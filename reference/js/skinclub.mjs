@@ -69,7 +69,7 @@ export const SCHEME = {
   // the server seed alone (skinclub.hash checks it; a battle's beacon is
   // public and committed by no hash). The Rust op names no secret either.
   commitment: undefined,
-  views: 'field.mjs',
+  views: 'bcgame.mjs',
   ops: {
     'skinclub.roll': {
       fields: SEEDED,

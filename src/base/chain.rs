@@ -2,7 +2,10 @@
 //! committing to the chain's last hash. Stake's crash (`stake.crash.chain`)
 //! and the bustabit family (`crash.*`) walk the same two links from here.
 
+#[cfg(feature = "plain")]
 use super::crypto::{sha256_of_32, sha256_of_hex};
+#[cfg(not(feature = "plain"))]
+use super::midstate::{sha256_of_32, sha256_of_hex};
 
 /// One step down a chain: how h\[i−1\] is made from h\[i\].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,9 +3,6 @@
 
 use sha2::{Digest, Sha256};
 
-#[cfg(not(feature = "plain"))]
-use crate::base::midstate::{compress, state_bytes, IV};
-
 /// SHA-256 of `bytes` (through `sha2`'s own padding and buffer).
 pub(crate) fn sha256(bytes: &[u8]) -> [u8; 32] {
     // The message, the 0x80 byte and the 8-byte length, in whole blocks.
@@ -15,7 +12,7 @@ pub(crate) fn sha256(bytes: &[u8]) -> [u8; 32] {
 }
 
 /// SHA-256 of 32 bytes (a hash chain's raw-byte link), as stated: the
-/// digest of the bytes. Its fast form below writes them into one block.
+/// digest of the bytes. Its fast form in `midstate` writes them into one block.
 #[cfg(feature = "plain")]
 pub(crate) fn sha256_of_32(bytes: &[u8; 32]) -> [u8; 32] {
     sha256(bytes)
@@ -23,7 +20,7 @@ pub(crate) fn sha256_of_32(bytes: &[u8; 32]) -> [u8; 32] {
 
 /// SHA-256 of the 64 lowercase hex digits of 32 bytes (a hash chain's
 /// hex-text link), as stated: the digest of the hex text. Its fast form
-/// below writes the digits straight into the first block.
+/// in `midstate` writes the digits straight into the first block.
 #[cfg(feature = "plain")]
 pub(crate) fn sha256_of_hex(bytes: &[u8; 32]) -> [u8; 32] {
     sha256(hex(bytes).as_bytes())
@@ -31,43 +28,6 @@ pub(crate) fn sha256_of_hex(bytes: &[u8; 32]) -> [u8; 32] {
 
 /// The padding block of a 64-byte message: the end mark and the length,
 /// 512 bits, big-endian in the last eight bytes.
-#[cfg(not(feature = "plain"))]
-const PADDING_64: [u8; 64] = {
-    let mut b = [0u8; 64];
-    b[0] = 0x80;
-    b[62] = 0x02;
-    b
-};
-
-/// SHA-256 of 32 bytes: one compression, the bytes and their padding in
-/// one block (a hash chain's raw-byte link).
-#[cfg(not(feature = "plain"))]
-pub(crate) fn sha256_of_32(bytes: &[u8; 32]) -> [u8; 32] {
-    let mut block = [0u8; 64];
-    block[..32].copy_from_slice(bytes);
-    block[32] = 0x80;
-    // 256 bits, big-endian in the last eight bytes.
-    block[62] = 0x01;
-    let mut state = IV;
-    compress(&mut state, &block);
-    state_bytes(&state)
-}
-
-/// SHA-256 of the 64 lowercase hex digits of 32 bytes: two compressions,
-/// the digits written straight into the first block and the second the
-/// fixed padding of a 64-byte message (a hash chain's hex-text link).
-#[cfg(not(feature = "plain"))]
-pub(crate) fn sha256_of_hex(bytes: &[u8; 32]) -> [u8; 32] {
-    let mut block = [0u8; 64];
-    for (pair, &b) in block.chunks_exact_mut(2).zip(bytes) {
-        pair.copy_from_slice(&HEX_PAIRS[usize::from(b)]);
-    }
-    let mut state = IV;
-    compress(&mut state, &block);
-    compress(&mut state, &PADDING_64);
-    state_bytes(&state)
-}
-
 /// How many SHA-256 compressions the process has done, for measuring an op
 /// against the cost of its hashes (`scripts/bench-mix.sh`): a build with
 /// `--features count-compressions` counts them, and `provably serve` then
@@ -127,7 +87,7 @@ pub(crate) fn hex_into(bytes: &[u8], out: &mut Vec<u8>) {
 }
 
 /// A byte's two lowercase hex digits.
-static HEX_PAIRS: [[u8; 2]; 256] = {
+pub(crate) static HEX_PAIRS: [[u8; 2]; 256] = {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut t = [[0u8; 2]; 256];
     let mut b = 0;
@@ -142,16 +102,6 @@ static HEX_PAIRS: [[u8; 2]; 256] = {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_chain_links_compressions_are_sha256_of_the_bytes_and_of_their_hex() {
-        for seed in 0u8..20 {
-            let bytes: [u8; 32] = std::array::from_fn(|i| seed.wrapping_mul(31).wrapping_add(u8::try_from(i).unwrap()));
-            let digest: [u8; 32] = Sha256::digest(bytes).into();
-            assert_eq!(sha256_of_32(&bytes), digest);
-            let digest: [u8; 32] = Sha256::digest(hex(&bytes).as_bytes()).into();
-            assert_eq!(sha256_of_hex(&bytes), digest);
-        }
-    }
     use proptest::prelude::*;
 
     #[test]

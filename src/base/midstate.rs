@@ -367,12 +367,60 @@ fn digit_count(n: u64) -> usize {
     n.checked_ilog10().map_or(1, |l| l as usize + 1)
 }
 
+#[cfg(not(feature = "plain"))]
+const PADDING_64: [u8; 64] = {
+    let mut b = [0u8; 64];
+    b[0] = 0x80;
+    b[62] = 0x02;
+    b
+};
+
+/// SHA-256 of 32 bytes: one compression, the bytes and their padding in
+/// one block (a hash chain's raw-byte link).
+#[cfg(not(feature = "plain"))]
+pub(crate) fn sha256_of_32(bytes: &[u8; 32]) -> [u8; 32] {
+    let mut block = [0u8; 64];
+    block[..32].copy_from_slice(bytes);
+    block[32] = 0x80;
+    // 256 bits, big-endian in the last eight bytes.
+    block[62] = 0x01;
+    let mut state = IV;
+    compress(&mut state, &block);
+    state_bytes(&state)
+}
+
+/// SHA-256 of the 64 lowercase hex digits of 32 bytes: two compressions,
+/// the digits written straight into the first block and the second the
+/// fixed padding of a 64-byte message (a hash chain's hex-text link).
+#[cfg(not(feature = "plain"))]
+pub(crate) fn sha256_of_hex(bytes: &[u8; 32]) -> [u8; 32] {
+    let mut block = [0u8; 64];
+    for (pair, &b) in block.chunks_exact_mut(2).zip(bytes) {
+        pair.copy_from_slice(&super::crypto::HEX_PAIRS[usize::from(b)]);
+    }
+    let mut state = IV;
+    compress(&mut state, &block);
+    compress(&mut state, &PADDING_64);
+    state_bytes(&state)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::base::crypto::hex;
     use hmac::{Hmac, Mac};
     use proptest::prelude::*;
+
+    #[test]
+    fn the_chain_links_compressions_are_sha256_of_the_bytes_and_of_their_hex() {
+        for seed in 0u8..20 {
+            let bytes: [u8; 32] = std::array::from_fn(|i| seed.wrapping_mul(31).wrapping_add(u8::try_from(i).unwrap()));
+            let digest: [u8; 32] = <sha2::Sha256 as sha2::Digest>::digest(bytes).into();
+            assert_eq!(sha256_of_32(&bytes), digest);
+            let digest: [u8; 32] = <sha2::Sha256 as sha2::Digest>::digest(hex(&bytes).as_bytes()).into();
+            assert_eq!(sha256_of_hex(&bytes), digest);
+        }
+    }
 
     /// The `hmac` crate, which the plain form (`base::hmac`) is held to as well.
     fn oracle(key: &[u8], message: &[u8]) -> [u8; 32] {

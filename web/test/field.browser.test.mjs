@@ -1,4 +1,4 @@
-// The panels of the sites beside Stake (web/field.mjs: BC.Game, Primedice,
+// The panels of the sites beside Stake (web/bcgame.mjs: BC.Game, Primedice,
 // SKIN.CLUB, Freebitco.in, CSGOEmpire) in a real browser (Debian's chromium
 // driven by playwright-core, the page served by `provably web`): one bet of
 // each game and one history of each game, typed as the site shows them,

@@ -9,6 +9,9 @@
 // (nonces bet twice, gaps; reference/js/proof/bets.mjs) for the ops that
 // declare `bet`. Every number is the op's (reference/js/<scheme>.mjs); this
 // module only reads what the player typed and says the answer in German.
+// It is BC.Game's page file (its readers of each BC.Game game's result are
+// per-op); the one-op panels of the other four sites share it until each
+// has a file of its own.
 
 import { declarations } from './js/provably.mjs';
 import { el } from './dom.mjs';
