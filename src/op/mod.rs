@@ -251,7 +251,7 @@ pub struct OpSpec {
     pub readings: &'static [reading::Reading],
     /// Whether a round of this op is one bet of its seed pair's nonce
     /// sequence (bet histories, docs/proofs.md): a nonce is bet once.
-    pub(crate) bet: bool,
+    pub bet: bool,
     /// What the statistics count of its outcomes ([`stats`]).
     pub stats: stats::Stats,
 }
@@ -298,12 +298,12 @@ pub(crate) fn scheme_of(op: &str) -> &str {
 }
 
 /// A flag-deriving function for ops whose vectors reach no trace-dependent branch.
-pub(crate) fn no_flags(_: &Request) -> Vec<Flag> {
+pub fn no_flags(_: &Request) -> Vec<Flag> {
     Vec::new()
 }
 
 /// An explainer for ops with nothing to say beyond the generic difference.
-pub(crate) fn no_story(_: &Request, _: &Value, _: &Value) -> Option<Parting> {
+pub fn no_story(_: &Request, _: &Value, _: &Value) -> Option<Parting> {
     None
 }
 

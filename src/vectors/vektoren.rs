@@ -11,7 +11,7 @@ use crate::schemes::cursor::{hash, Round};
 
 /// The published program's two server seeds.
 pub(crate) const SEED_A: &str = "0000000000000000000000000000000000000000000000000000000000000000";
-pub(crate) const SEED_B: &str = "a3f1c9d4e5b6072839a0b1c2d3e4f5061728394a5b6c7d8e9f0a1b2c3d4e5f60";
+pub const SEED_B: &str = "a3f1c9d4e5b6072839a0b1c2d3e4f5061728394a5b6c7d8e9f0a1b2c3d4e5f60";
 
 /// The published program's raw/float cases: server seed, client seed, nonce, cursor.
 pub(crate) const RAW_CASES: [(&str, &str, u64, u64); 6] = [

@@ -52,7 +52,7 @@ pub(crate) const RANKS: [char; 13] = ['A', '2', '3', '4', '5', '6', '7', '8', '9
 /// The published server is TypeScript, so rounding is JavaScript's
 /// `Math.round`: halves go up (towards +∞), unlike Rust's `f64::round`.
 #[allow(clippy::cast_possible_truncation, reason = "a shoe's products are below 417")]
-pub(crate) fn js_round(x: f64) -> i64 {
+pub fn js_round(x: f64) -> i64 {
     let f = x.floor();
     // x − ⌊x⌋ is exact for every magnitude a shoe reaches.
     if x - f >= 0.5 {
