@@ -5,7 +5,7 @@
 //! common bug in third-party verifiers is to hex-decode them first; there is
 //! deliberately no API here that takes key bytes from hex.
 //!
-//! [`hmac_sha256`] is HMAC as RFC 2104 states it, H((K ⊕ opad) ‖
+//! `hmac_sha256` is HMAC as RFC 2104 states it, H((K ⊕ opad) ‖
 //! H((K ⊕ ipad) ‖ m)) on `sha2`'s SHA-256: the plain form, held to RFC
 //! 4231's vectors and the `hmac` crate in the tests. The schemes ask for
 //! MACs through [`Keyed`] (one key, message after message) and [`Counter`]
@@ -13,7 +13,7 @@
 //! with `--features plain` they are the plain form's, each MAC computed
 //! whole; otherwise they are those of `base::midstate`, which keeps the
 //! key's and the prefix's SHA-256 states and makes each MAC from its last
-//! blocks. [`hmac_sha512`] is the other operators' HMAC, plain.
+//! blocks. `hmac_sha512` is the other operators' HMAC, plain.
 
 use sha2::{Digest, Sha256};
 

@@ -27,7 +27,7 @@
 //! shown with a prefix on each line (a stderr tail).
 //!
 //! The runner's legacy parser reads `##[command]` anywhere in a line, so
-//! `escape` and [`json`] also write the `[` of every `##[` as an escape
+//! `escape` and `json` also write the `[` of every `##[` as an escape
 //! (`##\u{5b}`, in JSON `##\u005b`, the same JSON value): no text they
 //! make holds `##[`. `#` has no case, so this covers every spelling.
 

@@ -593,7 +593,7 @@ impl Request {
     }
 
     /// The request reader: the members of a request object, in text order
-    /// ([`crate::base::json::read_members`]; an `id` member is ignored),
+    /// (`crate::base::json::read_members`; an `id` member is ignored),
     /// read through the op's declaration into its typed fields. Every
     /// request is read here: `serve`'s lines, the harness's, `derive`'s,
     /// `verify`'s and the audit's rounds. The errors do not depend on the

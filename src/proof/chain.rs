@@ -25,7 +25,7 @@
 //! Two halves, as a bet history has them:
 //! * a worker checks a game alone (`proof/game.rs`): its point, derived by
 //!   the variant's op, against the point observed;
-//! * the audit's one ordered consumer follows each chain ([`Chains`]): a
+//! * the audit's one ordered consumer follows each chain (`Chains`): a
 //!   game's hash must lead to the terminating hash in as many links as the
 //!   game is from the chain's start, a game shown twice is a mismatch, and
 //!   games missing between the first and the last shown are gaps.
@@ -430,7 +430,7 @@ pub struct Generate<'a> {
     pub variant: &'a Value,
 }
 
-/// Writes a crash history as a proof document of [`VERSION`]: one epoch,
+/// Writes a crash history as a proof document of `VERSION`: one epoch,
 /// every game from the newest down to the first (as the operators list
 /// them), each with its hash and the point its variant derives for it
 /// observed. The chain is walked twice (once to its terminating hash, once

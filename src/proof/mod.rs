@@ -344,7 +344,7 @@ pub enum Event {
         bet: Option<Bet>,
         /// What the round gives the statistics (`audit --stats`), counted in order.
         counted: Option<crate::stats::Counted>,
-        /// The round is a game of a crash history: its place on its chain, followed by [`chain::Chains`].
+        /// The round is a game of a crash history: its place on its chain, followed by `chain::Chains`.
         game: Option<Box<chain::Game>>,
     },
     /// Something invalid that is not a round: the document, a line, an epoch's field.

@@ -49,7 +49,7 @@
 //! - BC.Game (`crash.html`, `gameResult`): the same HMAC
 //!   (`HmacSHA256(CryptoJS.enc.Hex.parse(seed), salt)`), then
 //!   `X = parseFloat(X.toPrecision(9))` before the division: the field
-//!   `bcgame` ([`to_precision9`]). About 2 in 10,000 games change by 0.01.
+//!   `bcgame` (`to_precision9`). About 2 in 10,000 games change by 0.01.
 //!
 //! Decisions, where the sources leave a choice:
 //! - **raw bytes, not hex text, as v2's HMAC message.** bustabit's seeding
@@ -159,7 +159,7 @@ pub(crate) fn v1_cents(h: u64) -> f64 {
 }
 
 /// v1's crash point: `instant` when the MAC is divisible by `divisor`,
-/// else [`v1_cents`] / 100.
+/// else `v1_cents` / 100.
 pub fn v1_point(hash: &str, salt: &str, divisor: u64, instant: u64) -> f64 {
     let mac = v1_mac(hash, salt);
     if divisible(&mac, divisor) {
@@ -248,7 +248,7 @@ pub(crate) fn v2_point_of(hash: &[u8; 32], salt: &str, bcgame: bool) -> Option<f
     v2_point_keyed(&Keyed::new(salt), hash, bcgame)
 }
 
-/// [`v2_point`] of the hash's bytes under the salt's key, keyed once for
+/// `v2_point` of the hash's bytes under the salt's key, keyed once for
 /// all the games of a chain (two compressions a game).
 pub fn v2_point_keyed(salt: &Keyed, hash: &[u8; 32], bcgame: bool) -> Option<f64> {
     let mac = salt.mac(hash);

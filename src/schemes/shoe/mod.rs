@@ -9,15 +9,15 @@
 //!    block are read in order, then the next block's ([`ByteStream`]).
 //! 3. An index in [0, n): k bytes with 256^k ≥ n, big-endian; a value at
 //!    or above 256^k − (256^k mod n) is thrown away and k fresh bytes read;
-//!    then mod n ([`index`]).
+//!    then mod n (`index`).
 //! 4. Fisher–Yates from the back: for i from the last position down to 1,
-//!    j = index(i + 1), and the cards at i and j swap ([`fisher_yates`]).
+//!    j = index(i + 1), and the cards at i and j swap (`fisher_yates`).
 //! 5. The cut card from the same stream, right after: base =
 //!    round(total × penetration), spread = max(1, round(total × 0.02)),
 //!    base + index(2·spread + 1) − spread, clamped to
-//!    [max(20, round(total × 0.5)), total − 15] ([`cut_card`]).
+//!    [max(20, round(total × 0.5)), total − 15] (`cut_card`).
 //! 6. A tournament hand k of tournament T: client seed "T:k", nonce k
-//!    ([`tournament`]).
+//!    (`tournament`).
 //!
 //! Unlike `cursor`, the draws read one continuous byte stream: a draw that
 //! needs two bytes may take the last byte of one block and the first of
