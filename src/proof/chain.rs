@@ -408,12 +408,11 @@ pub(crate) fn gap(at: Place, _client: &str, first: u64, last: u64) -> Finding {
     let mut f = Finding::new(FindingKind::Gap, at);
     f.field = Some("game".into());
     f.observed = json!([first, last]);
-    let which = if first == last {
-        format!("game {first} is")
+    f.reason = Some(if first == last {
+        format!("game {first} is not in the history: that game cannot be checked")
     } else {
-        format!("games {first} … {last} are")
-    };
-    f.reason = Some(format!("{which} not in the history: those games cannot be checked"));
+        format!("games {first} … {last} are not in the history: those games cannot be checked")
+    });
     f
 }
 

@@ -19,6 +19,9 @@ use crate::stats::Counted;
 /// The keys of a game.
 const GAME_KEYS: [&str; 3] = ["game", "hash", OBSERVED];
 
+/// Why a game without its hash is unobserved.
+pub(crate) const NO_HASH: &str = "no hash shown: the game's point cannot be derived, nothing is compared";
+
 /// Checks a round of any epoch: a game of a crash history, or a round
 /// ([`super::round::check_round`]).
 pub(crate) fn check(head: &EpochHead, round: u64, raw: &[u8], stats: bool) -> Event {
@@ -104,7 +107,7 @@ fn check_game(head: &EpochHead, chain: &Result<Arc<Head>, FieldError>, round: u6
         // what `--stats` counts.
         let mut f = Finding::new(FindingKind::Unobserved, at);
         f.observed = read.observed.clone().map_or(Value::Null, Value::Object);
-        f.reason = Some("no hash shown: the game's point cannot be derived, nothing is compared".into());
+        f.reason = Some(NO_HASH.into());
         let counted = read
             .observed
             .filter(|_| stats)

@@ -346,8 +346,14 @@ impl<W: Write> PartialWriter<W> {
             return Ok(());
         };
         // A crash history's games are runs of its chain as bets are of their pair.
-        let Some(bet) = bet.clone().or_else(|| game.as_deref().map(super::chain::Game::as_bet)) else {
-            return Ok(());
+        let as_bet;
+        let bet = match (bet, game) {
+            (Some(bet), _) => bet,
+            (None, Some(game)) => {
+                as_bet = game.as_bet();
+                &as_bet
+            }
+            (None, None) => return Ok(()),
         };
         let is_game = game.is_some();
         // An invalid round is no bet of its history (as in `Bets::see`).

@@ -281,7 +281,9 @@ export class Chains {
     return this.shown.finish((where, _client, first, last) => finding('gap', where, {
       field: 'game',
       observed: [first, last],
-      reason: `${first === last ? `game ${first} is` : `games ${first} … ${last} are`} not in the history: those games cannot be checked`,
+      reason: first === last
+        ? `game ${first} is not in the history: that game cannot be checked`
+        : `games ${first} … ${last} are not in the history: those games cannot be checked`,
     }));
   }
 }

@@ -114,16 +114,29 @@ pub use crate::schemes::stake::crash::walk as distance;
 /// The first 52 bits of a MAC, big-endian (its first 13 hex digits).
 pub(crate) fn first52(mac: &[u8; 32]) -> u64 {
     let mut b = [0u8; 8];
-    b[1..].copy_from_slice(&mac[..7]);
-    u64::from_be_bytes(b) >> 4
+    b.copy_from_slice(&mac[..8]);
+    u64::from_be_bytes(b) >> 12
 }
 
 /// The MAC, read as a 256-bit big-endian integer, modulo `divisor`.
 ///
 /// Long division by as many bytes at a time as the remainder leaves room
 /// for in 64 bits: one division per seven bytes for the sources' divisors
-/// (a division per byte cost more than the game's five compressions).
+/// (a division per byte cost more than the game's five compressions), and
+/// for those divisors a division by a constant, which the compiler makes
+/// a multiplication (a division by a value is a fifth of a game's time).
 pub(crate) fn remainder(mac: &[u8; 32], divisor: u64) -> u64 {
+    match divisor {
+        20 => long_division(mac, 20, |v| v % 20),
+        25 => long_division(mac, 25, |v| v % 25),
+        33 => long_division(mac, 33, |v| v % 33),
+        101 => long_division(mac, 101, |v| v % 101),
+        d => long_division(mac, d, |v| v % d),
+    }
+}
+
+/// `mac` modulo `divisor`, `modulo` taking a u64 to its remainder.
+fn long_division(mac: &[u8; 32], divisor: u64, modulo: impl Fn(u64) -> u64) -> u64 {
     let room = divisor.leading_zeros() / 8;
     if room == 0 {
         let d = u128::from(divisor);
@@ -132,7 +145,7 @@ pub(crate) fn remainder(mac: &[u8; 32], divisor: u64) -> u64 {
     }
     let bytes = usize::try_from(room.min(7)).expect("at most 7");
     mac.chunks(bytes).fold(0, |r, chunk| {
-        chunk.iter().fold(r, |v, &b| (v << 8) | u64::from(b)) % divisor
+        modulo(chunk.iter().fold(r, |v, &b| (v << 8) | u64::from(b)))
     })
 }
 
@@ -155,7 +168,21 @@ pub(crate) fn v1_mac(hash: &str, salt: &str) -> [u8; 32] {
 )]
 pub(crate) fn v1_cents(h: u64) -> f64 {
     let h = h as f64;
-    ((100.0 * TWO_52 - h) / (TWO_52 - h)).floor()
+    whole((100.0 * TWO_52 - h) / (TWO_52 - h))
+}
+
+/// ⌊x⌋ of an x in [0, 2^63): its integer part, exact as a binary64 (every
+/// point's quotient is below 100·2^52). `f64::floor` without SSE4.1 is a
+/// call into libm, a tenth of a game's time.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss,
+    reason = "x in [0, 2^63): truncation toward zero is the floor, and the integer part of a binary64 is one"
+)]
+fn whole(x: f64) -> f64 {
+    debug_assert!((0.0..9.2e18).contains(&x), "{x}");
+    (x as u64) as f64
 }
 
 /// v1's crash point: `instant` when the MAC is divisible by `divisor`,
@@ -187,7 +214,7 @@ pub fn v2_x(mac: &[u8; 32]) -> f64 {
 
 /// ⌊99/(1 − X)⌋/100: v2's point of X before the clamp, below 1 for X < 0.01.
 pub(crate) fn v2_unclamped(x: f64) -> f64 {
-    (99.0 / (1.0 - x)).floor() / 100.0
+    whole(99.0 / (1.0 - x)) / 100.0
 }
 
 /// max(1, ⌊99/(1 − X)⌋/100): v2's point of X.
@@ -205,16 +232,16 @@ pub(crate) fn to_precision9(r: u64) -> f64 {
     if r == 0 {
         return 0.0;
     }
-    // The power k with 10^8 ≤ x·10^k < 10^9, found on the exact fraction:
-    // x < 1, so k ≥ 9; x ≥ 2^-52 > 10^-16, so k ≤ 24.
+    // The power k with 10^8 ≤ x·10^k < 10^9, found on the exact fraction
+    // (x < 1, so k ≥ 9; x ≥ 2^-52 > 10^-16, so k ≤ 24): the first k whose
+    // threshold r reaches, r·10^k ≥ 10^8·2^52.
     let den: u128 = 1 << 52;
-    let (mut scaled, mut k) = (u128::from(r), 0usize);
-    while scaled < 100_000_000 * den {
-        scaled *= 10;
-        k += 1;
-    }
-    let (whole, rest) = (scaled / den, scaled % den);
-    let n = if 2 * rest >= den { whole + 1 } else { whole };
+    let k = (9..=24)
+        .find(|&k| r >= PRECISION_THRESHOLDS[k - 9])
+        .expect("r ≥ 1 reaches k = 24");
+    let scaled = u128::from(r) * 10u128.pow(u32::try_from(k).expect("at most 24"));
+    let (int, rest) = (scaled / den, scaled % den);
+    let n = u64::try_from(if 2 * rest >= den { int + 1 } else { int }).expect("at most 10^9");
     // n/10^k read back to the nearest binary64: n (below 2^30) and 10^k
     // (k ≤ 22) are exact doubles, and a division of two is correctly
     // rounded, as reading the decimal n·10^−k is. Past 10^22 (x below
@@ -225,6 +252,23 @@ pub(crate) fn to_precision9(r: u64) -> f64 {
         None => format!("{n}e-{k}").parse().expect("a decimal number"),
     }
 }
+
+/// For k = 9 … 24, the least r < 2^52 with r·10^k ≥ 10^8·2^52: ⌈10^8·2^52/10^k⌉.
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "k below 16, and each threshold below 2^52"
+)]
+const PRECISION_THRESHOLDS: [u64; 16] = {
+    let mut t = [0u64; 16];
+    let top: u128 = 100_000_000 << 52;
+    let mut k = 0;
+    while k < 16 {
+        let p = 10u128.pow(9 + k as u32);
+        t[k] = top.div_ceil(p) as u64;
+        k += 1;
+    }
+    t
+};
 
 /// 10^0 … 10^22, every power of ten a binary64 holds exactly.
 const POWERS_OF_TEN: [f64; 23] = [
