@@ -53,6 +53,16 @@ pub(crate) fn step(link: Link, h: &[u8; 32]) -> [u8; 32] {
     }
 }
 
+/// The hash `steps` links on from `h`: `link` applied `steps` times, as a
+/// chain is built from its start (a generated case's or a vector's).
+pub fn after(link: Link, h: &[u8; 32], steps: u64) -> [u8; 32] {
+    let mut h = *h;
+    for _ in 0..steps {
+        h = step(link, &h);
+    }
+    h
+}
+
 /// How many links lead from `from` to `to` (0 when they are equal), if at
 /// most `limit`; `None` when `to` is not within `limit` links.
 ///

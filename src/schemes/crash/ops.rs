@@ -194,12 +194,9 @@ pub(crate) static CHAIN_BYTES: OpSpec = OpSpec {
     generate: || {
         (hex64(), 0u64..=60, 0u64..=3)
             .prop_map(|(start, d, slack)| {
-                let mut tip = super::bytes_of(&start);
-                for _ in 0..d {
-                    tip = crate::base::crypto::sha256(&tip);
-                }
+                let tip =
+                    crate::base::crypto::hex(&crate::base::chain::after(Link::Bytes, &super::bytes_of(&start), d));
                 let limit = (d + slack).max(1);
-                let tip = crate::base::crypto::hex(&tip);
                 Request::of(&CHAIN_BYTES, vec![start.into(), tip.into(), limit.into()])
             })
             .boxed()

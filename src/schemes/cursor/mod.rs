@@ -137,23 +137,35 @@ impl Round {
     /// Like [`Round::shuffle`], reporting each draw (position i, attempts)
     /// to `trace` (always the plain form).
     pub fn shuffle_traced(&self, count: usize, cursor: u64, trace: &mut dyn FnMut(usize, Attempt)) -> (Vec<u32>, u64) {
-        let mut deck: Vec<u32> = (0..u32::try_from(count).expect("a count fits 32 bits")).collect();
-        let mut cursor = cursor;
-        for i in (1..count).rev() {
-            let (j, next) = self.int_traced(i as u64 + 1, cursor, &mut |a| trace(i, a));
-            cursor = next;
-            deck.swap(i, usize::try_from(j).expect("j <= i"));
-        }
-        (deck, cursor)
+        shuffle_from(count, cursor, &mut |c| self.raw(c), trace)
     }
 }
 
+/// The shuffle of `count` from `cursor`, the MAC at each cursor read from
+/// `raw`, each draw's attempts reported to `trace`: Fisher–Yates from the
+/// back, j = int(i + 1).
+pub(crate) fn shuffle_from(
+    count: usize,
+    mut cursor: u64,
+    raw: &mut dyn FnMut(u64) -> [u8; 32],
+    trace: &mut dyn FnMut(usize, Attempt),
+) -> (Vec<u32>, u64) {
+    let mut deck: Vec<u32> = (0..u32::try_from(count).expect("a count fits 32 bits")).collect();
+    for i in (1..count).rev() {
+        let (j, next) = int_from(i as u64 + 1, cursor, raw, &mut |a| trace(i, a));
+        cursor = next;
+        deck.swap(i, usize::try_from(j).expect("j <= i"));
+    }
+    (deck, cursor)
+}
+
 /// `int` as `referenz.py` computes it, the MAC at each cursor read from
-/// `raw`, every attempt reported to `trace`: k = bytes_needed(range)
+/// `raw` (this crate's, the fast form's pairs, or another package's:
+/// `src/wild/`), every attempt reported to `trace`: k = bytes_needed(range)
 /// big-endian bytes of one MAC per attempt, values at or above the limit
 /// rejected, the cursor moved by one per attempt; range 1 moves the cursor
 /// without a MAC.
-fn int_from<R: FnMut(u64) -> [u8; 32] + ?Sized, F: FnMut(Attempt) + ?Sized>(
+pub(crate) fn int_from<R: FnMut(u64) -> [u8; 32] + ?Sized, F: FnMut(Attempt) + ?Sized>(
     range: u64,
     mut cursor: u64,
     raw: &mut R,

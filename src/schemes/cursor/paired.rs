@@ -30,6 +30,7 @@ impl<'a> Paired<'a> {
         Paired { macs, second: None }
     }
 
+    #[inline]
     fn raw(&mut self, cursor: u64) -> [u8; 32] {
         if let Some((at, mac)) = self.second.take() {
             if at == cursor {
@@ -74,6 +75,7 @@ pub(super) fn shuffle(macs: &Counter, count: usize, mut cursor: u64) -> (Vec<u32
 
 /// `int` of a range m of at least 2 and at most [`modulo::SMALL`]: one or
 /// two bytes, and every remainder (the limit's too) by a multiplication.
+#[inline]
 fn small_int(m: u32, inv: u64, mut cursor: u64, paired: &mut Paired<'_>) -> (u64, u64) {
     let two = m > 256;
     let pot: u32 = if two { 1 << 16 } else { 1 << 8 };

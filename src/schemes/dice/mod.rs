@@ -45,9 +45,16 @@ pub fn roll_with_key(server_seed: &Keyed, client_seed: &str, n: u64) -> Result<F
     let mut digits = [0u8; 20];
     let n_digits = crate::base::crypto::decimal(n, &mut digits);
     let macs = server_seed.counter_of(&[client_seed.as_bytes(), b":", n_digits, b":"]);
+    roll_from(n, &mut |round| macs.mac(round))
+}
+
+/// Die `n` from the MACs `mac(round)` = HMAC(serverSeed,
+/// "clientSeed:n:round") make, whoever makes them (`src/wild/` holds
+/// other packages' HMACs to this logic).
+pub(crate) fn roll_from(n: u64, mac: &mut dyn FnMut(u64) -> [u8; 32]) -> Result<Found, OpError> {
     let mut skipped_limit = false;
     for round in 0..ROUNDS {
-        let mac = macs.mac(round);
+        let mac = mac(round);
         // 252 = 6 × 42: every face gets exactly 42 byte values.
         if let Some(offset) = mac.iter().position(|&b| b < 252) {
             let byte = mac[offset];

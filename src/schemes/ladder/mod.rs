@@ -26,8 +26,15 @@ pub const DEFAULT_SIZE: u64 = 25;
 /// HMAC(serverSeed, "clientSeed:b"), b = 0, 1, …, gives eight big-endian u32.
 pub fn block_words(server_seed: &str, client_seed: &str) -> impl Iterator<Item = u32> {
     let blocks = Keyed::new(server_seed).counter_of(&[client_seed.as_bytes(), b":"]);
+    words_of(move |b| blocks.mac(b))
+}
+
+/// The words of the blocks `block(b)` = HMAC(serverSeed, "clientSeed:b")
+/// makes, whoever makes them (`src/wild/` holds other packages' HMACs to
+/// this logic): eight big-endian u32 each.
+pub(crate) fn words_of(mut block: impl FnMut(u64) -> [u8; 32]) -> impl Iterator<Item = u32> {
     (0u64..).flat_map(move |b| {
-        let mac = blocks.mac(b);
+        let mac = block(b);
         (0..8).map(move |w| u32::from_be_bytes([mac[4 * w], mac[4 * w + 1], mac[4 * w + 2], mac[4 * w + 3]]))
     })
 }
@@ -71,11 +78,14 @@ pub(crate) fn parts_by_max(v: u32, i: usize) -> bool {
 
 /// Returns `order`: case k gets ladder entry `order[k]`.
 pub fn shuffle(server_seed: &str, client_seed: &str, size: usize) -> Vec<u32> {
+    shuffle_of(size, first_words(server_seed, client_seed, size.saturating_sub(1)))
+}
+
+/// Fisher–Yates from the back over a ladder of `size`, the draw for i
+/// taking the next of `words`: j = [`pick`]`(v, i)`.
+pub(crate) fn shuffle_of(size: usize, words: impl Iterator<Item = u32>) -> Vec<u32> {
     let mut order: Vec<u32> = (0..u32::try_from(size).expect("a ladder is not that long")).collect();
-    for (i, v) in (1..size)
-        .rev()
-        .zip(first_words(server_seed, client_seed, size.saturating_sub(1)))
-    {
+    for (i, v) in (1..size).rev().zip(words) {
         order.swap(i, pick(v, i));
     }
     order

@@ -13,6 +13,7 @@ use super::fields::{MINES_FIELD, ROWS, SEGMENTS};
 use super::stats;
 use super::tables::{self, risk_index, RISKS};
 use super::{Floats, MAX_FLOATS};
+use crate::base::chain::{self, Link};
 use crate::op::error::OpError;
 use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
 use crate::op::ok::CARD;
@@ -644,10 +645,7 @@ pub(crate) static CRASH_CHAIN: OpSpec = OpSpec {
     generate: || {
         (hex64(), 0u64..=60, 0u64..=3)
             .prop_map(|(start, d, slack)| {
-                let mut tip = start.clone();
-                for _ in 0..d {
-                    tip = crate::base::crypto::sha256_hex(&tip);
-                }
+                let tip = crate::base::crypto::hex(&chain::after(Link::Text, &chain::bytes_of(&start), d));
                 let limit = (d + slack).max(1);
                 Request::of(&CRASH_CHAIN, vec![start.into(), tip.into(), limit.into()])
             })
