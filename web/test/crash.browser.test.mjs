@@ -114,10 +114,10 @@ if (ready) describe('crash panels: bustabit, Roobet, BC.Game', { timeout: 600000
       v = await run(page, 'bcgame-crash', { ...EMPTY, hash: game, crashPoint: de(bcgame.crashPoint) });
       assert.equal(v.verdict, 'match', v.text);
       // Its link names the game (crash.v2 is bustabit's too) and opens it again, checked.
-      await page.click('#bcgame-link');
-      const link = new URL(await page.inputValue('#bcgame-link-url')).hash;
-      assert.match(link, /^#crash\.v2&game=bcgame&/);
-      const runs = Number(await page.getAttribute('#bcgame-verdict', 'data-run'));
+      await page.click('#bcgame-crash-link');
+      const link = new URL(await page.inputValue('#bcgame-crash-link-url')).hash;
+      assert.match(link, /^#crash\.v2&game=bcgame-crash&/);
+      const runs = Number(await page.getAttribute('#bcgame-crash-verdict', 'data-run'));
       await page.click('#tab-roobet');
       // "Link zu dieser Prüfung" put it in the address bar: opened again, it must change the fragment.
       await page.evaluate((h) => {
@@ -125,11 +125,11 @@ if (ready) describe('crash panels: bustabit, Roobet, BC.Game', { timeout: 600000
         location.hash = h;
       }, link);
       await page.waitForFunction((n) => {
-        const v = document.querySelector('#bcgame-verdict');
+        const v = document.querySelector('#bcgame-crash-verdict');
         return v.dataset.state === 'done' && Number(v.dataset.run) > n;
       }, runs);
-      assert.equal(await page.getAttribute('#tab-bcgame', 'aria-selected'), 'true');
-      assert.equal(await page.getAttribute('#bcgame-verdict', 'data-verdict'), 'match');
+      assert.equal(await page.getAttribute('#tab-bcgame-crash', 'aria-selected'), 'true');
+      assert.equal(await page.getAttribute('#bcgame-crash-verdict', 'data-verdict'), 'match');
 
       // A history of each: games 1 … 8 of a chain of their link, points from the Rust op.
       const sites = [
