@@ -13,21 +13,37 @@ use serde_json::{json, Value};
 pub enum Shape {
     /// Text that matches `pattern` (anchored), at most `max_length` characters.
     Text {
+        /// The regular expression the whole text matches.
         pattern: &'static str,
+        /// The most characters the text may have (`None`: no limit beyond the pattern's).
         max_length: Option<u64>,
     },
     /// An integer in `min ..= max` (no upper bound when `max` is `None`).
-    Int { min: u64, max: Option<u64> },
+    Int {
+        /// The smallest value.
+        min: u64,
+        /// The largest value, if there is one.
+        max: Option<u64>,
+    },
     /// A number in `min ..` and below `below`.
-    Number { min: u64, below: u64 },
+    Number {
+        /// The smallest value.
+        min: u64,
+        /// The bound every value stays below.
+        below: u64,
+    },
     /// One of these words.
     OneOf(&'static [&'static str]),
     /// A list of `items`, with at least `min` and at most `max` of them, and
     /// no item twice when `unique`.
     List {
+        /// The shape of every item.
         items: &'static Shape,
+        /// The fewest items, if there is a floor.
         min: Option<u64>,
+        /// The most items, if there is a ceiling.
         max: Option<u64>,
+        /// Whether no item may appear twice.
         unique: bool,
     },
 }
@@ -35,12 +51,13 @@ pub enum Shape {
 /// One field of an `ok` answer, in protocol order.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct OkField {
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     pub(crate) shape: Shape,
 }
 
 impl OkField {
-    pub const fn new(name: &'static str, shape: Shape) -> OkField {
+    /// The field `name`, whose value has `shape`.
+    pub(crate) const fn new(name: &'static str, shape: Shape) -> OkField {
         OkField { name, shape }
     }
 }

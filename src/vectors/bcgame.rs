@@ -95,7 +95,7 @@ fn reaches(request: &Value, flag: Flag) -> bool {
     crate::vectors::derived_flags(&r).contains(&flag)
 }
 
-pub fn add(v: &mut VectorSet) {
+pub(crate) fn add(v: &mut VectorSet) {
     for (request, answer, source) in published() {
         v.add(format!("{source}: {answer}"), request).tag(Flag::PublishedField);
     }

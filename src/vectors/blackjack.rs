@@ -139,7 +139,7 @@ fn up_cards(soft: bool, total: u8) -> &'static [u8] {
     }
 }
 
-pub fn add(v: &mut VectorSet) {
+pub(crate) fn add(v: &mut VectorSet) {
     for (name, cards) in PAIRS {
         for d in PAIR_UP_CARDS {
             add_case(v, format!("{name} against {}, split allowed", up(d)), cards, d, ALL);

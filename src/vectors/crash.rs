@@ -35,7 +35,7 @@ const CRATE_CHAIN: [&str; 4] = [
     "b459e199bac1342bf22d7aa6d19180aff35ab69f453d809949aab3e8d5e545aa",
 ];
 
-pub fn add(v: &mut VectorSet) {
+pub(crate) fn add(v: &mut VectorSet) {
     published(v);
     v1(v);
     v2(v);

@@ -15,7 +15,7 @@ fn roulette(server: &str, public: &str, round: u64) -> Value {
     json!({ "op": "csgoempire.roulette", "serverSeed": server, "publicSeed": public, "round": round })
 }
 
-pub fn add(v: &mut VectorSet) {
+pub(crate) fn add(v: &mut VectorSet) {
     v.add(
         "the help article's example inputs (server 96f3e04d…, public 460670512935, round 321; its result is shown only in a screenshot)",
         roulette(

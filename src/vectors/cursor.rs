@@ -28,7 +28,7 @@ fn cursor_with_rejections(round: &Round, range: u64, rejections: usize) -> u64 {
         .expect("a rejection turns up")
 }
 
-pub fn add(v: &mut VectorSet) {
+pub(crate) fn add(v: &mut VectorSet) {
     for (comment, seed) in [
         ("published seed A", SEED_A),
         ("published seed B", SEED_B),

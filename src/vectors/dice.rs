@@ -11,7 +11,7 @@ use crate::vectors::VectorSet;
 /// Two players' seeds joined by a colon, as a 1v1 game's client seed.
 const GAME: &str = "a26460084a0ef89b:d4f28bac6efd1b6e";
 
-pub fn add(v: &mut VectorSet) {
+pub(crate) fn add(v: &mut VectorSet) {
     let roll = |client: &str, n: u64| json!({ "op": "dice.roll", "serverSeed": SEED_B, "clientSeed": client, "n": n });
     for n in 0..6 {
         v.add(

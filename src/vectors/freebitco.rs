@@ -35,7 +35,7 @@ fn nonce_where(hit: impl Fn(u32) -> bool) -> u64 {
         .expect("such a roll turns up")
 }
 
-pub fn add(v: &mut VectorSet) {
+pub(crate) fn add(v: &mut VectorSet) {
     for (request, answer, source) in published() {
         v.add(format!("{source}: {answer}"), request).tag(Flag::PublishedField);
     }

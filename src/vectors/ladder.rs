@@ -6,7 +6,7 @@ use crate::vectors::cursor::{CLIENT_B, UNICODE_CLIENT};
 use crate::vectors::vektoren::SEED_B;
 use crate::vectors::VectorSet;
 
-pub fn add(v: &mut VectorSet) {
+pub(crate) fn add(v: &mut VectorSet) {
     for (comment, client, size) in [
         ("the published 25 cases", CLIENT_B, 25),
         ("25 cases, another client seed", "player-seed-0001", 25),

@@ -29,7 +29,7 @@ fn roll(server: &str, client: &str, nonce: u64) -> Value {
     json!({ "op": "lucky.roll", "serverSeed": server, "clientSeed": client, "nonce": nonce })
 }
 
-pub fn add(v: &mut VectorSet) {
+pub(crate) fn add(v: &mut VectorSet) {
     for (request, answer, source) in published() {
         v.add(format!("{source}: {answer}"), request).tag(Flag::PublishedField);
     }

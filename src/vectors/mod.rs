@@ -32,18 +32,18 @@ use std::path::Path;
 // Each scheme's canonical vectors, one module per scheme.
 pub(crate) mod bcgame;
 pub(crate) mod blackjack;
-pub mod crash;
+pub(crate) mod crash;
 pub(crate) mod csgoempire;
 pub(crate) mod cursor;
-pub mod dice;
+pub(crate) mod dice;
 pub(crate) mod freebitco;
 pub(crate) mod ladder;
 pub(crate) mod lucky;
-pub mod poker;
-pub mod selfpoker;
-pub mod shoe;
+pub(crate) mod poker;
+pub(crate) mod selfpoker;
+pub(crate) mod shoe;
 pub(crate) mod skinclub;
-pub mod stake;
+pub(crate) mod stake;
 #[cfg(feature = "toy")]
 pub(crate) mod toy;
 
@@ -199,7 +199,7 @@ fn is_compatibility(c: u32) -> bool {
 /// The cases of one scheme, as its `vectors.rs` lists them: valid requests
 /// and request lines every implementation must refuse.
 #[derive(Default)]
-pub struct VectorSet {
+pub(crate) struct VectorSet {
     pub cases: Vec<Case>,
     pub invalid: Vec<Invalid>,
 }

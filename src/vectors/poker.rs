@@ -55,7 +55,7 @@ fn hand(text: &str) -> Vec<u8> {
         .collect()
 }
 
-pub fn add(v: &mut VectorSet) {
+pub(crate) fn add(v: &mut VectorSet) {
     for players in crate::schemes::poker::PLAYERS {
         v.add(
             format!("deal for {players} players"),

@@ -27,7 +27,7 @@ const JS_EDGES: [(&str, u64); 3] = [
     ("seed 2^53+1: a Number rounds it to 2^53", (1 << 53) + 1),
 ];
 
-pub fn add(v: &mut VectorSet) {
+pub(crate) fn add(v: &mut VectorSet) {
     for op in ["selfpoker.commit", "selfpoker.deck"] {
         for (comment, seed) in SEEDS {
             v.add(comment, json!({ "op": op, "seed": seed.to_string() }));

@@ -8,7 +8,7 @@ use crate::vectors::cursor::{CLIENT_B, UNICODE_CLIENT};
 use crate::vectors::vektoren::{SEED_A, SEED_B};
 use crate::vectors::VectorSet;
 
-pub fn add(v: &mut VectorSet) {
+pub(crate) fn add(v: &mut VectorSet) {
     let deal = |client: &str, nonce: u64, decks: u64, penetration: f64| json!({ "op": "shoe.deal", "serverSeed": SEED_B, "clientSeed": client, "nonce": nonce, "decks": decks, "penetration": penetration });
     for decks in 1..=8 {
         v.add(

@@ -55,7 +55,7 @@ fn hash(salt: &str, server: &str) -> Value {
     json!({ "op": "skinclub.hash", "salt": salt, "serverSeed": server })
 }
 
-pub fn add(v: &mut VectorSet) {
+pub(crate) fn add(v: &mut VectorSet) {
     for (request, answer, source) in published() {
         v.add(format!("{source}: {answer}"), request).tag(Flag::PublishedField);
     }

@@ -35,7 +35,7 @@ fn nonce_where(hit: impl Fn(u32) -> bool) -> u64 {
         .expect("such a nonce turns up")
 }
 
-pub fn add(v: &mut VectorSet) {
+pub(crate) fn add(v: &mut VectorSet) {
     let simple = [
         "stake.dice",
         "stake.limbo",

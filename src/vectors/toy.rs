@@ -4,7 +4,7 @@ use serde_json::json;
 
 use crate::vectors::VectorSet;
 
-pub fn add(v: &mut VectorSet) {
+pub(crate) fn add(v: &mut VectorSet) {
     let coin = |nonce: u64| json!({ "op": "toy.coin", "serverSeed": "toy server seed", "clientSeed": "toy client", "nonce": nonce });
     let side = |nonce: u64| crate::schemes::toy::flip("toy server seed", "toy client", nonce);
     for want in [0, 1] {

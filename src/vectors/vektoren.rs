@@ -9,8 +9,9 @@ use crate::base::crypto::hex;
 use crate::base::pyfmt::{dumps_indent2, float_repr};
 use crate::schemes::cursor::{hash, Round};
 
-/// The published program's two server seeds.
+/// Seed A of the published program.
 pub(crate) const SEED_A: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+/// Seed B of the published program; public for the README's library example.
 pub const SEED_B: &str = "a3f1c9d4e5b6072839a0b1c2d3e4f5061728394a5b6c7d8e9f0a1b2c3d4e5f60";
 
 /// The published program's raw/float cases: server seed, client seed, nonce, cursor.

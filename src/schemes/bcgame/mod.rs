@@ -42,7 +42,7 @@ pub(crate) mod rotation;
 pub mod stats;
 pub(crate) mod window;
 
-pub use ops::SCHEME;
+pub(crate) use ops::SCHEME;
 
 /// The hash a page's HMAC is built on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -17,7 +17,7 @@ use crate::op::{Flag, OkField, Reach, Shape};
 use crate::schemes::lucky::DUCKDICE;
 use crate::schemes::stake::ops::num;
 
-pub static SCHEME: Scheme = Scheme {
+pub(crate) static SCHEME: Scheme = Scheme {
     name: "bcgame",
     source: "BC.Game's verification pages (bcgame-project/verify)",
     ops: &[

@@ -21,7 +21,7 @@ pub mod rules;
 pub mod situations;
 pub mod strategy;
 
-pub use ops::SCHEME;
+pub(crate) use ops::SCHEME;
 pub use rules::Rules;
 pub use situations::{situations, Situation};
 pub use strategy::{strategy, Action};

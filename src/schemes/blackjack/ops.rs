@@ -25,7 +25,7 @@ use crate::op::stats::Stats;
 use crate::op::{self, Arg, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme};
 use crate::op::{Flag, OkField, Reach, Shape};
 
-pub static SCHEME: Scheme = Scheme {
+pub(crate) static SCHEME: Scheme = Scheme {
     name: "blackjack",
     source: "seed 003 (basisstrategie, published TypeScript)",
     ops: &[&STRATEGY],

@@ -80,7 +80,7 @@ pub mod fields;
 pub mod ops;
 pub mod stats;
 
-pub use ops::SCHEME;
+pub(crate) use ops::SCHEME;
 
 use crate::base::chain::step;
 pub use crate::base::chain::{bytes_of, Link};

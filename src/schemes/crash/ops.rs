@@ -14,7 +14,7 @@ use crate::op::{no_story, strategy, Field, Kind, OpSpec, Outcome, Request, Schem
 use crate::op::{Flag, OkField, Reach, Shape};
 use crate::schemes::stake::ops::num;
 
-pub static SCHEME: Scheme = Scheme {
+pub(crate) static SCHEME: Scheme = Scheme {
     name: "crash",
     source: "bustabit/v1-gameserver server/lib.js; bustabit/verifier; copies of Roobet's script; bcgame-project/verify crash.html",
     ops: &[&V1, &V2, &LINK, &CHAIN_BYTES],

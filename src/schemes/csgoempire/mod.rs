@@ -27,7 +27,7 @@ pub mod fields;
 pub mod ops;
 pub mod stats;
 
-pub use ops::SCHEME;
+pub(crate) use ops::SCHEME;
 
 /// The wheel's 15 pockets.
 pub(crate) const POCKETS: u32 = 15;

@@ -10,7 +10,7 @@ use crate::op::stats::Stats;
 use crate::op::{no_story, strategy, OpSpec, Outcome, Request, Scheme};
 use crate::op::{Flag, OkField, Reach, Shape};
 
-pub static SCHEME: Scheme = Scheme {
+pub(crate) static SCHEME: Scheme = Scheme {
     name: "csgoempire",
     source: "CSGOEmpire's roulette script (help.csgoempire.com, How is roulette fair?)",
     ops: &[&ROULETTE],

@@ -19,7 +19,7 @@ pub mod ops;
 mod paired;
 pub mod stats;
 
-pub use ops::SCHEME;
+pub(crate) use ops::SCHEME;
 
 /// Returns the commitment to a server seed: hex SHA-256 of its text.
 pub fn hash(server_seed: &str) -> String {

@@ -11,7 +11,7 @@ pub mod fields;
 pub mod ops;
 pub mod stats;
 
-pub use ops::SCHEME;
+pub(crate) use ops::SCHEME;
 
 /// How many MACs a die may read before it gives up.
 pub(crate) const ROUNDS: u64 = 16;

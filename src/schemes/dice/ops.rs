@@ -13,7 +13,7 @@ use crate::op::strategy;
 use crate::op::{Flag, OkField, Reach, Shape};
 use crate::op::{OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
 
-pub static SCHEME: Scheme = Scheme {
+pub(crate) static SCHEME: Scheme = Scheme {
     name: "dice",
     source: "seed 001 (published JavaScript)",
     ops: &[&ROLL],

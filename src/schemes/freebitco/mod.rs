@@ -31,7 +31,7 @@ use crate::base::hmac::hmac_sha512;
 pub mod ops;
 pub mod stats;
 
-pub use ops::SCHEME;
+pub(crate) use ops::SCHEME;
 
 /// (2³² − 1)/10⁴: the divisor that maps the largest x to 10,000.
 pub(crate) const DIVISOR: f64 = 429_496.729_5;

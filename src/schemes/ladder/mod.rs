@@ -17,7 +17,7 @@ pub mod ops;
 mod runs;
 pub mod stats;
 
-pub use ops::SCHEME;
+pub(crate) use ops::SCHEME;
 
 /// The size of the published game's ladder.
 pub const DEFAULT_SIZE: u64 = 25;

@@ -14,7 +14,7 @@ use crate::op::strategy;
 use crate::op::{Flag, OkField, Reach, Shape};
 use crate::op::{OpSpec, Outcome, Parting, Request, Scheme, Step, SERVER_SEED_SECRET};
 
-pub static SCHEME: Scheme = Scheme {
+pub(crate) static SCHEME: Scheme = Scheme {
     name: "ladder",
     source: "seed 004 (Deal or No Deal)",
     ops: &[&SHUFFLE],

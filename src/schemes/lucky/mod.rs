@@ -55,7 +55,7 @@ use crate::base::hmac::hmac_sha512;
 pub mod ops;
 pub mod stats;
 
-pub use ops::SCHEME;
+pub(crate) use ops::SCHEME;
 
 /// The five-digit groups read, at offsets 0, 5, …, 120.
 pub(crate) const GROUPS: usize = 25;

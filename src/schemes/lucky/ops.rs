@@ -12,7 +12,7 @@ use crate::op::{strategy, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED
 use crate::op::{Flag, OkField, Reach, Shape};
 use crate::schemes::stake::ops::num;
 
-pub static SCHEME: Scheme = Scheme {
+pub(crate) static SCHEME: Scheme = Scheme {
     name: "lucky",
     source: "Primedice's classic implementation (lucky-number dice) and its clones",
     ops: &[&ROLL],

@@ -15,7 +15,7 @@ pub mod fields;
 pub mod ops;
 pub mod stats;
 
-pub use ops::SCHEME;
+pub(crate) use ops::SCHEME;
 
 /// The category names exactly as `poker_referenz.py` prints them, weakest first.
 pub const CATEGORIES: [&str; 9] = [

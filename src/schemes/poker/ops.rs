@@ -14,7 +14,7 @@ use crate::op::strategy;
 use crate::op::{no_story, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
 use crate::op::{ok, Flag, OkField, Reach, Shape};
 
-pub static SCHEME: Scheme = Scheme {
+pub(crate) static SCHEME: Scheme = Scheme {
     name: "poker",
     source: "seed 003 (poker_referenz.py)",
     ops: &[&DEAL, &EVALUATE],

@@ -9,7 +9,7 @@ pub mod numpy;
 pub mod ops;
 pub mod stats;
 
-pub use ops::SCHEME;
+pub(crate) use ops::SCHEME;
 
 pub use crate::op::error::{parse_seed, MAX_SEED};
 

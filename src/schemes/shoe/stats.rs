@@ -55,6 +55,7 @@ pub struct CutDistribution {
 }
 
 impl CutDistribution {
+    /// The probability of each cut position from `low` on.
     pub fn probabilities(&self) -> Vec<f64> {
         let total: u64 = self.weights.iter().sum();
         #[allow(clippy::cast_precision_loss, reason = "at most 17 offsets")]

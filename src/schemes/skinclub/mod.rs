@@ -33,7 +33,7 @@ use crate::base::hmac::{hmac_sha512, Keyed};
 pub mod ops;
 pub mod stats;
 
-pub use ops::SCHEME;
+pub(crate) use ops::SCHEME;
 
 /// Rolls run 1 ..= this.
 pub(crate) const ROLLS: u64 = 100_000;

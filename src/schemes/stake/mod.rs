@@ -47,7 +47,7 @@ pub mod readings;
 pub mod stats;
 pub mod tables;
 
-pub use ops::SCHEME;
+pub(crate) use ops::SCHEME;
 
 /// Stake's GEMS list, in index order.
 pub(crate) const GEMS: [&str; 7] = ["green", "purple", "yellow", "red", "cyan", "orange", "blue"];

@@ -22,7 +22,7 @@ use crate::op::stats::Stats;
 use crate::op::{no_story, strategy, Field, Kind, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
 use crate::op::{Flag, OkField, Reach, Shape};
 
-pub static SCHEME: Scheme = Scheme {
+pub(crate) static SCHEME: Scheme = Scheme {
     name: "stake",
     source: "Stake's provably fair pages (implementation, conversions, game events) and Crash's seeding event",
     ops: &[

@@ -10,7 +10,7 @@
 pub mod ops;
 pub mod stats;
 
-pub use ops::SCHEME;
+pub(crate) use ops::SCHEME;
 
 use crate::schemes::stake::Floats;
 
