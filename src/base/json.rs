@@ -4,11 +4,14 @@
 //! `{"range": 6, "range": 0}` would pass as range 0. The JavaScript and
 //! Python targets refuse such a line; so does `provably`.
 
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Number, Value};
+
+use super::masks::{masks, prefix_parity, Class};
 
 /// The strict reader: serde_json's `Value` visitor, but a key given twice
 /// is an error. With a [`KeyPath`] it also keeps the path of object keys to
@@ -57,6 +60,11 @@ pub(crate) struct Items {
 }
 
 impl Items {
+    /// How many more items the text may hold.
+    pub(crate) fn left(&self) -> usize {
+        self.left.get()
+    }
+
     /// The reason for `e` when it is this budget running out: the JSON is
     /// not wrong, it is more than any request or round is.
     pub(crate) fn past(&self, e: &serde_json::Error) -> Option<String> {
@@ -359,75 +367,477 @@ pub(crate) fn lone_surrogate(text: &str) -> Option<&str> {
     None
 }
 
-/// A cursor over JSON text for reading it against a known value: each call
-/// skips JSON white space (space, tab, CR, LF) before a token, except
-/// [`Tokens::raw`], which continues inside one.
-pub(crate) struct Tokens<'a> {
-    text: &'a [u8],
+/// A JSON scalar as serde_json reads it into a `Value`: a number is one of
+/// its three kinds (an integer below 2^64, a negative integer at or above
+/// −2^63, anything else a binary64), a string is borrowed from the text
+/// unless it holds an escape.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Scalar<'a> {
+    Null,
+    Bool(bool),
+    U64(u64),
+    I64(i64),
+    F64(f64),
+    Str(Cow<'a, str>),
+}
+
+impl Scalar<'_> {
+    /// The integer, if the number is one at or above 0 (`Value::as_u64`).
+    pub(crate) fn as_u64(&self) -> Option<u64> {
+        match *self {
+            Scalar::U64(n) => Some(n),
+            Scalar::I64(n) => u64::try_from(n).ok(),
+            _ => None,
+        }
+    }
+
+    /// The number as a binary64 (`Value::as_f64`).
+    #[allow(clippy::cast_precision_loss, reason = "as serde_json's Value::as_f64")]
+    pub(crate) fn as_f64(&self) -> Option<f64> {
+        match *self {
+            Scalar::U64(n) => Some(n as f64),
+            Scalar::I64(n) => Some(n as f64),
+            Scalar::F64(x) => Some(x),
+            _ => None,
+        }
+    }
+
+    /// The scalar as a JSON value (for a message).
+    pub(crate) fn to_value(&self) -> Value {
+        match self {
+            Scalar::Null => Value::Null,
+            Scalar::Bool(b) => Value::Bool(*b),
+            Scalar::U64(n) => Value::from(*n),
+            Scalar::I64(n) => Value::from(*n),
+            Scalar::F64(x) => Number::from_f64(*x).map_or(Value::Null, Value::Number),
+            Scalar::Str(s) => Value::from(s.as_ref()),
+        }
+    }
+}
+
+/// Where a [`Reader`] stopped: the text is not JSON there, or holds a form
+/// the reader leaves to serde_json (a number past binary64). It carries no
+/// reason: the caller reads the text with serde_json, which names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Unread;
+
+/// A borrowing, one-pass reader of JSON text, token by token, for reading
+/// a text against what it should hold without building it: each call skips
+/// white space ([`is_space`]) first. What it reads, it reads as serde_json
+/// does (strings, escapes, the three kinds of numbers; tested); where it
+/// stops ([`Unread`]), serde_json is asked. Keys given twice are the
+/// caller's to notice, and [`Reader::skip`] only finds where a value ends.
+#[derive(Debug, Clone)]
+pub(crate) struct Reader<'a> {
+    text: &'a str,
     at: usize,
 }
 
-impl<'a> Tokens<'a> {
-    pub(crate) fn new(text: &'a [u8]) -> Tokens<'a> {
-        Tokens { text, at: 0 }
+impl<'a> Reader<'a> {
+    pub(crate) fn new(text: &'a str) -> Reader<'a> {
+        Reader { text, at: 0 }
     }
 
-    #[inline]
-    fn skip_space(&mut self) {
-        self.at += space_run(&self.text[self.at..]);
+    /// A reader of the same text from byte `at` (a place another reader
+    /// of it found).
+    pub(crate) fn at(text: &'a str, at: usize) -> Reader<'a> {
+        Reader { text, at }
     }
 
-    /// White space, then the byte `b`.
+    /// Where the reader is, in bytes.
+    pub(crate) fn offset(&self) -> usize {
+        self.at
+    }
+
+    fn bytes(&self) -> &'a [u8] {
+        self.text.as_bytes()
+    }
+
+    /// White space, then the next byte, not consumed.
     #[inline]
-    pub(crate) fn punct(&mut self, b: u8) -> bool {
-        self.skip_space();
-        let ok = self.text.get(self.at) == Some(&b);
+    pub(crate) fn peek(&mut self) -> Option<u8> {
+        let bytes = self.bytes();
+        while let Some(&b) = bytes.get(self.at) {
+            if !is_space(b) {
+                return Some(b);
+            }
+            self.at += 1;
+        }
+        None
+    }
+
+    /// White space, then the byte `b`, consumed; `false` (nothing but white
+    /// space consumed) for anything else.
+    #[inline]
+    pub(crate) fn eat(&mut self, b: u8) -> bool {
+        let ok = self.peek() == Some(b);
         self.at += usize::from(ok);
         ok
     }
 
-    /// White space, then exactly `token`.
-    pub(crate) fn literal(&mut self, token: &[u8]) -> bool {
-        self.skip_space();
-        self.raw(token)
-    }
-
-    /// Exactly `bytes`, here.
-    pub(crate) fn raw(&mut self, bytes: &[u8]) -> bool {
-        let ok = self.text[self.at..].starts_with(bytes);
-        if ok {
-            self.at += bytes.len();
+    /// After a member or an item: `Ok(true)` for a comma (another one
+    /// follows), `Ok(false)` for the closing `close`.
+    #[inline]
+    pub(crate) fn more(&mut self, close: u8) -> Result<bool, Unread> {
+        match self.peek() {
+            Some(b',') => {
+                self.at += 1;
+                Ok(true)
+            }
+            Some(b) if b == close => {
+                self.at += 1;
+                Ok(false)
+            }
+            _ => Err(Unread),
         }
-        ok
     }
 
-    /// The text not read yet.
-    pub(crate) fn rest(&self) -> &'a [u8] {
-        &self.text[self.at..]
-    }
-
-    /// Moves on by `n` bytes, read by the caller from [`Tokens::rest`].
-    pub(crate) fn advance(&mut self, n: usize) {
-        self.at = (self.at + n).min(self.text.len());
-    }
-
-    /// White space, then a JSON integer in its shortest form (no sign, no
-    /// leading zero, no fraction or exponent after it) below 2^64.
-    pub(crate) fn integer(&mut self) -> Option<u64> {
-        self.skip_space();
-        let digits = self.text[self.at..].iter().take_while(|b| b.is_ascii_digit()).count();
-        if let Some(b'.' | b'e' | b'E') = self.text.get(self.at + digits) {
-            return None;
+    /// At an opening `open` (after white space): consumes it; `Ok(true)`
+    /// when the container is empty (its `close` consumed too).
+    #[inline]
+    pub(crate) fn open(&mut self, open: u8, close: u8) -> Result<bool, Unread> {
+        if !self.eat(open) {
+            return Err(Unread);
         }
-        let v = plain_integer(std::str::from_utf8(&self.text[self.at..self.at + digits]).ok()?)?;
-        self.at += digits;
-        Some(v)
+        Ok(self.eat(close))
     }
 
     /// Only white space is left.
     pub(crate) fn end(&mut self) -> bool {
-        self.skip_space();
-        self.at == self.text.len()
+        self.peek().is_none()
+    }
+
+    /// A string (after white space), decoded.
+    #[inline]
+    pub(crate) fn string(&mut self) -> Result<Cow<'a, str>, Unread> {
+        if self.peek() != Some(b'"') {
+            return Err(Unread);
+        }
+        let start = self.at + 1;
+        let bytes = self.bytes();
+        let mut i = start;
+        while let Some(&b) = bytes.get(i) {
+            match b {
+                b'"' => {
+                    self.at = i + 1;
+                    return Ok(Cow::Borrowed(&self.text[start..i]));
+                }
+                b'\\' => return self.escaped(start, i).map(Cow::Owned),
+                0..=0x1f => return Err(Unread),
+                _ => i += 1,
+            }
+        }
+        Err(Unread)
+    }
+
+    /// Whether the next value is the string `plain` as written, a text
+    /// with no quote, backslash or control character in it (one read
+    /// without escapes by [`Reader::string`]); consumed if it is. A string
+    /// written otherwise (with an escape) is not, though it may decode to it.
+    #[inline]
+    pub(crate) fn plain_string_is(&mut self, plain: &str) -> bool {
+        let n = plain.len();
+        let bytes = self.bytes();
+        let at = self.at;
+        let hit = bytes.get(at) == Some(&b'"')
+            && bytes.get(at + 1..at + 1 + n) == Some(plain.as_bytes())
+            && bytes.get(at + 1 + n) == Some(&b'"');
+        if hit {
+            self.at = at + n + 2;
+        }
+        hit
+    }
+
+    /// The rest of a string with an escape: `text[start..at]` is read, `at`
+    /// is its first backslash.
+    fn escaped(&mut self, start: usize, mut at: usize) -> Result<String, Unread> {
+        let bytes = self.bytes();
+        let mut out = String::with_capacity(at - start + 8);
+        out.push_str(&self.text[start..at]);
+        loop {
+            match bytes.get(at).copied().ok_or(Unread)? {
+                b'"' => {
+                    self.at = at + 1;
+                    return Ok(out);
+                }
+                b'\\' => {
+                    let (c, len) = self.escape(at)?;
+                    out.push(c);
+                    at += len;
+                }
+                0..=0x1f => return Err(Unread),
+                _ => {
+                    // The run up to the next quote, backslash or control character.
+                    let run = bytes[at..]
+                        .iter()
+                        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+                        .map_or(bytes.len(), |n| at + n);
+                    out.push_str(&self.text[at..run]);
+                    at = run;
+                }
+            }
+        }
+    }
+
+    /// The escape whose backslash is at `at`: its character and its length.
+    /// A `\u` surrogate stands only in a pair, high then low (serde_json
+    /// refuses a lone one in a string).
+    fn escape(&self, at: usize) -> Result<(char, usize), Unread> {
+        let c = match self.bytes().get(at + 1).copied().ok_or(Unread)? {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let (c, len) = match self.unit(at)? {
+                    high @ 0xD800..=0xDBFF => match self.unit(at + 6)? {
+                        low @ 0xDC00..=0xDFFF => (0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00), 12),
+                        _ => return Err(Unread),
+                    },
+                    0xDC00..=0xDFFF => return Err(Unread),
+                    c => (c, 6),
+                };
+                return Ok((char::from_u32(c).ok_or(Unread)?, len));
+            }
+            _ => return Err(Unread),
+        };
+        Ok((c, 2))
+    }
+
+    /// The code unit of the `\uXXXX` escape at `at`.
+    fn unit(&self, at: usize) -> Result<u32, Unread> {
+        let escape = self.bytes().get(at..at + 6).ok_or(Unread)?;
+        if &escape[..2] != b"\\u" || !escape[2..].iter().all(u8::is_ascii_hexdigit) {
+            return Err(Unread);
+        }
+        u32::from_str_radix(&self.text[at + 2..at + 6], 16).map_err(|_| Unread)
+    }
+
+    /// A scalar (after white space): a string, a number, `true`, `false`
+    /// or `null`. A list or an object is no scalar.
+    #[inline]
+    pub(crate) fn scalar(&mut self) -> Result<Scalar<'a>, Unread> {
+        match self.peek().ok_or(Unread)? {
+            b'"' => self.string().map(Scalar::Str),
+            b'-' | b'0'..=b'9' => self.number(),
+            b't' => self.word(b"true", Scalar::Bool(true)),
+            b'f' => self.word(b"false", Scalar::Bool(false)),
+            b'n' => self.word(b"null", Scalar::Null),
+            _ => Err(Unread),
+        }
+    }
+
+    fn word(&mut self, word: &[u8], value: Scalar<'a>) -> Result<Scalar<'a>, Unread> {
+        if !self.bytes()[self.at..].starts_with(word) {
+            return Err(Unread);
+        }
+        self.at += word.len();
+        Ok(value)
+    }
+
+    /// A number, in JSON's grammar, of the kind serde_json gives it: an
+    /// integer (no fraction, no exponent) below 2^64 is one, a negative one
+    /// at or above −2^63 too, but `-0` and every other number is a
+    /// binary64, correctly rounded (serde_json's `float_roundtrip`); one
+    /// past binary64's range is [`Unread`] (serde_json refuses it).
+    fn number(&mut self) -> Result<Scalar<'a>, Unread> {
+        let bytes = self.bytes();
+        let start = self.at;
+        let mut i = start + usize::from(bytes[start] == b'-');
+        let digits = |i: usize| bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let int = digits(i);
+        if int == 0 || (int > 1 && bytes[i] == b'0') {
+            return Err(Unread);
+        }
+        i += int;
+        let mut float = false;
+        if bytes.get(i) == Some(&b'.') {
+            let n = digits(i + 1);
+            if n == 0 {
+                return Err(Unread);
+            }
+            (i, float) = (i + 1 + n, true);
+        }
+        if let Some(b'e' | b'E') = bytes.get(i) {
+            i += 1;
+            if let Some(b'+' | b'-') = bytes.get(i) {
+                i += 1;
+            }
+            let n = digits(i);
+            if n == 0 {
+                return Err(Unread);
+            }
+            (i, float) = (i + n, true);
+        }
+        let text = &self.text[start..i];
+        self.at = i;
+        let negative = bytes[start] == b'-';
+        if !float {
+            let magnitude = &text[usize::from(negative)..];
+            if let Ok(n) = magnitude.parse::<u64>() {
+                if !negative {
+                    return Ok(Scalar::U64(n));
+                }
+                if n > 0 && n <= 1 << 63 {
+                    return Ok(Scalar::I64(0i64.wrapping_sub_unsigned(n)));
+                }
+            }
+        }
+        let x: f64 = text.parse().map_err(|_| Unread)?;
+        if x.is_finite() {
+            Ok(Scalar::F64(x))
+        } else {
+            Err(Unread)
+        }
+    }
+
+    /// Skips one value (after white space), held to nothing but where it
+    /// ends: for text already held to JSON (a value written by serde, or
+    /// one serde_json reads after this), or one given up on anyway.
+    pub(crate) fn skip(&mut self) -> Result<(), Unread> {
+        match self.peek().ok_or(Unread)? {
+            b'{' | b'[' => {
+                let n = Walk::default().find_end(&self.bytes()[self.at..]).ok_or(Unread)?;
+                self.at += n;
+                Ok(())
+            }
+            b'"' => self.string().map(drop),
+            _ => self.scalar().map(drop),
+        }
+    }
+
+    /// Skips the rest of the list or object the reader is in (after an
+    /// item or member, or just inside), its `close` included: held to
+    /// nothing but where it ends, as [`Reader::skip`].
+    pub(crate) fn skip_rest(&mut self, close: u8) -> Result<(), Unread> {
+        let mut walk = Walk {
+            depth: 1,
+            ..Walk::default()
+        };
+        let n = walk.find_end(&self.bytes()[self.at..]).ok_or(Unread)?;
+        if self.bytes()[self.at + n - 1] != close {
+            return Err(Unread);
+        }
+        self.at += n;
+        Ok(())
+    }
+
+    /// The text from `start` to where the reader is.
+    pub(crate) fn since(&self, start: usize) -> &'a str {
+        &self.text[start..self.at]
+    }
+}
+
+/// Where a container's walk stands: how deep, and inside a string or an
+/// escape. The walk is the reader's inner loop (a round is mostly short
+/// strings: `"8D","8S",…`), so it looks at 64 bytes at a time: a block
+/// without a backslash has its quotes, openers and closers found as bit
+/// masks, its string bytes as a running parity of the quotes, and its
+/// brackets outside strings visited one by one only when there are at least
+/// as many closers as the depth. A block with a backslash, an escape
+/// carried into the next block, and the tail of a buffer go byte by byte.
+/// Both ways agree exactly (tested).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Walk {
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+}
+
+/// What the walk looks for: quotes, backslashes, openers, closers.
+const WALKED: [Class; 4] = [
+    Class::byte(b'"'),
+    Class::byte(b'\\'),
+    // `[` and `{` differ only in 0x20, as do `]` and `}`.
+    Class::folded(0x20, b'{'),
+    Class::folded(0x20, b'}'),
+];
+
+impl Walk {
+    /// The length of the container's text in `buf` (its closing bracket
+    /// included), or `None` if it goes on past `buf`.
+    pub(crate) fn find_end(&mut self, buf: &[u8]) -> Option<usize> {
+        let mut blocks = buf.chunks_exact(64);
+        let mut i = 0;
+        for block in blocks.by_ref() {
+            let block: &[u8; 64] = block.try_into().expect("64 bytes");
+            let [quotes, backslashes, opens, closes] = masks(block, WALKED);
+            let found = if backslashes != 0 || self.escaped {
+                self.bytes(block)
+            } else {
+                self.block(quotes, opens, closes)
+            };
+            if let Some(k) = found {
+                return Some(i + k);
+            }
+            i += 64;
+        }
+        self.bytes(blocks.remainder()).map(|k| i + k)
+    }
+
+    /// A block of 64 bytes without backslashes, no escape pending, given
+    /// as its masks (bit k for byte k).
+    fn block(&mut self, quotes: u64, opens: u64, closes: u64) -> Option<usize> {
+        // Bit k: an odd number of quotes up to byte k, flipped when the block starts in a string.
+        let mut inside = prefix_parity(quotes);
+        if self.in_string {
+            inside = !inside;
+        }
+        let (opens, closes) = (opens & !inside, closes & !inside);
+        // Most blocks of a round hold no bracket, or fewer closers than
+        // the depth: no end here, only the depth moves.
+        if (closes.count_ones() as usize) < self.depth {
+            self.depth = self.depth + opens.count_ones() as usize - closes.count_ones() as usize;
+            self.in_string = inside >> 63 != 0;
+            return None;
+        }
+        let mut brackets = opens | closes;
+        while brackets != 0 {
+            let k = brackets.trailing_zeros();
+            brackets &= brackets - 1;
+            if opens & (1 << k) != 0 {
+                self.depth += 1;
+            } else {
+                self.depth -= 1;
+                if self.depth == 0 {
+                    return Some(k as usize + 1);
+                }
+            }
+        }
+        self.in_string = inside >> 63 != 0;
+        None
+    }
+
+    /// Byte by byte.
+    fn bytes(&mut self, buf: &[u8]) -> Option<usize> {
+        for (i, &b) in buf.iter().enumerate() {
+            if self.in_string {
+                if self.escaped {
+                    self.escaped = false;
+                } else if b == b'\\' {
+                    self.escaped = true;
+                } else if b == b'"' {
+                    self.in_string = false;
+                }
+                continue;
+            }
+            match b {
+                b'"' => self.in_string = true,
+                b'{' | b'[' => self.depth += 1,
+                b'}' | b']' => {
+                    self.depth -= 1;
+                    if self.depth == 0 {
+                        return Some(i + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
     }
 }
 
@@ -446,16 +856,6 @@ pub(crate) fn plain_str(raw: &str) -> Option<&str> {
     (!body.bytes().any(|b| b == b'\\' || b == b'"' || b < 0x20)).then_some(body)
 }
 
-/// The value of a JSON integer in its plain form (digits, no leading zero,
-/// no sign, fraction or exponent) below 2^64; `None` for any other text.
-pub(crate) fn plain_integer(raw: &str) -> Option<u64> {
-    let b = raw.as_bytes();
-    if b.is_empty() || !b.iter().all(u8::is_ascii_digit) || (b.len() > 1 && b[0] == b'0') {
-        return None;
-    }
-    raw.parse().ok()
-}
-
 /// JSON's white space: space, tab, CR, LF.
 #[inline]
 pub(crate) fn is_space(b: u8) -> bool {
@@ -471,6 +871,7 @@ pub(crate) fn space_run(text: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn repeated_keys_are_refused_at_any_depth() {
@@ -514,5 +915,149 @@ mod tests {
             );
         }
         assert!(parse("{} x").is_err());
+    }
+
+    /// What serde_json reads a whole text as: a scalar's value and kind, or
+    /// `None` when it refuses the text.
+    fn by_serde(text: &str) -> Option<(Value, [bool; 3])> {
+        let v: Value = serde_json::from_str(text).ok()?;
+        let kind = [v.is_u64(), v.is_i64(), v.is_f64()];
+        Some((v, kind))
+    }
+
+    /// What the reader reads a whole text as, in the same terms.
+    fn by_reader(text: &str) -> Option<(Value, [bool; 3])> {
+        let mut r = Reader::new(text);
+        let s = r.scalar().ok()?;
+        if !r.end() {
+            return None;
+        }
+        // The value's kind is the scalar's: U64 a PosInt, I64 (only ever
+        // negative) a NegInt, F64 a Float.
+        let v = s.to_value();
+        let kind = [v.is_u64(), v.is_i64(), v.is_f64()];
+        Some((v, kind))
+    }
+
+    #[test]
+    fn numbers_are_read_as_serde_json_reads_them_kind_and_value() {
+        for text in [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "0.5",
+            "-0.0",
+            "1e3",
+            "1E+3",
+            "2.5e-3",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "1e400",
+            "-1e400",
+            "1e-400",
+            "01",
+            "-",
+            "1.",
+            ".5",
+            "1e",
+            "+1",
+            "00",
+            "-01",
+            "1.0e0",
+            "123456789012345678901234567890",
+            "0.1000000000000000055511151231257827021181583404541015625",
+            "4.9e-324",
+            "2.2250738585072011e-308",
+        ] {
+            assert_eq!(by_reader(text), by_serde(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn strings_are_read_as_serde_json_reads_them() {
+        for text in [
+            r#""AS""#,
+            r#""\u0041S""#,
+            r#""a\"b\\c\/d\b\f\n\r\t""#,
+            r#""\ud83d\ude00""#,
+            r#""\ud800""#,
+            r#""\udc00""#,
+            r#""\ud800\u0041""#,
+            r#""\uD83D\uDE00x""#,
+            r#""\x""#,
+            "\"a\u{1}b\"",
+            r#""é€😀""#,
+            r#""abc"#,
+            r#""\u00""#,
+            r#""\u00g1""#,
+        ] {
+            let serde = serde_json::from_str::<String>(text).ok();
+            let mut r = Reader::new(text);
+            let read = r.string().ok().filter(|_| r.end()).map(Cow::into_owned);
+            assert_eq!(read, serde, "{text:?}");
+        }
+    }
+
+    proptest! {
+        /// Any text made of a number's characters, and any string of
+        /// escapes and characters, reads as serde_json reads it, or is left
+        /// to serde_json where serde_json refuses it.
+        #[test]
+        fn scalars_read_as_serde_json_reads_them(
+            number in "-?[0-9]{0,22}(\\.[0-9]{0,20})?([eE][+-]?[0-9]{0,4})?",
+            string in prop::collection::vec(prop::sample::select(vec![
+                "a", "é", "😀", "\\\"", "\\\\", "\\/", "\\n", "\\u0041", "\\ud83d", "\\ude00", "\\uDBFF\\uDFFF", "\\q", "\u{1f}", " ",
+            ]), 0..8),
+        ) {
+            prop_assert_eq!(by_reader(&number), by_serde(&number), "{:?}", number);
+            let text = format!("\"{}\"", string.concat());
+            let serde = serde_json::from_str::<String>(&text).ok();
+            let mut r = Reader::new(&text);
+            let read = r.string().ok().filter(|_| r.end()).map(Cow::into_owned);
+            prop_assert_eq!(read, serde, "{:?}", text);
+        }
+    }
+
+    #[test]
+    fn a_skip_ends_where_the_value_ends_and_skip_rest_at_the_close() {
+        let text = r#" [ "a]\"", {"b": [1, "}"]}, 2.5e3 ] , {"x": [[]]} "#;
+        let mut r = Reader::new(text);
+        r.skip().unwrap();
+        assert!(r.eat(b','));
+        r.skip().unwrap();
+        assert!(r.end());
+        let mut r = Reader::new(text);
+        assert!(!r.open(b'[', b']').unwrap());
+        r.skip().unwrap();
+        assert!(r.more(b']').unwrap());
+        r.skip_rest(b']').unwrap();
+        assert_eq!(r.peek(), Some(b','));
+        assert!(Reader::new(r#"["a"#).skip().is_err());
+    }
+
+    proptest! {
+        /// 64 bytes at a time and byte by byte walk alike, from any state.
+        #[test]
+        fn the_block_walk_agrees_with_the_byte_walk(
+            // Without backslashes too, or nearly every block would go byte by byte.
+            text in prop_oneof![
+                prop::collection::vec(prop::sample::select(b"\"\\[]{}a,\n".to_vec()), 0..400),
+                prop::collection::vec(prop::sample::select(b"\"[]{}aaaaaa,\n".to_vec()), 0..400),
+            ],
+            depth in 1usize..4,
+            in_string in any::<bool>(),
+            escaped in any::<bool>(),
+        ) {
+            let start = Walk { depth, in_string, escaped: escaped && in_string };
+            let (mut fast, mut slow) = (start, start);
+            let (a, b) = (fast.find_end(&text), slow.bytes(&text));
+            prop_assert_eq!(a, b);
+            if a.is_none() {
+                prop_assert_eq!(fast, slow);
+            }
+        }
     }
 }

@@ -836,14 +836,6 @@ pub struct Outcome(Box<dyn OkBody>);
 pub(crate) trait OkBody: fmt::Debug + Send + Sync {
     fn write_json(&self, out: &mut Vec<u8>);
     fn to_value(&self) -> Value;
-    /// Whether `observed` is this object's JSON text in some layout of
-    /// white space, read straight against the typed value. `false` when the
-    /// body cannot tell so (another key order, an escape, a number written
-    /// otherwise, a difference): the caller then compares written text or
-    /// parsed values. Like every shortcut of the audit it only decides a match.
-    fn same_json(&self, _observed: &[u8]) -> bool {
-        false
-    }
 }
 
 impl<T: Serialize + fmt::Debug + Send + Sync> OkBody for T {
@@ -931,17 +923,9 @@ impl Outcome {
     pub(crate) fn order_and_counter(names: [&'static str; 2], list: Vec<u32>, counter: u64) -> Outcome {
         Outcome(Box::new(OrderAndCounter { names, list, counter }))
     }
-    /// An `ok` object with its own writer or reader (a shoe's cards).
-    pub(crate) fn body(body: impl OkBody + 'static) -> Outcome {
-        Outcome(Box::new(body))
-    }
     /// Appends the `ok` object as compact JSON.
     pub fn write_json(&self, out: &mut Vec<u8>) {
         self.0.write_json(out);
-    }
-    /// Whether `observed` is known to be this object's JSON without writing it ([`OkBody::same_json`]).
-    pub(crate) fn same_json(&self, observed: &[u8]) -> bool {
-        self.0.same_json(observed)
     }
     pub fn to_value(&self) -> Value {
         self.0.to_value()

@@ -56,19 +56,17 @@
 //! memory does not grow with the input.
 
 // The pipeline, stage by stage: what the input is, walking it, the units
-// of work and the workers that do them, one round's check (its fast paths
-// and the comparison), and the bet histories followed in document order.
+// of work and the workers that do them, one round's check and the one
+// comparison, and the bet histories followed in document order.
 pub(crate) mod bets;
 pub(crate) mod commit;
 pub mod compare;
 pub(crate) mod document;
-pub(crate) mod fast;
 pub(crate) mod format;
 pub(crate) mod jobs;
 pub(crate) mod lines;
 pub mod round;
 pub mod run;
-pub(crate) mod same;
 pub(crate) mod scan;
 // Writing documents, and the report of an audit.
 pub mod make;
@@ -297,6 +295,19 @@ impl FieldError {
             field: self.field,
             index: self.index,
             reason: self.reason,
+        }
+    }
+}
+
+impl FieldError {
+    /// An error of the protocol's parser (or of an op it runs) as a field
+    /// error: an op no round can hold is named as such.
+    pub(crate) fn of_op(e: &crate::op::error::OpError) -> FieldError {
+        use crate::op::error::OpError;
+        match e {
+            OpError::Invalid(i) => FieldError::new(i.field.clone(), i.reason.clone()),
+            OpError::Unsupported { op } => FieldError::new("op", format!("{op:?} is not an op a round can hold")),
+            other => FieldError::new("op", other.to_string()),
         }
     }
 }

@@ -1,11 +1,15 @@
 //! One round: read and validated against every rule of the format and of
 //! protocol v1 (the protocol's own parser, the epoch's secret and the
-//! seats filled in), derived, and judged against what was observed.
+//! seats filled in), derived, and judged against what was observed by the
+//! one comparer (`super::compare`).
 //!
-//! `check_round` is a round's whole check: the fast paths
-//! (`super::fast`) first, which only ever decide a match, then the full
-//! path, which parses the round and compares it leaf by leaf
-//! (`super::compare`).
+//! `check_round` reads a round's members but for its observation, derives
+//! it, and reads the observation's text against the derivation. A round
+//! that breaks a rule (or is `external`, or cannot be derived) is then read
+//! whole, by the strict reader, so that its first error is the one
+//! docs/proofs.md names: a key given twice anywhere comes before anything
+//! else, the request before the observation, the observation before the
+//! op's own rules.
 
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -15,15 +19,15 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 use super::commit::EpochHead;
-use super::compare::{mismatches, read_observed};
+pub(crate) use super::compare::OBSERVED;
+use super::compare::{mismatches, read_observed, reading, Reading, Refusal};
 use super::{Event, FieldError, Finding, FindingKind, Place, RoundVerdict};
-use crate::base::json::{Items, KeyPath, Strict};
+use crate::base::json::{space_run, Items, KeyPath, Strict};
 use crate::op::error::OpError;
 use crate::op::{self, fields::CLIENT_SEED, type_name, OpSpec, Outcome, Request};
 use crate::stats::Counted;
 
-/// The round keys that are not request fields.
-pub(crate) const OBSERVED: &str = "observed";
+/// The round keys that are not request fields (and [`OBSERVED`]).
 pub(crate) const EXTERNAL: &str = "external";
 pub(crate) const SEATS: &str = "seats";
 
@@ -40,18 +44,17 @@ pub struct Round {
     pub seats: Option<Value>,
 }
 
-/// The invalid-input errors of the protocol parser, as field errors.
-pub(crate) fn op_error(e: &OpError) -> FieldError {
-    match e {
-        OpError::Invalid(i) => FieldError::new(i.field.clone(), i.reason.clone()),
-        OpError::Unsupported { op } => FieldError::new("op", format!("{op:?} is not an op a round can hold")),
-        other => FieldError::new("op", other.to_string()),
-    }
-}
-
 /// Reads a round object: every rule of the format and of protocol v1.
 /// `secret` is the epoch's secret field and value.
 pub(crate) fn read_round(value: Value, secret: Option<(&str, &Value)>) -> Result<Round, FieldError> {
+    let (mut round, observed) = read_request(value, secret)?;
+    round.observed = observed.map(|o| read_observed(round.request.spec(), o)).transpose()?;
+    Ok(round)
+}
+
+/// Reads a round object but for its observation, which is handed back as
+/// given: the rules before the observation's (docs/proofs.md, "Round").
+fn read_request(value: Value, secret: Option<(&str, &Value)>) -> Result<(Round, Option<Value>), FieldError> {
     let Value::Object(mut map) = value else {
         return Err(FieldError::new(
             "round",
@@ -82,14 +85,14 @@ pub(crate) fn read_round(value: Value, secret: Option<(&str, &Value)>) -> Result
         fill_seats(spec, &mut map, seats)?;
     }
     let external = external.map(|e| read_external(&e)).transpose()?;
-    let request = Request::read(map.into_iter().collect(), crate::registry::find).map_err(|e| op_error(&e))?;
-    let observed = observed.map(|o| read_observed(spec, o)).transpose()?;
-    Ok(Round {
+    let request = Request::read(map.into_iter().collect(), crate::registry::find).map_err(|e| FieldError::of_op(&e))?;
+    let round = Round {
         request,
-        observed,
+        observed: None,
         external,
         seats,
-    })
+    };
+    Ok((round, observed))
 }
 
 /// Puts the epoch's secret into the round, if its op takes one.
@@ -218,9 +221,9 @@ pub(crate) const MAX_LISTED: usize = 4096;
 /// `derived`, or, past [`MAX_LISTED`], null and its size in the reason
 /// (`provably derive` gives it whole). The size is counted only up to the
 /// limit.
-fn unobserved(round: &Round, at: Place, derived: &Value) -> Finding {
+fn unobserved(op: &str, at: Place, observed: Value, derived: &Value) -> Finding {
     let mut f = Finding::new(FindingKind::Unobserved, at);
-    f.observed = round.observed.clone().map_or(Value::Null, Value::Object);
+    f.observed = observed;
     let mut size = Counter(0);
     let _ = serde_json::to_writer(&mut size, derived);
     if size.0 <= MAX_LISTED {
@@ -228,8 +231,7 @@ fn unobserved(round: &Round, at: Place, derived: &Value) -> Finding {
         f.reason = Some("nothing observed: the round is derived, nothing is compared".into());
     } else {
         f.reason = Some(format!(
-            "nothing observed: the round is derived, nothing is compared; its outcome (more than {MAX_LISTED} bytes of JSON) is not listed: `provably derive {}` gives it",
-            round.request.op()
+            "nothing observed: the round is derived, nothing is compared; its outcome (more than {MAX_LISTED} bytes of JSON) is not listed: `provably derive {op}` gives it"
         ));
     }
     f
@@ -252,40 +254,38 @@ impl std::io::Write for Counter {
     }
 }
 
-/// A round checked: its verdict and findings, and what was derived.
+/// A round checked: its verdict and findings.
 #[derive(Debug, Clone)]
-pub(crate) struct Judgement {
-    pub verdict: RoundVerdict,
-    pub findings: Vec<Finding>,
-    pub derived: Option<Value>,
+struct Judgement {
+    verdict: RoundVerdict,
+    findings: Vec<Finding>,
 }
 
 /// A round whose request the op refuses (a rule that ties fields together,
 /// such as blackjack.strategy's canSplit without a pair: the field the op
 /// names) or cannot answer (dice `exhausted`: no field).
-fn underivable(round: &Round, at: Place, e: &OpError) -> Judgement {
+fn underivable(request: &Request, at: Place, e: &OpError) -> Judgement {
     let mut f = Finding::new(FindingKind::Invalid, at);
     f.reason = Some(match e {
         OpError::Invalid(i) => {
             f.field = Some(i.field.clone());
-            format!("{} refuses the round: {}", round.request.op(), i.reason)
+            format!("{} refuses the round: {}", request.op(), i.reason)
         }
-        other => format!("{} cannot be derived: {other}", round.request.op()),
+        other => format!("{} cannot be derived: {other}", request.op()),
     });
     Judgement {
         verdict: RoundVerdict::Invalid,
         findings: vec![f],
-        derived: None,
     }
 }
 
-/// Judges a read round against what was observed, given its derivation
-/// (`derived`: the op run on the round's request, once).
-pub(crate) fn judge(round: &Round, at: Place, derived: Result<Outcome, OpError>) -> Judgement {
+/// A round whose observation is held to the op's rules (read whole) or
+/// that has none, judged.
+fn judge(round: &Round, at: Place, derived: Result<&Outcome, &OpError>) -> Judgement {
     if let Some(reason) = &round.external {
         // Validated like any round, the op's own rules included; nothing compared.
         if let Err(e @ OpError::Invalid(_)) = derived {
-            return underivable(round, at, &e);
+            return underivable(&round.request, at, e);
         }
         let mut f = Finding::new(FindingKind::Skipped, at);
         f.field = Some(EXTERNAL.into());
@@ -294,33 +294,100 @@ pub(crate) fn judge(round: &Round, at: Place, derived: Result<Outcome, OpError>)
         return Judgement {
             verdict: RoundVerdict::Skipped,
             findings: vec![f],
-            derived: None,
         };
     }
-    let derived = match derived {
-        Ok(d) => d.to_value(),
-        Err(e) => return underivable(round, at, &e),
+    let outcome = match derived {
+        Ok(d) => d,
+        Err(e) => return underivable(&round.request, at, e),
     };
-    let empty = Map::new();
-    let observed = round.observed.as_ref().unwrap_or(&empty);
-    let (compared, differing) = mismatches(at, observed, &derived, round.request.spec());
-    let (verdict, findings) = if !differing.is_empty() {
-        (RoundVerdict::Mismatch, differing)
-    } else if compared == 0 {
-        (RoundVerdict::Unobserved, vec![unobserved(round, at, &derived)])
+    let observed = round
+        .observed
+        .as_ref()
+        .map(|o| serde_json::to_string(o).expect("a value serializes"));
+    // Held to the op's rules already: the comparison refuses nothing here.
+    observe(&round.request, at, observed.as_deref(), outcome, usize::MAX).unwrap_or_else(|_| Judgement {
+        verdict: RoundVerdict::Invalid,
+        findings: vec![FieldError::new(OBSERVED, "cannot be read").at(at).finding()],
+    })
+}
+
+/// The observation's text (`None`: the round has none) read against the
+/// outcome, and the round's verdict and findings. `items`: how many list
+/// items and object members the observation may hold.
+fn observe(
+    request: &Request,
+    at: Place,
+    observed: Option<&str>,
+    outcome: &Outcome,
+    items: usize,
+) -> Result<Judgement, Refusal> {
+    // One buffer per worker: a round's derived text is as long as the last one's.
+    thread_local! {
+        static DERIVED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    }
+    let r = DERIVED.with_borrow_mut(|derived| {
+        derived.clear();
+        outcome.write_json(derived);
+        let derived = std::str::from_utf8(derived).map_err(|_| Refusal::Text)?;
+        match observed {
+            None => Ok(Reading::default()),
+            // Only ever "equal": the observation is the derived text byte for
+            // byte, so every leaf of it is compared and equal.
+            Some(o) if o.as_bytes() == derived.as_bytes() => Ok(Reading::equal(derived)),
+            Some(o) => reading(request.spec(), o, derived, items),
+        }
+    })?;
+    let observed_value = || observed.map_or(Value::Null, |o| serde_json::from_str(o).unwrap_or(Value::Null));
+    Ok(if !r.differing.is_empty() {
+        let findings = mismatches(at, request.spec(), &r, &observed_value(), &outcome.to_value());
+        Judgement {
+            verdict: RoundVerdict::Mismatch,
+            findings,
+        }
+    } else if !r.compared {
+        let f = unobserved(request.op(), at, observed_value(), &outcome.to_value());
+        Judgement {
+            verdict: RoundVerdict::Unobserved,
+            findings: vec![f],
+        }
     } else {
-        (RoundVerdict::Match, Vec::new())
+        Judgement {
+            verdict: RoundVerdict::Match,
+            findings: Vec::new(),
+        }
+    })
+}
+
+/// What a round read with its observation as written comes to: judged, or
+/// handed to the strict reader with what was derived so far.
+enum AsWritten {
+    Judged(Round, Judgement, Outcome),
+    Whole(Option<(Request, Result<Outcome, OpError>)>),
+}
+
+/// Reads a round with its observation kept as text, derives it, and reads
+/// the observation against the derivation. Anything but a round that reads
+/// so (a rule broken, a text the strict reader must name, `external`, a
+/// refused derivation) is [`AsWritten::Whole`].
+fn as_written(text: &str, at: Place, secret: Option<(&str, &Value)>) -> AsWritten {
+    let Ok((map, observed, items)) = parse_round(text, true) else {
+        return AsWritten::Whole(None);
     };
-    Judgement {
-        verdict,
-        findings,
-        derived: Some(derived),
+    let Ok((round, _)) = read_request(Value::Object(map), secret) else {
+        return AsWritten::Whole(None);
+    };
+    let derived = round.request.run();
+    let outcome = match derived {
+        Ok(outcome) if round.external.is_none() => outcome,
+        derived => return AsWritten::Whole(Some((round.request, derived))),
+    };
+    match observe(&round.request, at, observed, &outcome, items) {
+        Ok(j) => AsWritten::Judged(round, j, outcome),
+        Err(_) => AsWritten::Whole(Some((round.request, Ok(outcome)))),
     }
 }
 
-/// Checks one round given as its JSON text. The op runs once: a fast path
-/// ([`super::fast`]) that reads the request decides a match from the
-/// derivation, and hands it on to the full path otherwise. With `stats`,
+/// Checks one round given as its JSON text. The op runs once. With `stats`,
 /// the round's cells for the statistics travel in the event.
 pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8], stats: bool) -> Event {
     let at = head.place().round(round);
@@ -334,27 +401,23 @@ pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8], stats: bool)
     };
     let invalid = |e: FieldError| event(RoundVerdict::Invalid, vec![e.at(at).finding()], None, None);
     let secret = head.secret.as_ref().map(|(f, v)| (*f, v));
-    let mut early = None;
-    if let Some(fast) = super::fast::members(raw, secret) {
-        let derived = fast.round.request.run();
-        if let Ok(outcome) = &derived {
-            if fast.round.external.is_none() && super::fast::same_text(outcome, fast.observed) {
-                let counted = stats
-                    .then(|| Counted::of(&fast.round.request, &outcome.to_value()))
-                    .flatten();
-                return event(RoundVerdict::Match, Vec::new(), bet_of(head, &fast.round), counted);
-            }
-        }
-        early = Some((fast.round.request, derived));
-    }
-    let raw = match std::str::from_utf8(raw) {
+    let text = match std::str::from_utf8(raw) {
         Ok(text) => text,
         Err(e) => return invalid(FieldError::new("round", format!("not UTF-8: {e}"))),
     };
+    let counted =
+        |request: &Request, outcome: &Outcome| stats.then(|| Counted::of(request, &outcome.to_value())).flatten();
+    let early = match as_written(text, at, secret) {
+        AsWritten::Judged(r, j, outcome) => {
+            let counted = counted(&r.request, &outcome);
+            return event(j.verdict, j.findings, bet_of(head, &r), counted);
+        }
+        AsWritten::Whole(early) => early,
+    };
     // Parsed whole, observation included, so that the first key given twice
     // in the text is the round's first error.
-    let map = match parse_round(raw, false) {
-        Ok((map, _)) => map,
+    let map = match parse_round(text, false) {
+        Ok((map, _, _)) => map,
         Err(e) => return invalid(e),
     };
     let r = match read_round(Value::Object(map), secret) {
@@ -365,19 +428,18 @@ pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8], stats: bool)
         Some((request, derived)) if request == r.request => derived,
         _ => r.request.run(),
     };
-    let j = judge(&r, at, derived);
-    let counted = j
-        .derived
-        .as_ref()
-        .filter(|_| stats)
-        .and_then(|d| Counted::of(&r.request, d));
+    let j = judge(&r, at, derived.as_ref());
     // A round the op refuses (a wheel of 15 segments) is no bet.
-    let bet = if j.verdict == RoundVerdict::Invalid {
-        None
-    } else {
-        bet_of(head, &r)
+    if j.verdict == RoundVerdict::Invalid {
+        return event(j.verdict, j.findings, None, None);
+    }
+    let counted = match (&derived, j.verdict) {
+        (Ok(outcome), RoundVerdict::Match | RoundVerdict::Mismatch | RoundVerdict::Unobserved) => {
+            counted(&r.request, outcome)
+        }
+        _ => None,
     };
-    event(j.verdict, j.findings, bet, counted)
+    event(j.verdict, j.findings, bet_of(head, &r), counted)
 }
 
 /// The bet a round is on its seed pair, if its op is a bet and the round came from the seed.
@@ -394,9 +456,14 @@ pub(crate) fn bet_of(head: &EpochHead, r: &Round) -> Option<super::Bet> {
 }
 
 /// A round's members; with `raw_observed`, its `observed` kept as text
-/// rather than parsed.
-pub(crate) fn parse_round(raw: &str, raw_observed: bool) -> Result<(Map<String, Value>, Option<&str>), FieldError> {
-    if !raw.trim_start().starts_with('{') {
+/// rather than parsed. Also how many more list items and object members
+/// the round may hold ([`crate::base::json::MAX_ITEMS`]): what is left for
+/// an observation kept as text.
+pub(crate) fn parse_round(
+    raw: &str,
+    raw_observed: bool,
+) -> Result<(Map<String, Value>, Option<&str>, usize), FieldError> {
+    if !raw[space_run(raw.as_bytes())..].starts_with('{') {
         let v = parse_strict(raw)?;
         return Err(FieldError::new(
             "round",
@@ -413,7 +480,8 @@ pub(crate) fn parse_round(raw: &str, raw_observed: bool) -> Result<(Map<String, 
             raw_observed,
         })
         .and_then(|parts| de.end().map(|()| parts));
-    result.map_err(|e| refused(&path, &items, &e))
+    let (map, observed) = result.map_err(|e| refused(&path, &items, &e))?;
+    Ok((map, observed, items.left()))
 }
 
 struct RoundVisitor<'a> {
