@@ -5,7 +5,7 @@
 //! meaning (white space anywhere, key order, `\u` escapes in keys and
 //! strings, an escaped solidus, a BOM, CRLF, one document or JSON lines),
 //! gets the report of the original, however it is read (one worker or
-//! seven, epochs walked by the reader or handed whole, with `--stats`);
+//! seven, batches of one round, with `--stats`);
 //! with its keys in another order the same findings, listed where what they
 //! are about stands in the text (docs/proofs.md). Two rules of the format
 //! stay: a document's first key is the seven bytes `"proof"`, and a key
@@ -241,12 +241,10 @@ fn outcome(text: &str, options: &Options) -> Value {
     })
 }
 
-/// The ways to read: one worker walking every epoch, seven workers handed
-/// whole epochs, batches of one round, and `--stats`.
+/// The ways to read: one worker, seven, batches of one round, and `--stats`.
 fn readers() -> Vec<(&'static str, Options)> {
     let one = Options {
         jobs: 1,
-        whole_epochs: 0,
         ..Options::default()
     };
     let seven = Options {
@@ -264,8 +262,8 @@ fn readers() -> Vec<(&'static str, Options)> {
         ..Options::default()
     };
     vec![
-        ("one worker, walked", one),
-        ("seven, whole epochs", seven),
+        ("one worker", one),
+        ("seven workers", seven),
         ("batches of one", tiny),
         ("--stats", stats),
     ]

@@ -9,5 +9,6 @@ pub mod json;
 pub(crate) mod lines;
 pub mod masks;
 pub(crate) mod modulo;
+pub(crate) mod ordered;
 pub mod pyfmt;
 pub mod text;

@@ -48,23 +48,24 @@
 //!   the text (an epoch's commitment finding at its `commit` key, a round's
 //!   at the round).
 //!
-//! Reading streams: a document is walked by a structural scanner
-//! (`scan`, `document`) that cuts each round out as raw JSON text without
-//! parsing it and hands rounds on in batches; JSON lines are split at
-//! newlines. Batches go to one worker per core, which parse and check them,
-//! and come back in document order through a bounded window ([`run`]), so
-//! memory does not grow with the input.
+//! The audit reads, checks and folds (`run`): reading (`read`) cuts the
+//! input into units of work without parsing the rounds (a structural
+//! scanner, `scan`, walks documents; JSON lines are split at newlines and
+//! each line's epoch walked the same way); one worker per core checks them
+//! (`round`, `commit`, with `compare` the one comparer of an observation
+//! and its derivation); and the events come back in document order through
+//! a bounded window to the fold (`fold`, with `bets`), so memory does not
+//! grow with the input.
 
-// The pipeline, stage by stage: what the input is, walking it, the units
-// of work and the workers that do them, one round's check and the one
-// comparison, and the bet histories followed in document order.
+// The audit, stage by stage: what the input is and how it is scanned,
+// reading it into units, one round's check and its comparison, the
+// commitment, and the fold with the bet histories; `run` joins them.
 pub(crate) mod bets;
 pub(crate) mod commit;
 pub mod compare;
-pub(crate) mod document;
+pub(crate) mod fold;
 pub(crate) mod format;
-pub(crate) mod jobs;
-pub(crate) mod lines;
+pub(crate) mod read;
 pub mod round;
 pub mod run;
 pub(crate) mod scan;
@@ -81,10 +82,59 @@ use serde_json::Value;
 pub use commit::commitment;
 pub use compare::{compare, Comparison, Difference};
 pub use round::seat_seed;
-pub use run::{audit, Options};
+pub use run::audit;
 
 /// The version of the proof format this module reads and writes.
 pub const VERSION: u64 = 1;
+
+/// How an audit runs.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Worker threads (default: one per core; never more than the cores).
+    pub jobs: usize,
+    /// A batch of work ends after this many rounds…
+    pub batch_rounds: usize,
+    /// …or this many bytes of rounds' JSON, whichever comes first.
+    pub batch_bytes: usize,
+    /// The longest JSON line; a longer one is reported with its line number and skipped.
+    pub max_line: usize,
+    /// `audit --stats`: every round is derived, and its cells counted
+    /// ([`run::Audit::statistics`]).
+    pub stats: bool,
+    /// The longest single value in a document (a round, a seed, a skipped
+    /// field), in bytes: past it, reading stops with a finding that names
+    /// the limit, so no value is held in memory whole whatever its size.
+    pub max_value: usize,
+    /// The input is part of a larger file (`audit --partial --first-epoch`):
+    /// its epochs are numbered from this one…
+    pub first_epoch: u64,
+    /// …and this many lines of the file come before it, so its findings
+    /// carry the whole file's places.
+    pub first_line: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            jobs: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            batch_rounds: 256,
+            batch_bytes: 1 << 20,
+            max_line: MAX_LINE,
+            stats: false,
+            max_value: MAX_VALUE,
+            first_epoch: 0,
+            first_line: 0,
+        }
+    }
+}
+
+/// The default cap on one line of JSON lines (an epoch); `provably merge`
+/// holds a partial's lines to it too.
+pub(crate) const MAX_LINE: usize = 64 << 20;
+
+/// The default cap on one value of a document: that of a JSON line, since
+/// a JSON-lines epoch is one value too.
+pub(crate) const MAX_VALUE: usize = MAX_LINE;
 
 /// The verdict on one round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -353,8 +403,6 @@ pub enum Event {
     Invalid(Finding),
     /// A finding that changes no verdict: a gap in a bet history.
     Note(Finding),
-    /// The text broke inside an epoch a worker read whole: nothing after this counts.
-    Stop,
 }
 
 /// A bet's place in its seed pair's sequence.
@@ -372,7 +420,7 @@ impl Event {
     /// The findings the event carries.
     pub fn findings(&self) -> &[Finding] {
         match self {
-            Event::Epoch { .. } | Event::Stop => &[],
+            Event::Epoch { .. } => &[],
             Event::Commit { finding, .. } => finding.as_slice(),
             Event::Round { findings, .. } => findings,
             Event::Invalid(f) | Event::Note(f) => std::slice::from_ref(f),
@@ -452,7 +500,6 @@ impl Counts {
             }
             Event::Invalid(_) => self.invalid_other += 1,
             Event::Note(_) => self.gaps += 1,
-            Event::Stop => {}
         }
     }
 

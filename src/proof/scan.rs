@@ -47,8 +47,6 @@ pub(crate) struct Scanner<R> {
     line: u64,
     /// The longest value [`Scanner::value`] cuts out or skips, in bytes.
     max_value: usize,
-    /// Bytes consumed so far.
-    consumed: u64,
 }
 
 /// Where a value's bytes go: kept (`out`) or only counted (a skipped
@@ -88,68 +86,20 @@ fn shown(b: u8) -> String {
 }
 
 impl<R: BufRead> Scanner<R> {
-    /// A scanner whose values are not capped (a JSON line, already capped as a whole).
+    /// A scanner whose values are not capped.
+    #[cfg(test)]
     pub(crate) fn new(input: R) -> Self {
-        Self::with_limit(input, usize::MAX)
+        Self::starting_at(input, 1, usize::MAX)
     }
 
-    /// A scanner that refuses any single value longer than `max_value` bytes.
-    pub(crate) fn with_limit(input: R, max_value: usize) -> Self {
-        Scanner {
-            input,
-            line: 1,
-            max_value,
-            consumed: 0,
-        }
-    }
-
-    /// A scanner over an epoch cut out of a document, whose text began at `line`.
+    /// A scanner over a text that begins at line `line`, refusing any
+    /// single value longer than `max_value` bytes.
     pub(crate) fn starting_at(input: R, line: u64, max_value: usize) -> Self {
-        Scanner {
-            input,
-            line,
-            max_value,
-            consumed: 0,
-        }
-    }
-
-    /// The line the scanner is at.
-    pub(crate) fn line(&self) -> u64 {
-        self.line
-    }
-
-    /// The next value, if it is an object that ends within the first `max`
-    /// bytes the input has buffered already: its text is appended to `out`
-    /// and consumed. `false`, with nothing consumed, otherwise (another
-    /// value, a longer object, one that runs past the buffer).
-    pub(crate) fn buffered_object(&mut self, out: &mut Vec<u8>, max: usize) -> Result<bool, ScanError> {
-        if self.peek()? != Some(b'{') {
-            return Ok(false);
-        }
-        let buf = self.input.fill_buf()?;
-        let Some(n) = Walk::default().find_end(&buf[..buf.len().min(max)]) else {
-            return Ok(false);
-        };
-        out.extend_from_slice(&buf[..n]);
-        self.line += bytecount(&buf[..n]);
-        self.consume(n);
-        Ok(true)
-    }
-
-    /// How many bytes have been consumed so far.
-    pub(crate) fn consumed(&self) -> u64 {
-        self.consumed
+        Scanner { input, line, max_value }
     }
 
     fn consume(&mut self, n: usize) {
         self.input.consume(n);
-        self.consumed += n as u64;
-    }
-
-    /// How many bytes the input has buffered (after [`Scanner::peek`], the
-    /// next value's first byte is among them).
-    pub(crate) fn buffered(&mut self) -> Result<usize, ScanError> {
-        Ok(self.input.fill_buf()?.len())
     }
 
     pub(crate) fn syntax(&self, message: impl Into<String>) -> ScanError {
