@@ -11,7 +11,9 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Number, Value};
 
-use super::masks::{masks, prefix_parity, Class};
+use super::masks::{leading, masks, prefix_parity, Class};
+pub(crate) use super::tape::Scalar;
+use super::tape::{Tape, Token};
 
 /// The strict reader: serde_json's `Value` visitor, but a key given twice
 /// is an error. With a [`KeyPath`] it also keeps the path of object keys to
@@ -367,81 +369,69 @@ pub(crate) fn lone_surrogate(text: &str) -> Option<&str> {
     None
 }
 
-/// A JSON scalar as serde_json reads it into a `Value`: a number is one of
-/// its three kinds (an integer below 2^64, a negative integer at or above
-/// −2^63, anything else a binary64), a string is borrowed from the text
-/// unless it holds an escape.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Scalar<'a> {
-    Null,
-    Bool(bool),
-    U64(u64),
-    I64(i64),
-    F64(f64),
-    Str(Cow<'a, str>),
-}
-
-impl Scalar<'_> {
-    /// The integer, if the number is one at or above 0 (`Value::as_u64`).
-    pub(crate) fn as_u64(&self) -> Option<u64> {
-        match *self {
-            Scalar::U64(n) => Some(n),
-            Scalar::I64(n) => u64::try_from(n).ok(),
-            _ => None,
-        }
-    }
-
-    /// The number as a binary64 (`Value::as_f64`).
-    #[allow(clippy::cast_precision_loss, reason = "as serde_json's Value::as_f64")]
-    pub(crate) fn as_f64(&self) -> Option<f64> {
-        match *self {
-            Scalar::U64(n) => Some(n as f64),
-            Scalar::I64(n) => Some(n as f64),
-            Scalar::F64(x) => Some(x),
-            _ => None,
-        }
-    }
-
-    /// The scalar as a JSON value (for a message).
-    pub(crate) fn to_value(&self) -> Value {
-        match self {
-            Scalar::Null => Value::Null,
-            Scalar::Bool(b) => Value::Bool(*b),
-            Scalar::U64(n) => Value::from(*n),
-            Scalar::I64(n) => Value::from(*n),
-            Scalar::F64(x) => Number::from_f64(*x).map_or(Value::Null, Value::Number),
-            Scalar::Str(s) => Value::from(s.as_ref()),
-        }
-    }
-}
-
 /// Where a [`Reader`] stopped: the text is not JSON there, or holds a form
 /// the reader leaves to serde_json (a number past binary64). It carries no
 /// reason: the caller reads the text with serde_json, which names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Unread;
 
+/// The integer a text begins with, written as JSON writes one at or above
+/// 0 (its digits, no leading zero, nothing of a number after them), and
+/// the length of its text; `None` for any other text.
+#[inline]
+fn plain_integer(text: &[u8]) -> Option<(u64, usize)> {
+    let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || (digits > 1 && text[0] == b'0') || text.get(digits).is_some_and(|&b| in_token(b)) {
+        return None;
+    }
+    let n = text[..digits]
+        .iter()
+        .try_fold(0u64, |n, &d| n.checked_mul(10)?.checked_add(u64::from(d - b'0')))?;
+    Some((n, digits))
+}
+
+/// `a == b` for two slices of one length, in at most two overlapping loads
+/// of each when they are up to 16 bytes long: a call to compare them costs
+/// more than the compare when they are a label's few bytes.
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let w4 = |s: &[u8], i: usize| u32::from_le_bytes(s[i..i + 4].try_into().expect("4 bytes"));
+    let w8 = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
+        8..=16 => w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8),
+        _ => a == b,
+    }
+}
+
+/// Whether `b` can stand in a number or a literal (`true`, `false`, `null`).
+fn in_token(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.')
+}
+
 /// A borrowing, one-pass reader of JSON text, token by token, for reading
 /// a text against what it should hold without building it: each call skips
-/// white space ([`is_space`]) first. What it reads, it reads as serde_json
+/// white space ([`is_space`]) first. The text is bytes: what it reads of a
+/// string is held to UTF-8 as it is read, so a text need not be checked
+/// whole first. What it reads, it reads as serde_json
 /// does (strings, escapes, the three kinds of numbers; tested); where it
 /// stops ([`Unread`]), serde_json is asked. Keys given twice are the
 /// caller's to notice, and [`Reader::skip`] only finds where a value ends.
 #[derive(Debug, Clone)]
 pub(crate) struct Reader<'a> {
-    text: &'a str,
+    text: &'a [u8],
     at: usize,
 }
 
 impl<'a> Reader<'a> {
-    pub(crate) fn new(text: &'a str) -> Reader<'a> {
+    pub(crate) fn new(text: &'a [u8]) -> Reader<'a> {
         Reader { text, at: 0 }
-    }
-
-    /// A reader of the same text from byte `at` (a place another reader
-    /// of it found).
-    pub(crate) fn at(text: &'a str, at: usize) -> Reader<'a> {
-        Reader { text, at }
     }
 
     /// Where the reader is, in bytes.
@@ -450,20 +440,15 @@ impl<'a> Reader<'a> {
     }
 
     fn bytes(&self) -> &'a [u8] {
-        self.text.as_bytes()
+        self.text
     }
 
     /// White space, then the next byte, not consumed.
     #[inline]
     pub(crate) fn peek(&mut self) -> Option<u8> {
         let bytes = self.bytes();
-        while let Some(&b) = bytes.get(self.at) {
-            if !is_space(b) {
-                return Some(b);
-            }
-            self.at += 1;
-        }
-        None
+        self.at += space_run(bytes.get(self.at..).unwrap_or_default());
+        bytes.get(self.at).copied()
     }
 
     /// White space, then the byte `b`, consumed; `false` (nothing but white
@@ -520,7 +505,8 @@ impl<'a> Reader<'a> {
             match b {
                 b'"' => {
                     self.at = i + 1;
-                    return Ok(Cow::Borrowed(&self.text[start..i]));
+                    let text = std::str::from_utf8(&bytes[start..i]).map_err(|_| Unread)?;
+                    return Ok(Cow::Borrowed(text));
                 }
                 b'\\' => return self.escaped(start, i).map(Cow::Owned),
                 0..=0x1f => return Err(Unread),
@@ -530,22 +516,71 @@ impl<'a> Reader<'a> {
         Err(Unread)
     }
 
-    /// Whether the next value is the string `plain` as written, a text
-    /// with no quote, backslash or control character in it (one read
-    /// without escapes by [`Reader::string`]); consumed if it is. A string
-    /// written otherwise (with an escape) is not, though it may decode to it.
-    #[inline]
-    pub(crate) fn plain_string_is(&mut self, plain: &str) -> bool {
-        let n = plain.len();
-        let bytes = self.bytes();
-        let at = self.at;
-        let hit = bytes.get(at) == Some(&b'"')
-            && bytes.get(at + 1..at + 1 + n) == Some(plain.as_bytes())
-            && bytes.get(at + 1 + n) == Some(&b'"');
-        if hit {
-            self.at = at + n + 2;
+    /// Reads, in the list the reader is in (at an item's start), the items
+    /// written as JSON writes the tape's items from `*next` on, up to the
+    /// list's `end`: a string as its text between quotes (one JSON writes
+    /// with no escape), an integer as its digits. The same text reads as
+    /// the same value of the same kind: a shortcut that only ever says "the
+    /// same". Returns how many; the reader is left after the last of them
+    /// (at its `,` or `]`) and `*next` at the tape's next item.
+    ///
+    /// One loop, a label compared in one step: a list of a shoe's 312
+    /// labels is most of what an audit reads.
+    pub(crate) fn same_items(&mut self, tape: &Tape, next: &mut usize, end: usize) -> usize {
+        let s = self.text;
+        // Mostly none or one (`, `): the run is measured only past that.
+        let skip = |k: usize| match s.get(k) {
+            Some(&b) if is_space(b) => k + 1 + space_run(&s[k + 1..]),
+            _ => k,
+        };
+        let mut i = self.at;
+        let mut n = 0;
+        while *next < end {
+            i = skip(i);
+            let len = match tape.token(*next) {
+                Some(Token::Short { len, plain: true, word }) => {
+                    // The label's bytes in one word, the rest of it masked off.
+                    let l = usize::from(len);
+                    let mask = u64::MAX.checked_shr(64 - 8 * u32::from(len)).unwrap_or(0);
+                    let written = s.get(i) == Some(&b'"')
+                        && s.get(i + 1 + l) == Some(&b'"')
+                        && match s.get(i + 1..i + 9) {
+                            Some(w) => u64::from_le_bytes(w.try_into().expect("8 bytes")) & mask == word,
+                            None => same_bytes(&s[i + 1..i + 1 + l], &word.to_le_bytes()[..l]),
+                        };
+                    if !written {
+                        return n;
+                    }
+                    l + 2
+                }
+                Some(Token::Str { at, len, plain: true }) => {
+                    let label = tape.text(at, len).as_bytes();
+                    let close = i + 1 + label.len();
+                    let written =
+                        s.get(i) == Some(&b'"') && s.get(close) == Some(&b'"') && same_bytes(&s[i + 1..close], label);
+                    if !written {
+                        return n;
+                    }
+                    label.len() + 2
+                }
+                Some(Token::U64(v)) => match plain_integer(&s[i.min(s.len())..]) {
+                    Some((read, len)) if read == v => len,
+                    _ => return n,
+                },
+                _ => return n,
+            };
+            n += 1;
+            i += len;
+            self.at = i;
+            *next += 1;
+            // Another item in both lists: on to it; anything else is the caller's.
+            let comma = skip(i);
+            if *next == end || s.get(comma) != Some(&b',') {
+                return n;
+            }
+            i = comma + 1;
         }
-        hit
+        n
     }
 
     /// The rest of a string with an escape: `text[start..at]` is read, `at`
@@ -553,7 +588,7 @@ impl<'a> Reader<'a> {
     fn escaped(&mut self, start: usize, mut at: usize) -> Result<String, Unread> {
         let bytes = self.bytes();
         let mut out = String::with_capacity(at - start + 8);
-        out.push_str(&self.text[start..at]);
+        out.push_str(std::str::from_utf8(&bytes[start..at]).map_err(|_| Unread)?);
         loop {
             match bytes.get(at).copied().ok_or(Unread)? {
                 b'"' => {
@@ -572,7 +607,7 @@ impl<'a> Reader<'a> {
                         .iter()
                         .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
                         .map_or(bytes.len(), |n| at + n);
-                    out.push_str(&self.text[at..run]);
+                    out.push_str(std::str::from_utf8(&bytes[at..run]).map_err(|_| Unread)?);
                     at = run;
                 }
             }
@@ -614,7 +649,8 @@ impl<'a> Reader<'a> {
         if &escape[..2] != b"\\u" || !escape[2..].iter().all(u8::is_ascii_hexdigit) {
             return Err(Unread);
         }
-        u32::from_str_radix(&self.text[at + 2..at + 6], 16).map_err(|_| Unread)
+        let hex = std::str::from_utf8(&escape[2..]).map_err(|_| Unread)?;
+        u32::from_str_radix(hex, 16).map_err(|_| Unread)
     }
 
     /// A scalar (after white space): a string, a number, `true`, `false`
@@ -673,7 +709,8 @@ impl<'a> Reader<'a> {
             }
             (i, float) = (i + n, true);
         }
-        let text = &self.text[start..i];
+        // The grammar above admits only ASCII.
+        let text = std::str::from_utf8(&bytes[start..i]).map_err(|_| Unread)?;
         self.at = i;
         let negative = bytes[start] == b'-';
         if !float {
@@ -710,24 +747,8 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Skips the rest of the list or object the reader is in (after an
-    /// item or member, or just inside), its `close` included: held to
-    /// nothing but where it ends, as [`Reader::skip`].
-    pub(crate) fn skip_rest(&mut self, close: u8) -> Result<(), Unread> {
-        let mut walk = Walk {
-            depth: 1,
-            ..Walk::default()
-        };
-        let n = walk.find_end(&self.bytes()[self.at..]).ok_or(Unread)?;
-        if self.bytes()[self.at + n - 1] != close {
-            return Err(Unread);
-        }
-        self.at += n;
-        Ok(())
-    }
-
     /// The text from `start` to where the reader is.
-    pub(crate) fn since(&self, start: usize) -> &'a str {
+    pub(crate) fn since(&self, start: usize) -> &'a [u8] {
         &self.text[start..self.at]
     }
 }
@@ -856,16 +877,48 @@ pub(crate) fn plain_str(raw: &str) -> Option<&str> {
     (!body.bytes().any(|b| b == b'\\' || b == b'"' || b < 0x20)).then_some(body)
 }
 
-/// JSON's white space: space, tab, CR, LF.
+/// JSON's white space: space, tab, CR, LF (RFC 8259, section 2). A form
+/// feed or any other byte is none.
+const SPACE: [u8; 4] = [b' ', b'\t', b'\r', b'\n'];
+
+/// Whether `b` is JSON white space ([`SPACE`]).
 #[inline]
 pub(crate) fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+    /// [`SPACE`] as a table of the 256 bytes: one load (a search of the
+    /// four, as `contains` is compiled, is a call per byte).
+    static TABLE: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut k = 0;
+        while k < SPACE.len() {
+            t[SPACE[k] as usize] = true;
+            k += 1;
+        }
+        t
+    };
+    TABLE[usize::from(b)]
 }
 
-/// The length of the JSON white space at the start of `text`.
+/// The length of the JSON white space at the start of `text`: 16 bytes
+/// at a time past the first few, since an indented text's runs are a line
+/// break and its indent.
 #[inline]
 pub(crate) fn space_run(text: &[u8]) -> usize {
-    text.iter().take_while(|&&b| is_space(b)).count()
+    // A byte at a time for the first few (`, ` and `: ` hold one).
+    let mut i = 0;
+    while i < 2 {
+        match text.get(i) {
+            Some(&b) if is_space(b) => i += 1,
+            _ => return i,
+        }
+    }
+    while let Some(block) = text.get(i..i + 16) {
+        let n = leading(block.try_into().expect("16 bytes"), SPACE) as usize;
+        i += n;
+        if n < 16 {
+            return i;
+        }
+    }
+    i + text[i..].iter().take_while(|&&b| is_space(b)).count()
 }
 
 #[cfg(test)]
@@ -927,7 +980,7 @@ mod tests {
 
     /// What the reader reads a whole text as, in the same terms.
     fn by_reader(text: &str) -> Option<(Value, [bool; 3])> {
-        let mut r = Reader::new(text);
+        let mut r = Reader::new(text.as_bytes());
         let s = r.scalar().ok()?;
         if !r.end() {
             return None;
@@ -995,7 +1048,7 @@ mod tests {
             r#""\u00g1""#,
         ] {
             let serde = serde_json::from_str::<String>(text).ok();
-            let mut r = Reader::new(text);
+            let mut r = Reader::new(text.as_bytes());
             let read = r.string().ok().filter(|_| r.end()).map(Cow::into_owned);
             assert_eq!(read, serde, "{text:?}");
         }
@@ -1015,27 +1068,73 @@ mod tests {
             prop_assert_eq!(by_reader(&number), by_serde(&number), "{:?}", number);
             let text = format!("\"{}\"", string.concat());
             let serde = serde_json::from_str::<String>(&text).ok();
-            let mut r = Reader::new(&text);
+            let mut r = Reader::new(text.as_bytes());
             let read = r.string().ok().filter(|_| r.end()).map(Cow::into_owned);
             prop_assert_eq!(read, serde, "{:?}", text);
         }
     }
 
+    proptest! {
+        /// Eight bytes at a time, the run of white space is the one byte by
+        /// byte: a form feed, a vertical tab or a NUL ends it.
+        #[test]
+        fn white_space_runs_are_counted_as_byte_by_byte(
+            text in prop::collection::vec(prop_oneof![
+                9 => prop::sample::select(b" \t\r\n".to_vec()),
+                1 => prop::sample::select(b"\x0c\x0b\x00\xa0a".to_vec()),
+            ], 0..40),
+        ) {
+            prop_assert_eq!(space_run(&text), text.iter().take_while(|&&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')).count());
+        }
+    }
+
     #[test]
-    fn a_skip_ends_where_the_value_ends_and_skip_rest_at_the_close() {
+    fn short_compares_agree_with_slice_equality_at_every_length_and_position() {
+        let a: Vec<u8> = (0..40).collect();
+        for n in 0..40 {
+            assert!(same_bytes(&a[..n], &a[..n]));
+            for at in 0..n {
+                let mut b = a[..n].to_vec();
+                b[at] ^= 1;
+                assert!(!same_bytes(&a[..n], &b), "length {n}, byte {at}");
+            }
+        }
+        assert!(!same_bytes(b"ab", b"abc"));
+    }
+
+    #[test]
+    fn a_skip_ends_where_the_value_ends() {
         let text = r#" [ "a]\"", {"b": [1, "}"]}, 2.5e3 ] , {"x": [[]]} "#;
-        let mut r = Reader::new(text);
+        let mut r = Reader::new(text.as_bytes());
         r.skip().unwrap();
         assert!(r.eat(b','));
         r.skip().unwrap();
         assert!(r.end());
-        let mut r = Reader::new(text);
-        assert!(!r.open(b'[', b']').unwrap());
-        r.skip().unwrap();
-        assert!(r.more(b']').unwrap());
-        r.skip_rest(b']').unwrap();
-        assert_eq!(r.peek(), Some(b','));
-        assert!(Reader::new(r#"["a"#).skip().is_err());
+        assert!(Reader::new(br#"["a"#).skip().is_err());
+    }
+
+    #[test]
+    fn items_written_as_json_writes_a_tapes_items_are_the_same_and_no_others() {
+        let mut tape = Tape::default();
+        tape.of(&serde_json::json!(["AS", "TD", 234, "a\"b", 7])).unwrap();
+        let end = 6;
+        for (text, same) in [
+            (r#"["AS","TD",234,"a\"b",7]"#, 3),
+            ("[ \"AS\" ,\n  \"TD\",\t234 , \"x\"]", 3),
+            (r#"["AS","TD",0234]"#, 2),
+            (r#"["AS","TD",234.0]"#, 2),
+            (r#"["AS","TD",2345]"#, 2),
+            (r#"["A\u0053"]"#, 0),
+            (r#"["AS"]"#, 1),
+            (r#"["AS",]"#, 1),
+            (r#"["ASX"]"#, 0),
+        ] {
+            let mut r = Reader::new(text.as_bytes());
+            assert!(!r.open(b'[', b']').unwrap());
+            let mut next = 1;
+            assert_eq!(r.same_items(&tape, &mut next, end), same, "{text}");
+            assert_eq!(next, 1 + same, "{text}");
+        }
     }
 
     proptest! {

@@ -64,6 +64,34 @@ fn masks_bytewise<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64
     m
 }
 
+/// How many of the 16 bytes of `block`, from its first, are one of `bytes`.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline]
+pub fn leading<const N: usize>(block: &[u8; 16], bytes: [u8; N]) -> u32 {
+    use safe_arch::{cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i, set_splat_i8_m128i};
+    let v = load_unaligned_m128i(block);
+    #[allow(clippy::cast_possible_wrap, reason = "a byte as the intrinsic's i8")]
+    let hits = bytes.iter().fold(0, |m, &b| {
+        m | move_mask_i8_m128i(cmp_eq_mask_i8_m128i(v, set_splat_i8_m128i(b as i8)))
+    });
+    // 16 mask bits in the low half of an i32: the high half ends the count at 16.
+    (!hits).trailing_zeros().min(16)
+}
+
+/// How many of the 16 bytes of `block`, from its first, are one of `bytes`.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+pub fn leading<const N: usize>(block: &[u8; 16], bytes: [u8; N]) -> u32 {
+    leading_bytewise(block, bytes)
+}
+
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    allow(dead_code, reason = "the vector way's check")
+)]
+fn leading_bytewise<const N: usize>(block: &[u8; 16], bytes: [u8; N]) -> u32 {
+    block.iter().take_while(|b| bytes.contains(b)).count() as u32
+}
+
 /// Bit k: an odd number of bits set in `m` at or below k. For a quote
 /// mask: the bytes from an opening quote up to (not including) its
 /// closing one, that is, inside a string of a block that starts outside.
@@ -104,6 +132,17 @@ mod tests {
             prop_assert_eq!(masks(&b, CLASSES), masks_bytewise(&b, CLASSES));
             b.reverse();
             prop_assert_eq!(masks(&b, CLASSES), masks_bytewise(&b, CLASSES));
+        }
+
+        #[test]
+        fn vector_leading_runs_are_the_bytewise_runs(
+            block in prop::array::uniform16(prop::sample::select(b" \t\n\r\x0ca\x00\xa0".to_vec())),
+            spaces in 0usize..=16,
+        ) {
+            let mut b = block;
+            b[..spaces].fill(b' ');
+            let set = [b' ', b'\t', b'\r', b'\n'];
+            prop_assert_eq!(leading(&b, set), leading_bytewise(&b, set));
         }
 
         #[test]

@@ -11,4 +11,5 @@ pub mod masks;
 pub(crate) mod modulo;
 pub(crate) mod ordered;
 pub mod pyfmt;
+pub(crate) mod tape;
 pub mod text;

@@ -30,6 +30,8 @@ pub mod strategy;
 pub use flag::Flag;
 pub use ok::{OkField, Shape};
 
+use crate::base::tape::Tape;
+
 use self::error::{InvalidInput, OpError, MAX_COUNT, MAX_SAFE_INTEGER};
 
 /// What a field holds, with its limits.
@@ -832,10 +834,15 @@ pub fn clip(text: impl Into<String>) -> String {
 /// into a response line, so `serve` never builds a JSON tree for it.
 pub struct Outcome(Box<dyn OkBody>);
 
-/// What an `ok` object can do: be written as JSON, or become a JSON value.
+/// What an `ok` object can do: be written as JSON, become a JSON value, or
+/// be put on a tape of its tokens (what an audit reads an observation
+/// against, [`crate::base::tape`]).
 pub(crate) trait OkBody: fmt::Debug + Send + Sync {
     fn write_json(&self, out: &mut Vec<u8>);
     fn to_value(&self) -> Value;
+    fn tape(&self, out: &mut Tape) {
+        out.of(&self.to_value()).expect("ok objects serialize");
+    }
 }
 
 impl<T: Serialize + fmt::Debug + Send + Sync> OkBody for T {
@@ -844,6 +851,9 @@ impl<T: Serialize + fmt::Debug + Send + Sync> OkBody for T {
     }
     fn to_value(&self) -> Value {
         serde_json::to_value(self).expect("ok objects serialize")
+    }
+    fn tape(&self, out: &mut Tape) {
+        out.of(self).expect("ok objects serialize");
     }
 }
 
@@ -929,6 +939,11 @@ impl Outcome {
     }
     pub fn to_value(&self) -> Value {
         self.0.to_value()
+    }
+    /// Puts the `ok` object on `out` (emptied first): the tokens
+    /// [`Outcome::to_value`] has, with no tree built.
+    pub(crate) fn tape(&self, out: &mut Tape) {
+        self.0.tape(out);
     }
 }
 

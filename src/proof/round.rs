@@ -22,7 +22,8 @@ use super::commit::EpochHead;
 pub(crate) use super::compare::OBSERVED;
 use super::compare::{mismatches, read_observed, reading, Reading, Refusal};
 use super::{Event, FieldError, Finding, FindingKind, Place, RoundVerdict};
-use crate::base::json::{space_run, Items, KeyPath, Strict};
+use crate::base::json::{is_space, space_run, Items, KeyPath, Reader, Strict};
+use crate::base::tape::Tape;
 use crate::op::error::OpError;
 use crate::op::{self, fields::CLIENT_SEED, type_name, OpSpec, Outcome, Request};
 use crate::stats::Counted;
@@ -303,7 +304,7 @@ fn judge(round: &Round, at: Place, derived: Result<&Outcome, &OpError>) -> Judge
     let observed = round
         .observed
         .as_ref()
-        .map(|o| serde_json::to_string(o).expect("a value serializes"));
+        .map(|o| serde_json::to_vec(o).expect("a value serializes"));
     // Held to the op's rules already: the comparison refuses nothing here.
     observe(&round.request, at, observed.as_deref(), outcome, usize::MAX).unwrap_or_else(|_| Judgement {
         verdict: RoundVerdict::Invalid,
@@ -317,27 +318,22 @@ fn judge(round: &Round, at: Place, derived: Result<&Outcome, &OpError>) -> Judge
 fn observe(
     request: &Request,
     at: Place,
-    observed: Option<&str>,
+    observed: Option<&[u8]>,
     outcome: &Outcome,
     items: usize,
 ) -> Result<Judgement, Refusal> {
-    // One buffer per worker: a round's derived text is as long as the last one's.
+    // One tape per worker: a round's is about as long as the last one's.
     thread_local! {
-        static DERIVED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+        static DERIVED: RefCell<Tape> = RefCell::new(Tape::default());
     }
     let r = DERIVED.with_borrow_mut(|derived| {
-        derived.clear();
-        outcome.write_json(derived);
-        let derived = std::str::from_utf8(derived).map_err(|_| Refusal::Text)?;
+        outcome.tape(derived);
         match observed {
             None => Ok(Reading::default()),
-            // Only ever "equal": the observation is the derived text byte for
-            // byte, so every leaf of it is compared and equal.
-            Some(o) if o.as_bytes() == derived.as_bytes() => Ok(Reading::equal(derived)),
             Some(o) => reading(request.spec(), o, derived, items),
         }
     })?;
-    let observed_value = || observed.map_or(Value::Null, |o| serde_json::from_str(o).unwrap_or(Value::Null));
+    let observed_value = || observed.map_or(Value::Null, |o| serde_json::from_slice(o).unwrap_or(Value::Null));
     Ok(if !r.differing.is_empty() {
         let findings = mismatches(at, request.spec(), &r, &observed_value(), &outcome.to_value());
         Judgement {
@@ -369,8 +365,8 @@ enum AsWritten {
 /// the observation against the derivation. Anything but a round that reads
 /// so (a rule broken, a text the strict reader must name, `external`, a
 /// refused derivation) is [`AsWritten::Whole`].
-fn as_written(text: &str, at: Place, secret: Option<(&str, &Value)>) -> AsWritten {
-    let Ok((map, observed, items)) = parse_round(text, true) else {
+fn as_written(text: &[u8], at: Place, secret: Option<(&str, &Value)>) -> AsWritten {
+    let Some((map, observed, items)) = members_as_written(text) else {
         return AsWritten::Whole(None);
     };
     let Ok((round, _)) = read_request(Value::Object(map), secret) else {
@@ -401,23 +397,24 @@ pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8], stats: bool)
     };
     let invalid = |e: FieldError| event(RoundVerdict::Invalid, vec![e.at(at).finding()], None, None);
     let secret = head.secret.as_ref().map(|(f, v)| (*f, v));
-    let text = match std::str::from_utf8(raw) {
-        Ok(text) => text,
-        Err(e) => return invalid(FieldError::new("round", format!("not UTF-8: {e}"))),
-    };
     let counted =
         |request: &Request, outcome: &Outcome| stats.then(|| Counted::of(request, &outcome.to_value())).flatten();
-    let early = match as_written(text, at, secret) {
+    // Read as written, every string of it is held to UTF-8 as it is read.
+    let early = match as_written(raw, at, secret) {
         AsWritten::Judged(r, j, outcome) => {
             let counted = counted(&r.request, &outcome);
             return event(j.verdict, j.findings, bet_of(head, &r), counted);
         }
         AsWritten::Whole(early) => early,
     };
+    let text = match std::str::from_utf8(raw) {
+        Ok(text) => text,
+        Err(e) => return invalid(FieldError::new("round", format!("not UTF-8: {e}"))),
+    };
     // Parsed whole, observation included, so that the first key given twice
     // in the text is the round's first error.
-    let map = match parse_round(text, false) {
-        Ok((map, _, _)) => map,
+    let map = match parse_round(text) {
+        Ok(map) => map,
         Err(e) => return invalid(e),
     };
     let r = match read_round(Value::Object(map), secret) {
@@ -455,14 +452,8 @@ pub(crate) fn bet_of(head: &EpochHead, r: &Round) -> Option<super::Bet> {
     })
 }
 
-/// A round's members; with `raw_observed`, its `observed` kept as text
-/// rather than parsed. Also how many more list items and object members
-/// the round may hold ([`crate::base::json::MAX_ITEMS`]): what is left for
-/// an observation kept as text.
-pub(crate) fn parse_round(
-    raw: &str,
-    raw_observed: bool,
-) -> Result<(Map<String, Value>, Option<&str>, usize), FieldError> {
+/// A round's members, read by the strict reader (observation included).
+pub(crate) fn parse_round(raw: &str) -> Result<Map<String, Value>, FieldError> {
     if !raw[space_run(raw.as_bytes())..].starts_with('{') {
         let v = parse_strict(raw)?;
         return Err(FieldError::new(
@@ -477,21 +468,18 @@ pub(crate) fn parse_round(
         .deserialize_map(RoundVisitor {
             strict: Strict::new(Some(&path), &items),
             path: &path,
-            raw_observed,
         })
-        .and_then(|parts| de.end().map(|()| parts));
-    let (map, observed) = result.map_err(|e| refused(&path, &items, &e))?;
-    Ok((map, observed, items.left()))
+        .and_then(|map| de.end().map(|()| map));
+    result.map_err(|e| refused(&path, &items, &e))
 }
 
 struct RoundVisitor<'a> {
     strict: Strict<'a>,
     path: &'a KeyPath,
-    raw_observed: bool,
 }
 
 impl<'de> Visitor<'de> for RoundVisitor<'_> {
-    type Value = (Map<String, Value>, Option<&'de str>);
+    type Value = Map<String, Value>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a round object")
@@ -499,23 +487,77 @@ impl<'de> Visitor<'de> for RoundVisitor<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut out = Map::new();
-        let mut observed: Option<&'de serde_json::value::RawValue> = None;
         while let Some(key) = map.next_key::<String>()? {
             self.strict.take()?;
-            if out.contains_key(&key) || (key == OBSERVED && observed.is_some()) {
+            if out.contains_key(&key) {
                 *self.path.twice.borrow_mut() = Some(key.clone());
                 return Err(de::Error::custom(format_args!("key {key:?} appears twice")));
-            }
-            if key == OBSERVED && self.raw_observed {
-                observed = Some(map.next_value()?);
-                continue;
             }
             let strict = self.strict;
             let (key, value) = crate::base::json::within(Some(self.path), key, || map.next_value_seed(strict))?;
             out.insert(key, value);
         }
-        Ok((out, observed.map(serde_json::value::RawValue::get)))
+        Ok(out)
     }
+}
+
+/// A round's members as the strict reader reads them, but for its
+/// observation, kept as the text it is written in; and how many list items
+/// and object members the observation may still hold. The round's keys
+/// are read one by one and each member's value by the strict reader; the
+/// observation is only passed over (the comparer reads it). `None` for
+/// anything but such a round (a key twice, a text that is not JSON, more
+/// items than a round holds): the strict reader of the whole round names it.
+fn members_as_written(text: &[u8]) -> Option<(Map<String, Value>, Option<&[u8]>, usize)> {
+    let items = Items::default();
+    let strict = Strict::new(None, &items);
+    let mut r = Reader::new(text);
+    let mut map = Map::new();
+    let mut observed = None;
+    let mut more = !r.open(b'{', b'}').ok()?;
+    while more {
+        strict.take::<serde_json::Error>().ok()?;
+        let key = r.string().ok()?;
+        if !r.eat(b':') || r.peek().is_none() {
+            return None;
+        }
+        let start = r.offset();
+        if key == OBSERVED {
+            if observed.is_some() {
+                return None;
+            }
+            if let Some(last) = written_last(text, start) {
+                // The comparer holds it to ending there.
+                return Some((map, Some(last), items.left()));
+            }
+            r.skip().ok()?;
+            observed = Some(r.since(start));
+        } else {
+            r.skip().ok()?;
+            if map.contains_key(key.as_ref()) {
+                return None;
+            }
+            let mut de = serde_json::Deserializer::from_slice(r.since(start));
+            let v = strict.deserialize(&mut de).and_then(|v| de.end().map(|()| v)).ok()?;
+            map.insert(key.into_owned(), v);
+        }
+        more = r.more(b'}').ok()?;
+    }
+    r.end().then(|| (map, observed, items.left()))
+}
+
+/// The observation's text when it is the round's last member, as most
+/// writers put it (`provably proof`, a dictionary in that order): from
+/// `start` to the round's closing brace. Its end is then not looked for:
+/// the comparer, reading the observation to its end, holds the text to
+/// holding nothing after it. Only an object (the observation) ends just
+/// before the round's brace; a round whose last member is another object
+/// (a key the op does not take, an observation given twice) fails that
+/// hold and is read whole, as every round that breaks a rule.
+fn written_last(text: &[u8], start: usize) -> Option<&[u8]> {
+    let end = text.iter().rposition(|&b| !is_space(b))?;
+    let last = text[..end].iter().rposition(|&b| !is_space(b))?;
+    (text[end] == b'}' && text[last] == b'}' && last > start).then(|| &text[start..=last])
 }
 
 /// Parses a round's JSON text, refusing a key given twice: the error names
@@ -571,7 +613,7 @@ mod tests {
         let e = parse_strict(r#"{"seats": [{"player": 1, "seed": "a", "player": 2}]}"#).unwrap_err();
         assert_eq!(e.field, "seats.player");
         assert_eq!(parse_strict("[1,").unwrap_err().field, "round");
-        let e = parse_round(r#"{"observed": {"a": 1, "a": 2}, "n": 1, "n": 2}"#, false).unwrap_err();
+        let e = parse_round(r#"{"observed": {"a": 1, "a": 2}, "n": 1, "n": 2}"#).unwrap_err();
         assert_eq!(e.field, "observed.a", "the first repeated key in the text");
         // At any depth, through arrays, and in a round read with its
         // observation kept as text; the same key at two depths is no repeat.
@@ -581,11 +623,22 @@ mod tests {
             "a.b.c"
         );
         let round = r#"{"nonce": 1, "observed": {"seats": {"player": 1, "player": 1}}}"#;
-        assert_eq!(parse_round(round, false).unwrap_err().field, "observed.seats.player");
+        assert_eq!(parse_round(round).unwrap_err().field, "observed.seats.player");
+        assert_eq!(parse_round(r#"{"nonce": 1, "nonce": 1}"#).unwrap_err().field, "nonce");
+        // Read with the observation kept as text, a round with a key twice is left to the strict reader.
+        assert!(members_as_written(br#"{"nonce": 1, "nonce": 1}"#).is_none());
+        // An observation given twice: not the last member alone, which the comparer refuses.
+        let (_, observed, _) = members_as_written(br#"{"observed": {}, "observed": {}}"#).unwrap();
+        assert_eq!(observed, Some(&br#"{}, "observed": {}"#[..]));
+        assert!(members_as_written(br#"{"nonce": [{"a": 1, "a": 1}]}"#).is_none());
+        let (map, observed, _) = members_as_written(br#" {"observed" : {"x": [1, 2]} , "nonce": 1} "#).unwrap();
         assert_eq!(
-            parse_round(r#"{"nonce": 1, "nonce": 1}"#, true).unwrap_err().field,
-            "nonce"
+            (map["nonce"].clone(), observed),
+            (json!(1), Some(&br#"{"x": [1, 2]}"#[..]))
         );
+        // Written last, the observation runs to the round's brace: the comparer holds it to that.
+        let (_, observed, _) = members_as_written(br#"{"nonce": 1, "observed": {"x": 1}, "y": {}}"#).unwrap();
+        assert_eq!(observed, Some(&br#"{"x": 1}, "y": {}"#[..]));
         assert!(parse_strict(r#"{"observed": {"cut": 1}, "cut": 2}"#).is_ok());
     }
 
