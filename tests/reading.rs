@@ -281,7 +281,8 @@ fn partly(doc: &Value, matched: &[(u64, u64)], rng: &mut TestRng) -> Value {
     }
     let mut doc = doc.clone();
     for &(e, r) in matched {
-        let Some(observed) = doc["epochs"][e as usize]["rounds"][r as usize].get_mut("observed") else {
+        let (e, r) = (usize::try_from(e).unwrap(), usize::try_from(r).unwrap());
+        let Some(observed) = doc["epochs"][e]["rounds"][r].get_mut("observed") else {
             continue;
         };
         let Some(fields) = observed.as_object() else { continue };

@@ -2,8 +2,8 @@
 //! driven by the op's `ok` declaration (docs/proofs.md, "Comparison").
 //!
 //! The observation's text is read once, token by token
-//! ([`crate::base::json::Reader`]), against the derived object's tokens
-//! ([`crate::base::tape`], the typed answer as serde gives it): no JSON
+//! (`base::json::Reader`), against the derived object's tokens
+//! (`base::tape`, the typed answer as serde gives it): no JSON
 //! tree is built for either. Every observed field, key by key in text
 //! order, is held to its declared shape ([`Shape`], compiled once) and
 //! compared leaf by leaf in the same walk: `null` matches anything, a list
@@ -19,7 +19,7 @@
 //! the costliest rule.
 //!
 //! What the walk does not decide it leaves to serde_json's strict reader
-//! ([`Refusal::Text`]): a text that is not JSON, a key given twice, more
+//! (`Refusal::Text`): a text that is not JSON, a key given twice, more
 //! items than a round may hold. Those are the round's first errors
 //! (docs/proofs.md, "Round"), named by that reader.
 
@@ -168,6 +168,7 @@ impl From<Unread> for Refusal {
 }
 
 /// Where the derived object stands for an observed value.
+#[derive(Clone, Copy)]
 enum Against<'t> {
     /// Its derived counterpart: the value at this index of the tape.
     Item(&'t Tape, usize),
@@ -453,24 +454,37 @@ pub(crate) struct Reading {
 /// [`read`] with the differences counted per field, as a mismatch finding
 /// reports them.
 pub(crate) fn reading(spec: &OpSpec, observed: &[u8], derived: &Tape, items: usize) -> Result<Reading, Refusal> {
-    // Per field: the first differing top-level index, the last one counted, how many.
-    let mut per: Vec<Option<(Option<usize>, Option<usize>, u64)>> = vec![None; shapes(spec).len()];
+    /// A field's differences: its first differing top-level index, the last
+    /// one counted, and how many.
+    #[derive(Clone, Copy)]
+    struct Tops {
+        first: Option<usize>,
+        last: Option<usize>,
+        n: u64,
+    }
+    let mut per: Vec<Option<Tops>> = vec![None; shapes(spec).len()];
     let compared = read(spec, observed, Some(derived), items, &mut |field, path| {
         let top = path.first().copied();
         match &mut per[field] {
             // A field's differences come in index order: each new top-level index is counted once.
-            Some((_, last, n)) => {
-                if *last != top {
-                    (*last, *n) = (top, *n + 1);
+            Some(t) => {
+                if t.last != top {
+                    (t.last, t.n) = (top, t.n + 1);
                 }
             }
-            slot @ None => *slot = Some((top, top, 1)),
+            slot @ None => {
+                *slot = Some(Tops {
+                    first: top,
+                    last: top,
+                    n: 1,
+                });
+            }
         }
     })?;
     let differing = per
         .into_iter()
         .enumerate()
-        .filter_map(|(k, p)| p.map(|(first, _, n)| (k, first, n)))
+        .filter_map(|(k, t)| t.map(|t| (k, t.first, t.n)))
         .collect();
     Ok(Reading {
         compared: compared > 0,

@@ -325,19 +325,23 @@ impl<R: BufRead> Document<R> {
     }
 }
 
+/// A JSON line's epoch being walked: the line's scanner and the walk.
+type LineEpoch = (Scanner<io::Cursor<Vec<u8>>>, EpochWalk);
+
 /// JSON lines, read a line at a time.
 struct Lines<R> {
     input: R,
     line: u64,
     epoch: u64,
     /// The line being walked: its scanner and its epoch's walk.
-    current: Option<(Scanner<io::Cursor<Vec<u8>>>, EpochWalk)>,
+    current: Option<Box<LineEpoch>>,
 }
 
 impl<R: BufRead> Lines<R> {
     /// One step: a line read, or a step of its epoch; `true` at the end.
     fn step(&mut self, out: &mut Out, max_line: usize) -> bool {
-        if let Some((sc, walk)) = &mut self.current {
+        if let Some(current) = &mut self.current {
+            let (sc, walk) = &mut **current;
             match walk
                 .step(sc, out)
                 .and_then(|done| if done { sc.end().map(|()| true) } else { Ok(false) })
@@ -417,7 +421,7 @@ impl<R: BufRead> Lines<R> {
             }
             self.epoch += 1;
             let sc = Scanner::starting_at(io::Cursor::new(buf), line, usize::MAX);
-            self.current = Some((sc, EpochWalk::new(epoch, Some(line))));
+            self.current = Some(Box::new((sc, EpochWalk::new(epoch, Some(line)))));
             return Ok(true);
         }
     }

@@ -366,10 +366,15 @@ enum AsWritten {
 /// so (a rule broken, a text the strict reader must name, `external`, a
 /// refused derivation) is [`AsWritten::Whole`].
 fn as_written(text: &[u8], at: Place, secret: Option<(&str, &Value)>) -> AsWritten {
-    let Some((map, observed, items)) = members_as_written(text) else {
+    let Some(AsText {
+        members,
+        observed,
+        items,
+    }) = members_as_written(text)
+    else {
         return AsWritten::Whole(None);
     };
-    let Ok((round, _)) = read_request(Value::Object(map), secret) else {
+    let Ok((round, _)) = read_request(Value::Object(members), secret) else {
         return AsWritten::Whole(None);
     };
     let derived = round.request.run();
@@ -508,7 +513,7 @@ impl<'de> Visitor<'de> for RoundVisitor<'_> {
 /// observation is only passed over (the comparer reads it). `None` for
 /// anything but such a round (a key twice, a text that is not JSON, more
 /// items than a round holds): the strict reader of the whole round names it.
-fn members_as_written(text: &[u8]) -> Option<(Map<String, Value>, Option<&[u8]>, usize)> {
+fn members_as_written(text: &[u8]) -> Option<AsText<'_>> {
     let items = Items::default();
     let strict = Strict::new(None, &items);
     let mut r = Reader::new(text);
@@ -528,7 +533,11 @@ fn members_as_written(text: &[u8]) -> Option<(Map<String, Value>, Option<&[u8]>,
             }
             if let Some(last) = written_last(text, start) {
                 // The comparer holds it to ending there.
-                return Some((map, Some(last), items.left()));
+                return Some(AsText {
+                    members: map,
+                    observed: Some(last),
+                    items: items.left(),
+                });
             }
             r.skip().ok()?;
             observed = Some(r.since(start));
@@ -543,7 +552,20 @@ fn members_as_written(text: &[u8]) -> Option<(Map<String, Value>, Option<&[u8]>,
         }
         more = r.more(b'}').ok()?;
     }
-    r.end().then(|| (map, observed, items.left()))
+    r.end().then(|| AsText {
+        members: map,
+        observed,
+        items: items.left(),
+    })
+}
+
+/// A round read with its observation kept as text ([`members_as_written`]):
+/// its other members, the observation's text, and how many list items and
+/// object members the observation may still hold.
+struct AsText<'a> {
+    members: Map<String, Value>,
+    observed: Option<&'a [u8]>,
+    items: usize,
 }
 
 /// The observation's text when it is the round's last member, as most
@@ -628,17 +650,17 @@ mod tests {
         // Read with the observation kept as text, a round with a key twice is left to the strict reader.
         assert!(members_as_written(br#"{"nonce": 1, "nonce": 1}"#).is_none());
         // An observation given twice: not the last member alone, which the comparer refuses.
-        let (_, observed, _) = members_as_written(br#"{"observed": {}, "observed": {}}"#).unwrap();
-        assert_eq!(observed, Some(&br#"{}, "observed": {}"#[..]));
+        let read = members_as_written(br#"{"observed": {}, "observed": {}}"#).unwrap();
+        assert_eq!(read.observed, Some(&br#"{}, "observed": {}"#[..]));
         assert!(members_as_written(br#"{"nonce": [{"a": 1, "a": 1}]}"#).is_none());
-        let (map, observed, _) = members_as_written(br#" {"observed" : {"x": [1, 2]} , "nonce": 1} "#).unwrap();
+        let read = members_as_written(br#" {"observed" : {"x": [1, 2]} , "nonce": 1} "#).unwrap();
         assert_eq!(
-            (map["nonce"].clone(), observed),
+            (read.members["nonce"].clone(), read.observed),
             (json!(1), Some(&br#"{"x": [1, 2]}"#[..]))
         );
         // Written last, the observation runs to the round's brace: the comparer holds it to that.
-        let (_, observed, _) = members_as_written(br#"{"nonce": 1, "observed": {"x": 1}, "y": {}}"#).unwrap();
-        assert_eq!(observed, Some(&br#"{"x": 1}, "y": {}"#[..]));
+        let read = members_as_written(br#"{"nonce": 1, "observed": {"x": 1}, "y": {}}"#).unwrap();
+        assert_eq!(read.observed, Some(&br#"{"x": 1}, "y": {}"#[..]));
         assert!(parse_strict(r#"{"observed": {"cut": 1}, "cut": 2}"#).is_ok());
     }
 

@@ -3,10 +3,10 @@
 //! 1. read (`super::read`): the input cut into units of work in document
 //!    order (an epoch's events, its commitment, batches of its rounds'
 //!    texts), an iterator that checks nothing;
-//! 2. map: each batch of units checked ([`check`]: rounds by
+//! 2. map: each batch of units checked (`check`: rounds by
 //!    `super::round`, commitments by `super::commit`) on one worker per
 //!    core, the results in document order, at most a window of batches in
-//!    flight ([`crate::base::ordered::map`]), so memory does not grow with
+//!    flight (`base::ordered::map`), so memory does not grow with
 //!    the input;
 //! 3. fold (`super::fold`): every event seen in document order (bet
 //!    histories, statistics, counts) and handed on.
