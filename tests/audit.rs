@@ -45,17 +45,18 @@ fn without_free_text(mut report: Value) -> Value {
 #[test]
 fn every_proof_vector_gives_exactly_its_expected_report() {
     for t in vectors() {
-        // One worker or three, batches of a round or of many.
-        for (jobs, batch_rounds) in [(1, 1), (3, 1), (1, 2), (3, 256)] {
+        // Epochs read whole by the workers, and walked round by round by the reader.
+        for (jobs, whole_epochs) in [(1, 0), (3, 0), (1, 1 << 20), (3, 1 << 20)] {
             let options = Options {
                 jobs,
-                batch_rounds,
+                batch_rounds: 2,
+                whole_epochs,
                 ..Options::default()
             };
             let got = report(t["text"].as_str().unwrap(), &options);
             assert_eq!(
                 got, t["expected"],
-                "tcId {} ({}), {jobs} jobs, batches of {batch_rounds} rounds",
+                "tcId {} ({}), {jobs} jobs, whole epochs up to {whole_epochs} bytes",
                 t["tcId"], t["comment"]
             );
         }
@@ -63,21 +64,20 @@ fn every_proof_vector_gives_exactly_its_expected_report() {
 }
 
 #[test]
-fn a_break_inside_an_epoch_stops_the_reading_there_whatever_the_workers() {
+fn a_break_inside_an_epoch_read_whole_stops_the_reading_as_in_place() {
     let good = r#"{"commit":null,"serverSeed":"s","rounds":[{"op":"dice.roll","clientSeed":"c","n":0,"observed":{"face":1}}]}"#;
-    // Balanced brackets; a comma missing inside the epoch.
+    // Balanced brackets, so the reader cuts the epoch out whole; a comma missing inside it.
     let broken = r#"{"commit":null,"serverSeed":"s","rounds":[{"op":"dice.roll","clientSeed":"c","n":1}] "x":1}"#;
     let text = format!("{{\"proof\":1,\"epochs\":[\n{good},\n{broken},\n{good}],\n\"bogus\":1}}");
     let whole = report(&text, &Options::default());
-    let one = report(
+    let in_place = report(
         &text,
         &Options {
-            jobs: 1,
-            batch_rounds: 1,
+            whole_epochs: 0,
             ..Options::default()
         },
     );
-    assert_eq!(whole, one);
+    assert_eq!(whole, in_place);
     assert_eq!(whole["epochs"], 2, "the epoch after the break is not read: {whole}");
     let last = whole["findings"].as_array().unwrap().last().unwrap().clone();
     assert_eq!(
@@ -876,7 +876,7 @@ fn a_form_feed_is_no_json_white_space_to_any_reader_of_a_round_or_a_line() {
     ];
     let walked = Options {
         jobs: 1,
-        batch_rounds: 1,
+        whole_epochs: 0,
         ..Options::default()
     };
     for round in rounds {

@@ -3,7 +3,8 @@
 //! anywhere, key order, the observations' key order alone, `\u` escapes in
 //! keys and strings, an escaped solidus, a BOM, CRLF, one document or JSON
 //! lines), gets the report of the original, however it is read (one worker
-//! or seven, batches of one round, with `--stats`); with its keys in
+//! or seven, epochs walked by the reader or handed whole, batches of one
+//! round, with `--stats`); with its keys in
 //! another order the same findings, listed where what they are about
 //! stands in the text (docs/proofs.md). Two rules of the format stay: a
 //! document's first key is the seven bytes `"proof"`, and a key given
@@ -358,10 +359,12 @@ fn outcome(text: &str, options: &Options) -> Value {
     })
 }
 
-/// The ways to read: one worker, seven, batches of one round, and `--stats`.
+/// The ways to read: one worker walking every epoch, seven workers handed
+/// whole epochs, batches of one round, and `--stats`.
 fn readers() -> Vec<(&'static str, Options)> {
     let one = Options {
         jobs: 1,
+        whole_epochs: 0,
         ..Options::default()
     };
     let seven = Options {
@@ -379,8 +382,8 @@ fn readers() -> Vec<(&'static str, Options)> {
         ..Options::default()
     };
     vec![
-        ("one worker", one),
-        ("seven workers", seven),
+        ("one worker, walked", one),
+        ("seven, whole epochs", seven),
         ("batches of one", tiny),
         ("--stats", stats),
     ]

@@ -105,6 +105,14 @@ pub struct Options {
     /// field), in bytes: past it, reading stops with a finding that names
     /// the limit, so no value is held in memory whole whatever its size.
     pub max_value: usize,
+    /// An epoch of at most this many bytes (a JSON line, or a document's
+    /// epoch already in the reader's buffer) goes to a worker whole, which
+    /// reads it with the same epoch walk as the reader: the reader only
+    /// counts its brackets (or finds its line's end), so an archive of many
+    /// small epochs (a seed per shoe) is read in parallel. A larger epoch is
+    /// walked by the reader, its rounds batched to the workers. 0: every
+    /// epoch is walked by the reader.
+    pub whole_epochs: usize,
     /// The input is part of a larger file (`audit --partial --first-epoch`):
     /// its epochs are numbered from this one…
     pub first_epoch: u64,
@@ -122,6 +130,7 @@ impl Default for Options {
             max_line: MAX_LINE,
             stats: false,
             max_value: MAX_VALUE,
+            whole_epochs: 64 << 10,
             first_epoch: 0,
             first_line: 0,
         }

@@ -47,6 +47,16 @@ pub(crate) enum Unit {
         text: Vec<u8>,
         ends: Vec<usize>,
     },
+    /// A small epoch whole, for a worker to read with the same epoch walk
+    /// ([`epoch_units`]): a document's epoch already in the reader's buffer,
+    /// its brackets counted (`document`), or a JSON line; `line` is where
+    /// its text begins.
+    Epoch {
+        epoch: u64,
+        line: u64,
+        text: Vec<u8>,
+        document: bool,
+    },
 }
 
 impl Unit {
@@ -55,6 +65,10 @@ impl Unit {
         match self {
             Unit::Events(_) | Unit::Commit { .. } => (1, 0),
             Unit::Rounds { text, ends, .. } => (ends.len(), text.len()),
+            // About as many rounds as `"op"` keys (a seed holding the text
+            // only makes a batch smaller): what a worker hands back grows
+            // with the rounds.
+            Unit::Epoch { text, .. } => (memchr::memmem::find_iter(text, b"\"op\"").count().max(1), text.len()),
         }
     }
 }
@@ -67,21 +81,38 @@ pub(crate) fn units<R: BufRead>(format: Format, input: R, options: &Options) -> 
             at: Doc::Start,
             seen: HashSet::new(),
             epoch: options.first_epoch,
+            whole: options.whole_epochs.min(options.max_value),
+            epoch_start: 0,
+            last_len: 0,
         }),
         Format::Lines => Source::Lines(Lines {
             input,
             line: options.first_line,
             epoch: options.first_epoch,
+            whole: options.whole_epochs,
             current: None,
         }),
     };
-    Units {
-        source,
-        ready: VecDeque::new(),
-        batch: (options.batch_rounds, options.batch_bytes),
-        max_line: options.max_line,
-        done: false,
-    }
+    Units::of(source, options)
+}
+
+/// The units of an epoch handed whole to a worker ([`Unit::Epoch`]), read
+/// by the same epoch walk as in place. After a document's epoch that breaks,
+/// [`Units::broke`]: nothing after it counts.
+pub(crate) fn epoch_units(
+    epoch: u64,
+    line: u64,
+    text: Vec<u8>,
+    document: bool,
+    options: &Options,
+) -> Units<io::Cursor<Vec<u8>>> {
+    let max_value = if document { options.max_value } else { usize::MAX };
+    let own = Own {
+        sc: Scanner::starting_at(io::Cursor::new(text), line, max_value),
+        walk: EpochWalk::new(epoch, (!document).then_some(line)),
+        line: !document,
+    };
+    Units::of(Source::Own(Box::new(own)), options)
 }
 
 /// The units of one input, read as they are asked for.
@@ -90,13 +121,37 @@ pub(crate) struct Units<R> {
     ready: VecDeque<Unit>,
     /// A batch of rounds ends after this many rounds or bytes.
     batch: (usize, usize),
+    /// The length of the last round read.
+    round: usize,
     max_line: usize,
     done: bool,
+    broke: bool,
 }
 
 enum Source<R> {
     Document(Document<R>),
     Lines(Lines<R>),
+    Own(Box<Own>),
+}
+
+impl<R> Units<R> {
+    fn of(source: Source<R>, options: &Options) -> Units<R> {
+        Units {
+            source,
+            ready: VecDeque::new(),
+            batch: (options.batch_rounds, options.batch_bytes),
+            round: 0,
+            max_line: options.max_line,
+            done: false,
+            broke: false,
+        }
+    }
+
+    /// A document's epoch read whole broke: what the reader read after it
+    /// does not count (it stops there when it walks the epoch itself).
+    pub(crate) fn broke(&self) -> bool {
+        self.broke
+    }
 }
 
 impl<R: BufRead> Iterator for Units<R> {
@@ -113,19 +168,29 @@ impl<R: BufRead> Iterator for Units<R> {
             let mut out = Out {
                 ready: &mut self.ready,
                 batch: self.batch,
+                round: &mut self.round,
             };
             self.done = match &mut self.source {
                 Source::Document(d) => d.step(&mut out),
                 Source::Lines(l) => l.step(&mut out, self.max_line),
+                Source::Own(own) => match own.step(&mut out) {
+                    None => false,
+                    Some(broke) => {
+                        self.broke = broke;
+                        true
+                    }
+                },
             };
         }
     }
 }
 
-/// Where units go as they are found, and how large a batch of rounds is.
+/// Where units go as they are found, how large a batch of rounds is, and
+/// how long the last round read was (the next one is much like it).
 struct Out<'a> {
     ready: &'a mut VecDeque<Unit>,
     batch: (usize, usize),
+    round: &'a mut usize,
 }
 
 impl Out<'_> {
@@ -174,6 +239,14 @@ struct Document<R> {
     at: Doc,
     seen: HashSet<String>,
     epoch: u64,
+    /// The longest epoch handed whole to a worker ([`Options::whole_epochs`]).
+    whole: usize,
+    /// Where the epoch being walked began, and the last epoch's length:
+    /// an archive's epochs are much alike, and fewer bytes buffered than
+    /// that means this one most likely runs past them; the walk that would
+    /// find it out is then not made (the epoch is walked in place).
+    epoch_start: u64,
+    last_len: usize,
 }
 
 /// Where a document's walk stands.
@@ -207,21 +280,7 @@ impl<R: BufRead> Document<R> {
                     // What was read of the epoch goes out ahead of the break's finding.
                     walk.settle(out);
                 }
-                let e = match e {
-                    ScanError::Io(e) => ProofError::Read {
-                        at,
-                        message: e.to_string(),
-                    },
-                    ScanError::Syntax { line, message } => ProofError::NotJson {
-                        at: Place { line: Some(line), ..at },
-                        message,
-                    },
-                    ScanError::TooLarge { line, limit } => ProofError::TooLarge {
-                        at: Place { line: Some(line), ..at },
-                        limit,
-                    },
-                };
-                out.events(vec![Event::Invalid(e.finding())]);
+                out.events(vec![broken(e, at)]);
                 true
             }
         }
@@ -267,12 +326,18 @@ impl<R: BufRead> Document<R> {
                 } else if self.sc.peek()?.is_none() {
                     // A text that ends between epochs is no epoch's.
                     return Err(self.sc.syntax("expected an epoch, found the end of the text"));
+                } else if self.whole_epoch(out)? {
+                    Doc::Epochs { first: false }
                 } else {
+                    self.epoch_start = self.sc.consumed();
                     Doc::Epoch(Box::new(EpochWalk::new(self.epoch, None)))
                 }
             }
             Doc::Epoch(mut walk) => match walk.step(&mut self.sc, out) {
-                Ok(true) => Doc::Epochs { first: false },
+                Ok(true) => {
+                    self.last_len = usize::try_from(self.sc.consumed() - self.epoch_start).unwrap_or(usize::MAX);
+                    Doc::Epochs { first: false }
+                }
                 Ok(false) => Doc::Epoch(walk),
                 Err(e) => {
                     // Kept for the break's place.
@@ -286,6 +351,28 @@ impl<R: BufRead> Document<R> {
             Doc::End => return Ok(true),
         };
         Ok(false)
+    }
+
+    /// Hands the next epoch to a worker whole ([`Unit::Epoch`]) if it is a
+    /// small one already in the reader's buffer; `false` (nothing read)
+    /// otherwise.
+    fn whole_epoch(&mut self, out: &mut Out) -> Result<bool, ScanError> {
+        if self.whole == 0 || self.last_len > self.whole || self.sc.buffered()? < self.last_len {
+            return Ok(false);
+        }
+        let (line, start) = (self.sc.line(), self.sc.consumed());
+        let mut text = Vec::new();
+        if !self.sc.buffered_object(&mut text, self.whole)? {
+            return Ok(false);
+        }
+        self.last_len = usize::try_from(self.sc.consumed() - start).unwrap_or(usize::MAX);
+        out.ready.push_back(Unit::Epoch {
+            epoch: self.epoch,
+            line,
+            text,
+            document: true,
+        });
+        Ok(true)
     }
 
     /// A member of the document; `None` when reading stops at it.
@@ -325,41 +412,86 @@ impl<R: BufRead> Document<R> {
     }
 }
 
-/// A JSON line's epoch being walked: the line's scanner and the walk.
-type LineEpoch = (Scanner<io::Cursor<Vec<u8>>>, EpochWalk);
+/// What breaks a document's text as a finding at `at` (the epoch and the
+/// round being read; the line is where the text breaks).
+fn broken(e: ScanError, at: Place) -> Event {
+    let e = match e {
+        ScanError::Io(e) => ProofError::Read {
+            at,
+            message: e.to_string(),
+        },
+        ScanError::Syntax { line, message } => ProofError::NotJson {
+            at: Place { line: Some(line), ..at },
+            message,
+        },
+        ScanError::TooLarge { line, limit } => ProofError::TooLarge {
+            at: Place { line: Some(line), ..at },
+            limit,
+        },
+    };
+    Event::Invalid(e.finding())
+}
+
+/// An epoch read from a text of its own: a JSON line, or a document's
+/// epoch cut out whole.
+struct Own {
+    sc: Scanner<io::Cursor<Vec<u8>>>,
+    walk: EpochWalk,
+    /// A JSON line: after its epoch only white space may follow, and where
+    /// its text breaks is its finding and the next line is read; a
+    /// document's epoch breaks the document there.
+    line: bool,
+}
+
+impl Own {
+    /// One step; `Some(broke)` once the epoch is read or its text breaks
+    /// (`broke`: a document's epoch, after which nothing counts).
+    fn step(&mut self, out: &mut Out) -> Option<bool> {
+        let (sc, walk, line) = (&mut self.sc, &mut self.walk, self.line);
+        let result = walk.step(sc, out).and_then(|done| match done {
+            true if line => sc.end().map(|()| true),
+            done => Ok(done),
+        });
+        let e = match result {
+            Ok(false) => return None,
+            Ok(true) => return Some(false),
+            Err(e) => e,
+        };
+        // What was read of the epoch goes out ahead of the break's finding.
+        walk.settle(out);
+        if !line {
+            out.events(vec![broken(e, walk.place())]);
+            return Some(true);
+        }
+        let message = match e {
+            ScanError::Syntax { message, .. } => message,
+            ScanError::Io(e) => e.to_string(),
+            ScanError::TooLarge { limit, .. } => format!("a value of more than {limit} bytes"),
+        };
+        let at = walk.place();
+        out.events(vec![Event::Invalid(ProofError::NotJson { at, message }.finding())]);
+        Some(false)
+    }
+}
 
 /// JSON lines, read a line at a time.
 struct Lines<R> {
     input: R,
     line: u64,
     epoch: u64,
-    /// The line being walked: its scanner and its epoch's walk.
-    current: Option<Box<LineEpoch>>,
+    /// The longest line handed whole to a worker ([`Options::whole_epochs`]).
+    whole: usize,
+    /// A longer line being walked.
+    current: Option<Box<Own>>,
 }
 
 impl<R: BufRead> Lines<R> {
     /// One step: a line read, or a step of its epoch; `true` at the end.
     fn step(&mut self, out: &mut Out, max_line: usize) -> bool {
         if let Some(current) = &mut self.current {
-            let (sc, walk) = &mut **current;
-            match walk
-                .step(sc, out)
-                .and_then(|done| if done { sc.end().map(|()| true) } else { Ok(false) })
-            {
-                Ok(false) => return false,
-                Ok(true) => {}
-                Err(e) => {
-                    walk.settle(out);
-                    let message = match e {
-                        ScanError::Syntax { message, .. } => message,
-                        ScanError::Io(e) => e.to_string(),
-                        ScanError::TooLarge { limit, .. } => format!("a value of more than {limit} bytes"),
-                    };
-                    let at = walk.place();
-                    out.events(vec![Event::Invalid(ProofError::NotJson { at, message }.finding())]);
-                }
+            if current.step(out).is_some() {
+                self.current = None;
             }
-            self.current = None;
             return false;
         }
         match self.read_line(out, max_line) {
@@ -420,8 +552,20 @@ impl<R: BufRead> Lines<R> {
                 }
             }
             self.epoch += 1;
-            let sc = Scanner::starting_at(io::Cursor::new(buf), line, usize::MAX);
-            self.current = Some(Box::new((sc, EpochWalk::new(epoch, Some(line)))));
+            if buf.len() <= self.whole {
+                out.ready.push_back(Unit::Epoch {
+                    epoch,
+                    line,
+                    text: buf,
+                    document: false,
+                });
+            } else {
+                self.current = Some(Box::new(Own {
+                    sc: Scanner::starting_at(io::Cursor::new(buf), line, usize::MAX),
+                    walk: EpochWalk::new(epoch, Some(line)),
+                    line: true,
+                }));
+            }
             return Ok(true);
         }
     }
@@ -655,6 +799,10 @@ impl EpochWalk {
         let (rounds, bytes) = out.batch;
         let result = loop {
             self.round = Some(next);
+            if text.capacity() == 0 {
+                // Room for a round as long as the last one read.
+                text.reserve(*out.round);
+            }
             if let Err(e) = sc.value(&mut text) {
                 break Err(e);
             }
@@ -669,8 +817,10 @@ impl EpochWalk {
                 break Ok(more);
             }
         };
-        if !ends.is_empty() {
-            let room = text.len();
+        if let Some(&last) = ends.last() {
+            // Rounds in a row are much alike: room for as many again, if more follow.
+            let room = if matches!(result, Ok(true)) { text.len() } else { 0 };
+            *out.round = last - ends.len().checked_sub(2).map_or(0, |k| ends[k]);
             let piece = Piece::Rounds(
                 first,
                 std::mem::replace(&mut text, Vec::with_capacity(room)),

@@ -2,7 +2,8 @@
 //!
 //! 1. read (`super::read`): the input cut into units of work in document
 //!    order (an epoch's events, its commitment, batches of its rounds'
-//!    texts), an iterator that checks nothing;
+//!    texts, or a small epoch whole, which a worker reads with the same
+//!    epoch walk), an iterator that checks nothing;
 //! 2. map: each batch of units checked (`check`: rounds by
 //!    `super::round`, commitments by `super::commit`) on one worker per
 //!    core, the results in document order, at most a window of batches in
@@ -121,14 +122,23 @@ impl<'o> Audit<'o> {
         let cores = thread::available_parallelism().map_or(1, std::num::NonZero::get);
         let workers = options.jobs.clamp(1, cores);
         let batches = read::batches(read::units(format, input, options), options);
-        crate::base::ordered::map(
+        let mapped = crate::base::ordered::map(
             batches,
             workers,
             4 * workers + 4,
-            |batch| check(batch, options.stats),
-            |events| fold.take(events),
-        )?;
-        Ok(fold.counts())
+            |batch| check(batch, options),
+            |(events, broke)| {
+                fold.take(events).map_err(Halt::Output)?;
+                if broke {
+                    return Err(Halt::Broke);
+                }
+                Ok(())
+            },
+        );
+        match mapped {
+            Ok(()) | Err(Halt::Broke) => Ok(fold.counts()),
+            Err(Halt::Output(e)) => Err(e),
+        }
     }
 
     /// Every input has been read: each bet history's gaps go to
@@ -173,28 +183,62 @@ pub fn audit<R: BufRead + Send>(
     Ok(counts)
 }
 
-/// Checks a batch of units: their events in order.
-pub(crate) fn check(batch: Vec<Unit>, stats: bool) -> Vec<Event> {
+/// Why the map of an input stopped before its end.
+enum Halt {
+    /// `on_event` failed.
+    Output(io::Error),
+    /// The text broke inside a document's epoch a worker read whole: the
+    /// reader read on past it, and nothing it read after counts.
+    Broke,
+}
+
+/// Checks a batch of units: their events in order, and whether the text
+/// broke inside a document's epoch read whole (the batch's events end with
+/// the break's finding).
+pub(crate) fn check(batch: Vec<Unit>, options: &Options) -> (Vec<Event>, bool) {
     let mut out = Vec::new();
     for unit in batch {
-        match unit {
-            Unit::Events(events) => out.extend(events),
-            Unit::Commit { head, commit } => out.push(check_commit(&head, commit.as_ref())),
-            Unit::Rounds {
-                head,
-                first,
-                text,
-                ends,
-            } => {
-                let mut start = 0;
-                for (round, end) in (first..).zip(ends) {
-                    out.push(check_round(&head, round, &text[start..end], stats));
-                    start = end;
-                }
+        if let Unit::Epoch {
+            epoch,
+            line,
+            text,
+            document,
+        } = unit
+        {
+            let mut units = read::epoch_units(epoch, line, text, document, options);
+            for unit in units.by_ref() {
+                check_unit(unit, options.stats, &mut out);
             }
+            if units.broke() {
+                return (out, true);
+            }
+        } else {
+            check_unit(unit, options.stats, &mut out);
         }
     }
-    out
+    (out, false)
+}
+
+/// Checks a unit read from an epoch: its events, in order.
+fn check_unit(unit: Unit, stats: bool, out: &mut Vec<Event>) {
+    match unit {
+        Unit::Events(events) => out.extend(events),
+        Unit::Commit { head, commit } => out.push(check_commit(&head, commit.as_ref())),
+        Unit::Rounds {
+            head,
+            first,
+            text,
+            ends,
+        } => {
+            let mut start = 0;
+            for (round, end) in (first..).zip(ends) {
+                out.push(check_round(&head, round, &text[start..end], stats));
+                start = end;
+            }
+        }
+        // An epoch's own units hold no epoch.
+        Unit::Epoch { .. } => {}
+    }
 }
 
 /// Audits a text held in memory and returns its counts and findings (for

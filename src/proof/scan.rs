@@ -45,6 +45,8 @@ impl From<io::Error> for ScanError {
 pub(crate) struct Scanner<R> {
     input: R,
     line: u64,
+    /// Bytes consumed so far.
+    consumed: u64,
     /// The longest value [`Scanner::value`] cuts out or skips, in bytes.
     max_value: usize,
 }
@@ -95,11 +97,53 @@ impl<R: BufRead> Scanner<R> {
     /// A scanner over a text that begins at line `line`, refusing any
     /// single value longer than `max_value` bytes.
     pub(crate) fn starting_at(input: R, line: u64, max_value: usize) -> Self {
-        Scanner { input, line, max_value }
+        Scanner {
+            input,
+            line,
+            consumed: 0,
+            max_value,
+        }
+    }
+
+    /// The line the scanner is at.
+    pub(crate) fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// The next value, if it is an object that ends within the first `max`
+    /// bytes the input has buffered already: its text is appended to `out`
+    /// and consumed. `false`, with nothing consumed, otherwise (another
+    /// value, a longer object, one that runs past the buffer). Its
+    /// brackets are counted, nothing more: whoever reads the text holds it
+    /// to JSON.
+    pub(crate) fn buffered_object(&mut self, out: &mut Vec<u8>, max: usize) -> Result<bool, ScanError> {
+        if self.peek()? != Some(b'{') {
+            return Ok(false);
+        }
+        let buf = self.input.fill_buf()?;
+        let Some(n) = Walk::default().find_end(&buf[..buf.len().min(max)]) else {
+            return Ok(false);
+        };
+        out.extend_from_slice(&buf[..n]);
+        self.line += bytecount(&buf[..n]);
+        self.consume(n);
+        Ok(true)
+    }
+
+    /// How many bytes have been consumed so far.
+    pub(crate) fn consumed(&self) -> u64 {
+        self.consumed
     }
 
     fn consume(&mut self, n: usize) {
         self.input.consume(n);
+        self.consumed += n as u64;
+    }
+
+    /// How many bytes the input has buffered (after [`Scanner::peek`], the
+    /// next value's first byte is among them).
+    pub(crate) fn buffered(&mut self) -> Result<usize, ScanError> {
+        Ok(self.input.fill_buf()?.len())
     }
 
     pub(crate) fn syntax(&self, message: impl Into<String>) -> ScanError {
