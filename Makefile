@@ -120,14 +120,30 @@ TESTBIN := PROVABLY_BIN=$(CURDIR)/target/debug/provably
 # ends (make -j2 --output-sync): clippy, whose check build shares nothing
 # with the test build, beside the node stages, which compile nothing; and
 # the Spark job, mostly a JVM waiting, beside the wild and toy stages. The
-# browser stage, whose tests watch the page's main thread, runs alone.
+# browser files run two at a time (a file keeps about half a core busy:
+# Chromium waits on its own work), except the two that time the page's
+# main thread (its longest task while a large proof is checked), which run
+# alone after them.
+BROWSER_ALONE := web/test/page-never-stalls.test.mjs web/test/links-and-large-proofs.test.mjs
 SIDE := $(MAKE) --no-print-directory -j2 --output-sync=target
+#
+# The plain stage (scripts/plain-check) builds the product from the plain
+# forms alone (`--features plain`: each scheme as its page states it, HMAC
+# as RFC 2104 does, no fast form) on the dependencies `cargo test` built,
+# runs the library's tests on it and its `provably vectors --check`: the
+# checked-in vectors, derived by the fast forms, are derived again by the
+# plain ones, so every vector holds the fast forms to the plain ones. It
+# compiles the crate once more (not tests/tests.rs) and links the
+# product's target/debug/provably back, so it runs beside no stage that
+# runs that binary.
 test: deps spark-deps
 	@$(STAGE) --reset
 	@$(STAGE) fmt $(CARGO) fmt --all -- --check
 	@$(STAGE) cargo-test env INSTA_UPDATE=no $(CARGO) test --locked --features wild
+	@$(STAGE) plain env CARGO=$(CARGO) scripts/plain-check
 	@$(SIDE) test-clippy-stage test-node-stages
-	@$(STAGE) browser env $(TESTBIN) npm run --silent test:browser
+	@$(STAGE) browser env $(TESTBIN) node --test --test-concurrency=2 $(filter-out $(BROWSER_ALONE),$(wildcard web/test/*.test.mjs))
+	@$(STAGE) browser-alone env $(TESTBIN) node --test $(BROWSER_ALONE)
 	@$(SIDE) test-spark-stage test-wild-toy-stages
 	@$(STAGE) --summary
 
@@ -157,9 +173,13 @@ test-wild-toy-stages:
 # The expected findings stay in the stage's log; the table and the verdict
 # are shown, and the whole log when something changed.
 WILD := diff --targets-dir harness/wild --expectations harness/expectations
+# wild-cases is README's "the same by hand" block, word for word (its
+# readme test skips it rather than run the same minute twice).
+WILD_CASES := $(WILD) --cases 40 --seed 1 --report target/wild.json
 test-wild-stages:
 	@$(STAGE) --brief wild-vectors target/debug/provably $(WILD) --vectors-only --report target/wild-vectors.json
-	@$(STAGE) --brief wild-cases target/debug/provably $(WILD) --cases 40 --seed 1 --report target/wild-generated.json
+	@$(STAGE) --brief wild-cases target/debug/provably $(WILD_CASES)
+	@$(STAGE) wild-page target/debug/provably report target/wild.json -o target/conformance
 
 # The Spark job in local[2] on 10^5 rounds in 8+ partitions, a ground
 # archive (--stats) and a bet history cut across partitions, each against

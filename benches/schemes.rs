@@ -14,7 +14,8 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
-use provably::base::crypto::{decimal, Keyed};
+use provably::base::crypto::decimal;
+use provably::base::hmac::Keyed;
 use provably::op::error::MAX_SAFE_INTEGER;
 use provably::protocol::answer_line;
 use provably::schemes::cursor::{self, Round};
@@ -322,7 +323,7 @@ fn bench_limit(c: &mut Criterion) {
     // The single-MAC ops through the key cache (`compute.`) and with the
     // key in hand (`keyed.`, `Round::with_key`: what an audit of one
     // seed's rounds pays per round).
-    let key = provably::base::crypto::Keyed::new(SEED);
+    let key = provably::base::hmac::Keyed::new(SEED);
     let round = || Round::new(black_box(SEED), black_box(CLIENT), black_box(NONCE));
     let keyed = || Round::with_key(black_box(&key), black_box(CLIENT), black_box(NONCE));
     for (kind, round) in [("compute", &round as &dyn Fn() -> Round), ("keyed", &keyed)] {
@@ -349,9 +350,7 @@ fn bench_limit(c: &mut Criterion) {
         black_box(shoe::deal(black_box(SEED), CLIENT, NONCE, 6, 0.75));
     });
     compute("compute", "shoe.stream_1000", &mut || {
-        let mut bytes = Vec::with_capacity(1000);
-        shoe::ByteStream::new(black_box(SEED), CLIENT, NONCE).read_into(1000, &mut bytes);
-        black_box(bytes);
+        black_box(shoe::stream(black_box(SEED), CLIENT, NONCE, 1000));
     });
     compute("compute", "dice.roll", &mut || {
         black_box(dice::roll(black_box(SEED), CLIENT, 3).unwrap());

@@ -39,7 +39,7 @@ pub mod wild;
 
 /// Every file `provably vectors` writes, as (path relative to the
 /// repository root, text): the vectors, their schemas and the JS op table
-/// ([`vectors::render`]), and the schema of the harness's report, which the
+/// (`vectors::render`), and the schema of the harness's report, which the
 /// vectors layer below the harness cannot name.
 pub fn generated() -> Vec<(String, String)> {
     let mut files = vectors::render();

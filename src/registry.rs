@@ -24,6 +24,8 @@ pub fn schemes() -> &'static [&'static Scheme] {
         &crate::schemes::lucky::SCHEME,
         &crate::schemes::skinclub::SCHEME,
         &crate::schemes::freebitco::SCHEME,
+        &crate::schemes::bcgame::SCHEME,
+        &crate::schemes::csgoempire::SCHEME,
         #[cfg(feature = "toy")]
         &crate::schemes::toy::SCHEME,
     ];

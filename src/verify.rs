@@ -22,6 +22,7 @@ use crate::proof::compare::{compare, read_observed};
 pub struct Verdict {
     /// The commitment of the revealed seed (as the scheme commits to it).
     pub computed_commit: String,
+    /// Whether it equals the commitment shown before play (hex, any case): otherwise the seed was swapped.
     pub commit_matches: bool,
     /// How many observed items were compared (unseen ones are not).
     pub compared: u64,
@@ -37,9 +38,11 @@ pub struct Difference {
     /// The item's number among the typed items, from 0; `None` for a field
     /// given on its own (the cut card).
     pub item: Option<usize>,
+    /// The field that differs: an `ok` field the items fill (`cards`, `hole`, `face`), or one given on its own (`cut`).
     pub field: String,
     /// `None` when the round has no item there (more was observed than dealt).
     pub derived: Option<String>,
+    /// The observed value, as a player writes it (strings bare).
     pub observed: String,
 }
 

@@ -37,6 +37,8 @@ const LAYERS: &[(&str, &[&str])] = &[
             "schemes::lucky",
             "schemes::skinclub",
             "schemes::freebitco",
+            "schemes::bcgame",
+            "schemes::csgoempire",
             "schemes::toy",
         ],
     ),
@@ -361,15 +363,7 @@ fn find_cycle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>>
 /// Import cycles among the files of one folder that are still to be
 /// broken, each as its files (sorted). A new cycle fails the test, and so
 /// does an entry here that no longer is one: the list only shrinks.
-const KNOWN_FILE_CYCLES: &[&[&str]] = &[
-    &["schemes/crash/ops.rs", "schemes/crash/stats.rs"],
-    &["schemes/dice/ops.rs", "schemes/dice/stats.rs"],
-    &["schemes/ladder/ops.rs", "schemes/ladder/stats.rs"],
-    &["schemes/poker/ops.rs", "schemes/poker/stats.rs"],
-    &["schemes/shoe/ops.rs", "schemes/shoe/stats.rs"],
-    &["schemes/stake/ops.rs", "schemes/stake/stats.rs"],
-    &["vectors/mod.rs", "vectors/proofs.rs"],
-];
+const KNOWN_FILE_CYCLES: &[&[&str]] = &[];
 
 /// The strongly connected parts (of more than one file) of a graph.
 fn cycles_of(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {

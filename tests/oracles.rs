@@ -4,17 +4,20 @@ use fair::ProvablyFairRNG;
 use proptest::prelude::*;
 
 use provably::schemes::cursor::Round;
-use provably::schemes::shoe::ByteStream;
+use provably::schemes::shoe::{self, ByteSource, ByteStream};
 
 proptest! {
     /// The `fair` crate (crates.io, 0.0.13) is the byte generator Stake
-    /// publishes; the shoe must read the same bytes, across block boundaries.
+    /// publishes; the shoe must read the same bytes, across block
+    /// boundaries, byte by byte (the plain stream) and in one read
+    /// (`shoe.stream`'s, the fast form unless `--features plain`).
     #[test]
     fn shoe_byte_stream_equals_the_fair_crate(server in ".{0,70}", client in ".{0,20}", nonce in 0u64..1_000_000) {
         let mut ours = ByteStream::new(&server, &client, nonce);
         let theirs: Vec<u8> = ProvablyFairRNG::<u8>::new(&client, &server, nonce).take(100).collect();
         let mine: Vec<u8> = (0..100).map(|_| ours.next_byte()).collect();
-        prop_assert_eq!(mine, theirs);
+        prop_assert_eq!(&mine, &theirs);
+        prop_assert_eq!(shoe::stream(&server, &client, nonce, 100), theirs);
     }
 
     /// The fair crate's floats read four stream bytes per float; the k-th

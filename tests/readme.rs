@@ -274,3 +274,44 @@ fn the_sample_table_is_read_row_by_row() {
     let text = "x\n```text\ntarget          ops  not claimed  cases\n------\na   1  29  5\nb  30   0  7\n```\n";
     assert_eq!(sample_table(text), [("a".to_string(), 1, 29), ("b".to_string(), 30, 0)]);
 }
+
+/// The value of a `NAME := …` line of the Makefile, its `$(VAR)`s expanded.
+fn make_variable(makefile: &str, name: &str) -> String {
+    let head = format!("{name} := ");
+    let value = makefile
+        .lines()
+        .find_map(|l| l.strip_prefix(&head))
+        .unwrap_or_else(|| panic!("the Makefile has no `{name} :=` line"));
+    let mut out = String::new();
+    let mut rest = value.trim();
+    while let Some(at) = rest.find("$(") {
+        out.push_str(&rest[..at]);
+        let end = rest[at..].find(')').expect("a closed $(…)") + at;
+        out.push_str(&make_variable(makefile, &rest[at + 2..end]));
+        rest = &rest[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// README's by-hand wild run is skipped by the readme test because `make
+/// test`'s wild-cases and wild-page stages run it: they must stay the same
+/// two commands, or the README's would go untested.
+#[test]
+fn readme_wild_run_by_hand_is_the_one_make_test_runs() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let makefile = std::fs::read_to_string(root().join("Makefile")).expect("Makefile");
+    let block = blocks(&readme)
+        .into_iter()
+        .find(|b| b.skip.as_deref().is_some_and(|s| s.contains("wild-cases stage")))
+        .expect("README's skipped by-hand wild block");
+    let lines: Vec<&str> = block.lines.iter().map(|l| l.text.as_str()).collect();
+    let run = format!("provably {}", make_variable(&makefile, "WILD_CASES"));
+    assert_eq!(lines.first().copied(), Some(run.as_str()), "README.md:{}", block.number);
+    let page = "provably report target/wild.json -o target/conformance";
+    assert_eq!(lines.get(1).copied(), Some(page), "README.md:{}", block.number);
+    assert!(
+        makefile.contains(&format!("wild-page target/debug/{page}")),
+        "the Makefile's wild-page stage renders README's report"
+    );
+}

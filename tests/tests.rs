@@ -55,3 +55,7 @@ mod layers;
 mod stake;
 // The crash family against the values the bustabit crate 0.2.1 publishes.
 mod crash;
+// The games of other operators: bet histories of every game, honest and ground, through proof and audit.
+mod field;
+// Crash histories as proof documents: every variant's chain, its gaps and repeats, and --stats on points alone.
+mod crash_history;

@@ -344,7 +344,7 @@ fn tests_of(doc: &Value) -> Vec<Value> {
         .collect()
 }
 
-const FILES: [&str; 12] = [
+const FILES: [&str; 14] = [
     "cursor",
     "poker",
     "shoe",
@@ -357,6 +357,8 @@ const FILES: [&str; 12] = [
     "lucky",
     "skinclub",
     "freebitco",
+    "bcgame",
+    "csgoempire",
 ];
 
 /// Read from the committed files, so a hand-edited line is caught too.

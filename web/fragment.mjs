@@ -68,7 +68,8 @@ export function parseFragment(hash) {
   }
   const [head, ...pairs] = h.split('&');
   const op = safeDecode(head);
-  if (!op || !/^[a-z]+\.[a-z]+$/i.test(op)) return null;
+  // An op's name: words of letters and digits joined by dots (`crash.v2`, `stake.crash.chain`).
+  if (!op || !/^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)+$/i.test(op)) return null;
   const params = new Map();
   const damaged = [];
   for (const pair of pairs) {

@@ -58,6 +58,9 @@ export const FIELD_NAMES = Object.freeze({
   pocket: 'Feld', segments: 'Segmente', segment: 'Segment', hits: 'gezogene Zahlen', mines: 'Minen', tiles: 'Felder mit Minen',
   player: 'Karten des Spielers', banker: 'Karten der Bank', winner: 'Gewinner', gems: 'Diamanten', floats: 'Kommazahlen',
   salt: 'Salt', crashPoint: 'Crash bei', terminatingHash: 'letzter Hash der Kette', limit: 'höchstens Schritte', distance: 'Schritte',
+  // Crash histories (docs/proofs.md) and the crash family's fields (web/crash.mjs)
+  chain: 'Kette', game: 'Spiel', link: 'Verkettung', firstGame: 'erstes Spiel der Kette', variant: 'Variante',
+  divisor: 'Sofort-Crash-Teiler', instant: 'Sofort-Crash-Punkt', bcgame: 'BC.Games Rundung', number: 'Spielnummer', history: 'Verlauf', previous: 'voriger Hash',
 });
 
 /** „Server-Seed“; `observed.cards` is „gesehen: Karten“. */
@@ -65,6 +68,8 @@ export function fieldName(field) {
   if (field === null || field === undefined) return 'Text';
   const [head, ...rest] = String(field).split('.');
   if (head === 'observed' && rest.length) return `gesehen: ${fieldName(rest.join('.'))}`;
+  if (head === 'chain' && rest.length) return `Kette: ${fieldName(rest.join('.'))}`;
+  if (head === 'variant' && rest.length) return `Variante: ${fieldName(rest.join('.'))}`;
   return FIELD_NAMES[field] ?? FIELD_NAMES[head] ?? DECLARED_FIELDS[field] ?? DECLARED_FIELDS[head] ?? field;
 }
 
@@ -153,9 +158,23 @@ const RULES = [
   [/^must be 64 hex characters \(a SHA-256\) or null, not (.+)$/s, (m) => `Das Commitment muss 64 Hex-Zeichen lang sein (ein SHA-256), nicht ${what(m[1])}.`],
   [/^the epoch has no (.+) to check it against$/, () => 'Der Seed-Abschnitt hat keinen Seed, gegen den sich das Commitment prüfen ließe.'],
   [/^an epoch carries one secret; this one has "(\w+)" already$/, (m) => `Ein Seed-Abschnitt hat genau einen Seed; dieser hat schon ${QUOTE(fieldName(m[1]))}.`],
-  [/^is not a field of an epoch .*$/s, (m, f) => `${QUOTE(f)} gehört nicht zu einem Seed-Abschnitt (erlaubt: commit, serverSeed, seed, rounds).`],
+  [/^is not a field of an epoch .*$/s, (m, f) => `${QUOTE(f)} gehört nicht zu einem Seed-Abschnitt (erlaubt: commit, serverSeed, seed, chain, rounds).`],
   [/^is not a field of a proof document .*$/s, (m, f) => `${QUOTE(f)} gehört nicht zu einem Nachweis (erlaubt: proof, title, epochs).`],
-  [/^version (.+) is not one this reader knows .*$/s, (m) => `Nachweis-Version ${m[1]} ist unbekannt; gelesen wird Version 1.`],
+  [/^version (.+) is not one this reader knows .*$/s, (m) => `Nachweis-Version ${m[1]} ist unbekannt; gelesen werden die Versionen 1 und 2.`],
+  // Crash histories (docs/proofs.md, "Crash histories"; reference/js/proof/chain.mjs)
+  [/^must be an object \{terminatingHash, .*\}, not (.+)$/s, (m) => `Die Kette muss ein Objekt mit terminatingHash, link, firstGame, salt und variant sein, nicht ${what(m[1])}.`],
+  [/^is not a field of a chain \(.*\)$/s, (m, f) => `${QUOTE(f)} gehört nicht zu einer Kette (erlaubt: terminatingHash, link, firstGame, salt, variant).`],
+  [/^must be 64 lowercase hex characters \(the hash committed to before the first game\), not (.+)$/s, (m) => `Der Endhash der Kette muss 64 Zeichen 0–9 und a–f haben (klein geschrieben), nicht ${what(m[1])}.`],
+  [/^must be "text" or "bytes", not (.+)$/s, (m) => `Die Verkettung muss „text“ (SHA-256 des Hashs als Hex-Text) oder „bytes“ (der 32 Bytes) sein, nicht ${what(m[1])}.`],
+  [/^must be an object: the game's op and its fields but salt and hash, not (.+)$/s, (m) => `Die Variante muss ein Objekt sein – die Rechnung des Spiels und ihre Felder außer Salt und Hash –, nicht ${what(m[1])}.`],
+  [/^must name the game's op \((.*)\), not (.+)$/s, (m) => `Die Variante muss die Rechnung eines Crash-Spiels nennen (${m[1]}), nicht ${what(m[2])}.`],
+  [/^is not a field of the variant: .*$/s, (m, f) => `${QUOTE(f)} gehört nicht in die Variante: der Hash steht bei jedem Spiel, das Salt bei der Kette.`],
+  [/^a crash history is committed to by chain\.terminatingHash.*$/s, () => 'Ein Crash-Verlauf hat kein eigenes Commitment: jeder Hash wird gegen den Endhash der Kette geprüft.'],
+  [/^is not a field of a game \(.*\)$/s, (m, f) => `${QUOTE(f)} gehört nicht zu einem Spiel (erlaubt: game, hash, observed).`],
+  [/^(\d+) is before the chain's first game, (\d+)$/, (m) => `Spiel ${num(m[1])} liegt vor dem ersten Spiel der Kette (${num(m[2])}).`],
+  [/^(\d+) is (\d+) links from the terminating hash: .*$/s, (m) => `Spiel ${num(m[1])} liegt ${num(m[2])} Schritte vor dem Endhash; eine Kette dieser Art hat höchstens 10.000.000 Spiele.`],
+  [/^the crash history has more than .*$/s, () => 'Dieser Crash-Verlauf ist zu zerstückelt, um ihn weiter zu verfolgen: ob danach Spiele doppelt vorkommen, prüft die Seite nicht mehr.'],
+  [/^toPrecision\(9\) rounds X to 1.*$/s, () => 'BC.Games Rundung macht X hier zu 1: BC.Games Seite teilt dann durch null und zeigt „Infinity“.'],
   [/^an epoch must be a JSON object, not (.+)$/s, (m) => `Ein Seed-Abschnitt muss ein JSON-Objekt sein, nicht ${what(m[1])}.`],
   [/^must be a JSON object, not (.+)$/s, (m) => `Eine Runde muss ein JSON-Objekt sein, nicht ${what(m[1])}.`],
   [/^not JSON: the (?:line|text) is not UTF-8$/, () => 'Kein gültiges JSON: der Text ist nicht UTF-8-kodiert.'],

@@ -17,6 +17,7 @@ import { $, copyButton, el, notice } from './dom.mjs';
 import { recognisePasted, roundFragment } from './fragment.mjs';
 import { faces, tableCard } from './games.mjs';
 import { fieldName, formatAmount, formatInt, germanReason, plural } from './german.mjs';
+import { viewOf } from './names.mjs';
 import { dropHash, whatNow } from './proofview.mjs';
 import { handWords, roundShown, showdown } from './roundview.mjs';
 
@@ -136,6 +137,8 @@ function toolsApi(state) {
       return check(state, { reveal: true });
     },
     // A list replaced by a newer one (or cancelled) resolves as { cancelled: true }.
+    // A whole proof the tool built (a pasted bet history, bcgame.mjs), checked on the proof card.
+    proof: (text) => state.hooks.onProof(text),
     series: (job, onProgress) => run(lane, 'series', { game: game.id, values: readValues(game).values, job }, { onProgress })
       .catch((e) => {
         if (e instanceof Cancelled) return { cancelled: true };
@@ -372,14 +375,17 @@ function judge(game, outcome) {
   }
   const skipped = rounds.filter((r) => r.verdict === 'skipped').length;
   if (skipped) lines.push(skipped === 1 ? 'Ein Telegram-Wurf übersprungen: er kommt nicht aus dem Seed und lässt sich nicht nachrechnen.' : `${formatInt(skipped)} Telegram-Würfe übersprungen: sie kommen nicht aus dem Seed und lassen sich nicht nachrechnen.`);
-  nodes.push(el('p', { class: 'verdict-head' }, head), ...lines.map((t) => el('p', { class: 'verdict-detail' }, t)), ...meaningNodes(game, verdict, commit));
+  nodes.push(el('p', { class: 'verdict-head' }, head), ...lines.map((t) => el('p', { class: 'verdict-detail' }, t)), ...meaningNodes(game, verdict, commit, outcome));
   return { verdict, nodes, firstMismatch };
 }
 
 /** The two short lines beside a game's verdict (what it proves, what not), and "Was jetzt?" on a mismatch. */
-function meaningNodes(game, verdict, commit) {
+function meaningNodes(game, verdict, commit, outcome) {
   const id = game.id;
   const line = (key, text) => el('p', { class: 'verdict-means', id: `${id}-${key}` }, text);
+  // A game whose proof is no seed (a crash game's hash and salt) says its own.
+  const own = game.means?.(verdict, outcome);
+  if (own) return own.map(([key, text]) => line(key, text));
   if (verdict === 'match') {
     if (secretless(game)) return [line('proves', 'Das beweist: Die veröffentlichte Tabelle spielt diese Lage so.'), line('not', 'Das beweist nicht: dass am Tisch nach der Tabelle gespielt wurde.')];
     return [
@@ -740,6 +746,8 @@ export function panelFragment(game) {
   const { values } = readValues(game);
   const pairs = [];
   if (game.id === 'blackjack') pairs.push(['game', values.variant === 'table' ? 'blackjack-table' : 'blackjack']);
+  // An op that more than one game plays opens the game its link names (docs/links.md).
+  else if (viewOf(game.opFor(values)) !== game.id) pairs.push(['game', game.id]);
   for (const f of allFields(game)) {
     if (!fieldShown(f, values) || f.name === 'op') continue;
     if (f.name === 'seats') {

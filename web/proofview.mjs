@@ -284,8 +284,14 @@ function gapClient(reason) {
   }
 }
 
-/** A gap in a bet history: missing nonces of one client seed, or a history too scattered to follow. */
+/** A gap in a bet history: missing nonces of one client seed, or a history too scattered to follow; or games missing from a crash history. */
 function describeGap(f) {
+  if (f.field === 'game' && Array.isArray(f.observed)) {
+    const [first, last] = f.observed;
+    return first === last
+      ? `Spiel ${formatInt(first)} fehlt im Verlauf: es lässt sich nicht prüfen.`
+      : `Spiele ${formatInt(first)} … ${formatInt(last)} fehlen im Verlauf: sie lassen sich nicht prüfen.`;
+  }
   if (!Array.isArray(f.observed)) {
     return 'Diese Wett-Historie ist zu zerstückelt, um sie weiter zu verfolgen: ob darin Wetten fehlen oder doppelt vorkommen, prüft diese Seite für diesen Seed nicht.';
   }
@@ -305,6 +311,14 @@ export function describeFinding(f, op) {
       if (f.field === 'nonce' && f.derived === null && f.index === null) {
         return `Nonce ${formatInt(f.observed)} dieses Seed-Paars wurde schon in einer früheren Runde gesetzt: ein Seed-Paar vergibt jede Nonce nur an eine Wette.`;
       }
+      // A crash history's game: its hash off the chain, or shown twice (docs/proofs.md, "Crash histories").
+      if (f.field === 'hash' && f.derived === null) {
+        const links = /in (\d+) links/.exec(f.reason ?? '')?.[1];
+        return `Dieser Hash führt nicht${links ? ` in ${formatInt(links)} Schritten` : ''} zum Endhash der Kette: das Spiel gehört nicht zur vorher festgelegten Kette.`;
+      }
+      if (f.field === 'game' && f.derived === null) {
+        return `Spiel ${formatInt(f.observed)} steht schon weiter oben im Verlauf: eine Kette gibt jedem Spiel nur einen Hash.`;
+      }
       const what = f.index !== null ? `${ITEM_NAMES[f.field] ?? 'Eintrag'} ${formatInt(f.index + 1)}` : fieldName(f.field);
       const more = f.differences > 1 ? ` – ${plural(f.differences, 'Abweichung', 'Abweichungen')} in diesem Feld` : '';
       return `${what}: berechnet ${show(op, f.field, f.derived)}, im Nachweis ${show(op, f.field, f.observed)}${more}.`;
@@ -314,6 +328,8 @@ export function describeFinding(f, op) {
     case 'skipped':
       return `Übersprungen: ${f.reason === 'telegram' ? 'ein Telegram-Würfel' : `„${f.reason}“`} kommt nicht aus dem Seed.`;
     case 'unobserved':
+      // A crash game shown without its hash: its point was seen, nothing derives it.
+      if (f.derived === null && f.observed !== null) return 'Ohne Hash: der Crash-Punkt lässt sich nicht nachrechnen; er zählt nur für die Statistik.';
       return 'Nichts Gesehenes eingetragen: berechnet, aber nicht verglichen.';
     case 'gap':
       return describeGap(f);
@@ -342,9 +358,12 @@ function missingBets(report) {
   const counted = ranges.length === gaps.length && gaps.length === report.gaps;
   const n = ranges.reduce((sum, [a, b]) => sum + b - a + 1n, 0n);
   const named = ranges.slice(0, 3).map(([a, b]) => (a === b ? formatInt(a) : `${formatInt(a)} … ${formatInt(b)}`)).join(', ');
-  const nonces = ranges.length ? ` (${n === 1n && counted ? 'Nonce' : 'Nonces'} ${named}${ranges.length > 3 || !counted ? ' …' : ''})` : '';
-  if (!counted) return ` – aber es fehlen Wetten${nonces}`;
-  return n === 1n ? ` – aber es fehlt 1 Wette${nonces}` : ` – aber es fehlen ${formatInt(n)} Wetten${nonces}`;
+  // A crash history misses games, a bet history bets.
+  const games = gaps.every((f) => f.field === 'game');
+  const [one, many, key, keys] = games ? ['Spiel', 'Spiele', 'Spiel', 'Spiele'] : ['Wette', 'Wetten', 'Nonce', 'Nonces'];
+  const nonces = ranges.length ? ` (${n === 1n && counted ? key : keys} ${named}${ranges.length > 3 || !counted ? ' …' : ''})` : '';
+  if (!counted) return ` – aber es fehlen ${many}${nonces}`;
+  return n === 1n ? ` – aber es fehlt 1 ${one}${nonces}` : ` – aber es fehlen ${formatInt(n)} ${many}${nonces}`;
 }
 
 /** A bet history's seeds are seed pairs to a player (server and client seed, Stake's „Seed-Paar“). */
@@ -532,14 +551,14 @@ function appendRounds(ol, rounds) {
 
 function epochSection(e) {
   const commit = e.commit?.verdict;
-  const secret = e.secret ? `${fieldName(e.secret.field)} ${e.secret.text}` : 'kein Seed';
+  const secret = e.chain ? `Kette bis zum Endhash ${e.chain}` : e.secret ? `${fieldName(e.secret.field)} ${e.secret.text}` : 'kein Seed';
   const notable = (r) => r.verdict !== 'match' && r.verdict !== 'unobserved';
   let extra = 0;
   const listed = e.rounds.filter((r, i) => i < LISTED || (notable(r) && extra++ < NOTABLE));
   const ol = el('ol', { class: 'rounds' }, ...listed.map(roundItem));
   const section = el('section', { class: 'epoch', 'data-epoch': e.epoch, 'data-commit': commit ?? 'none' },
     el('h3', {}, `Seed ${formatInt(e.epoch + 1)}${e.line !== null ? ` (Zeile ${formatInt(e.line)})` : ''}`),
-    el('p', { class: 'epoch-head' }, el('span', { class: `badge ${commit === 'ok' ? 'match' : commit === 'mismatch' || commit === 'invalid' ? 'mismatch' : 'unobserved'}` }, COMMIT_TEXT[commit] ?? 'kein Commitment geprüft'), el('span', { class: 'muted mono' }, secret)),
+    el('p', { class: 'epoch-head' }, el('span', { class: `badge ${commit === 'ok' ? 'match' : commit === 'mismatch' || commit === 'invalid' ? 'mismatch' : 'unobserved'}` }, COMMIT_TEXT[commit] ?? (e.chain ? 'Crash-Verlauf: jeder Hash gegen den Endhash geprüft' : 'kein Commitment geprüft')), el('span', { class: 'muted mono' }, secret)),
     // A gap is a warning, not a fault: bets the history leaves out, no verdict changed.
     ...e.findings.slice(0, NOTICES).map((f) => el('p', { class: `notice ${f.kind === 'gap' ? 'warn' : 'bad'}`, 'data-kind': f.kind }, describeFinding(f))),
     e.findings.length > NOTICES ? el('p', { class: 'muted small' }, `… und ${plural(e.findings.length - NOTICES, 'weiterer Befund', 'weitere Befunde')} zu diesem Seed.`) : null,

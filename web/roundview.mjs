@@ -227,6 +227,8 @@ export function proofView(checked) {
     budget -= rounds.length;
     sent.push({
       epoch: e.epoch, line: e.line, secret: shortSecret(e.secret), findings: e.findings.slice(0, FINDINGS_SENT).map(plain),
+      // A crash history's chain: its terminating hash, shortened as a secret is.
+      chain: e.chain?.head ? `${e.chain.head.terminating.slice(0, 10)}…${e.chain.head.terminating.slice(-6)}` : null,
       commit: e.commit ? { verdict: e.commit.verdict, derived: e.commit.derived ?? null } : null,
       rounds: rounds.map(roundView), roundsTotal: e.rounds.length,
     });

@@ -25,8 +25,12 @@ async function load(scheme) {
 /** scheme id → its view module. */
 const MODULES = new Map(await Promise.all(SCHEMES.filter((s) => s.views !== undefined).map(load)));
 
-/** The panels of the schemes' own views that this build has ops for, in registry order. */
-export const SCHEME_GAMES = Object.freeze(BUILT.flatMap((s) => MODULES.get(s.id)?.GAMES ?? []));
+/**
+ * The panels of the schemes' own views that this build has ops for, in
+ * registry order; a module that several schemes share (bcgame.mjs) gives its
+ * panels once, and leaves out itself those whose ops the build lacks.
+ */
+export const SCHEME_GAMES = Object.freeze([...new Set(BUILT.flatMap((s) => MODULES.get(s.id)?.GAMES ?? []))]);
 
 /** The line of a round drawn by its scheme's own view; undefined when the scheme has none. */
 export function schemeShown(round) {

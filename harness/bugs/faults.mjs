@@ -22,6 +22,7 @@ import * as L from '../../reference/js/lucky.mjs';
 import * as SC from '../../reference/js/skinclub.mjs';
 import * as FB from '../../reference/js/freebitco.mjs';
 import * as C from '../../reference/js/crash.mjs';
+import * as B from '../../reference/js/bcgame.mjs';
 import { toHex } from '../../reference/js/crypto.mjs';
 
 const invalid = (message) => new ProvablyError('invalid', message);
@@ -956,4 +957,205 @@ export const FAULTS = {
       },
     },
   },
+  // BC.Game's originals (reference/js/bcgame.mjs): a port's slips, and the
+  // traps of the field survey, each on the op whose vectors force it.
+  'bcgame-hmac-key-and-message-swapped': {
+    ops: {
+      'bcgame.hmac': {
+        run: async (p, f) => {
+          const m = `${f.clientSeed}:${f.nonce}`;
+          return { hmac: f.hash === 'sha512' ? await p.hmac512Hex(m, f.serverSeed) : toHex(await p.hmac(m, f.serverSeed)) };
+        },
+      },
+    },
+  },
+  'bcgame-classicdice-old-no-tofixed': {
+    ops: {
+      'bcgame.classicdice.old': {
+        run: async (p, f) => {
+          const mac = await p.hmac(f.serverSeed, `${f.clientSeed}:${f.nonce}`);
+          const n = mac[0] / 256 + mac[1] / 65536 + mac[2] / 16777216 + mac[3] / 4294967296;
+          return { roll: Math.floor(n * 100.01 * 100) / 100 };
+        },
+      },
+    },
+  },
+  'bcgame-window-parseint': {
+    ops: Object.fromEntries(
+      [
+        ['bcgame.classicdice', (h) => ({ roll: (windowParseInt(h) * 10001) / 100 })],
+        ['bcgame.dice', (h) => ({ roll: parseInt(windowParseInt(h) * 10000) })],
+      ].map(([op, answer]) => [op, { run: async (p, f) => answer(toHex(await p.hmac(f.serverSeed, `${f.clientSeed}:${f.nonce}`))) }]),
+    ),
+  },
+  'bcgame-window-divided-by-8': {
+    ops: {
+      'bcgame.classicdice': {
+        run: async (p, f) => {
+          const h = toHex(await p.hmac(f.serverSeed, `${f.clientSeed}:${f.nonce}`));
+          const index = Number(BigInt(`0x${h.substring(0, 15)}`) % 47n);
+          return { roll: ((Number(BigInt(`0x${h.substring(index, index + 14)}`)) / 8) * 2 ** -53 * 10001) / 100 };
+        },
+      },
+    },
+  },
+  'bcgame-classicdice-prose': {
+    ops: { 'bcgame.classicdice': { run: async (p, f) => ({ roll: B.diceRoll(toHex(await p.hmac(f.serverSeed, `${f.clientSeed}:${f.nonce}`))) }) } },
+  },
+  'bcgame-limbo-no-clamp': {
+    ops: {
+      'bcgame.limbo': {
+        run: async (p, f) => {
+          const r = parseInt(toHex(await p.hmac(f.serverSeed, `${f.clientSeed}:${f.nonce}`)).slice(0, 13), 16);
+          return { multiplier: Math.floor(99 / (1 - r / 2 ** 52)) / 100 };
+        },
+      },
+    },
+  },
+  'bcgame-hashdice-group-zero': {
+    ops: {
+      'bcgame.hashdice': {
+        run: async (p, f) => {
+          const lucky = parseInt((await p.hmac512Hex(f.serverSeed, `${f.clientSeed}:${f.nonce}`)).slice(0, 5), 16) % 1000000;
+          return { lucky, roll: lucky % 100000 };
+        },
+      },
+    },
+  },
+  'bcgame-hashdice-plain-sha512': {
+    ops: {
+      'bcgame.hashdice': {
+        run: async (_, f) => B.hashDice(createHash('sha512').update(`${f.serverSeed}${f.clientSeed}${f.nonce}`, 'utf8').digest('hex')),
+      },
+    },
+  },
+  'bcgame-hashdice-dash-separator': {
+    ops: { 'bcgame.hashdice': { run: async (p, f) => B.hashDice(await p.hmac512Hex(f.serverSeed, `${f.clientSeed}-${f.nonce}`)) } },
+  },
+  'bcgame-mines-one-sort': {
+    ops: {
+      'bcgame.mines': {
+        run: async (p, f) => {
+          const h = await p.sha256Hex(toHex(await p.hmac(f.serverSeed, `${f.clientSeed}:${f.nonce}`)));
+          const order = B.MINES_START.map((num, i) => ({ num, hash: h.substring(i) + h.substring(0, i) }))
+            .sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0))
+            .map((x) => x.num);
+          return { mines: order.slice(0, f.mines), order };
+        },
+      },
+    },
+  },
+  'bcgame-keno-rotates-right': {
+    ops: {
+      'bcgame.keno': {
+        run: async (p, f) => {
+          const sortBy = async (list, seed) => {
+            let h = await p.sha256Hex(seed);
+            const items = list.map((num) => {
+              const item = { num, hash: h };
+              h = h.charAt(63) + h.substring(0, 63);
+              return item;
+            });
+            return items.sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0)).map((x) => x.num);
+          };
+          const hash = toHex(await p.hmac(f.serverSeed, `${f.clientSeed}:${f.nonce}`));
+          const order = await sortBy(await sortBy(B.KENO_START, hash), await p.sha256Hex(hash));
+          return { hits: order.slice(0, 10) };
+        },
+      },
+    },
+  },
+  'bcgame-plinko-round-suffix': {
+    ops: {
+      'bcgame.plinko': {
+        run: async (p, f) => {
+          const path = B.plinkoPath(await p.hmac512Hex(f.serverSeed, `${f.clientSeed}:${f.nonce}:0`), f.rows);
+          return { path, bucket: path.filter((d) => d === 1).length };
+        },
+      },
+    },
+  },
+  'bcgame-coinflip-rounds-from-zero': {
+    ops: {
+      'bcgame.coinflip.old': {
+        run: async (p, f) => {
+          const coins = [];
+          for (let k = 0; k < f.rounds; k++) coins.push((await p.hmac(f.serverSeed, `${f.clientSeed}:${f.nonce}:${k}`))[0] >> 7);
+          return { coins };
+        },
+      },
+    },
+  },
+  'bcgame-coinflip-window-parseint': {
+    ops: {
+      'bcgame.coinflip': {
+        run: async (p, f) => {
+          const coins = [];
+          for (let k = 1; k <= f.rounds; k++) {
+            coins.push(Math.floor(windowParseInt(toHex(await p.hmac(f.serverSeed, `${f.clientSeed}:${f.nonce}:${k}`))) * 2));
+          }
+          return { coins };
+        },
+      },
+    },
+  },
+  // CSGOEmpire's roulette (reference/js/csgoempire.mjs).
+  'csgoempire-colour-off-by-one': {
+    ops: {
+      'csgoempire.roulette': {
+        run: async (p, f) => {
+          const roll = parseInt((await p.sha256Hex(`${f.serverSeed}-${f.publicSeed}-${f.round}`)).substring(0, 8), 16) % 15;
+          return { roll, colour: roll === 0 ? 'bonus' : roll <= 8 ? 'orange' : 'black' };
+        },
+      },
+    },
+  },
+  'csgoempire-colon-separator': {
+    ops: {
+      'csgoempire.roulette': {
+        run: async (p, f) => {
+          const roll = parseInt((await p.sha256Hex(`${f.serverSeed}:${f.publicSeed}:${f.round}`)).substring(0, 8), 16) % 15;
+          return { roll, colour: roll === 0 ? 'bonus' : roll <= 7 ? 'orange' : 'black' };
+        },
+      },
+    },
+  },
+  // The lucky number's limit: `>` for `>=`, so a group of exactly 1,000,000 is kept.
+  'lucky-keeps-one-million': {
+    ops: {
+      'lucky.roll': {
+        run: async (p, f) => {
+          const lucky = keepsOneMillion(await p.hmac512Hex(f.serverSeed, `${f.clientSeed}-${f.nonce}`));
+          return { lucky, roll: L.rollOf(lucky) };
+        },
+      },
+    },
+  },
+  'bcgame-hashdice-keeps-one-million': {
+    ops: {
+      'bcgame.hashdice': {
+        run: async (p, f) => {
+          const lucky = keepsOneMillion(await p.hmac512Hex(f.serverSeed, `${f.clientSeed}:${f.nonce}`));
+          return { lucky, roll: lucky % 100000 };
+        },
+      },
+    },
+  },
 };
+
+/** The first group of five hex digits not above 1,000,000 (`>` where the schemes have `>=`). */
+function keepsOneMillion(hash) {
+  let index = 0;
+  let lucky;
+  do {
+    lucky = parseInt(hash.substr(index, 5), 16);
+    index += 5;
+  } while (lucky > 1000000);
+  return lucky;
+}
+
+/** slideWindowNumber's fraction with the first 15 digits read by parseInt: a double, rounded above 2^53. */
+function windowParseInt(hash) {
+  const index = parseInt(hash.substring(0, 15), 16) % 47;
+  return Number(BigInt(`0x${hash.substring(index, index + 14)}`) >> 3n) * 2 ** -53;
+}

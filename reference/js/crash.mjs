@@ -108,7 +108,8 @@ function valuesReaching(x, game) {
   return TWO_52 - lo;
 }
 
-function pointLaw(game) {
+/** The cell law of a point of the 52 bits under `game` (BC.Game's Limbo reads it too). */
+export function pointLaw(game) {
   const reach = [TWO_52, ...THRESHOLDS.map((x) => valuesReaching(x, game)), 0];
   return reach.slice(1).map((r, j) => (reach[j] - r) / TWO_52);
 }
@@ -151,6 +152,8 @@ const TESTS = [[/^crash point in cells from/, () => 'Crash-Punkt, in Stufen von 
 
 export const SCHEME = {
   id: 'crash',
+  // Its panels, one per site (bustabit, Roobet, BC.Game): web/crash.mjs.
+  views: 'crash.mjs',
   // A chain is committed by its terminating hash, which no one op of a
   // single field turns a secret into (a proof's chain walk is its own check).
   commitment: undefined,
@@ -159,13 +162,13 @@ export const SCHEME = {
       fields: { hash: hex64(), salt: text(), divisor: DIVISOR, instant: INSTANT },
       run: async (p, f) => ({ crashPoint: await v1Point(p, f.hash, f.salt, f.divisor, f.instant) }),
       stats: V1,
-      page: { name: 'Crash (bustabit v1, Roobet)', tests: TESTS },
+      page: { name: 'Crash (bustabit v1, Roobet)', view: 'roobet', tests: TESTS },
     },
     'crash.v2': {
       fields: { hash: hex64(), salt: text(), bcgame: BCGAME },
       run: async (p, f) => ({ crashPoint: await v2Point(p, f.hash, f.salt, f.bcgame) }),
       stats: V2,
-      page: { name: 'Crash (bustabit, BC.Game)', tests: TESTS },
+      page: { name: 'Crash (bustabit, BC.Game)', view: 'bustabit', tests: TESTS },
     },
     'crash.link': {
       fields: { hash: hex64(), link: word(LINKS) },

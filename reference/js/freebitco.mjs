@@ -24,9 +24,10 @@ export async function roll(p, serverSeed, clientSeed, nonce) {
 
 // Statistics (src/schemes/freebitco/stats.rs): the roll does not decrease with
 // x, so the x below roll r are a prefix of the 2^32 values, found by
-// bisection on rollOf itself. The test is ⌊roll/100⌋ (101 cells).
-const WIDTH = 100;
-const CELLS = 101;
+// bisection on rollOf itself. The test is min(⌊roll/200⌋, 49) (50 cells, the
+// last holding 9,800 … 10,000).
+const WIDTH = 200;
+const CELLS = 50;
 
 /** How many x < 2^32 give a roll below r. */
 export function below(r) {
@@ -39,18 +40,18 @@ export function below(r) {
   return lo;
 }
 
-export function hundredsLaw() {
-  const bounds = Array.from({ length: CELLS + 1 }, (_, j) => below(j * WIDTH));
+export function stepsLaw() {
+  const bounds = [...Array.from({ length: CELLS }, (_, j) => below(j * WIDTH)), TWO_32];
   return bounds.slice(1).map((b, j) => (b - bounds[j]) / TWO_32);
 }
 
 const ROLL = tables({
   family: () => ({ a: 0 }),
   shape: () => [1, CELLS],
-  layout: () => ({ params: '', tests: [['roll in hundreds', hundredsLaw()]], serial: hundredsLaw() }),
+  layout: () => ({ params: '', tests: [['roll in steps of 200', stepsLaw()]], serial: stepsLaw() }),
   sample: (_, req, ok, cells) => {
     if (!Number.isInteger(ok.roll) || ok.roll < 0 || ok.roll > 10_000) return null;
-    const cell = Math.floor(ok.roll / WIDTH);
+    const cell = Math.min(Math.floor(ok.roll / WIDTH), CELLS - 1);
     cells.push(0, cell);
     return step(req.clientSeed, intField(req, 'nonce'), cell);
   },
@@ -59,6 +60,7 @@ const ROLL = tables({
 export const SCHEME = {
   id: 'freebitco',
   commitment: SERVER_SEED_COMMITMENT,
+  views: 'bcgame.mjs',
   ops: {
     'freebitco.roll': {
       fields: SEEDED,
@@ -67,8 +69,9 @@ export const SCHEME = {
       stats: ROLL,
       page: {
         name: 'FREEBITCO.IN-Roll',
+        view: 'freebitco',
         steps: 'Würfe',
-        tests: [[/^roll in hundreds$/, () => 'Roll, in Hundertern (0 bis 10.000)']],
+        tests: [[/^roll in steps of 200$/, () => 'Roll, in Stufen von 200 (0 bis 10.000)']],
       },
     },
   },

@@ -66,6 +66,7 @@ const ROLL = tables({
 export const SCHEME = {
   id: 'lucky',
   commitment: SERVER_SEED_COMMITMENT,
+  views: 'bcgame.mjs',
   ops: {
     'lucky.roll': {
       fields: SEEDED,
@@ -74,6 +75,8 @@ export const SCHEME = {
       stats: ROLL,
       page: {
         name: 'Primedice-Würfel (klassisch)',
+        view: 'primedice',
+        fields: { lucky: 'Glückszahl' },
         steps: 'Würfe',
         tests: [[/^whole part of the roll$/, () => 'Wurf, ganzzahliger Teil (0 bis 99)']],
       },

@@ -1,4 +1,4 @@
-// Proof documents, version 1 (docs/proofs.md is the normative text): whole
+// Proof documents, versions 1 and 2 (docs/proofs.md is the normative text): whole
 // games, tournaments, table seeds and archives checked in one step, by the
 // same rules as `provably audit`.
 //
@@ -18,7 +18,11 @@
 // secret (engine.commitmentOf: cursor.hash or selfpoker.commit); each round
 // derived with engine.execute and compared leaf by leaf with what was
 // observed. Verdicts per round: match, mismatch, skipped, invalid,
-// unobserved; per epoch: commitment ok, mismatch, absent. A stake bet
+// unobserved; per epoch: commitment ok, mismatch, absent. A crash history
+// (version 2, proof/chain.mjs) is an epoch headed by `chain` whose rounds are
+// games: each game's point derived by the chain's variant, its hash walked
+// back to the terminating hash, a game shown twice a mismatch, games
+// missing gaps. A stake bet
 // history is followed per epoch and client seed: a nonce bet twice is a
 // mismatch at the second round, missing nonces are `gap` findings at the
 // epoch's end. Every finding is listed, in document order, with exactly the
@@ -57,6 +61,7 @@
  */
 export { OK_FIELDS } from './generated/ops.mjs';
 export { isBet, MAX_RUNS } from './proof/bets.mjs';
+export { CHAIN_VERSION, isGameOp, readChain } from './proof/chain.mjs';
 export { compareObserved } from './proof/compare.mjs';
 export { VERSION } from './proof/document.mjs';
 export { isDocument } from './proof/format.mjs';

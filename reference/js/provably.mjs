@@ -10,6 +10,7 @@
 //   createEngine(provider) -> { NAME, OPS, execute, commitmentOf, fieldsOf, declarations }
 //                             the same ops over another crypto provider
 
+import { SCHEME as bcgame } from './bcgame.mjs';
 import { SCHEME as blackjack } from './blackjack.mjs';
 import { SCHEME as cursor } from './cursor.mjs';
 import { SCHEME as dice } from './dice.mjs';
@@ -24,6 +25,7 @@ import { SCHEME as shoe } from './shoe.mjs';
 import { SCHEME as skinclub } from './skinclub.mjs';
 import { SCHEME as stake } from './stake.mjs';
 import { SCHEME as crash } from './crash.mjs';
+import { SCHEME as csgoempire } from './csgoempire.mjs';
 import { SCHEME as toy } from './toy.mjs';
 import { WEBCRYPTO } from './webcrypto.mjs';
 
@@ -33,7 +35,7 @@ export const VERSION = '0.1.0';
  * In protocol order: the hello answer lists the ops in this order. Every op
  * declares its statistics, or the registry refuses to start (engine.mjs).
  */
-export const SCHEMES = registered([cursor, poker, shoe, dice, selfpoker, ladder, blackjack, stake, crash, lucky, skinclub, freebitco, toy]);
+export const SCHEMES = registered([cursor, poker, shoe, dice, selfpoker, ladder, blackjack, stake, crash, lucky, skinclub, freebitco, bcgame, csgoempire, toy]);
 
 /** The schemes as this build has them: only the ops of the generated table. */
 export const BUILT = Object.freeze(within(SCHEMES, TABLE));

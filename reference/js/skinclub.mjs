@@ -37,10 +37,10 @@ export async function publicHash(p, salt, serverSeed) {
 
 // Statistics (src/schemes/skinclub/stats.rs): roll − 1 = v mod 100,000 for v
 // uniform on 2^60 values; 2^60 = 100,000·q + r, so residues below r have one
-// value more. The test is ⌊(roll − 1)/1000⌋, each cell's exact count over 2^60.
-const WIDTH = 1000;
+// value more. The test is ⌊(roll − 1)/2000⌋, each cell's exact count over 2^60.
+const WIDTH = 2000;
 
-export function thousandsLaw() {
+export function stepsLaw() {
   const all = 1n << 60n;
   const [q, r] = [all / BigInt(ROLLS), all % BigInt(ROLLS)];
   return Array.from({ length: ROLLS / WIDTH }, (_, j) => {
@@ -54,7 +54,7 @@ export function thousandsLaw() {
 const ROLL = tables({
   family: () => ({ a: 0 }),
   shape: () => [1, ROLLS / WIDTH],
-  layout: () => ({ params: '', tests: [['roll in thousands', thousandsLaw()]], serial: thousandsLaw() }),
+  layout: () => ({ params: '', tests: [['roll in steps of 2,000', stepsLaw()]], serial: stepsLaw() }),
   sample: (_, req, ok, cells) => {
     if (!Number.isInteger(ok.roll) || ok.roll < 1 || ok.roll > ROLLS) return null;
     const cell = Math.floor((ok.roll - 1) / WIDTH);
@@ -69,6 +69,7 @@ export const SCHEME = {
   // the server seed alone (skinclub.hash checks it; a battle's beacon is
   // public and committed by no hash). The Rust op names no secret either.
   commitment: undefined,
+  views: 'bcgame.mjs',
   ops: {
     'skinclub.roll': {
       fields: SEEDED,
@@ -76,8 +77,9 @@ export const SCHEME = {
       stats: ROLL,
       page: {
         name: 'SKIN.CLUB-Kiste',
+        view: 'skinclub',
         steps: 'Würfe',
-        tests: [[/^roll in thousands$/, () => 'Wurf, in Tausendern (1 bis 100.000)']],
+        tests: [[/^roll in steps of 2,000$/, () => 'Wurf, in Stufen von 2.000 (1 bis 100.000)']],
       },
     },
     'skinclub.hash': {

@@ -21,7 +21,7 @@ use super::tape::{Tape, Token};
 /// (`observed.cut`); without one (a protocol line) it copies no keys.
 #[derive(Clone, Copy)]
 pub(crate) struct Strict<'a> {
-    pub(crate) path: Option<&'a KeyPath>,
+    pub path: Option<&'a KeyPath>,
     /// What the text may still hold (see [`MAX_ITEMS`]).
     items: &'a Items,
 }
@@ -37,7 +37,7 @@ pub const MAX_ITEMS: usize = 1 << 18;
 
 impl<'a> Strict<'a> {
     /// A reader of one text: `items` counts what it holds, see [`MAX_ITEMS`].
-    pub(crate) fn new(path: Option<&'a KeyPath>, items: &'a Items) -> Strict<'a> {
+    pub fn new(path: Option<&'a KeyPath>, items: &'a Items) -> Strict<'a> {
         Strict { path, items }
     }
 

@@ -13,7 +13,7 @@ const PREFIX: usize = 200;
 
 /// One line read by [`read_line`].
 #[derive(Debug, PartialEq, Eq)]
-pub enum Line {
+pub(crate) enum Line {
     /// A line without its newline (a last line may lack one).
     Text(Vec<u8>),
     /// The line passed `max` bytes after `read` of them; its first bytes are
@@ -26,7 +26,7 @@ pub enum Line {
 }
 
 /// Reads one line of at most `max` bytes (without the newline).
-pub fn read_line<R: BufRead>(input: &mut R, max: usize) -> io::Result<Line> {
+pub(crate) fn read_line<R: BufRead>(input: &mut R, max: usize) -> io::Result<Line> {
     let mut buf = Vec::new();
     let mut saw_any = false;
     loop {

@@ -3,32 +3,34 @@
 //! and how many bytes of 16 are of a few (JSON white space skipped in an
 //! indented text).
 //!
-//! With SSE2 (part of x86-64) 16 bytes go through one compare, by
+//! The plain form reads the block byte by byte. With SSE2 (part of
+//! x86-64) the fast form puts 16 bytes through one compare, by
 //! `safe_arch`'s safe wrappers (the crate forbids `unsafe`); compilers do
-//! not turn the byte loop into mask moves, so it is only the other
-//! targets' way, and the vector way's check (tested).
+//! not turn the byte loop into mask moves. The fast form is chosen there
+//! unless `--features plain`; elsewhere the plain form is the only one,
+//! and the tests hold the fast form to it.
 
 /// One byte class: the bytes `b` with `b | fold == byte`. `fold` 0 is the
 /// byte itself; 0x20 takes `[` with `{` and `]` with `}`.
 #[derive(Debug, Clone, Copy)]
-pub struct Class {
-    pub fold: u8,
-    pub byte: u8,
+pub(crate) struct Class {
+    pub(crate) fold: u8,
+    pub(crate) byte: u8,
 }
 
 impl Class {
-    pub const fn byte(byte: u8) -> Class {
+    pub(crate) const fn byte(byte: u8) -> Class {
         Class { fold: 0, byte }
     }
-    pub const fn folded(fold: u8, byte: u8) -> Class {
+    pub(crate) const fn folded(fold: u8, byte: u8) -> Class {
         Class { fold, byte }
     }
 }
 
 /// Each class's mask of `block`.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(feature = "plain")))]
 #[inline]
-pub fn masks<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
+pub(crate) fn masks<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
     use safe_arch::{bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i, set_splat_i8_m128i};
     #[allow(clippy::cast_possible_wrap, reason = "a byte as the intrinsic's i8")]
     let splat = |c: u8| set_splat_i8_m128i(c as i8);
@@ -45,14 +47,14 @@ pub fn masks<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] 
     m
 }
 
-/// Each class's mask of `block`.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-pub fn masks<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
+/// Each class's mask of `block`: the plain form, byte by byte.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(feature = "plain"))))]
+pub(crate) fn masks<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
     masks_bytewise(block, classes)
 }
 
 #[cfg_attr(
-    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "x86_64", target_feature = "sse2", not(feature = "plain")),
     allow(dead_code, reason = "the vector way's check")
 )]
 fn masks_bytewise<const N: usize>(block: &[u8; 64], classes: [Class; N]) -> [u64; N] {
@@ -97,7 +99,7 @@ fn leading_bytewise<const N: usize>(block: &[u8; 16], bytes: [u8; N]) -> u32 {
 /// mask: the bytes from an opening quote up to (not including) its
 /// closing one, that is, inside a string of a block that starts outside.
 #[inline]
-pub fn prefix_parity(m: u64) -> u64 {
+pub(crate) fn prefix_parity(m: u64) -> u64 {
     let mut x = m;
     for shift in [1, 2, 4, 8, 16, 32] {
         x ^= x << shift;

@@ -7,8 +7,8 @@
 //! zero-width character makes `"\u{e000}x"` look like `"x"`; U+FFFE makes
 //! XML that parsers reject. Every human-readable output (the terminal,
 //! JUnit, the HTML page, the audit's findings, `proof --requests` errors)
-//! shows such a character as an escape, decided by [`hidden`] and written
-//! by [`escape`]: reversible, so a report still holds the exact bytes.
+//! shows such a character as an escape, decided by `hidden` and written
+//! by `escape`: reversible, so a report still holds the exact bytes.
 //!
 //! The classes shown escaped: C0 and C1 controls and DEL; the bidirectional
 //! marks, embeddings, overrides and isolates; zero-width and other format
@@ -21,20 +21,20 @@
 //!
 //! Every character a terminal or a log reader may take for a line break is
 //! among them: LF, CR, VT, FF, NEL (U+0085) and U+2028, U+2029. So text
-//! made by [`escape`] is one line, and nothing a target sends starts a line
+//! made by `escape` is one line, and nothing a target sends starts a line
 //! of its own (GitHub Actions reads a line that starts with `::` as a
 //! workflow command). Only [`escape_lines`] keeps line feeds, for text
 //! shown with a prefix on each line (a stderr tail).
 //!
 //! The runner's legacy parser reads `##[command]` anywhere in a line, so
-//! [`escape`] and [`json`] also write the `[` of every `##[` as an escape
+//! `escape` and `json` also write the `[` of every `##[` as an escape
 //! (`##\u{5b}`, in JSON `##\u005b`, the same JSON value): no text they
 //! make holds `##[`. `#` has no case, so this covers every spelling.
 
 use std::fmt::Write;
 
 /// Whether `c` is shown as an escape rather than as itself.
-pub fn hidden(c: char) -> bool {
+pub(crate) fn hidden(c: char) -> bool {
     let u = u32::from(c);
     // Noncharacters: U+FDD0..U+FDEF and U+xFFFE, U+xFFFF in every plane.
     if (0xfdd0..=0xfdef).contains(&u) || u & 0xfffe == 0xfffe {
@@ -76,7 +76,7 @@ pub fn hidden(c: char) -> bool {
 /// `\u{5b}`. Nothing in the result moves the cursor, clears the screen,
 /// reorders the line, breaks it, hides a character or is read as a
 /// workflow command.
-pub fn escape(bytes: &[u8]) -> String {
+pub(crate) fn escape(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
@@ -104,24 +104,24 @@ fn push_escape(out: &mut String, c: char) {
     let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
 }
 
-/// [`escape`] for text that is already UTF-8.
+/// `escape` for text that is already UTF-8.
 pub fn escape_str(text: &str) -> String {
     escape(text.as_bytes())
 }
 
-/// [`escape`] for text of several lines: line feeds stay. Only for text
+/// `escape` for text of several lines: line feeds stay. Only for text
 /// shown with a prefix on every line (see the module's doc): a line of it
 /// must never start a line of output.
 pub fn escape_lines(bytes: &[u8]) -> String {
     bytes.split(|&b| b == b'\n').map(escape).collect::<Vec<_>>().join("\n")
 }
 
-/// JSON text that shows every character: a [`hidden`] character inside a
+/// JSON text that shows every character: a `hidden` character inside a
 /// string becomes a `\uXXXX` escape (a surrogate pair above the basic
 /// plane), so the text is still the same JSON value and can be copied into
 /// a request file. Outside strings JSON is ASCII, so only strings change;
 /// a line feed outside strings (pretty printing) stays.
-pub fn json(text: &str) -> String {
+pub(crate) fn json(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         // `##[` only occurs inside a string: `#` is not JSON outside one.
@@ -164,7 +164,7 @@ pub(crate) fn markup(text: &str) -> String {
 /// `%`, CR and LF percent-encoded as the runner decodes them
 /// (actions/toolkit `packages/core/src/command.ts`, `escapeData`), so a
 /// text cannot end the command or start another.
-pub fn workflow_data(text: &str) -> String {
+pub(crate) fn workflow_data(text: &str) -> String {
     escape_str(text)
         .replace('%', "%25")
         .replace('\r', "%0D")
@@ -173,12 +173,12 @@ pub fn workflow_data(text: &str) -> String {
 
 /// Text as a property of a workflow command (`title=…`): [`workflow_data`],
 /// and `:` and `,` encoded too (`escapeProperty`).
-pub fn workflow_property(text: &str) -> String {
+pub(crate) fn workflow_property(text: &str) -> String {
     workflow_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
 /// Text as Markdown inline content (a step summary's lines and table
-/// cells): [`hidden`] characters escaped as [`escape`] does, every ASCII
+/// cells): `hidden` characters escaped as `escape` does, every ASCII
 /// punctuation character Markdown could read as syntax escaped with a
 /// backslash (CommonMark's backslash escapes), a line break as a space.
 /// Backslashes are escaped too, so a report's `\u{1b}` is shown as it is.
@@ -201,7 +201,7 @@ pub fn markdown(text: &str) -> String {
 /// Text as a fenced Markdown code block: [`hidden`] characters escaped,
 /// and a fence longer than any run of backticks inside, so nothing in the
 /// text can close the block.
-pub fn markdown_code(text: &str, info: &str) -> String {
+pub(crate) fn markdown_code(text: &str, info: &str) -> String {
     let mut body = String::with_capacity(text.len());
     for c in text.chars() {
         if hidden(c) && c != '\n' {

@@ -31,19 +31,19 @@ use crate::protocol::{Reply, Response};
 
 /// One entry of catalog.json, as the harness reads it.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Entry {
+pub(crate) struct Entry {
     pub name: String,
-    pub lang: String,
+    pub(crate) lang: String,
     pub ops: Vec<String>,
     #[serde(default)]
-    pub models: Option<Vec<String>>,
-    pub category: String,
-    pub description: String,
+    pub(crate) models: Option<Vec<String>>,
+    pub(crate) category: String,
+    pub(crate) description: String,
 }
 
 impl Entry {
     /// Whether the harness may name a finding of `op` after this fault.
-    pub fn models(&self, op: &str) -> bool {
+    pub(crate) fn models(&self, op: &str) -> bool {
         self.lang == "js" && self.models.as_ref().unwrap_or(&self.ops).iter().any(|o| o == op)
     }
 }
@@ -132,22 +132,12 @@ impl Bugs {
         })))
     }
 
-    /// No catalog: findings are not named, for `why`.
-    pub fn none(why: &str) -> Bugs {
-        Bugs(Arc::new(Mutex::new(Inner {
-            dir: None,
-            entries: Err(why.to_string()),
-            state: State::NotStarted,
-            seconds: 0.0,
-        })))
-    }
-
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The faults that model `op`, or why none can be asked.
-    pub fn models(&self, op: &str) -> Result<Vec<Entry>, String> {
+    pub(crate) fn models(&self, op: &str) -> Result<Vec<Entry>, String> {
         let inner = self.lock();
         if let State::Failed(why) = &inner.state {
             return Err(why.clone());
@@ -158,7 +148,7 @@ impl Bugs {
 
     /// Starts the replay without waiting for it: a run calls this as soon as
     /// it has divergences, so that node loads while the target is shrinking.
-    pub fn warm(&self) {
+    pub(crate) fn warm(&self) {
         let started = Instant::now();
         let mut inner = self.lock();
         if !matches!(inner.state, State::NotStarted) {
@@ -176,13 +166,13 @@ impl Bugs {
     }
 
     /// Seconds the run waited for the catalog so far (its process's start included).
-    pub fn seconds(&self) -> f64 {
+    pub(crate) fn seconds(&self) -> f64 {
         self.lock().seconds
     }
 
     /// What each of `faults` answers to each of `requests`:
     /// `answers[f][r]`, `None` for a fault that gave no answer.
-    pub fn answers(&self, faults: &[&str], requests: &[&Request]) -> Result<Vec<Vec<Option<Reply>>>, String> {
+    pub(crate) fn answers(&self, faults: &[&str], requests: &[&Request]) -> Result<Vec<Vec<Option<Reply>>>, String> {
         let started = Instant::now();
         let mut inner = self.lock();
         let result = ask(&mut inner, faults, requests);

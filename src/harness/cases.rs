@@ -30,6 +30,7 @@ pub enum Ask {
 }
 
 impl Ask {
+    /// The op the question asks (for an invalid line, the op it was made from).
     pub fn op(&self) -> &'static str {
         match self {
             Ask::Request(r) => r.op(),
@@ -45,7 +46,7 @@ impl Ask {
     }
 
     /// Appends [`Ask::line`] to `out`.
-    pub(crate) fn write_line(&self, id: i64, out: &mut Vec<u8>) {
+    pub fn write_line(&self, id: i64, out: &mut Vec<u8>) {
         match self {
             Ask::Request(r) => r.write_line(id, out),
             Ask::Invalid(i) => i.write_line_with_id(id, out),
@@ -59,19 +60,11 @@ impl Ask {
             Ask::Invalid(i) => i.line.clone(),
         }
     }
-
-    /// What is wrong with an invalid line (its first flag).
-    pub fn fault(&self) -> Option<&'static str> {
-        match self {
-            Ask::Request(_) => None,
-            Ask::Invalid(i) => Some(i.flags.first().map_or("Invalid", |f| f.name())),
-        }
-    }
 }
 
 /// Where a case comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Origin {
+pub(crate) enum Origin {
     Vector {
         scheme: &'static str,
         tc_id: usize,
@@ -91,9 +84,11 @@ impl std::fmt::Display for Origin {
     }
 }
 
+/// One case of a run: the question, and where it comes from (a canonical vector, or the n-th generated case).
 #[derive(Debug, Clone)]
 pub struct Case {
-    pub origin: Origin,
+    pub(crate) origin: Origin,
+    /// The question as the target is asked it.
     pub ask: Ask,
 }
 
@@ -198,7 +193,7 @@ fn strategy(op: &'static OpSpec) -> BoxedStrategy<Request> {
 
 /// The value tree of one generated case: its current value is the case,
 /// and it can be simplified (shrunk) step by step.
-pub fn tree(seed: u64, op: &'static OpSpec, index: u64) -> Box<dyn ValueTree<Value = Request>> {
+pub(crate) fn tree(seed: u64, op: &'static OpSpec, index: u64) -> Box<dyn ValueTree<Value = Request>> {
     // Without failure persistence: the default config boxes a file
     // persister, and a union of strategies clones the config (and the box)
     // for every alternative it does not pick, case after case.
@@ -240,18 +235,18 @@ pub fn generated(seed: u64, op: &'static OpSpec, index: u64) -> Case {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Plan {
     pub op: &'static OpSpec,
-    pub seed: u64,
-    pub generated: u64,
+    pub(crate) seed: u64,
+    pub(crate) generated: u64,
 }
 
 impl Plan {
     /// How many cases the op has in all.
-    pub fn len(&self) -> u64 {
+    pub(crate) fn len(&self) -> u64 {
         vectors_for(self.op.name).len() as u64 + self.generated
     }
 
     /// Case `k` of the op (vectors first).
-    pub fn case(&self, k: u64) -> Case {
+    pub(crate) fn case(&self, k: u64) -> Case {
         let vectors = vectors_for(self.op.name);
         match usize::try_from(k).ok().and_then(|i| vectors.get(i)) {
             Some(c) => c.clone(),

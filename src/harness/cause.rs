@@ -45,7 +45,8 @@ pub(crate) fn no_probe(_: &Request) -> Option<Reply> {
 /// What a divergence is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
-    pub cause: Cause,
+    /// What kind of difference it is: the HMAC input, the mapping, the answer's form, or not localised.
+    pub(crate) cause: Cause,
     /// What every divergence of this cause shares: one finding per group.
     pub group: String,
     /// This case's story, with both sides' values.
@@ -54,7 +55,7 @@ pub struct Decision {
     pub hmac: Option<Hmac>,
     /// The published non-canonical reading the target's answer equals, as
     /// "name (source)" (`crate::op::reading`).
-    pub reading: Option<String>,
+    pub(crate) reading: Option<String>,
 }
 
 /// Decides the cause of a divergence of `ask` (provably answers `want`,

@@ -39,7 +39,7 @@ pub(crate) fn become_subreaper() -> bool {
 }
 
 /// Starts `cmd` and registers the child as one of the harness's own.
-pub fn spawn(cmd: &mut Command) -> io::Result<Child> {
+pub(crate) fn spawn(cmd: &mut Command) -> io::Result<Child> {
     let mut live = LIVE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let child = cmd.spawn()?;
     live.insert(child.id());
@@ -47,7 +47,7 @@ pub fn spawn(cmd: &mut Command) -> io::Result<Child> {
 }
 
 /// Forgets a child the harness has waited for.
-pub fn exited(pid: u32) {
+pub(crate) fn exited(pid: u32) {
     LIVE.lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .remove(&pid);

@@ -66,8 +66,8 @@ impl Made {
 
 /// What the op kept of its agreeing cases.
 pub(crate) struct Agreeing<'a> {
-    pub profile: &'a Profile,
-    pub sample: &'a [Sampled],
+    pub(crate) profile: &'a Profile,
+    pub(crate) sample: &'a [Sampled],
 }
 
 /// How a class may be joined with others.

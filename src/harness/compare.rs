@@ -37,7 +37,7 @@ pub fn same_reply(want: &Reply, got: &Reply) -> bool {
 }
 
 /// The reply as the JSON object of its response line (without id), for diffs.
-pub fn pretty(reply: &Reply) -> serde_json::Value {
+pub(crate) fn pretty(reply: &Reply) -> serde_json::Value {
     match reply {
         Reply::Ok(v) => serde_json::json!({ "ok": v }),
         Reply::Error { kind, message } => {

@@ -13,14 +13,14 @@ pub(crate) struct Driver {
     pub(crate) target: Box<dyn Target>,
     restarts_left: u32,
     pub(crate) alive: bool,
-    pub(crate) faults: Vec<Fault>,
+    pub faults: Vec<Fault>,
     next_id: i64,
     /// The ops hello claims: the lower ops a finding may ask.
     pub(crate) claimed: Vec<String>,
 }
 
 impl Driver {
-    pub(crate) fn new(target: Box<dyn Target>) -> Driver {
+    pub fn new(target: Box<dyn Target>) -> Driver {
         Driver {
             target,
             restarts_left: 1,

@@ -63,6 +63,7 @@ struct File {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Finding {
+    /// The op whose answer differs (`cursor.int`).
     pub op: String,
     /// The group the harness puts it in (the first step where the two sides part).
     pub group: String,
@@ -75,7 +76,9 @@ pub struct Finding {
 /// The expectations of one target.
 #[derive(Debug, Clone, Default)]
 pub struct TargetExpectations {
+    /// The known divergences, one per `[[finding]]`.
     pub findings: Vec<Finding>,
+    /// The known fault kinds, one per `[[fault]]`.
     pub faults: Vec<FaultExpectation>,
     /// The file they come from, for messages.
     pub path: PathBuf,
@@ -84,6 +87,7 @@ pub struct TargetExpectations {
 /// Every expectation, by target.
 #[derive(Debug, Clone, Default)]
 pub struct Expectations {
+    /// Each target's expectations, by the target's name.
     pub targets: BTreeMap<String, TargetExpectations>,
     /// The folder they were read from.
     pub dir: PathBuf,
@@ -95,10 +99,20 @@ pub struct Expectations {
 pub enum ExpectError {
     /// Occurs when the folder or a file cannot be read.
     #[error("cannot read expectations {path}: {source}")]
-    Read { path: String, source: std::io::Error },
+    Read {
+        /// The folder or file that could not be read.
+        path: String,
+        /// Why the OS refused.
+        source: std::io::Error,
+    },
     /// Occurs when a file is not valid TOML, lacks a key, or holds a request that is not one.
     #[error("expectations {path} are malformed: {message}")]
-    Parse { path: String, message: String },
+    Parse {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
 }
 
 impl Expectations {

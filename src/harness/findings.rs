@@ -31,37 +31,37 @@ const MAX_GROUPS: usize = 64;
 /// One group while a run goes on.
 #[derive(Debug, Clone)]
 pub(crate) struct Pending {
-    pub count: u64,
+    pub(crate) count: u64,
     /// The smallest case index of the group, and that case.
-    pub index: u64,
-    pub case: Case,
-    pub want: Reply,
+    pub(crate) index: u64,
+    pub(crate) case: Case,
+    pub(crate) want: Reply,
     /// The target's answer, unless it was larger than [`KEPT_ANSWER`].
-    pub got: Option<Reply>,
+    pub(crate) got: Option<Reply>,
     /// The atoms of every diverging request of the group (what separates them).
-    pub profile: Profile,
+    pub(crate) profile: Profile,
     /// The diverging requests with the smallest indices, with the target's answers.
-    pub sample: Vec<Sampled>,
+    pub(crate) sample: Vec<Sampled>,
 }
 
 /// A symptom class made into its finding, with what the run kept of it.
 pub(crate) struct Made {
-    pub finding: Finding,
+    pub(crate) finding: Finding,
     /// The class's smallest case index.
-    pub index: u64,
-    pub profile: Profile,
-    pub sample: Vec<Sampled>,
+    pub(crate) index: u64,
+    pub(crate) profile: Profile,
+    pub(crate) sample: Vec<Sampled>,
     /// The minimal request and the target's answer to it, for a valid request.
-    pub minimal: Option<(Request, Reply)>,
+    pub(crate) minimal: Option<(Request, Reply)>,
 }
 
 /// A case kept to replay through the known bugs and to confirm a property.
 #[derive(Debug, Clone)]
 pub(crate) struct Sampled {
-    pub index: u64,
+    pub(crate) index: u64,
     pub request: Request,
     /// The target's answer, if it diverged and was small enough to keep.
-    pub got: Option<Reply>,
+    pub(crate) got: Option<Reply>,
 }
 
 /// Diverging cases a group keeps, and agreeing cases an op keeps.
@@ -112,7 +112,7 @@ fn json_size(v: &serde_json::Value) -> usize {
 /// The divergences of one op, by group.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Groups {
-    pub groups: BTreeMap<String, Pending>,
+    pub(crate) groups: BTreeMap<String, Pending>,
 }
 
 impl Groups {

@@ -6,8 +6,8 @@
 //! Everything a target controls was escaped when the report was made, and
 //! is escaped once more for where it goes, by the one rule of
 //! [`crate::base::text`]: [`markdown`] for text in the summary,
-//! [`markdown_code`] for requests and diffs, [`workflow_data`] and
-//! [`workflow_property`] for annotations. A target cannot add a link,
+//! `markdown_code` for requests and diffs, `workflow_data` and
+//! `workflow_property` for annotations. A target cannot add a link,
 //! close a code block, or end an annotation and forge another.
 //!
 //! The runner reads a line of the log that starts with `::` (after white

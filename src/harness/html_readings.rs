@@ -28,7 +28,7 @@ use crate::base::text::markup as esc;
 use crate::op::Scheme;
 
 /// The reading a recorded cause names: "follows the NAME reading…" → NAME.
-pub fn reading_of(cause: &str) -> Option<&str> {
+pub(crate) fn reading_of(cause: &str) -> Option<&str> {
     let rest = cause.strip_prefix("follows the ")?;
     let end = rest.find(" reading")?;
     Some(&rest[..end]).filter(|name| !name.is_empty())
@@ -149,7 +149,7 @@ fn finding(scheme: &Scheme, t: &TargetReport, o: &OpReport, i: usize, f: &Findin
 }
 
 /// The sections for `runs`, one per disputed scheme some target claims an op of.
-pub fn sections(runs: &[Run]) -> String {
+pub(crate) fn sections(runs: &[Run]) -> String {
     disputed().map(|scheme| section(scheme, runs)).collect()
 }
 

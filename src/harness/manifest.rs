@@ -34,6 +34,7 @@ pub struct Package {
     /// Where it is published: `npm`, `pypi`, `crates`, or `node` for a
     /// module built into node.
     pub registry: String,
+    /// The package's name in its registry.
     pub name: String,
     /// The pinned version (package-lock.json, a requirements file, Cargo.toml).
     pub version: String,
@@ -47,6 +48,7 @@ pub struct Package {
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, Deserialize)]
 #[serde(default)]
 pub struct Provenance {
+    /// The third-party packages the stack is built on, each pinned.
     pub packages: Vec<Package>,
     /// The ops whose answers go through the packages' own code.
     pub through_package: Vec<String>,
@@ -92,18 +94,22 @@ struct Raw {
 /// A resolved manifest: placeholders expanded, paths absolute.
 #[derive(Debug, Clone)]
 pub struct Manifest {
+    /// The target's name, as reports and `--target` use it.
     pub name: String,
-    pub description: String,
+    pub(crate) description: String,
+    /// How the harness talks to it: protocol v1, or a published program's command line.
     pub kind: Kind,
+    /// The program and its arguments, placeholders (`${PYTHON}`, `${NODE}`, `${PROVABLY}`, `${BINDIR}`) expanded.
     pub command: Vec<String>,
+    /// The folder the program runs in: the manifest's `workdir` (default `.`) below the manifest's folder, canonical when it exists.
     pub workdir: PathBuf,
-    pub env: BTreeMap<String, String>,
+    pub(crate) env: BTreeMap<String, String>,
     /// Ops the target must claim in hello, if the manifest says.
     pub ops: Option<Vec<String>>,
-    pub startup_timeout: Duration,
-    pub request_timeout: Duration,
+    pub(crate) startup_timeout: Duration,
+    pub(crate) request_timeout: Duration,
     /// Where the manifest came from, for messages.
-    pub origin: String,
+    pub(crate) origin: String,
     /// Run one copy only, whatever `--jobs` says (a target that holds a
     /// resource of its own, or is not safe to run twice at once).
     pub single_instance: bool,
@@ -117,16 +123,34 @@ pub struct Manifest {
 pub enum ManifestError {
     /// Occurs when the manifest file cannot be read.
     #[error("cannot read manifest {path}: {source}")]
-    Read { path: String, source: std::io::Error },
+    Read {
+        /// The manifest file (or targets folder) that could not be read.
+        path: String,
+        /// Why the OS refused.
+        source: std::io::Error,
+    },
     /// Occurs when the manifest is not valid TOML or lacks a required key.
     #[error("manifest {path} is malformed: {message}")]
-    Parse { path: String, message: String },
+    Parse {
+        /// Where the manifest came from (its path, or `--target-cmd`).
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
     /// Occurs when a target name matches no manifest.
     #[error("no target named {name:?}; known targets: {known}")]
-    Unknown { name: String, known: String },
+    Unknown {
+        /// The name asked for.
+        name: String,
+        /// The names there are, comma-separated.
+        known: String,
+    },
     /// Occurs when no targets folder is given or found and the run needs one.
     #[error("no targets folder: none given with --targets-dir, none in $PROVABLY_TARGETS, no {looked}; run from a checkout, or name a --target-cmd, or the built-in target provably-serve")]
-    NoTargetsDir { looked: String },
+    NoTargetsDir {
+        /// Where the folder was looked for.
+        looked: String,
+    },
 }
 
 pub(crate) const DEFAULT_STARTUP: Duration = Duration::from_secs(20);
@@ -135,7 +159,7 @@ pub(crate) const DEFAULT_REQUEST: Duration = Duration::from_secs(30);
 /// Expands `${PYTHON}`, `${NODE}`, `${PROVABLY}` and `${BINDIR}` (the
 /// folder of that provably binary, where `cargo build` puts the other
 /// binaries of the crate, such as `wild-ring`) in one command word.
-pub fn expand(word: &str) -> String {
+pub(crate) fn expand(word: &str) -> String {
     let env_or = |var: &str, default: &str| {
         std::env::var(var)
             .ok()
@@ -259,7 +283,7 @@ pub fn all(dir: &Path) -> Result<Vec<Manifest>, ManifestError> {
 }
 
 /// Resolves `--target NAME|FILE`: a path to a `.toml` file, or a name in `dir`.
-pub fn find(spec: &str, dir: &Path) -> Result<Manifest, ManifestError> {
+pub(crate) fn find(spec: &str, dir: &Path) -> Result<Manifest, ManifestError> {
     let as_path = Path::new(spec);
     if spec.ends_with(".toml") || as_path.components().count() > 1 {
         return Manifest::load(as_path);

@@ -14,7 +14,7 @@
 //! - the model, plain data: this file (a target, its answers and faults),
 //!   [`report`], [`manifest`], [`cases`];
 //! - the engine: [`targets`] opens a target, `driver` drives it, then
-//!   [`cause`] → [`findings`] → `cluster`, `separate` and [`shrink`]
+//!   [`cause`] → [`findings`] → `cluster`, `separate` and `shrink`
 //!   → [`run`], with [`expect`] replaying the recorded expectations;
 //! - the outputs: [`summary`] (text), [`github`], [`junit`], [`html`].
 
@@ -41,7 +41,7 @@ pub(crate) mod published;
 pub mod report;
 pub mod run;
 pub(crate) mod separate;
-pub mod shrink;
+pub(crate) mod shrink;
 pub mod summary;
 pub mod targets;
 
@@ -92,6 +92,7 @@ pub enum FaultKind {
 }
 
 impl FaultKind {
+    /// The kind's name as reports and expectation files spell it (`crash`, `not-json`).
     pub fn name(self) -> &'static str {
         match self {
             FaultKind::Spawn => "spawn",
@@ -118,21 +119,26 @@ impl FaultKind {
 /// process ended, and the tail of its stderr.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Fault {
+    /// What kind of misbehaviour it is.
     pub kind: FaultKind,
+    /// What happened, in words, with the figures that show it.
     pub detail: String,
     /// The request line in turn when the fault happened, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request: Option<String>,
     /// The start of the offending output line, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub received: Option<String>,
+    pub(crate) received: Option<String>,
+    /// How the process ended (its exit status or signal, as the OS words it), if it ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit_status: Option<String>,
+    /// The end of the target's stderr (at most its last 64 KiB, escaped); empty when there is none to show.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub stderr_tail: String,
 }
 
 impl Fault {
+    /// A fault of `kind` with its `detail` and no evidence yet (the caller adds what it has).
     pub fn new(kind: FaultKind, detail: impl Into<String>) -> Self {
         Fault {
             kind,
@@ -171,7 +177,9 @@ impl fmt::Display for Fault {
 /// What a target says about itself in hello.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hello {
+    /// The name the target gives itself (escaped).
     pub name: String,
+    /// The protocol v1 ops the target claims to answer.
     pub ops: Vec<String>,
 }
 
@@ -180,7 +188,9 @@ pub struct Hello {
 /// difference), or a reply an adapter built.
 #[derive(Debug, Clone)]
 pub enum Got {
+    /// The answer line's bytes as the target wrote them, without the newline.
     Line(Vec<u8>),
+    /// A reply an adapter built from a published program's output.
     Reply(Reply),
 }
 

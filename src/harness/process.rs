@@ -273,6 +273,7 @@ fn clip(bytes: &[u8]) -> String {
 }
 
 impl ProcessTarget {
+    /// A target for `manifest`, not started yet (`start` spawns it).
     pub fn new(manifest: Manifest) -> Self {
         ProcessTarget {
             manifest,
@@ -317,7 +318,7 @@ impl ProcessTarget {
     }
 
     /// Stops the process, killing it if it is still there.
-    pub fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         if let Some(mut r) = self.running.take() {
             r.kill();
         }

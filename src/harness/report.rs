@@ -22,16 +22,23 @@ pub const VERSION: u32 = 2;
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Run {
+    /// The report form's version, [`VERSION`].
     pub version: u32,
+    /// The seed the generated cases were drawn with (`--seed`); the same seed asks the same cases.
     pub seed: u64,
+    /// Generated cases per op (`--cases`; `--cases-for` overrides for single ops are not recorded here).
     pub cases: u64,
+    /// Whether only the canonical vectors were replayed (`--vectors-only`), no generated cases.
     pub vectors_only: bool,
+    /// Copies of each target run side by side (`--jobs`, by default one per core).
     pub jobs: usize,
     /// The ops `--op` restricted the run to (empty: every op).
     #[serde(default)]
     pub only_ops: Vec<String>,
+    /// The most memory the `provably diff` process held during the run, in KiB (Linux `VmHWM`); `None` where the OS does not say.
     #[serde(default, rename = "peakRssKiB")]
     pub peak_rss_kib: Option<u64>,
+    /// One report per target, in the order the targets were run.
     pub targets: Vec<TargetReport>,
 }
 
@@ -39,18 +46,21 @@ pub struct Run {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TargetReport {
+    /// The target's name as the manifest (or `--target-cmd`) gives it, escaped.
     pub target: String,
     #[serde(default)]
-    pub hello: Option<String>,
+    pub(crate) hello: Option<String>,
     /// Copies of the target that shared the cases.
-    pub instances: usize,
+    pub(crate) instances: usize,
+    /// One report per op of the table that the run asks (every op, or those `--op` names), claimed or not, in the table's order.
     pub ops: Vec<OpReport>,
+    /// The faults of every copy of the target (a failed start told once).
     #[serde(default)]
     pub faults: Vec<Fault>,
-    pub seconds: f64,
+    pub(crate) seconds: f64,
     /// Of `seconds`, the time spent asking the catalog of known bugs.
     #[serde(default)]
-    pub known_bug_seconds: f64,
+    pub(crate) known_bug_seconds: f64,
     /// What its manifest says it is (the page shows packages and licences).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub manifest: Option<ManifestInfo>,
@@ -60,12 +70,15 @@ pub struct TargetReport {
 }
 
 impl TargetReport {
+    /// How many of the ops asked the target claims in hello.
     pub fn claimed_ops(&self) -> usize {
         self.ops.iter().filter(|o| o.claimed).count()
     }
+    /// The sum of `f` over the target's op reports: `total(|o| o.cases)` is every case asked.
     pub fn total(&self, f: impl Fn(&OpReport) -> u64) -> u64 {
         self.ops.iter().map(f).sum()
     }
+    /// Whether any case of any op diverged.
     pub fn diverged(&self) -> bool {
         self.total(|o| o.diverge) > 0
     }
@@ -79,11 +92,13 @@ impl TargetReport {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OpReport {
+    /// The op's protocol v1 name (`cursor.int`).
     pub op: String,
     /// Claimed in hello (and asked: not left out by `--op`).
     pub claimed: bool,
     /// Cases asked.
     pub cases: u64,
+    /// Cases the target answered as provably does.
     pub agree: u64,
     /// Cases that diverge, in all findings.
     pub diverge: u64,
@@ -117,7 +132,7 @@ pub enum Cause {
 
 impl Cause {
     /// The cause in words, for people.
-    pub fn words(self) -> &'static str {
+    pub(crate) fn words(self) -> &'static str {
         match self {
             Cause::Input => "the HMAC input differs",
             Cause::Mapping => "the bytes agree, the draw or mapping differs",
@@ -132,15 +147,15 @@ impl Cause {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Hmac {
     /// The key as text (escaped), and its UTF-8 bytes in hex.
-    pub key: String,
-    pub key_hex: String,
+    pub(crate) key: String,
+    pub(crate) key_hex: String,
     /// The message as text (escaped), and its UTF-8 bytes in hex.
-    pub message: String,
-    pub message_hex: String,
+    pub(crate) message: String,
+    pub(crate) message_hex: String,
 }
 
 impl Hmac {
-    pub fn of(step: &Step) -> Hmac {
+    pub(crate) fn of(step: &Step) -> Hmac {
         let quoted = |s: &str| crate::base::text::json(&Value::from(s).to_string());
         Hmac {
             key: quoted(&step.key),
@@ -155,16 +170,16 @@ impl Hmac {
 /// part, as the op's explainer names it, and how many cases show it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Symptom {
+pub(crate) struct Symptom {
     pub group: String,
-    pub count: u64,
+    pub(crate) count: u64,
 }
 
 /// What separates a finding's diverging cases from the op's agreeing ones
 /// (see `super::separate`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Separates {
+pub(crate) struct Separates {
     /// The whole statement for people, or "no simple property found".
     pub text: String,
     /// The request field the property tests, if one was found.
@@ -172,70 +187,72 @@ pub struct Separates {
     pub field: Option<String>,
     /// The property in words (`` `nonce` ≥ 10^15 ``).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub property: Option<String>,
+    pub(crate) property: Option<String>,
     /// The finding's diverging cases, and of them those with the property.
-    pub diverging: u64,
-    pub diverging_with: u64,
+    pub(crate) diverging: u64,
+    pub(crate) diverging_with: u64,
     /// The op's agreeing cases, and of them those with the property.
-    pub agreeing: u64,
-    pub agreeing_with: u64,
+    pub(crate) agreeing: u64,
+    pub(crate) agreeing_with: u64,
     /// The targeted cases asked to confirm it (0: not confirmed).
-    pub confirmed_by: u64,
+    pub(crate) confirmed_by: u64,
 }
 
 /// The known bug of the catalog (harness/bugs/) whose answers the target's equal.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Known {
+pub(crate) struct Known {
     pub name: String,
-    pub description: String,
-    pub category: String,
+    pub(crate) description: String,
+    pub(crate) category: String,
     /// Diverging cases replayed (the target's answer reproduced on each).
-    pub diverging: u64,
+    pub(crate) diverging: u64,
     /// Agreeing cases replayed (provably's answer on each).
-    pub agreeing: u64,
+    pub(crate) agreeing: u64,
     /// Other known bugs that answer the same on every case tried.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub also: Vec<String>,
+    pub(crate) also: Vec<String>,
 }
 
 /// One finding: one bug of one op, the divergences it explains, its example.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Finding {
+    /// The op the finding belongs to.
     pub op: String,
     /// The bug, as people read it first: the known bug it answers as, or
     /// its cause and what separates its cases, or its symptom.
-    pub headline: String,
+    pub(crate) headline: String,
     /// The largest symptom class (what the expectations record).
     pub group: String,
     /// Every symptom class the finding holds, largest first.
-    pub symptoms: Vec<Symptom>,
+    pub(crate) symptoms: Vec<Symptom>,
+    /// What kind of difference it is, decided on the minimal request.
     pub cause: Cause,
     /// What separates the diverging cases from the agreeing ones.
-    pub separates: Separates,
+    pub(crate) separates: Separates,
     /// The known bug it answers as, if one does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub known: Option<Known>,
+    pub(crate) known: Option<Known>,
     /// Why no known bug is named: none answers so, or the catalog was not asked.
     #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub unknown: String,
+    pub(crate) unknown: String,
     /// How many cases diverge this way.
-    pub count: u64,
+    pub(crate) count: u64,
     /// Where the example comes from (the group's first case).
-    pub origin: String,
+    pub(crate) origin: String,
     /// The example as first found.
-    pub found: String,
+    pub(crate) found: String,
     /// The smallest request that still diverges the same way; everything
     /// below is computed on it.
     pub request: String,
-    pub shrink_steps: usize,
-    pub expected: String,
-    pub got: String,
+    pub(crate) shrink_steps: usize,
+    pub(crate) expected: String,
+    pub(crate) got: String,
     /// Unified diff, provably on the `-` side, the target on the `+` side.
-    pub diff: String,
+    pub(crate) diff: String,
     /// The first step where the two sides part, with both sides' values.
-    pub parted: String,
+    pub(crate) parted: String,
     /// The HMAC of that step, for ops built on one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hmac: Option<Hmac>,
@@ -252,16 +269,19 @@ pub struct Finding {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ManifestInfo {
+    /// The target's name.
     pub name: String,
     #[serde(default)]
-    pub description: String,
+    pub(crate) description: String,
     #[serde(default)]
-    pub origin: String,
+    pub(crate) origin: String,
+    /// What the target is made of: packages, licences, where the scheme logic comes from.
     #[serde(default)]
     pub provenance: super::manifest::Provenance,
 }
 
 impl ManifestInfo {
+    /// The parts of `m` a report shows.
     pub fn of(m: &super::manifest::Manifest) -> ManifestInfo {
         ManifestInfo {
             name: m.name.clone(),
@@ -276,11 +296,15 @@ impl ManifestInfo {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExpectationsInfo {
+    /// The expectation file of the target (which may not exist yet: then it is where they would go).
     pub file: String,
+    /// Every recorded finding's request, as asked again.
     #[serde(default)]
     pub replayed: Vec<Replayed>,
+    /// The fault kinds the file records.
     #[serde(default)]
     pub faults: Vec<FaultExpectation>,
+    /// Every way the results differ from the file; empty when they are as recorded.
     #[serde(default)]
     pub changes: Vec<Change>,
 }
@@ -289,8 +313,10 @@ pub struct ExpectationsInfo {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct FaultExpectation {
+    /// The fault kind's name (`timeout`, `crash`: [`super::FaultKind::name`]).
     pub kind: String,
-    pub cause: String,
+    /// Why the target has this fault, in one line.
+    pub(crate) cause: String,
 }
 
 /// A result that differs from the expectations.
@@ -299,36 +325,58 @@ pub struct FaultExpectation {
 pub enum Change {
     /// A group of divergences no expectation records.
     NewFinding {
+        /// The target's name.
         target: String,
+        /// The op that diverged.
         op: String,
+        /// The finding's largest symptom class.
         group: String,
+        /// How many cases diverge this way.
         count: u64,
+        /// The finding's smallest diverging request.
         request: String,
+        /// The expectation file the finding should be recorded in.
         file: String,
     },
     /// A recorded finding whose request no longer diverges that way.
     Gone {
+        /// The target's name.
         target: String,
+        /// The op of the recorded finding.
         op: String,
+        /// The symptom class recorded.
         group: String,
+        /// The recorded request, as asked again.
         request: String,
+        /// What that request does now, in words.
         now: String,
+        /// The recorded cause.
         cause: String,
+        /// The expectation file that records it.
         file: String,
     },
     /// A fault of a kind no expectation records.
     NewFault {
+        /// The target's name.
         target: String,
+        /// The fault kind's name.
         kind: String,
+        /// The fault's detail.
         detail: String,
+        /// The request in turn when the fault happened, or `(none)`.
         request: String,
+        /// The expectation file it should be recorded in.
         file: String,
     },
     /// A recorded fault kind that did not occur.
     GoneFault {
+        /// The target's name.
         target: String,
+        /// The fault kind's name.
         kind: String,
+        /// The recorded cause.
         cause: String,
+        /// The expectation file that records it.
         file: String,
     },
 }
@@ -359,14 +407,18 @@ impl fmt::Display for Change {
 /// What an expectation's request did when asked again.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Replayed {
+    /// The op of the recorded finding.
     pub op: String,
+    /// The symptom class recorded.
     pub group: String,
+    /// The recorded request (JSON text without id).
     pub request: String,
-    pub cause: String,
+    /// The cause recorded.
+    pub(crate) cause: String,
     /// Whether it still diverges with the recorded group.
-    pub holds: bool,
+    pub(crate) holds: bool,
     /// What happened, in words.
-    pub now: String,
+    pub(crate) now: String,
 }
 
 /// Why a report file cannot be read.

@@ -11,7 +11,7 @@
 //! a line that differs is parsed, and counted as it comes: a batch never
 //! holds its answers. Divergences are grouped by their symptom while the
 //! run streams ([`super::findings`]); at the end one example per group is
-//! shrunk ([`super::shrink`]), its cause decided on the minimal request
+//! shrunk (`super::shrink`), its cause decided on the minimal request
 //! with the lower ops the target claims ([`super::cause`]), and the groups
 //! of one bug become one finding (`super::cluster`), named by the known
 //! bug it answers as and the property that separates its cases.
@@ -55,6 +55,7 @@ pub struct Options {
     pub cases_for: BTreeMap<String, u64>,
     /// Seed of the property cases.
     pub seed: u64,
+    /// Replay the canonical vectors only: no generated cases for any op.
     pub vectors_only: bool,
     /// Most target calls spent shrinking one example.
     pub shrink_budget: u64,

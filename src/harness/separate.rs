@@ -267,7 +267,7 @@ impl Profile {
         }
     }
 
-    pub fn merge(&mut self, other: &Profile) {
+    pub(crate) fn merge(&mut self, other: &Profile) {
         self.cases += other.cases;
         if self.counts.len() < other.counts.len() {
             self.counts.resize(other.counts.len(), [0; ATOMS]);
@@ -290,7 +290,7 @@ impl Profile {
     }
 
     /// How many of the cases have `p`.
-    pub fn count(&self, p: &Property) -> u64 {
+    pub(crate) fn count(&self, p: &Property) -> u64 {
         let i = p.index;
         match p.test {
             Test::Has(class) => self.sum(i, |a| a == Atom::Text(class)),
@@ -367,7 +367,7 @@ fn thresholds(min: u64, max: u64) -> Vec<u64> {
 
 impl Property {
     /// Every property of `request`'s op that is counted.
-    pub fn candidates(request: &Request) -> Vec<Property> {
+    pub(crate) fn candidates(request: &Request) -> Vec<Property> {
         let mut out = Vec::new();
         for (i, f) in request.spec().fields.iter().enumerate() {
             let index = u8::try_from(i).expect("an op has few fields");
@@ -407,7 +407,7 @@ impl Property {
     }
 
     /// The property in words, its field in backquotes.
-    pub fn words(&self) -> String {
+    pub(crate) fn words(&self) -> String {
         let f = format!("`{}`", self.field);
         match self.test {
             Test::Has(c) => format!("{f} {}", c.words()),
@@ -421,7 +421,7 @@ impl Property {
         }
     }
 
-    pub fn holds(&self, r: &Request) -> bool {
+    pub(crate) fn holds(&self, r: &Request) -> bool {
         let Some(arg) = r.get(self.field) else {
             return false;
         };
@@ -439,7 +439,7 @@ impl Property {
     }
 
     /// The nearest request without the property, if one is valid.
-    pub fn without(&self, r: &Request) -> Option<Request> {
+    pub(crate) fn without(&self, r: &Request) -> Option<Request> {
         let value = match (self.test, r.get(self.field)?) {
             (Test::Has(c), Arg::Text(s)) => Value::from(c.without(s)),
             (Test::Over64Bytes, Arg::Text(s)) => {
@@ -462,7 +462,7 @@ impl Property {
     }
 
     /// Requests like `r` with the property put in.
-    pub fn with(&self, r: &Request) -> Vec<Request> {
+    pub(crate) fn with(&self, r: &Request) -> Vec<Request> {
         let values: Vec<Value> = match self.test {
             Test::Has(c) => c.exemplars().iter().map(|s| Value::from(*s)).collect(),
             Test::Over64Bytes => vec![Value::from("k".repeat(65))],
@@ -486,11 +486,11 @@ impl Property {
 /// A candidate with its counts.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Scored {
-    pub property: Property,
+    pub(crate) property: Property,
     /// Diverging cases with it, of all diverging cases.
-    pub diverging: (u64, u64),
+    pub(crate) diverging: (u64, u64),
     /// Agreeing cases with it, of all agreeing cases.
-    pub agreeing: (u64, u64),
+    pub(crate) agreeing: (u64, u64),
 }
 
 impl Scored {
@@ -531,7 +531,7 @@ pub(crate) fn ranked(example: &Request, diverging: &Profile, agreeing: &Profile)
 
 /// Asks the target one request: `Some(true)` when it diverges, `Some(false)`
 /// when it agrees, `None` when it was not asked (no budget, no target).
-pub(crate) type Ask<'a> = dyn FnMut(&Request) -> Option<bool> + 'a;
+pub type Ask<'a> = dyn FnMut(&Request) -> Option<bool> + 'a;
 
 /// How many diverging examples a property is taken out of, and how many
 /// requests it is put into.

@@ -132,7 +132,7 @@ fn field_candidates(kind: Kind, value: &Value) -> Vec<Value> {
 /// value each may take: the shrinker bisects these before anything else, so
 /// a count of 100,000 that must stay above 65,536 costs 17 target calls, not
 /// one call per step down.
-pub fn sizes(request: &Request) -> Vec<(&'static str, u64)> {
+pub(crate) fn sizes(request: &Request) -> Vec<(&'static str, u64)> {
     request
         .spec()
         .fields
@@ -148,7 +148,7 @@ pub fn sizes(request: &Request) -> Vec<(&'static str, u64)> {
 ///
 /// Candidates are built on the request's wire form and read back through
 /// the protocol parser, so a candidate is always a valid request.
-pub fn candidates(request: &Request) -> Vec<Request> {
+pub(crate) fn candidates(request: &Request) -> Vec<Request> {
     let op = request.spec();
     let mut fields: Vec<&Field> = op.fields.iter().collect();
     fields.sort_by_key(|f| priority(op, f));
@@ -168,9 +168,9 @@ pub fn candidates(request: &Request) -> Vec<Request> {
 /// A shrunk example: the minimal request, both answers to it, the steps taken.
 pub(crate) struct Shrunk {
     pub request: Request,
-    pub want: Reply,
-    pub got: Reply,
-    pub steps: usize,
+    pub(crate) want: Reply,
+    pub(crate) got: Reply,
+    pub(crate) steps: usize,
 }
 
 /// Shrinks a diverging request greedily: take the first simpler candidate

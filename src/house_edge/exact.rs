@@ -187,18 +187,18 @@ impl DealerGraph {
 /// A player hand as a multiset of pips, with a packed key for memo tables.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Node {
-    pub c: [u8; 10],
+    pub(crate) c: [u8; 10],
     key: u64,
-    pub hand: Hand,
+    pub(crate) hand: Hand,
 }
 
 impl Node {
-    pub fn of(pips: &[u8]) -> Node {
+    pub(crate) fn of(pips: &[u8]) -> Node {
         pips.iter().fold(Node::default(), |n, &p| n.plus(p))
     }
 
     /// The hand with one more card.
-    pub fn plus(mut self, pip: u8) -> Node {
+    pub(crate) fn plus(mut self, pip: u8) -> Node {
         self.c[usize::from(pip - 1)] += 1;
         self.key += 1 << (5 * u32::from(pip - 1));
         self.hand.add(pip);
@@ -209,14 +209,14 @@ impl Node {
 /// The values of the actions open at one decision (unnormalised, see the module doc).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Choices {
-    pub stand: f64,
-    pub hit: f64,
-    pub double: Option<f64>,
-    pub split: Option<f64>,
+    pub(crate) stand: f64,
+    pub(crate) hit: f64,
+    pub(crate) double: Option<f64>,
+    pub(crate) split: Option<f64>,
 }
 
 impl Choices {
-    pub fn value(&self, a: Action) -> f64 {
+    pub(crate) fn value(&self, a: Action) -> f64 {
         match a {
             Action::Stehen => self.stand,
             Action::Ziehen => self.hit,
@@ -226,7 +226,7 @@ impl Choices {
     }
 
     /// The best open action (ties go to the first of stand, hit, double, split).
-    pub fn best(&self) -> (Action, f64) {
+    pub(crate) fn best(&self) -> (Action, f64) {
         let mut best = (Action::Stehen, self.stand);
         for (a, v) in [
             (Action::Ziehen, Some(self.hit)),
@@ -246,9 +246,9 @@ impl Choices {
 /// One shoe (base) and up-card: the memoised values of every hand in it.
 pub(crate) struct Ctx<'g> {
     pub rules: Rules,
-    pub policy: Policy,
+    pub(crate) policy: Policy,
     /// The up-card's pip 1…10.
-    pub up: u8,
+    pub(crate) up: u8,
     base: [u16; 10],
     graph: &'g DealerGraph,
     dist: HashMap<u64, Dist>,
@@ -302,7 +302,7 @@ impl<'g> Ctx<'g> {
     }
 
     /// P(the hand is played): no dealer blackjack under a peek, else 1.
-    pub fn q(&self, n: &Node) -> f64 {
+    pub(crate) fn q(&self, n: &Node) -> f64 {
         if self.rules.peek {
             1.0 - self.p_dealer_blackjack(n)
         } else {
@@ -320,7 +320,7 @@ impl<'g> Ctx<'g> {
         d
     }
 
-    pub fn stand(&mut self, n: &Node) -> f64 {
+    pub(crate) fn stand(&mut self, n: &Node) -> f64 {
         let d = self.dist(n);
         let t = n.hand.value().total;
         let mut ev = d[BUST] - d[BJ];
@@ -342,7 +342,7 @@ impl<'g> Ctx<'g> {
             .map(move |v| (n.plus(v), f64::from(r[usize::from(v - 1)]) / f64::from(t)))
     }
 
-    pub fn hit(&mut self, n: &Node) -> f64 {
+    pub(crate) fn hit(&mut self, n: &Node) -> f64 {
         let mut ev = 0.0;
         for (child, p) in self.draws(n).collect::<Vec<_>>() {
             ev += p * if child.hand.bust() {
@@ -354,7 +354,7 @@ impl<'g> Ctx<'g> {
         ev
     }
 
-    pub fn double(&mut self, n: &Node) -> f64 {
+    pub(crate) fn double(&mut self, n: &Node) -> f64 {
         let mut ev = 0.0;
         for (child, p) in self.draws(n).collect::<Vec<_>>() {
             ev += p * if child.hand.bust() {
@@ -367,7 +367,7 @@ impl<'g> Ctx<'g> {
     }
 
     /// The value of a hand that may only stand or hit.
-    pub fn play(&mut self, n: &Node) -> f64 {
+    pub(crate) fn play(&mut self, n: &Node) -> f64 {
         if let Some(v) = self.play.get(&n.key) {
             return *v;
         }
@@ -431,14 +431,14 @@ impl<'g> Ctx<'g> {
 
 /// The result of splitting a pair: its value and how many hands of each kind it makes.
 #[derive(Debug, Clone, Copy)]
-pub struct Split {
-    pub value: f64,
+pub(crate) struct Split {
+    pub(crate) value: f64,
     /// Expected number of split hands that drew a card (each is one draw).
-    pub draws: f64,
+    pub(crate) draws: f64,
     /// Expected number of hands left holding the pair, unable or unwilling to resplit.
-    pub stuck: f64,
+    pub(crate) stuck: f64,
     /// P(card) for each pip in the split hands' shoe (index 1…10).
-    pub p: [f64; 11],
+    pub(crate) p: [f64; 11],
 }
 
 /// Splits pair `p` in `ctx`, whose base lacks the other pair card.
@@ -540,7 +540,7 @@ impl Chain<'_> {
 
 /// One up-card: the main context and one context per split pair.
 pub(crate) struct UpCard<'g> {
-    pub main: Ctx<'g>,
+    pub(crate) main: Ctx<'g>,
     splits: Vec<Option<Ctx<'g>>>,
     split_memo: [Option<Split>; 11],
 }
@@ -549,11 +549,11 @@ pub(crate) struct UpCard<'g> {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Start {
     /// The round's value given these cards and up-card, dealer blackjack included.
-    pub ev: f64,
+    pub(crate) ev: f64,
     /// The open actions (unnormalised), or `None` for a player blackjack.
-    pub choices: Option<Choices>,
-    pub can_double: bool,
-    pub can_split: bool,
+    pub(crate) choices: Option<Choices>,
+    pub(crate) can_double: bool,
+    pub(crate) can_split: bool,
 }
 
 impl<'g> UpCard<'g> {
@@ -577,7 +577,7 @@ impl<'g> UpCard<'g> {
         })
     }
 
-    pub fn split(&mut self, p: u8) -> Split {
+    pub(crate) fn split(&mut self, p: u8) -> Split {
         if let Some(s) = self.split_memo[usize::from(p)] {
             return s;
         }
@@ -586,7 +586,7 @@ impl<'g> UpCard<'g> {
         s
     }
 
-    pub fn start(&mut self, c1: u8, c2: u8) -> Start {
+    pub(crate) fn start(&mut self, c1: u8, c2: u8) -> Start {
         let node = Node::of(&[c1, c2]);
         let rules = self.main.rules;
         let pbj = self.main.p_dealer_blackjack(&node);
@@ -616,7 +616,7 @@ impl<'g> UpCard<'g> {
 
 /// A row of the published table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Row {
+pub(crate) enum Row {
     /// A splittable pair, by count value 2…11.
     Pair(u8),
     Soft(u8),
@@ -637,23 +637,23 @@ impl std::fmt::Display for Row {
 /// Where a cell is: row, up-card count value, and whether doubling is open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CellKey {
-    pub can_double: bool,
-    pub row: Row,
-    pub dealer: u8,
+    pub(crate) can_double: bool,
+    pub(crate) row: Row,
+    pub(crate) dealer: u8,
 }
 
 /// Sums over the situations of one cell, weighted by reach.
 #[derive(Debug, Clone, Copy)]
 pub struct CellSum {
     /// Probability per round of reaching the cell (expected occurrences).
-    pub reach: f64,
+    pub(crate) reach: f64,
     /// Σ reach · P(no dealer blackjack): how often the hand is actually played.
-    pub played: f64,
-    pub stand: f64,
-    pub hit: f64,
-    pub double: Option<f64>,
-    pub split: Option<f64>,
-    pub published: Action,
+    pub(crate) played: f64,
+    pub(crate) stand: f64,
+    pub(crate) hit: f64,
+    pub(crate) double: Option<f64>,
+    pub(crate) split: Option<f64>,
+    pub(crate) published: Action,
 }
 
 impl CellSum {

@@ -14,7 +14,7 @@ use crate::schemes::blackjack::rules::Rules;
 use crate::schemes::blackjack::strategy::{decide, Action};
 
 /// P(pip) for pip 1…10 (index 0 unused).
-pub fn p(pip: u8) -> f64 {
+pub(crate) fn p(pip: u8) -> f64 {
     if pip == 10 {
         4.0 / 13.0
     } else {
@@ -24,7 +24,7 @@ pub fn p(pip: u8) -> f64 {
 
 /// Dealer outcomes 17, 18, 19, 20, 21, bust, blackjack for an up-card pip,
 /// unnormalised under a peek (the blackjack hole card is left out).
-pub fn dealer(up: u8, r: &Rules) -> [f64; 7] {
+pub(crate) fn dealer(up: u8, r: &Rules) -> [f64; 7] {
     fn go(h: Hand, prob: f64, r: &Rules, out: &mut [f64; 7]) {
         for v in 1..=10u8 {
             let mut g = h;
@@ -56,11 +56,11 @@ pub fn dealer(up: u8, r: &Rules) -> [f64; 7] {
 /// Values for one up-card; all unnormalised as in [`crate::house_edge::exact`].
 pub(crate) struct Infinite {
     pub rules: Rules,
-    pub policy: Policy,
-    pub up: u8,
+    pub(crate) policy: Policy,
+    pub(crate) up: u8,
     d: [f64; 7],
     /// P(no dealer blackjack) under a peek, else 1.
-    pub q: f64,
+    pub(crate) q: f64,
     play: std::collections::HashMap<(u8, bool), f64>,
 }
 
@@ -78,7 +78,7 @@ impl Infinite {
         }
     }
 
-    pub fn stand(&self, total: u8) -> f64 {
+    pub(crate) fn stand(&self, total: u8) -> f64 {
         let d = &self.d;
         let mut ev = d[5] - d[6];
         for (dt, pk) in (17u8..).zip(&d[..5]) {
@@ -101,18 +101,18 @@ impl Infinite {
         }
     }
 
-    pub fn hit(&mut self, h: Hand) -> f64 {
+    pub(crate) fn hit(&mut self, h: Hand) -> f64 {
         (1..=10u8).map(|v| p(v) * self.after(h, v, &mut |s, g| s.play(g))).sum()
     }
 
-    pub fn double(&mut self, h: Hand) -> f64 {
+    pub(crate) fn double(&mut self, h: Hand) -> f64 {
         2.0 * (1..=10u8)
             .map(|v| p(v) * self.after(h, v, &mut |s, g| s.stand(g.value().total)))
             .sum::<f64>()
     }
 
     /// A hand that may only stand or hit (three cards or more).
-    pub fn play(&mut self, h: Hand) -> f64 {
+    pub(crate) fn play(&mut self, h: Hand) -> f64 {
         let key = (h.hard, h.ace);
         if let Some(v) = self.play.get(&key) {
             return *v;
@@ -173,7 +173,7 @@ impl Infinite {
     }
 
     /// Splitting pair `pair`: exact, since split hands are independent here.
-    pub fn split(&mut self, pair: u8) -> f64 {
+    pub(crate) fn split(&mut self, pair: u8) -> f64 {
         let w: f64 = (1..=10u8)
             .filter(|&c| c != pair)
             .map(|c| p(c) * self.post_split(pair, c))
@@ -213,7 +213,7 @@ impl Infinite {
     }
 
     /// The round's value for a two-card start, dealer blackjack included.
-    pub fn start(&mut self, a: u8, b: u8) -> f64 {
+    pub(crate) fn start(&mut self, a: u8, b: u8) -> f64 {
         let mut h = Hand::default();
         h.add(a);
         h.add(b);

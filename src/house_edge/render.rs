@@ -9,16 +9,17 @@ use crate::schemes::blackjack::strategy::Action;
 
 /// The figures of one exact check.
 pub struct ExactReport {
+    /// The table's rules the figures are for.
     pub rules: Rules,
     /// Player's expected value per initial bet, finite shoe, published table.
-    pub finite_table: f64,
+    pub(crate) finite_table: f64,
     /// The same with the best action at every decision by exact composition.
-    pub finite_best: f64,
+    pub(crate) finite_best: f64,
     /// Infinite deck, published table (exact).
-    pub infinite_table: f64,
+    pub(crate) infinite_table: f64,
     /// Infinite deck, best total-dependent play.
-    pub infinite_best: f64,
-    pub cells: std::collections::BTreeMap<CellKey, CellSum>,
+    pub(crate) infinite_best: f64,
+    pub(crate) cells: std::collections::BTreeMap<CellKey, CellSum>,
 }
 
 /// Runs every calculation (the finite ones on up to `jobs` threads).
@@ -36,14 +37,14 @@ pub fn exact_report(rules: &Rules, jobs: usize) -> ExactReport {
 }
 
 /// A cell whose published action is not the best.
-pub struct Deviation {
-    pub key: CellKey,
-    pub sum: CellSum,
-    pub best: Action,
+pub(crate) struct Deviation {
+    pub(crate) key: CellKey,
+    pub(crate) sum: CellSum,
+    pub(crate) best: Action,
     /// EV(best) − EV(published) per hand played.
-    pub per_hand: f64,
+    pub(crate) per_hand: f64,
     /// The same per round: what fixing this one cell would gain.
-    pub per_round: f64,
+    pub(crate) per_round: f64,
 }
 
 fn up(dealer: u8) -> String {
@@ -60,7 +61,7 @@ fn pct(x: f64) -> String {
 
 impl ExactReport {
     /// Every cell where another open action has a higher value.
-    pub fn deviations(&self) -> Vec<Deviation> {
+    pub(crate) fn deviations(&self) -> Vec<Deviation> {
         let mut out = Vec::new();
         for (key, sum) in &self.cells {
             let ph = sum.per_hand();

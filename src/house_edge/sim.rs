@@ -40,6 +40,7 @@ use crate::schemes::cursor::Round;
 
 /// Where a round's cards come from, in shoe order, as pips 1…10.
 pub trait CardSource {
+    /// The next card of the round, as its pip (ace 1, two to nine 2 to 9, ten and faces 10).
     fn draw(&mut self) -> u8;
 }
 
@@ -60,11 +61,6 @@ impl ShuffledShoe {
     pub(crate) fn card_at(&self, k: usize) -> u8 {
         u8::try_from(self.order[k] % 52).expect("below 52")
     }
-
-    /// How many cards the round has taken.
-    pub fn used(&self) -> usize {
-        self.pos
-    }
 }
 
 impl CardSource for ShuffledShoe {
@@ -83,6 +79,7 @@ pub struct FastShoe {
 }
 
 impl FastShoe {
+    /// A shoe of `decks` full decks whose picks come from xoshiro256++ seeded with `seed`.
     pub fn new(decks: u8, seed: [u8; 32]) -> Self {
         let pips = (0..decks).flat_map(|_| (0u8..52).map(pip)).collect();
         FastShoe {
@@ -127,6 +124,7 @@ impl CardSource for FastShoe {
 /// Hands per outcome and the money, summed over rounds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Rounds played.
     pub rounds: u64,
     /// Initial bets: rounds × seats.
     pub bets: u64,
@@ -136,22 +134,28 @@ pub struct Tally {
     pub blackjacks: u64,
     /// Player blackjacks against a dealer blackjack.
     pub blackjack_pushes: u64,
+    /// Hands that beat the dealer's final hand (blackjacks not included).
     pub wins: u64,
+    /// Hands that tied the dealer's total (blackjack pushes not included).
     pub pushes: u64,
     /// Losses, busts and dealer blackjacks included.
     pub losses: u64,
+    /// Hands that went over 21 (also counted in `losses`).
     pub busts: u64,
     /// Hands lost to a dealer blackjack.
     pub dealer_blackjacks: u64,
+    /// Hands doubled down.
     pub doubles: u64,
+    /// Splits made (each adds one hand to the seat).
     pub splits: u64,
     /// Sum of round results in tenths of a bet.
-    pub net: i128,
+    pub(crate) net: i128,
     /// Sum of squared round results (tenths²), for the confidence interval.
-    pub net_sq: u128,
+    pub(crate) net_sq: u128,
 }
 
 impl Tally {
+    /// Adds the counts and sums of `o` to these.
     pub fn add(&mut self, o: &Tally) {
         self.rounds += o.rounds;
         self.bets += o.bets;
@@ -408,9 +412,17 @@ fn settle(hands: &[[SeatHand; MAX_HANDS]], counts: &[usize], dealer: &Hand, deal
 #[derive(Debug, Clone)]
 pub enum Source {
     /// A fresh `cursor.shuffle` per round; `client_seed` is the seat seeds concatenated.
-    Verifiable { server_seed: String, client_seed: String },
+    Verifiable {
+        /// The server seed of every round.
+        server_seed: String,
+        /// The client seed of every round: the seat seeds concatenated in player order.
+        client_seed: String,
+    },
     /// xoshiro256++, seeded per chunk from `seed`.
-    Fast { seed: u64 },
+    Fast {
+        /// The run's seed: chunk k's generator is seeded with SHA-256 of it and k.
+        seed: u64,
+    },
 }
 
 /// Rounds per chunk: small for the slow verifiable shuffles (a smooth

@@ -18,6 +18,7 @@ pub struct InvalidInput {
 }
 
 impl InvalidInput {
+    /// An error for the request field `field` (or `request`), saying what was wrong in `reason`.
     pub fn new(field: impl Into<String>, reason: impl Into<String>) -> Self {
         InvalidInput {
             field: field.into(),
@@ -36,14 +37,23 @@ pub enum OpError {
     Invalid(#[from] InvalidInput),
     /// Occurs when an op name is not one this implementation knows.
     #[error("op {op:?} is not supported")]
-    Unsupported { op: String },
+    Unsupported {
+        /// The op name as the request gave it.
+        op: String,
+    },
     /// Occurs when a die finds no byte below 252 in all 16 rounds.
     #[error("{message}")]
-    Exhausted { message: String },
+    Exhausted {
+        /// Why there is no result, in words: the protocol error's message.
+        message: String,
+    },
     /// A wild target's package cannot take a valid request (a third
     /// party's limit, not a fault): the harness skips it and counts the reason.
     #[error("{reason}")]
-    Declined { reason: String },
+    Declined {
+        /// Why the package cannot take it; the harness counts declined cases by it.
+        reason: String,
+    },
 }
 
 impl OpError {

@@ -19,7 +19,7 @@ macro_rules! flags {
 
         impl Flag {
             /// Every flag, in the order the vector files list their notes.
-            pub const ALL: &'static [Flag] = &[$(Flag::$name,)*];
+            pub(crate) const ALL: &'static [Flag] = &[$(Flag::$name,)*];
 
             /// The flag's name, as the vector files carry it.
             pub fn name(self) -> &'static str {
@@ -29,7 +29,7 @@ macro_rules! flags {
             }
 
             /// What the flag means and the bug class it guards against.
-            pub fn note(self) -> &'static str {
+            pub(crate) fn note(self) -> &'static str {
                 match self {
                     $(Flag::$name => $note,)*
                 }
@@ -42,18 +42,13 @@ impl Flag {
     /// [`Flag::Heavy`] when an op's work (a count, a size, the steps of a
     /// walk) passes 10,000: the one threshold the self-test bundle leaves
     /// out above.
-    pub fn heavy(work: u64) -> Option<Flag> {
+    pub(crate) fn heavy(work: u64) -> Option<Flag> {
         (work > 10_000).then_some(Flag::Heavy)
-    }
-
-    /// The flag called `name`.
-    pub fn named(name: &str) -> Option<Flag> {
-        Flag::ALL.iter().copied().find(|f| f.name() == name)
     }
 }
 
 /// The names of `flags`, joined by ", " (as a report prints them).
-pub fn join(flags: &[Flag]) -> String {
+pub(crate) fn join(flags: &[Flag]) -> String {
     flags.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
 }
 
@@ -148,10 +143,14 @@ flags! {
     Tie => "Baccarat: player and banker tie.",
     PublishedField => "The case's answer is published by the operator or by a verifier of its scheme (a worked example, a validator's fixture, a player's exported roll; the comment names the source), not computed by provably.",
     LateGroup => "Lucky-number dice: the first five hex digits read 1,000,000 or more, so the lucky number comes from a later group. An implementation that reads group 0 only, or takes it mod 10^6, diverges.",
+    GroupAtLimit => "Lucky-number dice: a group reads exactly 1,000,000 (f4240), the smallest value skipped (\"over 999,999\"; the code's >= 1e6). An implementation that compares with > instead of >= keeps it.",
     HexAbove53 => "skin.club: the 15 hex digits read a value above 2^53, where a double (JavaScript's parseInt, PHP's hexdec) rounds it, and the roll of the rounded value is another. An implementation that parses them into a double diverges.",
     HexBelow53 => "skin.club: the 15 hex digits read a value below 2^53, which a double holds exactly: a parseInt port agrees here, the exact reading is checked on its own.",
     RoundsUp => "Freebitco.in: the first 8 hex digits divided by 429496.7295 have a fraction of one half or more, so rounding to nearest gives one more than the floor. An implementation that floors (or truncates) diverges.",
     RollEdge => "Freebitco.in: roll 0 or 10,000, an end of the range, which rounding reaches from half as many values as any roll between. A range held to 0 ..= 9,999 or 1 ..= 10,000 fails here.",
+    ToFixedParts => "BC.Game's old Classic Dice: the float rounded to nine decimals (toFixed(9)), as the page rounds it, gives another roll than the float itself (about 2.5 bets in a million). An implementation without the rounding diverges.",
+    WindowIndexParts => "BC.Game's new generation: the window's index is the first 15 hex digits (60 bits) mod 47; through a double (parseInt) they are rounded above 2^53 and give another index. An implementation that parses them into a double diverges.",
+    ColourEdge => "CSGOEmpire roulette: roll 0 (bonus), 7 (the last orange) or 8 (the first black), where a colour table off by one answers another colour.",
     // Negative cases (result: invalid).
     MissingField => "A required field is missing. The request is invalid; an implementation that fills in a default answers ok.",
     ExtraField => "A field the op does not take (a typo, another case, __proto__). The request is invalid, so that a typo cannot pass silently.",

@@ -9,7 +9,7 @@
 //! how to add an op or a scheme.
 //!
 //! Requests are validated once, while parsing: a [`Request`] can only be
-//! built through `Request::parse_with` or [`Request::of`], both of which check
+//! built through `Request::parse_with` or `Request::of`, both of which check
 //! every field against its [`Kind`], so code that holds a `Request` never
 //! sees an out-of-range value.
 
@@ -21,13 +21,13 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub mod error;
-pub mod flag;
+pub(crate) mod flag;
 pub mod ok;
-pub mod reading;
+pub(crate) mod reading;
 pub mod stats;
 pub mod strategy;
 
-pub use flag::Flag;
+pub(crate) use flag::Flag;
 pub use ok::{OkField, Shape};
 
 use crate::base::tape::Tape;
@@ -71,7 +71,7 @@ pub fn join_ints(values: &[u64]) -> String {
 }
 
 /// Whether `text` is 64 lowercase hex characters.
-pub fn is_hex64(text: &str) -> bool {
+pub(crate) fn is_hex64(text: &str) -> bool {
     text.len() == 64 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
@@ -81,7 +81,7 @@ pub struct Field {
     pub name: &'static str,
     pub kind: Kind,
     /// The value a request that leaves the field out gets; `None`: the field is required.
-    pub default: Option<FieldDefault>,
+    pub(crate) default: Option<FieldDefault>,
     /// The value `provably derive` fills in when the flag is not given
     /// (a convenience of the command line; the protocol still requires the field).
     pub cli_default: Option<u64>,
@@ -89,7 +89,7 @@ pub struct Field {
 
 /// The default of an optional field.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum FieldDefault {
+pub(crate) enum FieldDefault {
     Bool(bool),
     Int(u64),
 }
@@ -99,7 +99,7 @@ impl Field {
         Field::new(name, Kind::Text)
     }
     /// An integer that picks a case (nonce, cursor, die number): 0 ..= 2^53−1.
-    pub const fn counter(name: &'static str) -> Field {
+    pub(crate) const fn counter(name: &'static str) -> Field {
         Field::new(
             name,
             Kind::Int {
@@ -111,7 +111,7 @@ impl Field {
         )
     }
     /// An integer that says how much there is (a count, a range, a number of decks).
-    pub const fn size(name: &'static str, min: u64, max: u64) -> Field {
+    pub(crate) const fn size(name: &'static str, min: u64, max: u64) -> Field {
         Field::new(
             name,
             Kind::Int {
@@ -123,7 +123,7 @@ impl Field {
         )
     }
     /// A size that takes only the listed values (ascending), as the schemas say.
-    pub const fn size_of(name: &'static str, values: &'static [u64]) -> Field {
+    pub(crate) const fn size_of(name: &'static str, values: &'static [u64]) -> Field {
         Field::new(
             name,
             Kind::Int {
@@ -143,14 +143,14 @@ impl Field {
         }
     }
     /// The same field, optional on the wire with `value` as its default.
-    pub const fn or(self, value: FieldDefault) -> Field {
+    pub(crate) const fn or(self, value: FieldDefault) -> Field {
         Field {
             default: Some(value),
             ..self
         }
     }
     /// The same field, filled in with `value` by `provably derive` when not given.
-    pub const fn cli_default(self, value: u64) -> Field {
+    pub(crate) const fn cli_default(self, value: u64) -> Field {
         Field {
             cli_default: Some(value),
             ..self
@@ -164,13 +164,13 @@ pub mod fields {
 
     pub(crate) const SERVER_SEED: Field = Field::text("serverSeed");
     pub(crate) const CLIENT_SEED: Field = Field::text("clientSeed");
-    pub const NONCE: Field = Field::counter("nonce");
+    pub(crate) const NONCE: Field = Field::counter("nonce");
     pub(crate) const CURSOR: Field = Field::counter("cursor").cli_default(0);
     pub(crate) const RANGE: Field = Field::size("range", 1, MAX_SAFE_INTEGER);
-    pub const COUNT: Field = Field::size("count", 0, MAX_COUNT);
+    pub(crate) const COUNT: Field = Field::size("count", 0, MAX_COUNT);
 }
 
-/// A validated field value. Only the parser and [`Request::of`] make them,
+/// A validated field value. Only the parser and `Request::of` make them,
 /// after checking the value against its field's [`Kind`].
 #[derive(Debug, Clone, PartialEq)]
 pub enum Arg {
@@ -222,9 +222,9 @@ impl Arg {
 pub struct Secret {
     pub field: &'static str,
     /// Returns the commitment (lowercase hex) of the secret.
-    pub commit: fn(&Arg) -> String,
+    pub(crate) commit: fn(&Arg) -> String,
     /// The op that answers the commitment (`cursor.hash`, `selfpoker.commit`).
-    pub commit_op: &'static str,
+    pub(crate) commit_op: &'static str,
 }
 
 /// One op of protocol v1.
@@ -317,7 +317,7 @@ pub struct Parting {
     pub group: String,
     pub story: String,
     /// The HMAC of the step where the two sides part, for ops built on one.
-    pub step: Option<Step>,
+    pub(crate) step: Option<Step>,
 }
 
 impl Parting {
@@ -331,7 +331,7 @@ impl Parting {
 
     /// The same parting, at the HMAC step `step`.
     #[must_use]
-    pub fn at(self, step: Step) -> Parting {
+    pub(crate) fn at(self, step: Step) -> Parting {
         Parting {
             step: Some(step),
             ..self
@@ -344,17 +344,17 @@ impl Parting {
 /// of the target to tell an HMAC input that differs from a draw or mapping
 /// that differs).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Step {
+pub(crate) struct Step {
     /// The HMAC key (a server seed) as text.
-    pub key: String,
+    pub(crate) key: String,
     /// The HMAC message.
-    pub message: String,
+    pub(crate) message: String,
     /// A request of a lower op whose answer holds this MAC's bytes, if the
     /// scheme has one (`cursor.raw`, `shoe.stream`, `cursor.shuffle`).
-    pub lower: Option<Request>,
+    pub(crate) lower: Option<Request>,
     /// The answer is this MAC's bytes: any difference is in the HMAC's
     /// input (or the HMAC itself), not in a draw.
-    pub is_mac: bool,
+    pub(crate) is_mac: bool,
 }
 
 impl Step {
@@ -370,7 +370,7 @@ impl Step {
 
     /// The step of an op whose answer is the MAC itself.
     #[must_use]
-    pub fn mac(self) -> Step {
+    pub(crate) fn mac(self) -> Step {
         Step { is_mac: true, ..self }
     }
 }
@@ -406,19 +406,19 @@ pub(crate) fn drawn(target_j: Option<usize>, got_at_i: Option<&Value>) -> String
 
 /// A file a scheme writes from its own tables: its path relative to the
 /// repository root, and its text.
-pub type Generated = (&'static str, fn() -> String);
+pub(crate) type Generated = (&'static str, fn() -> String);
 
 /// A scheme: its ops. The list of schemes is [`crate::registry`], above
 /// the schemes; their vectors are registered in [`crate::vectors`].
 pub struct Scheme {
     pub name: &'static str,
     /// Where the scheme is published (named in every vector file).
-    pub source: &'static str,
+    pub(crate) source: &'static str,
     pub ops: &'static [&'static OpSpec],
     /// Files `provably vectors` writes from the scheme's own tables, as
     /// (path relative to the repository root, text): one source for both
     /// languages (Stake's payout tables for its JS twin).
-    pub generated: &'static [Generated],
+    pub(crate) generated: &'static [Generated],
 }
 
 #[cfg(test)]
@@ -447,7 +447,7 @@ impl Request {
     ///
     /// # Panics
     /// When a value does not fit its field: a bug in the caller.
-    pub fn of(op: &'static OpSpec, args: Vec<Arg>) -> Request {
+    pub(crate) fn of(op: &'static OpSpec, args: Vec<Arg>) -> Request {
         assert_eq!(args.len(), op.fields.len(), "{}: wrong number of fields", op.name);
         for (f, a) in op.fields.iter().zip(&args) {
             // Any string is a text: a generated seed of 10,000 bytes need
@@ -510,7 +510,7 @@ impl Request {
         }
     }
 
-    pub fn number(&self, field: Field) -> f64 {
+    pub(crate) fn number(&self, field: Field) -> f64 {
         match self.arg(&field) {
             Arg::Number(v) => *v,
             other => panic!("{} is {other:?}, not a number", field.name),
@@ -524,7 +524,7 @@ impl Request {
         }
     }
 
-    pub fn flag(&self, field: Field) -> bool {
+    pub(crate) fn flag(&self, field: Field) -> bool {
         match self.arg(&field) {
             Arg::Bool(b) => *b,
             other => panic!("{} is {other:?}, not a boolean", field.name),
@@ -532,7 +532,7 @@ impl Request {
     }
 
     /// The same request with one field changed; `None` if the value does not fit.
-    pub fn with(&self, name: &str, value: &Value) -> Option<Request> {
+    pub(crate) fn with(&self, name: &str, value: &Value) -> Option<Request> {
         let mut v = self.to_value();
         v.as_object_mut()?.insert(name.to_string(), value.clone());
         let op = self.op;
@@ -553,7 +553,7 @@ impl Request {
     }
 
     /// Appends [`Request::line`] to `out`.
-    pub(crate) fn write_line(&self, id: i64, out: &mut Vec<u8>) {
+    pub fn write_line(&self, id: i64, out: &mut Vec<u8>) {
         serde_json::to_writer(out, &WithId(id, self)).expect("requests serialize");
     }
 
@@ -595,14 +595,14 @@ impl Request {
     }
 
     /// The request reader: the members of a request object, in text order
-    /// ([`crate::base::json::read_members`]; an `id` member is ignored),
+    /// (`crate::base::json::read_members`; an `id` member is ignored),
     /// read through the op's declaration into its typed fields. Every
     /// request is read here: `serve`'s lines, the harness's, `derive`'s,
     /// `verify`'s and the audit's rounds. The errors do not depend on the
     /// key order: `op` first, then a missing or mistyped field (in the
     /// op's field order), then a key the op does not take (in text order),
     /// then a value outside its limits.
-    pub(crate) fn read(
+    pub fn read(
         members: Vec<(String, Value)>,
         find: impl Fn(&str) -> Option<&'static OpSpec>,
     ) -> Result<Request, OpError> {
@@ -812,12 +812,12 @@ pub(crate) fn type_name(v: &Value) -> &'static str {
 /// A value quoted for an error message, cut to a readable length: how
 /// every story and headline quotes what a target answered, so a finding
 /// costs the same whatever the target sent.
-pub fn short(v: &Value) -> String {
+pub(crate) fn short(v: &Value) -> String {
     clip(v.to_string())
 }
 
 /// Text cut to [`short`]'s length (a target's error kind or message).
-pub fn clip(text: impl Into<String>) -> String {
+pub(crate) fn clip(text: impl Into<String>) -> String {
     let mut s = text.into();
     if s.len() > 60 {
         let mut end = 57;

@@ -36,7 +36,7 @@ pub enum Shape {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct OkField {
     pub name: &'static str,
-    pub shape: Shape,
+    pub(crate) shape: Shape,
 }
 
 impl OkField {
@@ -61,7 +61,7 @@ impl Shape {
     }
 
     /// A list of `items` of any length.
-    pub const fn list(items: &'static Shape) -> Shape {
+    pub(crate) const fn list(items: &'static Shape) -> Shape {
         Shape::List {
             items,
             min: None,
@@ -81,7 +81,7 @@ impl Shape {
     }
 
     /// The shape as JSON Schema (the keys in the order the schema files have them).
-    pub fn schema(&self) -> Value {
+    pub(crate) fn schema(&self) -> Value {
         match *self {
             Shape::Text { pattern, max_length } => {
                 let mut s = json!({ "type": "string", "pattern": pattern });

@@ -15,7 +15,7 @@ pub struct Reading {
     /// A short name, as findings and vector flags name it.
     pub name: &'static str,
     /// Where the reading is published (a URL, a crate and file).
-    pub source: &'static str,
+    pub(crate) source: &'static str,
     /// The `ok` object this reading answers; `None` where it answers no
     /// JSON value (an infinite multiplier).
     pub ok: fn(&Request) -> Option<Value>,
@@ -23,7 +23,7 @@ pub struct Reading {
 
 impl Reading {
     /// How a finding names it: "follows reading X (source)".
-    pub fn words(&self) -> String {
+    pub(crate) fn words(&self) -> String {
         format!("follows reading {} ({})", self.name, self.source)
     }
 }

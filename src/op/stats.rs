@@ -49,7 +49,7 @@
 //! ```
 //!
 //! The exact laws every scheme builds its cells from ([`pick_counts`],
-//! [`shuffle_marginals`], [`uniform`]) live here, below the schemes; each is
+//! [`shuffle_marginals`], `uniform`) live here, below the schemes; each is
 //! checked against enumeration in tests/stats.rs.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -81,25 +81,26 @@ impl Stats {
 /// penetration, a range, a row count); unused ones are 0.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Family {
-    pub a: u64,
-    pub b: u64,
+    pub(crate) a: u64,
+    pub(crate) b: u64,
 }
 
 impl Family {
-    pub const ONE: Family = Family { a: 0, b: 0 };
+    pub(crate) const ONE: Family = Family { a: 0, b: 0 };
 
+    /// The family of one parameter `a` (`b` is 0).
     pub const fn of(a: u64) -> Family {
         Family { a, b: 0 }
     }
 
     /// `a` as a size (a deck count, a shuffle's length): families are small.
-    pub fn size(self) -> usize {
+    pub(crate) fn size(self) -> usize {
         usize::try_from(self.a).expect("a family's parameter is small")
     }
 }
 
 /// Reads the cells of one derived round ([`Model::sample`]).
-pub type Sampler = fn(Family, &Request, &Value, &mut Vec<(u32, u16)>) -> Option<Option<Step>>;
+pub(crate) type Sampler = fn(Family, &Request, &Value, &mut Vec<(u32, u16)>) -> Option<Option<Step>>;
 
 /// How an op's outcomes are counted.
 #[derive(Debug, Clone, Copy)]
@@ -109,14 +110,14 @@ pub struct Model {
     pub family: fn(&Request) -> Option<Family>,
     /// The number of tests and the most cells of any (what a count table
     /// needs, without computing probabilities).
-    pub shape: fn(Family) -> (usize, usize),
+    pub(crate) shape: fn(Family) -> (usize, usize),
     /// Every test of a family, with its cells' exact probabilities.
     pub layout: fn(Family) -> Layout,
     /// Appends (test, cell) for every test a derived round feeds and returns
     /// its serial step (`Some(None)`: none). `ok` is the op's derived `ok`
     /// object; `None` when it is not of the expected shape (which a derived
     /// outcome always is).
-    pub sample: Sampler,
+    pub(crate) sample: Sampler,
 }
 
 /// A family's tests: the configuration's words, each test's name with the
@@ -127,13 +128,15 @@ pub struct Layout {
     /// The parameters as the report names them (`decks=6 penetration=0.75`),
     /// empty for an op with one family; the report's family is the op's name
     /// and these.
-    pub params: String,
+    pub(crate) params: String,
+    /// Each test's name with the exact probability of every cell (a round adds one count to one cell of each test).
     pub tests: Vec<(String, Vec<f64>)>,
     /// The marginal of the value the serial tests follow along nonces.
-    pub serial: Option<Vec<f64>>,
+    pub(crate) serial: Option<Vec<f64>>,
 }
 
 impl Layout {
+    /// A layout of no tests yet, named by the parameters `params` (empty for an op with one family).
     pub fn new(params: impl Into<String>) -> Layout {
         Layout {
             params: params.into(),
@@ -144,7 +147,7 @@ impl Layout {
 
     /// The same layout with serial tests on a value of this marginal.
     #[must_use]
-    pub fn serial(self, marginal: Vec<f64>) -> Layout {
+    pub(crate) fn serial(self, marginal: Vec<f64>) -> Layout {
         Layout {
             serial: Some(marginal),
             ..self
@@ -171,9 +174,9 @@ impl Layout {
 /// in it, and the value followed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Step {
-    pub stream: u64,
-    pub index: u64,
-    pub value: u16,
+    pub(crate) stream: u64,
+    pub(crate) index: u64,
+    pub(crate) value: u16,
 }
 
 impl Step {
@@ -197,17 +200,17 @@ fn stream_hash(parts: &[&[u8]]) -> u64 {
 }
 
 /// A test's index as a cell coordinate.
-pub fn at(t: usize) -> u32 {
+pub(crate) fn at(t: usize) -> u32 {
     u32::try_from(t).expect("a few hundred tests")
 }
 
 /// A small JSON integer as a cell.
-pub fn small(v: &Value) -> Option<u16> {
+pub(crate) fn small(v: &Value) -> Option<u16> {
     v.as_u64().and_then(|v| u16::try_from(v).ok())
 }
 
 /// n equally likely cells.
-pub fn uniform(n: usize) -> Vec<f64> {
+pub(crate) fn uniform(n: usize) -> Vec<f64> {
     #[allow(clippy::cast_precision_loss, reason = "n is a few hundred at most")]
     let p = 1.0 / n as f64;
     vec![p; n]
@@ -233,7 +236,7 @@ pub fn pick_law(m: u64) -> Vec<f64> {
 
 /// Sums the words of ⌊v·m/2³²⌋ into the cells `cell(value)` (exact in u64,
 /// one division each).
-pub fn pooled(m: u64, cells: usize, cell: impl Fn(u64) -> usize) -> Vec<f64> {
+pub(crate) fn pooled(m: u64, cells: usize, cell: impl Fn(u64) -> usize) -> Vec<f64> {
     let mut words = vec![0u64; cells];
     for (v, c) in (0..m).zip(pick_counts(m, 32)) {
         words[cell(v)] += c;

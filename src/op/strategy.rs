@@ -302,7 +302,7 @@ pub(crate) fn big_int() -> BoxedStrategy<u64> {
 /// in a thousand anywhere up to `max`, one in a thousand exactly `max`. A
 /// 100,000-element cursor shuffle costs a WebCrypto target about two
 /// seconds, so a default run of 1,000 cases sends about three such long ones.
-pub fn size(min: u64, max: u64) -> BoxedStrategy<u64> {
+pub(crate) fn size(min: u64, max: u64) -> BoxedStrategy<u64> {
     prop_oneof![
         600 => min..=max.min(60),
         300 => min..=max.min(300),

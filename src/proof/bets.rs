@@ -36,7 +36,7 @@ use serde_json::{json, Value};
 use super::{Event, Finding, FindingKind, Place, RoundVerdict};
 
 /// The most separate runs of nonces an audit follows (about 100 MiB at the cap).
-pub const MAX_RUNS: usize = 1 << 20;
+pub(crate) const MAX_RUNS: usize = 1 << 20;
 
 /// The runs of one seed pair: start → end, inclusive, disjoint and not adjacent.
 type Runs = BTreeMap<u64, u64>;
@@ -193,6 +193,16 @@ impl Bets {
     /// Every round has been seen: each seed pair's gaps go to `out`, with
     /// their source, pair by pair in the order of their first bets.
     pub(crate) fn finish(&mut self, out: &mut dyn FnMut(usize, &Event) -> std::io::Result<()>) -> std::io::Result<()> {
+        self.finish_as(gap, out)
+    }
+
+    /// [`Bets::finish`], each run missing written by `gap` (at, client,
+    /// first, last): a crash history's missing games are not nonces.
+    pub(crate) fn finish_as(
+        &mut self,
+        gap: fn(Place, &str, u64, u64) -> Finding,
+        out: &mut dyn FnMut(usize, &Event) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
         let mut pairs: Vec<(String, Pair)> = std::mem::take(&mut self.pairs)
             .into_values()
             .flat_map(HashMap::into_iter)
@@ -317,6 +327,7 @@ mod tests {
                 line: None,
             }),
             counted: None,
+            game: None,
         }
     }
 

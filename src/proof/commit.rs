@@ -20,20 +20,28 @@ pub(crate) struct EpochHead {
     pub secret: Option<(&'static str, Value)>,
     /// The secret as text (a server seed), shared by the epoch's bets.
     pub text: Option<std::sync::Arc<str>>,
+    /// A crash history's chain (the epoch's `chain` in place of a secret),
+    /// read once for its games, or why it cannot be.
+    pub chain: Option<Result<std::sync::Arc<super::chain::Head>, FieldError>>,
 }
 
 impl EpochHead {
     pub fn new(epoch: u64, line: Option<u64>, secret: Option<(&'static str, Value)>) -> EpochHead {
         let text = secret.as_ref().and_then(|(_, v)| v.as_str()).map(std::sync::Arc::from);
+        let chain = secret
+            .as_ref()
+            .filter(|(field, _)| *field == super::chain::KEY)
+            .map(|(_, v)| super::chain::Head::read(v).map(std::sync::Arc::new));
         EpochHead {
             epoch,
             line,
             secret,
             text,
+            chain,
         }
     }
 
-    pub fn place(&self) -> Place {
+    pub(crate) fn place(&self) -> Place {
         Place::epoch(self.epoch, self.line)
     }
 }
@@ -48,6 +56,17 @@ pub(crate) fn secret_fields() -> &'static [&'static str] {
                 out.push(s.field);
             }
         }
+        out
+    })
+}
+
+/// The keys that head an epoch: a committed secret's, or a crash
+/// history's `chain` (an epoch holds one of them).
+pub(crate) fn head_fields() -> &'static [&'static str] {
+    static FIELDS: OnceLock<Vec<&'static str>> = OnceLock::new();
+    FIELDS.get_or_init(|| {
+        let mut out = secret_fields().to_vec();
+        out.push(super::chain::KEY);
         out
     })
 }
@@ -67,7 +86,7 @@ pub(crate) fn commit_op(field: &str) -> Option<&'static OpSpec> {
 
 /// The commitment (lowercase hex) of `value` as the secret `field`, held to
 /// the field's rules by the protocol parser.
-pub fn commitment(field: &str, value: &Value) -> Result<String, FieldError> {
+pub(crate) fn commitment(field: &str, value: &Value) -> Result<String, FieldError> {
     let spec = commit_op(field).ok_or_else(|| FieldError::new(field, "is not a committed secret"))?;
     let secret = spec.secret.expect("a commit op has a secret");
     let mut m = Map::new();
@@ -84,8 +103,17 @@ pub(crate) fn is_commitment(text: &str) -> bool {
     text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
-/// Checks an epoch's `commit` (None: the key is left out).
-pub(crate) fn check_commit(head: &EpochHead, commit: Option<&Value>) -> Event {
+/// Checks an epoch's `commit` (None: the key is left out). A crash
+/// history has no commitment of its own to check: its games are checked
+/// against its terminating hash ([`super::chain::check_commit`]).
+pub(crate) fn check_commit(head: &EpochHead, commit: Option<&Value>) -> Option<Event> {
+    if let Some(chain) = &head.chain {
+        return super::chain::check_commit(head.place(), chain.as_ref().err(), commit);
+    }
+    Some(check_seed_commit(head, commit))
+}
+
+fn check_seed_commit(head: &EpochHead, commit: Option<&Value>) -> Event {
     let at = head.place();
     let epoch = head.epoch;
     let invalid = |e: FieldError| Event::Commit {

@@ -61,7 +61,7 @@ impl Shape {
     ///
     /// # Panics
     /// When a declared pattern is not a regular expression (a bug in the op table).
-    pub fn of(shape: &crate::op::Shape) -> Shape {
+    pub(crate) fn of(shape: &crate::op::Shape) -> Shape {
         use crate::op::Shape as Decl;
         match *shape {
             Decl::Text { pattern, .. } => {

@@ -1,11 +1,13 @@
 //! The audit's last stage: every event seen in document order before it
 //! goes out. Bet histories follow each seed pair's nonces (a nonce bet
-//! twice becomes a mismatch at the second round), the statistics count
-//! each round's cells, and the counts add every event up.
+//! twice becomes a mismatch at the second round), crash histories each
+//! chain's games (`super::chain::Chains`), the statistics count each
+//! round's cells, and the counts add every event up.
 
 use std::io;
 
 use super::bets::Bets;
+use super::chain::Chains;
 use super::{Counts, Event};
 use crate::stats::Collector;
 
@@ -13,6 +15,7 @@ use crate::stats::Collector;
 pub(crate) struct Fold<'a> {
     bets: Option<&'a mut Bets>,
     stats: Option<&'a mut Collector>,
+    chains: &'a mut Chains,
     on_event: &'a mut dyn FnMut(&Event) -> io::Result<()>,
     counts: Counts,
 }
@@ -21,11 +24,13 @@ impl<'a> Fold<'a> {
     pub(crate) fn new(
         bets: Option<&'a mut Bets>,
         stats: Option<&'a mut Collector>,
+        chains: &'a mut Chains,
         on_event: &'a mut dyn FnMut(&Event) -> io::Result<()>,
     ) -> Fold<'a> {
         Fold {
             bets,
             stats,
+            chains,
             on_event,
             counts: Counts::default(),
         }
@@ -48,9 +53,10 @@ impl<'a> Fold<'a> {
             }
         }
         let extra = self.bets.as_deref_mut().and_then(|b| b.see(&mut e));
+        let chained = self.chains.see(&mut e);
         self.counts.add(&e);
         (self.on_event)(&e)?;
-        if let Some(x) = extra {
+        for x in extra.into_iter().chain(chained) {
             self.counts.add(&x);
             (self.on_event)(&x)?;
         }

@@ -1,5 +1,7 @@
-//! Proof documents, version 1: whole games, tournaments, seed rotations and
-//! archives checked in one step (docs/proofs.md is the normative text).
+//! Proof documents, versions 1 and 2: whole games, tournaments, seed
+//! rotations, archives and crash histories checked in one step
+//! (docs/proofs.md is the normative text). Version 2 is version 1 with the
+//! crash history's epoch ([`chain`]).
 //!
 //! A document is `{"proof": 1, "title": …, "epochs": [epoch, …]}`; a file
 //! that does not start with `{` and then `"proof"` is JSON lines, one epoch
@@ -52,19 +54,22 @@
 //! input into units of work without parsing the rounds (a structural
 //! scanner, `scan`, walks documents; JSON lines are split at newlines and
 //! each line's epoch walked the same way); one worker per core checks them
-//! (`round`, `commit`, with `compare` the one comparer of an observation
-//! and its derivation); and the events come back in document order through
-//! a bounded window to the fold (`fold`, with `bets`), so memory does not
-//! grow with the input.
+//! (`round`, a crash history's games by `game`, `commit`, with `compare`
+//! the one comparer of an observation and its derivation); and the events
+//! come back in document order through a bounded window to the fold
+//! (`fold`, with `bets` and `chain`), so memory does not grow with the
+//! input.
 
 // The audit, stage by stage: what the input is and how it is scanned,
 // reading it into units, one round's check and its comparison, the
 // commitment, and the fold with the bet histories; `run` joins them.
 pub(crate) mod bets;
+pub mod chain;
 pub(crate) mod commit;
 pub mod compare;
 pub(crate) mod fold;
 pub(crate) mod format;
+pub(crate) mod game;
 pub(crate) mod read;
 pub mod round;
 pub mod run;
@@ -79,13 +84,16 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use commit::commitment;
 pub use compare::{compare, Comparison, Difference};
 pub use round::seat_seed;
 pub use run::audit;
 
 /// The version of the proof format this module reads and writes.
-pub const VERSION: u64 = 1;
+pub(crate) const VERSION: u64 = 1;
+
+/// The versions a document may say it is: 1, and 2, which is 1 with crash
+/// histories ([`chain`]), written as 2 so that a reader of 1 refuses it.
+pub(crate) const READS: [u64; 2] = [VERSION, chain::VERSION];
 
 /// How an audit runs.
 #[derive(Debug, Clone)]
@@ -197,7 +205,7 @@ pub struct Finding {
     pub round: Option<u64>,
     pub kind: FindingKind,
     pub field: Option<String>,
-    pub index: Option<u64>,
+    pub(crate) index: Option<u64>,
     pub derived: Value,
     pub observed: Value,
     pub reason: Option<String>,
@@ -222,7 +230,7 @@ impl Finding {
     }
 
     /// Where the finding is.
-    pub fn place(&self) -> Place {
+    pub(crate) fn place(&self) -> Place {
         Place {
             epoch: self.epoch,
             round: self.round,
@@ -299,7 +307,7 @@ pub enum ProofError {
 }
 
 impl ProofError {
-    pub fn place(&self) -> Place {
+    pub(crate) fn place(&self) -> Place {
         match self {
             ProofError::NotJson { at, .. }
             | ProofError::Field { at, .. }
@@ -332,11 +340,11 @@ impl ProofError {
 }
 
 /// A field error before it is placed: what reading a round or an epoch finds
-/// ([`FieldError::at`] places it).
+/// (`FieldError::at` places it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldError {
     pub field: String,
-    pub index: Option<u64>,
+    pub(crate) index: Option<u64>,
     pub reason: String,
 }
 
@@ -348,7 +356,7 @@ impl FieldError {
             reason: reason.into(),
         }
     }
-    pub fn at(self, at: Place) -> ProofError {
+    pub(crate) fn at(self, at: Place) -> ProofError {
         ProofError::Field {
             at,
             field: self.field,
@@ -407,6 +415,8 @@ pub enum Event {
         bet: Option<Bet>,
         /// What the round gives the statistics (`audit --stats`), counted in order.
         counted: Option<crate::stats::Counted>,
+        /// The round is a game of a crash history: its place on its chain, followed by `chain::Chains`.
+        game: Option<Box<chain::Game>>,
     },
     /// Something invalid that is not a round: the document, a line, an epoch's field.
     Invalid(Finding),
@@ -418,9 +428,9 @@ pub enum Event {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bet {
     /// The seed pair: the epoch's revealed server seed and the round's client seed.
-    pub server: std::sync::Arc<str>,
-    pub client: String,
-    pub nonce: u64,
+    pub(crate) server: std::sync::Arc<str>,
+    pub(crate) client: String,
+    pub(crate) nonce: u64,
     /// The epoch's line, for JSON lines.
     pub line: Option<u64>,
 }
@@ -483,8 +493,8 @@ pub struct Counts {
     pub invalid: u64,
     pub unobserved: u64,
     pub commit_ok: u64,
-    pub commit_mismatch: u64,
-    pub commit_absent: u64,
+    pub(crate) commit_mismatch: u64,
+    pub(crate) commit_absent: u64,
     /// Invalid findings that belong to no round: the document, a line, an
     /// epoch field, a commitment that is not hex.
     pub invalid_other: u64,
@@ -514,7 +524,7 @@ impl Counts {
 
     /// Counts one event, or `None` (and nothing counted) when a count it
     /// adds to is at 2^64 − 1: for counts read from elsewhere (a partial).
-    pub fn checked_add(&mut self, e: &Event) -> Option<()> {
+    pub(crate) fn checked_add(&mut self, e: &Event) -> Option<()> {
         let mut one = Counts::default();
         one.add(e);
         *self = self.checked_sum(&one)?;
@@ -522,7 +532,7 @@ impl Counts {
     }
 
     /// The count of rounds with this verdict.
-    pub fn verdict_mut(&mut self, v: RoundVerdict) -> &mut u64 {
+    pub(crate) fn verdict_mut(&mut self, v: RoundVerdict) -> &mut u64 {
         match v {
             RoundVerdict::Match => &mut self.matched,
             RoundVerdict::Mismatch => &mut self.mismatch,
@@ -533,7 +543,7 @@ impl Counts {
     }
 
     /// The count of rounds with this verdict.
-    pub fn rounds_of(&self, v: RoundVerdict) -> u64 {
+    pub(crate) fn rounds_of(&self, v: RoundVerdict) -> u64 {
         let mut c = *self;
         *c.verdict_mut(v)
     }
@@ -547,7 +557,7 @@ impl Counts {
 
     /// The sum of two counts, or `None` when a count would pass 2^64 − 1:
     /// for counts read from elsewhere (a partial), which need not be true.
-    pub fn checked_sum(&self, o: &Counts) -> Option<Counts> {
+    pub(crate) fn checked_sum(&self, o: &Counts) -> Option<Counts> {
         let mut sum = *self;
         for (a, b) in sum.fields_mut().into_iter().zip(o.fields()) {
             *a = a.checked_add(b)?;

@@ -61,12 +61,12 @@ use crate::stats::Collector;
 
 /// The version of the partial format this module reads and writes: 2 since
 /// parts end with their length and digest and a partial with its close.
-pub const PARTIAL_VERSION: u64 = 2;
+pub(crate) const PARTIAL_VERSION: u64 = 2;
 
 /// One line of a partial result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub enum Record {
+pub(crate) enum Record {
     Partial(Header),
     Part(PartHead),
     Finding(Finding),
@@ -83,7 +83,7 @@ pub struct Header {
     pub version: u64,
     /// The version of `provably` that wrote it: the rules an audit applies
     /// are those of its version, so parts of two versions do not merge.
-    pub provably: String,
+    pub(crate) provably: String,
     /// `audit --stats`.
     pub stats: bool,
 }
@@ -109,18 +109,22 @@ pub struct PartHead {
 }
 
 /// Rounds `round … round + count − 1` of one epoch, bets of one seed pair
-/// on nonces `nonce … nonce + count − 1`, all with one verdict.
+/// on nonces `nonce … nonce + count − 1`, all with one verdict; with
+/// `game`, games `nonce …` of one crash history, whose chain is `server`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct BetRun {
-    pub server: String,
-    pub client: String,
-    pub nonce: u64,
-    pub count: u64,
+pub(crate) struct BetRun {
+    pub(crate) server: String,
+    pub(crate) client: String,
+    pub(crate) nonce: u64,
+    pub(crate) count: u64,
     pub epoch: u64,
     pub round: u64,
     pub line: Option<u64>,
-    pub verdict: RoundVerdict,
+    pub(crate) verdict: RoundVerdict,
+    /// Games of a crash history ([`super::chain`]), not bets.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) game: bool,
 }
 
 /// A part's counts, as its audit counted them (before bet histories), and
@@ -128,56 +132,56 @@ pub struct BetRun {
 /// SHA-256 of their lines (newlines included), in lowercase hex.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PartEnd {
-    pub counts: Counts,
-    pub records: u64,
-    pub sha256: String,
+pub(crate) struct PartEnd {
+    pub(crate) counts: Counts,
+    pub(crate) records: u64,
+    pub(crate) sha256: String,
 }
 
 /// The last line of a partial: its parts, and the SHA-256 of every line
 /// before this one (newlines included), in lowercase hex.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Close {
-    pub parts: u64,
-    pub sha256: String,
+pub(crate) struct Close {
+    pub(crate) parts: u64,
+    pub(crate) sha256: String,
 }
 
 /// The statistics' count tables.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Tables {
+pub(crate) struct Tables {
     pub rounds: u64,
     pub untested: u64,
     pub tables: Vec<TableCounts>,
     /// The families past the cap.
-    pub past: Vec<FamilyName>,
+    pub(crate) past: Vec<FamilyName>,
 }
 
 /// A family by name: the op and its two parameters.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct FamilyName {
+pub(crate) struct FamilyName {
     pub op: String,
-    pub a: u64,
-    pub b: u64,
+    pub(crate) a: u64,
+    pub(crate) b: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct TableCounts {
+pub(crate) struct TableCounts {
     pub op: String,
-    pub a: u64,
-    pub b: u64,
+    pub(crate) a: u64,
+    pub(crate) b: u64,
     pub rounds: u64,
     /// counts[test · stride + cell], as the family's layout orders them.
-    pub counts: Vec<u64>,
+    pub(crate) counts: Vec<u64>,
     /// pairs[a · stride + b] of consecutive values.
-    pub pairs: Vec<u64>,
+    pub(crate) pairs: Vec<u64>,
 }
 
 impl Tables {
-    pub fn of(c: &Collector) -> Tables {
+    pub(crate) fn of(c: &Collector) -> Tables {
         let name = |k: &Key| FamilyName {
             op: k.op.name.to_string(),
             a: k.family.a,
@@ -203,7 +207,7 @@ impl Tables {
     }
 
     /// The collector these counts are of, or why they are none of this build's.
-    pub fn collector(&self) -> Result<Collector, String> {
+    pub(crate) fn collector(&self) -> Result<Collector, String> {
         let key =
             |op: &str, a, b| Key::of(op, a, b).ok_or_else(|| format!("{op} ({a}, {b}) is no family of this build"));
         let mut c = Collector {
@@ -334,12 +338,24 @@ impl<W: Write> PartialWriter<W> {
             epoch,
             round,
             verdict,
-            bet: Some(bet),
+            bet,
+            game,
             ..
         } = e
         else {
             return Ok(());
         };
+        // A crash history's games are runs of its chain as bets are of their pair.
+        let as_bet;
+        let bet = match (bet, game) {
+            (Some(bet), _) => bet,
+            (None, Some(game)) => {
+                as_bet = game.as_bet();
+                &as_bet
+            }
+            (None, None) => return Ok(()),
+        };
+        let is_game = game.is_some();
         // An invalid round is no bet of its history (as in `Bets::see`).
         if *verdict == RoundVerdict::Invalid {
             return Ok(());
@@ -348,6 +364,7 @@ impl<W: Write> PartialWriter<W> {
             let next = |x: u64| x.checked_add(run.count);
             let extends = Arc::ptr_eq(server, &bet.server) || **server == *bet.server;
             if extends
+                && run.game == is_game
                 && run.client == bet.client
                 && run.epoch == *epoch
                 && run.line == bet.line
@@ -369,6 +386,7 @@ impl<W: Write> PartialWriter<W> {
             round: *round,
             line: bet.line,
             verdict: *verdict,
+            game: is_game,
         };
         self.pending = Some((Arc::clone(&bet.server), run));
         Ok(())
@@ -540,6 +558,8 @@ impl Merge {
     pub fn run(&self, spool: &mut Spool) -> Result<Merged, MergeError> {
         let mut sources: Vec<Source> = Vec::new();
         let mut bets = Bets::default();
+        // The crash histories' games, followed as bets are (their own runs and findings).
+        let mut games = Bets::default();
         for part in &self.parts {
             if sources.last().is_none_or(|s| s.name != part.head.source) {
                 sources.push(Source {
@@ -549,18 +569,21 @@ impl Merge {
             }
             let source = sources.len() - 1;
             bets.source(source);
+            games.source(source);
             let path = &self.paths[part.file];
             let mut reader = Reader::at(path, part)?;
             let counts = &mut sources[source].counts;
-            replay(&mut reader, part, source, &mut bets, counts, spool)?;
+            replay(&mut reader, part, source, [&mut bets, &mut games], counts, spool)?;
         }
         let mut past = None;
-        bets.finish(&mut |source, e| {
+        let mut gap = |source: usize, e: &Event| {
             if sources[source].counts.checked_add(e).is_none() {
                 past.get_or_insert(source);
             }
             e.findings().iter().try_for_each(|f| spool.push(source, f))
-        })?;
+        };
+        bets.finish(&mut gap)?;
+        games.finish_as(super::chain::gap, &mut gap)?;
         // Every count is then at most the sum of all, which the report adds up.
         let sum = sources
             .iter()
@@ -988,7 +1011,7 @@ fn replay(
     reader: &mut Reader<'_>,
     part: &Part,
     source: usize,
-    bets: &mut Bets,
+    [bets, games]: [&mut Bets; 2],
     counts: &mut Counts,
     spool: &mut Spool,
 ) -> Result<(), MergeError> {
@@ -1003,7 +1026,8 @@ fn replay(
         match reader.next()? {
             Some(Record::Finding(f)) => spool.push(source, &f)?,
             Some(Record::Bets(run)) => {
-                follow(&run, bets, counts, spool, source)?.map_err(|reason| reader.format(reason))?;
+                let histories = if run.game { &mut *games } else { &mut *bets };
+                follow(&run, histories, counts, spool, source)?.map_err(|reason| reader.format(reason))?;
             }
             Some(Record::End(end)) if end == part.end => return reader.same_as_indexed(part),
             _ => return Err(reader.format("the partial changed since it was indexed")),
@@ -1023,13 +1047,24 @@ fn follow(
 ) -> io::Result<Result<(), String>> {
     let server: Arc<str> = Arc::from(run.server.as_str());
     let at = Place::epoch(run.epoch, run.line);
+    // A crash history's games are said as games, not nonces.
+    let repeated: fn(Place, &str, u64) -> Finding = if run.game {
+        super::chain::repeated
+    } else {
+        bets::repeated
+    };
+    let overflow: fn(Place) -> Finding = if run.game {
+        super::chain::overflow
+    } else {
+        bets::overflow
+    };
     let Some(last) = run.count.checked_sub(1).and_then(|l| run.nonce.checked_add(l)) else {
         return Ok(Err("a run of bets past nonce 2^64 − 1".into()));
     };
     match bets.repeats_run(&server, &run.client, run.nonce, last, at) {
         RunSeen::Past => {}
         RunSeen::Overflow => {
-            let e = Event::Invalid(bets::overflow(at.round(run.round)));
+            let e = Event::Invalid(overflow(at.round(run.round)));
             if counts.checked_add(&e).is_none() {
                 return Ok(Err("the merged counts pass 2^64 − 1".into()));
             }
@@ -1051,7 +1086,7 @@ fn follow(
             for (a, b) in again {
                 for nonce in a..=b {
                     let round = run.round + (nonce - run.nonce);
-                    spool.push(source, &bets::repeated(at.round(round), &run.client, nonce))?;
+                    spool.push(source, &repeated(at.round(round), &run.client, nonce))?;
                 }
             }
         }

@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::commit::{secret_fields, EpochHead};
+use super::commit::{head_fields, EpochHead};
 use super::format::Format;
 use super::scan::{ScanError, Scanner};
 use super::{Event, FieldError, Options, Place, ProofError};
@@ -382,9 +382,9 @@ impl<R: BufRead> Document<R> {
         match key {
             "proof" => {
                 let v = small(sc)?;
-                if v.as_u64() != Some(super::VERSION) {
+                if !v.as_u64().is_some_and(|n| super::READS.contains(&n)) {
                     let reason = format!(
-                        "version {} is not one this reader knows (it reads version 1)",
+                        "version {} is not one this reader knows (it reads versions 1 and 2)",
                         short(&v)
                     );
                     report(out, "proof", reason);
@@ -760,7 +760,7 @@ impl EpochWalk {
                 let t = type_of(sc)?;
                 self.invalid("rounds", format!("must be a list of rounds, not {t}"), out);
             }
-        } else if let Some(field) = secret_fields().iter().find(|f| **f == key) {
+        } else if let Some(field) = head_fields().iter().find(|f| **f == key) {
             let v = small(sc)?;
             match &self.secret {
                 Some((other, _)) => {
@@ -776,7 +776,7 @@ impl EpochWalk {
             sc.skip()?;
             let mut reason = format!(
                 "is not a field of an epoch (commit, {}, rounds)",
-                secret_fields().join(", ")
+                head_fields().join(", ")
             );
             if self.line.is_some() && key == "proof" {
                 reason.push_str("; a proof document must begin with {\"proof\"");

@@ -89,6 +89,16 @@ pub fn describe(f: &Finding) -> String {
         FindingKind::Mismatch if f.derived.is_null() && field == "nonce" => {
             format!("{at}NONCE BET TWICE: {}", f.reason.as_deref().unwrap_or(""))
         }
+        // A crash history's game: its hash off the chain, or shown twice (proof::chain).
+        FindingKind::Mismatch if f.derived.is_null() && field == "hash" => {
+            format!("{at}NOT ON THE CHAIN: {}", f.reason.as_deref().unwrap_or(""))
+        }
+        FindingKind::Mismatch if f.derived.is_null() && field == "game" => {
+            format!("{at}GAME SHOWN TWICE: {}", f.reason.as_deref().unwrap_or(""))
+        }
+        FindingKind::Gap if field == "game" => {
+            format!("{at}gap in the crash history: {}", f.reason.as_deref().unwrap_or(""))
+        }
         FindingKind::Gap => format!("{at}gap in the bet history: {}", f.reason.as_deref().unwrap_or("")),
         FindingKind::Mismatch => {
             let derived = if f.derived.is_null() {
@@ -124,6 +134,10 @@ pub fn describe(f: &Finding) -> String {
             "{at}skipped: external ({}), not derived from the seed",
             f.reason.as_deref().unwrap_or("")
         ),
+        // A crash game shown without its hash: nothing derives its point (proof::game).
+        FindingKind::Unobserved if f.reason.as_deref() == Some(super::game::NO_HASH) => {
+            format!("{at}{}", super::game::NO_HASH)
+        }
         FindingKind::Unobserved if f.derived.is_null() => format!(
             "{at}nothing observed to compare; the derived outcome is more than {} bytes of JSON and not listed",
             super::round::MAX_LISTED
@@ -152,7 +166,7 @@ pub fn verdict_line(c: &Counts) -> String {
                 (c.skipped, "round(s) skipped (external)"),
                 (c.unobserved, "round(s) with nothing observed"),
                 (c.commit_absent, "epoch(s) without a commitment"),
-                (c.gaps, "gap(s) of missing nonces in a bet history"),
+                (c.gaps, "gap(s) of missing nonces or games in a bet or crash history"),
             ]);
             if !aside.is_empty() {
                 line.push_str(&format!("; not compared: {aside}"));

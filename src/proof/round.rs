@@ -41,8 +41,8 @@ pub(crate) const MAX_EXTERNAL: usize = 64;
 pub struct Round {
     pub request: Request,
     pub observed: Option<Map<String, Value>>,
-    pub external: Option<String>,
-    pub seats: Option<Value>,
+    pub(crate) external: Option<String>,
+    pub(crate) seats: Option<Value>,
 }
 
 /// Reads a round object: every rule of the format and of protocol v1.
@@ -257,9 +257,9 @@ impl std::io::Write for Counter {
 
 /// A round checked: its verdict and findings.
 #[derive(Debug, Clone)]
-struct Judgement {
-    verdict: RoundVerdict,
-    findings: Vec<Finding>,
+pub(crate) struct Judgement {
+    pub(crate) verdict: RoundVerdict,
+    pub(crate) findings: Vec<Finding>,
 }
 
 /// A round whose request the op refuses (a rule that ties fields together,
@@ -282,7 +282,7 @@ fn underivable(request: &Request, at: Place, e: &OpError) -> Judgement {
 
 /// A round whose observation is held to the op's rules (read whole) or
 /// that has none, judged.
-fn judge(round: &Round, at: Place, derived: Result<&Outcome, &OpError>) -> Judgement {
+pub(crate) fn judge(round: &Round, at: Place, derived: Result<&Outcome, &OpError>) -> Judgement {
     if let Some(reason) = &round.external {
         // Validated like any round, the op's own rules included; nothing compared.
         if let Err(e @ OpError::Invalid(_)) = derived {
@@ -399,6 +399,7 @@ pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8], stats: bool)
         findings,
         bet,
         counted,
+        game: None,
     };
     let invalid = |e: FieldError| event(RoundVerdict::Invalid, vec![e.at(at).finding()], None, None);
     let secret = head.secret.as_ref().map(|(f, v)| (*f, v));

@@ -5,12 +5,13 @@
 //!    texts, or a small epoch whole, which a worker reads with the same
 //!    epoch walk), an iterator that checks nothing;
 //! 2. map: each batch of units checked (`check`: rounds by
-//!    `super::round`, commitments by `super::commit`) on one worker per
+//!    `super::round`, a crash history's games by `super::game`,
+//!    commitments by `super::commit`) on one worker per
 //!    core, the results in document order, at most a window of batches in
 //!    flight (`base::ordered::map`), so memory does not grow with
 //!    the input;
 //! 3. fold (`super::fold`): every event seen in document order (bet
-//!    histories, statistics, counts) and handed on.
+//!    histories, crash histories' chains, statistics, counts) and handed on.
 
 use std::io::{self, BufRead, Read};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -19,8 +20,8 @@ use std::thread;
 
 use super::commit::check_commit;
 use super::fold::Fold;
+use super::game;
 use super::read::{self, Unit};
-use super::round::check_round;
 pub use super::Options;
 use super::{Counts, Event, Place, ProofError};
 
@@ -64,6 +65,8 @@ pub struct Audit<'o> {
     /// written out and followed by `provably merge`, across every part.
     bets: Option<super::bets::Bets>,
     stats: Option<crate::stats::Collector>,
+    /// The crash histories' chains, followed as the bet histories are.
+    chains: super::chain::Chains,
 }
 
 impl<'o> Audit<'o> {
@@ -72,6 +75,7 @@ impl<'o> Audit<'o> {
             options,
             bets: Some(super::bets::Bets::default()),
             stats: options.stats.then(crate::stats::Collector::default),
+            chains: super::chain::Chains::default(),
         }
     }
 
@@ -81,6 +85,7 @@ impl<'o> Audit<'o> {
     pub fn without_bets(options: &'o Options) -> Audit<'o> {
         Audit {
             bets: None,
+            chains: super::chain::Chains::in_part(),
             ..Audit::new(options)
         }
     }
@@ -99,12 +104,13 @@ impl<'o> Audit<'o> {
         if let Some(b) = &mut self.bets {
             b.source(source);
         }
+        self.chains.source(source);
         if let Some(c) = &mut self.stats {
             // No serial sequence goes on from the last file's.
             c.end_sequences();
         }
         let options = self.options;
-        let mut fold = Fold::new(self.bets.as_mut(), self.stats.as_mut(), on_event);
+        let mut fold = Fold::new(self.bets.as_mut(), self.stats.as_mut(), &mut self.chains, on_event);
         let (format, input) = match super::format::sniff(input) {
             Ok(x) => x,
             Err(e) => {
@@ -144,10 +150,10 @@ impl<'o> Audit<'o> {
     /// Every input has been read: each bet history's gaps go to
     /// `on_event`, with the source they are placed in.
     pub fn finish(&mut self, on_event: &mut dyn FnMut(usize, &Event) -> io::Result<()>) -> io::Result<()> {
-        match &mut self.bets {
-            Some(b) => b.finish(on_event),
-            None => Ok(()),
+        if let Some(b) = &mut self.bets {
+            b.finish(on_event)?;
         }
+        self.chains.finish(on_event)
     }
 
     /// The statistics over every round counted, at family-wise `level`
@@ -159,11 +165,6 @@ impl<'o> Audit<'o> {
     /// The counts so far.
     pub fn collector(&self) -> Option<&crate::stats::Collector> {
         self.stats.as_ref()
-    }
-
-    /// The counts, taken out of the audit (for a partial result).
-    pub fn take_collector(&mut self) -> Option<crate::stats::Collector> {
-        self.stats.take()
     }
 }
 
@@ -223,7 +224,7 @@ pub(crate) fn check(batch: Vec<Unit>, options: &Options) -> (Vec<Event>, bool) {
 fn check_unit(unit: Unit, stats: bool, out: &mut Vec<Event>) {
     match unit {
         Unit::Events(events) => out.extend(events),
-        Unit::Commit { head, commit } => out.push(check_commit(&head, commit.as_ref())),
+        Unit::Commit { head, commit } => out.extend(check_commit(&head, commit.as_ref())),
         Unit::Rounds {
             head,
             first,
@@ -232,7 +233,7 @@ fn check_unit(unit: Unit, stats: bool, out: &mut Vec<Event>) {
         } => {
             let mut start = 0;
             for (round, end) in (first..).zip(ends) {
-                out.push(check_round(&head, round, &text[start..end], stats));
+                out.push(game::check(&head, round, &text[start..end], stats));
                 start = end;
             }
         }

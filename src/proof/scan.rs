@@ -106,7 +106,7 @@ impl<R: BufRead> Scanner<R> {
     }
 
     /// The line the scanner is at.
-    pub(crate) fn line(&self) -> u64 {
+    pub fn line(&self) -> u64 {
         self.line
     }
 
@@ -214,7 +214,7 @@ impl<R: BufRead> Scanner<R> {
 
     /// At an opening `open`: consumes it; `true` if the container is empty
     /// (its `close` is consumed too).
-    pub(crate) fn open(&mut self, open: u8, close: u8) -> Result<bool, ScanError> {
+    pub fn open(&mut self, open: u8, close: u8) -> Result<bool, ScanError> {
         self.expect(open, &format!("'{}'", open as char))?;
         if self.peek()? == Some(close) {
             self.bump();

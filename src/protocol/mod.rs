@@ -17,7 +17,7 @@ use crate::op::{short, type_name, Outcome, Request};
 pub(crate) const PROTOCOL: u64 = 1;
 
 /// The name this implementation gives in `hello`.
-pub const NAME: &str = concat!("provably ", env!("CARGO_PKG_VERSION"));
+pub(crate) const NAME: &str = concat!("provably ", env!("CARGO_PKG_VERSION"));
 
 /// The handshake request line with its id.
 pub(crate) fn hello_line(id: i64) -> String {
@@ -28,6 +28,7 @@ pub(crate) fn hello_line(id: i64) -> String {
 pub enum Message {
     /// The handshake, `{"op": "hello", "protocol": 1}`.
     Hello,
+    /// A request of an op of the table, parsed and validated.
     Request(Request),
 }
 
@@ -42,7 +43,7 @@ impl Message {
 
     /// Reads a request object's members (in text order): the handshake, or
     /// an op of the table through [`Request::read`].
-    pub(crate) fn read(members: Vec<(String, Value)>) -> Result<Message, OpError> {
+    pub fn read(members: Vec<(String, Value)>) -> Result<Message, OpError> {
         let member = |name: &str| members.iter().find(|(k, _)| k == name).map(|(_, v)| v);
         if member("op").and_then(Value::as_str) != Some("hello") {
             return Request::read(members, crate::registry::find).map(Message::Request);
@@ -87,11 +88,19 @@ impl Message {
 /// The answer half of a response line.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reply {
+    /// The `ok` object of a successful answer.
     Ok(Value),
-    Error { kind: String, message: String },
+    /// An error answer.
+    Error {
+        /// The error's kind: `unsupported`, `invalid`, `exhausted` or `declined`.
+        kind: String,
+        /// What went wrong, in words.
+        message: String,
+    },
 }
 
 impl Reply {
+    /// The reply to a request's result: its `ok` object, or the error's protocol kind and message.
     pub fn from_result(r: Result<Value, OpError>) -> Reply {
         match r {
             Ok(v) => Reply::Ok(v),
@@ -110,7 +119,9 @@ impl Reply {
 /// One response line: the request's id (null when the line had none) and the reply.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Response {
+    /// The id the response carries; `None` for `"id": null`.
     pub id: Option<i64>,
+    /// The `ok` object or the error.
     pub reply: Reply,
 }
 
@@ -203,7 +214,9 @@ impl Response {
 /// and the typed result.
 #[derive(Debug)]
 pub struct Answer {
+    /// The id of the line being answered; `None` when the line had no integer `id` (the response then says `"id": null`).
     pub id: Option<i64>,
+    /// The op's outcome, or why there is none.
     pub result: Result<Outcome, OpError>,
 }
 

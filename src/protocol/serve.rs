@@ -25,7 +25,11 @@ pub fn serve<R: Read, W: Write>(input: R, output: W) -> io::Result<()> {
 /// request line (UTF-8, CR stripped, not blank): the one place that reads
 /// lines, caps them, skips blank ones and decides when to flush, for
 /// `provably serve` and for every engine served the same way.
-pub fn serve_with<R: Read, W: Write>(input: R, output: W, mut answer: impl FnMut(&str) -> Answer) -> io::Result<()> {
+pub(crate) fn serve_with<R: Read, W: Write>(
+    input: R,
+    output: W,
+    mut answer: impl FnMut(&str) -> Answer,
+) -> io::Result<()> {
     let mut input = BufReader::with_capacity(1 << 16, input);
     let mut out = io::BufWriter::new(output);
     // One line's bytes, the buffer kept from answer to answer.

@@ -3,17 +3,19 @@
 //! build on another's primitives (Stake's bytes are the shoe's stream) but
 //! names no layer above it.
 
+pub(crate) mod bcgame;
 pub mod blackjack;
 pub mod crash;
+pub(crate) mod csgoempire;
 pub mod cursor;
 pub mod dice;
-pub mod freebitco;
+pub(crate) mod freebitco;
 pub mod ladder;
-pub mod lucky;
+pub(crate) mod lucky;
 pub mod poker;
 pub mod selfpoker;
 pub mod shoe;
-pub mod skinclub;
+pub(crate) mod skinclub;
 pub mod stake;
 #[cfg(feature = "toy")]
 pub mod toy;

@@ -7,7 +7,7 @@
 //! nothing depends on how the audit cut the input into batches, how many
 //! workers it ran, or whether an epoch was a document's or a JSON line's.
 //!
-//! **The family cap.** At most [`MAX_FAMILIES`] families have tables: the
+//! **The family cap.** At most `MAX_FAMILIES` families have tables: the
 //! smallest keys (op name, then parameters) among all the families the
 //! audit meets. The set does not depend on the order rounds come in: when a
 //! smaller key comes while the tables are full, the largest family is let
@@ -28,19 +28,21 @@ use super::model::{self, Key, Step};
 use crate::op::Request;
 
 /// The most families (configurations) an audit keeps tables for.
-pub const MAX_FAMILIES: usize = 64;
+pub(crate) const MAX_FAMILIES: usize = 64;
 
 /// The most families past the cap an audit counts one by one; past this,
 /// the report says "at least".
-pub const MAX_PAST: usize = 4096;
+pub(crate) const MAX_PAST: usize = 4096;
 
 /// The counts of one family.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Table {
+    /// How many tests the family has (one row of `counts` each).
     pub tests: usize,
-    pub stride: usize,
+    pub(crate) stride: usize,
     /// counts[test · stride + cell]
     pub counts: Vec<u64>,
+    /// Rounds of the family counted.
     pub rounds: u64,
     /// pairs[a · stride + b] for consecutive values a, b.
     pub pairs: Vec<u64>,
@@ -74,7 +76,7 @@ impl Table {
 
     /// A table read back from its counts (a partial result): `None` when
     /// they are not of the family's shape.
-    pub fn from_counts(key: Key, rounds: u64, counts: Vec<u64>, pairs: Vec<u64>) -> Option<Table> {
+    pub(crate) fn from_counts(key: Key, rounds: u64, counts: Vec<u64>, pairs: Vec<u64>) -> Option<Table> {
         let (tests, stride) = model::shape(key);
         (counts.len() == tests * stride && pairs.len() == stride * stride).then_some(Table {
             tests,
@@ -109,8 +111,11 @@ impl Table {
 pub enum Counted {
     /// The round's cells in its family's tables, and its serial step.
     Sample {
+        /// The round's family.
         key: Key,
+        /// (test, cell): the cell each test of the family counts the round in.
         cells: Vec<(u32, u16)>,
+        /// Where the round is in its sequence, for the serial tests; `None` when it feeds none.
         step: Option<Step>,
     },
     /// A round of an op with tests, in a configuration without them (a ladder above 64).
@@ -120,7 +125,7 @@ pub enum Counted {
 impl Counted {
     /// What the derived round `req` with `ok` adds: `None` for an op whose
     /// outcomes have no tests (or an `ok` not of its shape).
-    pub fn of(req: &Request, ok: &Value) -> Option<Counted> {
+    pub(crate) fn of(req: &Request, ok: &Value) -> Option<Counted> {
         let Some(key) = model::key_of(req) else {
             return model::has_tests(req.spec()).then_some(Counted::Untested);
         };
@@ -133,6 +138,7 @@ impl Counted {
 /// Count tables for every family seen.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Collector {
+    /// One count table per family kept (the smallest keys, up to the family cap), by key.
     pub tables: BTreeMap<Key, Table>,
     /// Rounds with an outcome the statistics test, counted.
     pub rounds: u64,
@@ -141,7 +147,7 @@ pub struct Collector {
     pub untested: u64,
     /// The smallest families past the cap ([`MAX_FAMILIES`]), whose rounds
     /// are untested: at most [`MAX_PAST`] of them are kept.
-    pub past: BTreeSet<Key>,
+    pub(crate) past: BTreeSet<Key>,
 }
 
 impl Collector {
@@ -153,7 +159,7 @@ impl Collector {
     }
 
     /// Counts what one round of epoch `epoch` gave, in audit order.
-    pub fn count(&mut self, epoch: u64, c: &Counted) {
+    pub(crate) fn count(&mut self, epoch: u64, c: &Counted) {
         let Counted::Sample { key, cells, step } = c else {
             self.untested += 1;
             return;
@@ -201,8 +207,8 @@ impl Collector {
         }
     }
 
-    /// How many families were past the cap: at least this many when it is [`MAX_PAST`].
-    pub fn past_cap(&self) -> u64 {
+    /// How many families were past the cap: at least this many when it is `MAX_PAST`.
+    pub(crate) fn past_cap(&self) -> u64 {
         self.past.len() as u64
     }
 
@@ -223,7 +229,7 @@ impl Collector {
     /// would have counted them. The families past the cap are the smallest
     /// of every part's past and of those let go here ([`MAX_PAST`] bounds
     /// each part's list the same way, so no smaller one was dropped).
-    pub fn merge(&mut self, o: &Collector) {
+    pub(crate) fn merge(&mut self, o: &Collector) {
         self.rounds += o.rounds;
         self.untested += o.untested;
         for (key, t) in &o.tables {
@@ -244,10 +250,5 @@ impl Collector {
             self.pass(key);
         }
         self.end_sequences();
-    }
-
-    /// Empties the tables.
-    pub fn clear(&mut self) {
-        *self = Collector::default();
     }
 }

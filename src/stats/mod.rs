@@ -57,15 +57,17 @@ pub struct TestResult {
     /// What is tested, e.g. `rank at position 0`, `serial pairs`.
     pub name: String,
     /// `chi2` or `normal`.
-    pub distribution: String,
-    pub statistic: f64,
+    pub(crate) distribution: String,
+    pub(crate) statistic: f64,
     /// Degrees of freedom of a χ² (null for a normal statistic).
-    pub df: Option<u64>,
+    pub(crate) df: Option<u64>,
+    /// The probability that an honest archive gives a statistic at least this far out; 0 when a count falls on a cell of probability 0.
     pub p_value: f64,
     /// Observations in the table (rounds, or pairs for the serial tests).
     pub n: u64,
     /// Holm's threshold at this test's rank: rejected when p ≤ it (and every smaller p was).
-    pub threshold: f64,
+    pub(crate) threshold: f64,
+    /// Whether Holm's procedure rejects the test: p ≤ `threshold`, and every smaller p-value was rejected too.
     pub rejected: bool,
 }
 
@@ -74,19 +76,20 @@ pub struct TestResult {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Statistics {
     /// The family-wise level α.
-    pub level: f64,
+    pub(crate) level: f64,
     /// `holm`.
-    pub correction: String,
+    pub(crate) correction: String,
+    /// Whether any test was rejected: evidence, not proof (an honest archive raises it with probability at most `level`).
     pub alarm: bool,
     /// Rounds counted in the tables.
     pub rounds: u64,
     /// Rounds of a tested op in a configuration without tables.
     pub untested: u64,
     /// Tables with too few counts to test.
-    pub not_run: u64,
-    /// Families past the cap of [`collect::MAX_FAMILIES`] (the smallest keys
+    pub(crate) not_run: u64,
+    /// Families past the cap of `collect::MAX_FAMILIES` (the smallest keys
     /// keep tables), whose rounds are in `untested`; at least this many
-    /// when it is [`collect::MAX_PAST`].
+    /// when it is `collect::MAX_PAST`.
     pub past_cap: u64,
     /// Every test run, in family and layout order.
     pub tests: Vec<TestResult>,
@@ -138,7 +141,7 @@ impl Statistics {
 }
 
 /// The JSON Schema of [`Statistics`] (the report's optional `statistics`).
-pub fn schema() -> Value {
+pub(crate) fn schema() -> Value {
     let number = serde_json::json!({ "type": "number" });
     let count = serde_json::json!({ "type": "integer", "minimum": 0 });
     let test = serde_json::json!({

@@ -21,7 +21,9 @@ pub use crate::op::stats::Step;
 /// Ordered by op name, then parameters (the report lists families so).
 #[derive(Debug, Clone, Copy)]
 pub struct Key {
+    /// The op whose outcomes the family's tests count.
     pub op: &'static OpSpec,
+    /// The parameters the outcome's shape depends on (a shoe's decks and penetration, a range).
     pub family: Family,
 }
 
@@ -65,10 +67,11 @@ impl Ord for Key {
 /// exact probability of every cell.
 #[derive(Debug, Clone)]
 pub struct Layout {
-    pub label: String,
+    pub(crate) label: String,
+    /// Each test's name with the exact probability of every cell.
     pub tests: Vec<(String, Vec<f64>)>,
     /// The marginal of the value the serial tests follow along nonces.
-    pub serial: Option<Vec<f64>>,
+    pub(crate) serial: Option<Vec<f64>>,
 }
 
 /// The family a round belongs to, if its op has tests in its configuration.

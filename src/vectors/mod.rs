@@ -5,7 +5,7 @@
 //! the request in its wire form. Cases are chosen to force branches, not
 //! sampled: rejections at every byte width and exactly at the limit, block
 //! boundaries, clamps, rounding ties, and every field over its whole domain
-//! ([`VectorSet::edges`]: the edge texts and integers of [`crate::op::strategy`] in
+//! (`VectorSet::edges`: the edge texts and integers of [`crate::op::strategy`] in
 //! every field of every op).
 //!
 //! Negative cases (`result: "invalid"`, as Wycheproof marks them) are
@@ -30,18 +30,20 @@
 use std::path::Path;
 
 // Each scheme's canonical vectors, one module per scheme.
+pub(crate) mod bcgame;
 pub(crate) mod blackjack;
-pub(crate) mod crash;
+pub mod crash;
+pub(crate) mod csgoempire;
 pub(crate) mod cursor;
-pub(crate) mod dice;
+pub mod dice;
 pub(crate) mod freebitco;
 pub(crate) mod ladder;
 pub(crate) mod lucky;
-pub(crate) mod poker;
-pub(crate) mod selfpoker;
-pub(crate) mod shoe;
+pub mod poker;
+pub mod selfpoker;
+pub mod shoe;
 pub(crate) mod skinclub;
-pub(crate) mod stake;
+pub mod stake;
 #[cfg(feature = "toy")]
 pub(crate) mod toy;
 
@@ -63,15 +65,17 @@ use crate::vectors::negative::Invalid;
 
 /// One vector before it is run: why it is there and what it asks.
 pub struct Case {
-    pub comment: String,
+    /// Why the case is there (the branch it forces), as the file's `comment` shows it.
+    pub(crate) comment: String,
     /// Provenance flags, the only ones set by hand.
-    pub tags: Vec<Flag>,
+    pub(crate) tags: Vec<Flag>,
+    /// The request in its wire form: the file's `input`, without id.
     pub request: Request,
 }
 
 impl Case {
     /// Tags the case with where it comes from (`Published`).
-    pub fn tag(&mut self, flag: Flag) -> &mut Case {
+    pub(crate) fn tag(&mut self, flag: Flag) -> &mut Case {
         self.tags.push(flag);
         self
     }
@@ -224,7 +228,7 @@ impl VectorSet {
     /// # Panics
     /// When `base` is not a valid request.
     #[allow(clippy::needless_pass_by_value, reason = "cases are written as json! literals")]
-    pub fn edges(&mut self, base: Value) {
+    pub(crate) fn edges(&mut self, base: Value) {
         let request = crate::registry::parse(&base).unwrap_or_else(|e| panic!("edges of {base}: {e}"));
         for f in request.spec().fields {
             let values: Vec<(String, Value)> = match f.kind {
@@ -267,7 +271,7 @@ impl VectorSet {
     /// # Panics
     /// When `input` is not a valid request, or a mutation is not answered `invalid`.
     #[allow(clippy::needless_pass_by_value, reason = "cases are written as json! literals")]
-    pub fn variants(&mut self, input: Value) {
+    pub(crate) fn variants(&mut self, input: Value) {
         let request = crate::registry::parse(&input).unwrap_or_else(|e| panic!("variants of {input}: {e}"));
         for invalid in crate::vectors::negative::variants(&request) {
             self.add_invalid(invalid);
@@ -289,7 +293,9 @@ fn int_name(v: u64) -> String {
 
 /// A scheme's vectors, built once.
 pub struct Vectors {
+    /// The scheme the vectors are of.
     pub scheme: &'static Scheme,
+    /// The valid cases, in tcId order from 1.
     pub cases: Vec<Case>,
     /// Request lines every implementation must answer `invalid`; their
     /// tcIds follow the valid cases' (`Vectors::invalid_tc_id`).
@@ -318,6 +324,8 @@ fn builder(scheme: &Scheme) -> fn(&mut VectorSet) {
         "lucky" => lucky::add,
         "skinclub" => skinclub::add,
         "freebitco" => freebitco::add,
+        "bcgame" => bcgame::add,
+        "csgoempire" => csgoempire::add,
         #[cfg(feature = "toy")]
         "toy" => toy::add,
         other => panic!("scheme {other} has no vectors: add its module to src/vectors/"),
@@ -417,7 +425,7 @@ pub(crate) const OMITTED_NOTE: &str = "Heavy vectors (a count or size above 10,0
 
 /// The web page's self-test: every vector of every scheme, flattened, but
 /// the heavy ones, which it names under `omitted`.
-pub fn selftest(files: &[Value]) -> Value {
+pub(crate) fn selftest(files: &[Value]) -> Value {
     let mut tests = Vec::new();
     let mut omitted = Vec::new();
     for f in files {
@@ -445,7 +453,7 @@ pub fn selftest(files: &[Value]) -> Value {
 }
 
 /// Every file `provably vectors` writes, as (path relative to the repository root, text).
-pub fn render() -> Vec<(String, String)> {
+pub(crate) fn render() -> Vec<(String, String)> {
     let files: Vec<Value> = schemes().iter().map(file).collect();
     let mut out: Vec<(String, String)> = files
         .iter()
@@ -459,7 +467,10 @@ pub fn render() -> Vec<(String, String)> {
         "vectors/vectors.schema.json".into(),
         pretty(&crate::vectors::schema::vectors()),
     ));
-    out.push(("vectors/proofs.json".into(), pretty(&crate::vectors::proofs::file())));
+    out.push((
+        "vectors/proofs.json".into(),
+        pretty(&crate::vectors::proofs::file(GENERATOR)),
+    ));
     out.push((
         "vectors/proof.schema.json".into(),
         pretty(&crate::vectors::schema::proof()),
@@ -549,11 +560,13 @@ fn write_pretty(v: &Value, depth: usize, out: &mut String) {
 /// A generated file on disk that differs from what the code generates.
 #[derive(Debug)]
 pub struct Drift {
+    /// The generated file's path, relative to the root compared.
     pub file: String,
+    /// Unified diff from the file on disk (`-`) to what is generated (`+`).
     pub diff: String,
 }
 
-/// Compares the files under `root` with what [`render`] generates; returns
+/// Compares the files under `root` with what `render` generates; returns
 /// those that differ. A file that is not there is drift (it would be new);
 /// a root that is not a readable directory, or a file that cannot be read,
 /// is an error naming the path: there is nothing to compare with.

@@ -27,7 +27,7 @@ pub struct Invalid {
     /// What is wrong with the line, in a few words.
     pub comment: String,
     /// The fault's class (`MissingField`, `DuplicateKey`, …), with a note in
-    /// [`crate::op::Flag`].
+    /// `crate::op::Flag`.
     pub flags: Vec<Flag>,
     /// The op the line was made from (the file's test group it belongs to).
     pub op: &'static OpSpec,

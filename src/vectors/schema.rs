@@ -118,7 +118,7 @@ fn cards(min: usize, max: usize, max_copies: usize) -> Value {
 }
 
 /// harness/protocol.schema.json: one request line or one response line.
-pub fn protocol() -> Value {
+pub(crate) fn protocol() -> Value {
     let mut defs = Map::new();
     let (hello_request, hello_ok) = hello();
     defs.insert("request:hello".into(), hello_request);
@@ -212,7 +212,7 @@ fn invalid_test(schemes: Option<&[&str]>) -> Value {
 }
 
 /// vectors/vectors.schema.json: a scheme's vector file, or the self-test bundle.
-pub fn vectors() -> Value {
+pub(crate) fn vectors() -> Value {
     let mut defs = Map::new();
     let mut groups = Vec::new();
     let mut selftests = Vec::new();
@@ -401,10 +401,86 @@ fn epoch_defs(rounds: &[&OpSpec], defs: &mut Map<String, Value>) -> Vec<Value> {
     epochs
 }
 
+/// A crash history's epoch (version 2, docs/proofs.md "Crash histories"):
+/// `chain` (terminating hash, link, first game, salt, and the variant: a
+/// game op and its parameters) and its games.
+fn chain_epoch(defs: &mut Map<String, Value>) -> Value {
+    let games: Vec<&OpSpec> = crate::registry::ops()
+        .filter(|o| crate::proof::chain::is_game_op(o))
+        .collect();
+    let variants: Vec<Value> = games
+        .iter()
+        .map(|o| {
+            let mut v = request(o, false);
+            let props = v["properties"].as_object_mut().expect("properties");
+            props.remove("hash");
+            props.remove("salt");
+            let required: Vec<Value> = v["required"]
+                .as_array()
+                .expect("required")
+                .iter()
+                .filter(|r| *r != "hash" && *r != "salt")
+                .cloned()
+                .collect();
+            v["required"] = Value::from(required);
+            v
+        })
+        .collect();
+    let chain = closed_object(
+        [
+            ("terminatingHash".to_string(), field(Kind::Hex64)),
+            ("link".to_string(), field(Kind::Word(&crate::schemes::crash::LINKS))),
+            ("firstGame".to_string(), uint(0, op::error::MAX_SAFE_INTEGER)),
+            ("salt".to_string(), field(Kind::Text)),
+            ("variant".to_string(), json!({ "anyOf": variants })),
+        ]
+        .into_iter()
+        .collect(),
+        &["firstGame"],
+    );
+    let observed: Vec<Value> = games
+        .iter()
+        .map(|o| {
+            let ok: Map<String, Value> =
+                o.ok.iter()
+                    .map(|f| (f.name.to_string(), observed(&f.shape.schema())))
+                    .collect();
+            json!({ "type": "object", "properties": ok, "additionalProperties": false })
+        })
+        .collect();
+    let game = closed_object(
+        [
+            ("game".to_string(), uint(0, op::error::MAX_SAFE_INTEGER)),
+            ("hash".to_string(), field(Kind::Hex64)),
+            ("observed".to_string(), json!({ "anyOf": observed })),
+        ]
+        .into_iter()
+        .collect(),
+        &["hash", "observed"],
+    );
+    defs.insert("game".into(), game);
+    defs.insert(
+        "epoch:chain".into(),
+        closed_object(
+            [
+                ("chain".to_string(), chain),
+                (
+                    "rounds".to_string(),
+                    json!({ "type": "array", "items": { "$ref": "#/$defs/game" } }),
+                ),
+            ]
+            .into_iter()
+            .collect(),
+            &[],
+        ),
+    );
+    json!({ "$ref": "#/$defs/epoch:chain" })
+}
+
 /// vectors/proof.schema.json: a proof document (its `$defs/epoch` is one
 /// line of a JSON-lines archive), the report of `provably audit --report`,
 /// and the proof vector file.
-pub fn proof() -> Value {
+pub(crate) fn proof() -> Value {
     let mut defs = Map::new();
     let rounds: Vec<&OpSpec> = crate::registry::ops()
         .filter(|o| o.secret.is_none_or(|s| s.commit_op != o.name))
@@ -425,13 +501,14 @@ pub fn proof() -> Value {
             ),
         }),
     );
-    let epochs = epoch_defs(&rounds, &mut defs);
+    let mut epochs = epoch_defs(&rounds, &mut defs);
+    epochs.push(chain_epoch(&mut defs));
     defs.insert("epoch".into(), json!({ "anyOf": epochs }));
     defs.insert(
         "document".into(),
         closed_object(
             [
-                ("proof".to_string(), json!({ "const": crate::proof::VERSION })),
+                ("proof".to_string(), json!({ "enum": crate::proof::READS })),
                 ("title".to_string(), json!({ "type": "string" })),
                 (
                     "epochs".to_string(),
@@ -446,7 +523,7 @@ pub fn proof() -> Value {
     report_defs(&mut defs);
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "provably proof document, version 1 (docs/proofs.md); a JSON-lines archive holds one #/$defs/epoch per line",
+        "title": "provably proof document, versions 1 and 2 (docs/proofs.md; 2 holds crash histories); a JSON-lines archive holds one #/$defs/epoch per line",
         "description": "Generated by `provably vectors` from the op table; do not edit. Not expressible here: a player seated twice, a key given twice, and which secret an op takes are checked by the reader.",
         "$defs": defs,
         "$ref": "#/$defs/document",
@@ -472,7 +549,7 @@ const COUNT_KEYS: [&str; 12] = [
 /// vectors/partial.schema.json: one line of a partial audit (`provably
 /// audit --partial`, src/proof/partial.rs); a partial is JSON lines, each
 /// line one `record`.
-pub fn partial() -> Value {
+pub(crate) fn partial() -> Value {
     let count = json!({ "type": "integer", "minimum": 0 });
     let index = json!({ "type": ["integer", "null"], "minimum": 0 });
     let obj = |props: Vec<(&str, Value)>, optional: &[&str]| {
@@ -528,8 +605,12 @@ pub fn partial() -> Value {
                         "verdict",
                         json!({ "enum": ["match", "mismatch", "skipped", "unobserved"] }),
                     ),
+                    (
+                        "game",
+                        json!({ "const": true, "description": "games of a crash history: server is its chain, nonce its first game" }),
+                    ),
                 ],
-                &[],
+                &["game"],
             ),
         ),
         one("end", partial_end(counts)),

@@ -6,6 +6,7 @@
 
 use serde_json::{json, Value};
 
+use crate::base::chain::{after, bytes_of, Link};
 use crate::op::error::MAX_SAFE_INTEGER;
 use crate::op::Flag;
 use crate::schemes::stake::tables::RISKS;
@@ -243,8 +244,8 @@ fn crash(v: &mut VectorSet) {
     const SALT: &str = "0000000000000000001b34dc6a1e86083f95500b096231436e9b25cbdd0075c4";
     let mut chain = vec![crate::base::crypto::sha256_hex("provably crash")];
     for _ in 0..10 {
-        let next = crate::base::crypto::sha256_hex(chain.last().expect("one"));
-        chain.push(next);
+        let next = after(Link::Text, &bytes_of(chain.last().expect("one")), 1);
+        chain.push(crate::base::crypto::hex(&next));
     }
     for (i, h) in chain.iter().enumerate() {
         v.add(
@@ -281,10 +282,7 @@ fn crash(v: &mut VectorSet) {
     // Far down the chain, at the largest limit: a distance or a limit kept
     // in 16 bits (65,535), or a walk that stops at some smaller bound,
     // shows only here.
-    let mut far = chain[0].clone();
-    for _ in 0..65_537 {
-        far = crate::base::crypto::sha256_hex(&far);
-    }
+    let far = crate::base::crypto::hex(&after(Link::Text, &bytes_of(&chain[0]), 65_537));
     v.add(
         "crash chain: 65,537 steps from the tip, at the largest limit (10^7)",
         json!({ "op": "stake.crash.chain", "hash": chain[0], "terminatingHash": far, "limit": crate::schemes::stake::crash::MAX_LIMIT }),

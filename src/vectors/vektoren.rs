@@ -30,7 +30,7 @@ pub(crate) const INT_RANGES: [u64; 7] = [2, 6, 37, 52, 200, 312, 10_000];
 pub(crate) const SHUFFLE_COUNTS: [u64; 3] = [5, 52, 312];
 
 /// Returns the published vectors as a JSON value, keys in the program's order.
-pub fn value() -> Value {
+pub(crate) fn value() -> Value {
     let mut out = Map::new();
     let hashes: Vec<Value> = [SEED_A, SEED_B]
         .iter()

@@ -83,7 +83,7 @@ pub enum Tree {
 
 impl Tree {
     /// The directory under the repository root.
-    pub fn dir(self) -> &'static str {
+    pub(crate) fn dir(self) -> &'static str {
         match self {
             Tree::Web => "web",
             Tree::Js => "reference/js",
@@ -92,7 +92,7 @@ impl Tree {
     }
 
     /// The URL prefix (with its trailing slash).
-    pub fn prefix(self) -> &'static str {
+    pub(crate) fn prefix(self) -> &'static str {
         match self {
             Tree::Web => "/",
             Tree::Js => "/js/",
@@ -117,12 +117,16 @@ impl Tree {
 /// Why a request path was refused before any lookup (answered with 400).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BadPath {
+    /// Occurs when the percent-decoded bytes are not UTF-8.
     #[error("the path does not percent-decode to UTF-8")]
     NotUtf8,
+    /// Occurs when the decoded path holds a control character (a NUL, a newline).
     #[error("the path holds a control character")]
     Control,
+    /// Occurs when the decoded path holds a backslash (a Windows separator).
     #[error("the path holds a backslash")]
     Backslash,
+    /// Occurs when a segment of the decoded path is `.` or `..`.
     #[error("the path holds a `.` or `..` segment")]
     DotSegment,
 }
@@ -196,11 +200,6 @@ struct Copy {
 }
 
 impl Checkout {
-    /// The canonical root.
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
     /// The bytes of the file at canonical path `real`: the shared copy if
     /// the file has not changed since it was read, else a fresh read (which
     /// then becomes the shared copy).

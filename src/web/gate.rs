@@ -42,12 +42,12 @@ const LINGER_BYTES: usize = 64 * 1024;
 /// A request answered without reaching hyper.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Refusal {
-    pub status: StatusCode,
-    pub message: String,
+    pub(crate) status: StatusCode,
+    pub(crate) message: String,
     /// Send `Allow: GET, HEAD` (405).
-    pub allow: bool,
+    pub(crate) allow: bool,
     /// The request was a HEAD: no body.
-    pub head_only: bool,
+    pub(crate) head_only: bool,
 }
 
 impl Refusal {
@@ -76,7 +76,7 @@ pub(crate) enum Head {
 }
 
 /// Reads one request head from `stream`, finishing by `deadline`.
-pub async fn read_head(stream: &mut TcpStream, deadline: Instant) -> Head {
+pub(crate) async fn read_head(stream: &mut TcpStream, deadline: Instant) -> Head {
     let mut head = HeadBuf::default();
     loop {
         let room = MAX_HEAD.saturating_sub(head.buf.len());
@@ -253,7 +253,7 @@ fn check(req: &httparse::Request) -> Result<(), Refusal> {
 /// reads what the client still sends, for a moment, so that closing with
 /// unread input (which makes the kernel reset the connection) does not
 /// destroy the answer.
-pub async fn refuse(stream: &mut TcpStream, refusal: &Refusal, linger: bool) {
+pub(crate) async fn refuse(stream: &mut TcpStream, refusal: &Refusal, linger: bool) {
     let body = format!("{}\n", refusal.message);
     let mut out = format!(
         "HTTP/1.1 {} {}\r\n",

@@ -125,12 +125,29 @@ impl Default for Limits {
 /// `source()` (the binary prints the chain).
 #[derive(Debug, thiserror::Error)]
 pub enum WebError {
+    /// Occurs when the `--root` path cannot be resolved (it does not exist, or is not readable).
     #[error("cannot open --root {}", path.display())]
-    Root { path: PathBuf, source: io::Error },
+    Root {
+        /// The folder given.
+        path: PathBuf,
+        /// Why the OS refused.
+        source: io::Error,
+    },
+    /// Occurs when the `--root` folder has no `web/index.html`.
     #[error("--root {} is not a checkout of provably: it has no web/index.html", path.display())]
-    NotACheckout { path: PathBuf },
+    NotACheckout {
+        /// The folder given.
+        path: PathBuf,
+    },
+    /// Occurs when the port cannot be bound on 127.0.0.1 (taken, or not allowed).
     #[error("cannot listen on 127.0.0.1:{port}")]
-    Bind { port: u16, source: io::Error },
+    Bind {
+        /// The port asked for.
+        port: u16,
+        /// Why the OS refused.
+        source: io::Error,
+    },
+    /// Occurs when the tokio runtime cannot be built.
     #[error("cannot start the async runtime")]
     Runtime(#[source] io::Error),
 }

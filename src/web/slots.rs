@@ -90,7 +90,7 @@ impl Slots {
     /// A slot for a new connection: a free one, else the oldest waiting
     /// connection's once it has waited the grace (it is told to go), else
     /// the next one to finish.
-    pub async fn admit(self: &Arc<Self>) -> Slot {
+    pub(crate) async fn admit(self: &Arc<Self>) -> Slot {
         let permit = self.permit().await;
         let (evict, evicted) = oneshot::channel();
         let mut waiting = self.waiting();
@@ -136,7 +136,7 @@ impl Slots {
 
 impl Slot {
     /// Resolves when a newcomer has taken this slot; never, once [`Slot::answering`].
-    pub async fn evicted(&mut self) {
+    pub(crate) async fn evicted(&mut self) {
         if let Some(rx) = self.evicted.as_mut() {
             if rx.await.is_ok() {
                 return;
@@ -147,7 +147,7 @@ impl Slot {
 
     /// The head is in: the connection takes its slot back from the waiting
     /// list. `false` if a newcomer took it first (the connection must go).
-    pub fn answering(&mut self) -> bool {
+    pub(crate) fn answering(&mut self) -> bool {
         self.evicted = None;
         let waiter = self.slots.waiting().by_age.remove(&self.id);
         self.permit = waiter.map(|w| w.permit);

@@ -11,12 +11,13 @@
 //!   generator (block b = HMAC(serverSeed, "clientSeed:nonce:b"), blocks
 //!   concatenated).
 //!
-//! Everything above them is this module's scheme logic, written once over
-//! the two traits and built from the library's pure parts (the cursor's
-//! byte widths and limits, the ladder's pick, the poker positions, the
-//! shoe's order and `Math.round`): the formulas are those of the scheme
-//! modules, and `tests/wild.rs` checks this logic over the library's own
-//! HMAC against the library on generated requests. [`serve`] answers
+//! Everything above them is the scheme modules' own logic, in its plain
+//! form, which takes its MACs or its bytes from whoever makes them: the
+//! cursor's `int` and shuffle, the die, the ladder's words and shuffle over
+//! [`Primitives`]' MACs, the shoe over a [`Stream`]; this module only asks
+//! the package and writes the answers. `tests/wild.rs` checks it over
+//! another HMAC and over the library's own stream against the library (its
+//! fast forms) on generated requests. [`serve`] answers
 //! protocol v1 for an [`Engine`] of these ops; the binaries `wild-ring` and
 //! `wild-fair` (`--features wild`) are the two crates as targets, with
 //! manifests in harness/wild/.
@@ -26,6 +27,10 @@ use serde_json::{json, Value};
 use crate::op::error::OpError;
 use crate::op::fields::{CLIENT_SEED, COUNT, CURSOR, NONCE, RANGE, SERVER_SEED};
 use crate::op::{Field, Outcome, Request};
+use crate::schemes::dice::fields::N;
+use crate::schemes::ladder::fields::SIZE;
+use crate::schemes::poker::fields::PLAYERS_FIELD as PLAYERS;
+use crate::schemes::shoe::fields::{DECKS, HAND, PENETRATION, TOURNAMENT_ID};
 
 mod serve;
 
@@ -41,9 +46,7 @@ pub trait Primitives: Sync {
 }
 
 /// The shoe's byte stream, one byte at a time, from its first byte on.
-pub trait Stream {
-    fn next_byte(&mut self) -> u8;
-}
+pub use crate::schemes::shoe::ByteSource as Stream;
 
 /// The stream made of [`Primitives`]' MACs: block b = HMAC(serverSeed, "clientSeed:nonce:b").
 pub(crate) struct MacStream<'a, P: Primitives + ?Sized> {
@@ -103,13 +106,16 @@ pub const MAC_OPS: &[&str] = &[
 pub const STREAM_OPS: &[&str] = &["shoe.deal", "shoe.tournament", "shoe.stream"];
 
 /// How an [`Engine`] answers one valid request of an op it claims.
-pub type Answer = Box<dyn Fn(&Request) -> Result<Outcome, OpError> + Sync>;
+pub(crate) type Answer = Box<dyn Fn(&Request) -> Result<Outcome, OpError> + Sync>;
 
 /// A protocol v1 target: the name it gives in hello, the ops it claims,
 /// and how it answers one of them.
 pub struct Engine {
+    /// The name the target gives in hello (the package, its version, what of it is used).
     pub name: String,
+    /// The protocol v1 ops it claims.
     pub ops: &'static [&'static str],
+    /// Answers one valid request of an op it claims.
     pub run: Answer,
 }
 
@@ -136,14 +142,6 @@ impl Engine {
         }
     }
 }
-
-const DECKS: Field = Field::size("decks", 1, 8);
-const PENETRATION: Field = Field::new("penetration", crate::op::Kind::Fraction);
-const TOURNAMENT_ID: Field = Field::text("tournamentId");
-const HAND: Field = Field::counter("hand");
-const PLAYERS: Field = Field::size("players", 2, 22);
-const N: Field = Field::counter("n");
-const SIZE: Field = Field::size("size", 1, crate::op::error::MAX_COUNT);
 
 fn unsupported(r: &Request) -> OpError {
     OpError::Unsupported { op: r.op().to_string() }
@@ -181,7 +179,7 @@ fn run_mac<P: Primitives + ?Sized>(p: &P, r: &Request) -> Result<Outcome, OpErro
             let (s, c) = seeds();
             let (deck, _) = shuffle(p, s, c, r.int(NONCE), 0, 52);
             let (hole, board) = crate::schemes::poker::positions(usize_of(r.int(PLAYERS)));
-            let hole: Vec<[u64; 2]> = hole.iter().map(|&[a, b]| [deck[a], deck[b]]).collect();
+            let hole: Vec<[u32; 2]> = hole.iter().map(|&[a, b]| [deck[a], deck[b]]).collect();
             json!({ "hole": hole, "board": board.map(|x| deck[x]) })
         }
         "dice.roll" => {
@@ -228,109 +226,47 @@ pub fn raw<P: Primitives + ?Sized>(p: &P, server: &str, client: &str, nonce: u64
     p.hmac_sha256(server, &format!("{client}:{nonce}:{cursor}"))
 }
 
-/// `cursor.int`: k = bytes_needed(range) big-endian bytes per attempt, one
-/// cursor per attempt, values at or above the limit rejected; range 1 moves
-/// the cursor without a MAC.
+/// `cursor.int` over `p`'s MACs: the cursor module's own `int`.
 pub fn int<P: Primitives + ?Sized>(
     p: &P,
     server: &str,
     client: &str,
     nonce: u64,
     range: u64,
-    mut cursor: u64,
+    cursor: u64,
 ) -> (u64, u64) {
-    if range == 1 {
-        return (0, cursor + 1);
-    }
-    let k = crate::schemes::cursor::bytes_needed(range) as usize;
-    let limit = crate::schemes::cursor::limit(range);
-    loop {
-        let b = raw(p, server, client, nonce, cursor);
-        cursor += 1;
-        let v = b[..k].iter().fold(0u128, |acc, &x| acc << 8 | u128::from(x));
-        if v < limit {
-            return (u64::try_from(v % u128::from(range)).expect("below range"), cursor);
-        }
-    }
+    let mut raw = |c| raw(p, server, client, nonce, c);
+    crate::schemes::cursor::int_from(range, cursor, &mut raw, &mut |_| {})
 }
 
-/// `cursor.shuffle`: Fisher–Yates from the back, j = int(i + 1).
+/// `cursor.shuffle` over `p`'s MACs: the cursor module's own shuffle.
 pub fn shuffle<P: Primitives + ?Sized>(
     p: &P,
     server: &str,
     client: &str,
     nonce: u64,
-    mut cursor: u64,
+    cursor: u64,
     count: usize,
-) -> (Vec<u64>, u64) {
-    let mut order: Vec<u64> = (0..count as u64).collect();
-    for i in (1..count).rev() {
-        let (j, next) = int(p, server, client, nonce, i as u64 + 1, cursor);
-        cursor = next;
-        order.swap(i, usize_of(j));
-    }
-    (order, cursor)
+) -> (Vec<u32>, u64) {
+    let mut raw = |c| raw(p, server, client, nonce, c);
+    crate::schemes::cursor::shuffle_from(count, cursor, &mut raw, &mut |_, _| {})
 }
 
-/// `dice.roll`: the first byte below 252 of HMAC(serverSeed, "clientSeed:n:round"), rounds 0 … 15.
+/// `dice.roll` over `p`'s MACs: the dice module's own roll.
 pub fn roll<P: Primitives + ?Sized>(p: &P, server: &str, client: &str, n: u64) -> Result<u8, OpError> {
-    for round in 0..crate::schemes::dice::ROUNDS {
-        let mac = p.hmac_sha256(server, &format!("{client}:{n}:{round}"));
-        if let Some(b) = mac.iter().find(|&&b| b < 252) {
-            return Ok(b % 6 + 1);
-        }
-    }
-    Err(OpError::Exhausted {
-        message: format!("die {n}: no byte below 252 in {} rounds", crate::schemes::dice::ROUNDS),
-    })
+    let mut mac = |round| p.hmac_sha256(server, &format!("{client}:{n}:{round}"));
+    crate::schemes::dice::roll_from(n, &mut mac).map(|found| found.face)
 }
 
-/// `ladder.shuffle`: eight big-endian u32 per MAC of "clientSeed:b", j = ⌊v/2^32 · (i+1)⌋.
-pub fn ladder<P: Primitives + ?Sized>(p: &P, server: &str, client: &str, size: usize) -> Vec<u64> {
-    let mut order: Vec<u64> = (0..size as u64).collect();
-    let mut words = (0u64..).flat_map(|b| {
-        let block = p.hmac_sha256(server, &format!("{client}:{b}"));
-        (0..8).map(move |w| u32::from_be_bytes(block[4 * w..4 * w + 4].try_into().expect("four bytes")))
-    });
-    for i in (1..size).rev() {
-        let v = words.next().expect("the blocks never end");
-        order.swap(i, crate::schemes::ladder::pick(v, i));
-    }
-    order
+/// `ladder.shuffle` over `p`'s MACs: the ladder module's own words and shuffle.
+pub(crate) fn ladder<P: Primitives + ?Sized>(p: &P, server: &str, client: &str, size: usize) -> Vec<u32> {
+    let words = crate::schemes::ladder::words_of(|b| p.hmac_sha256(server, &format!("{client}:{b}")));
+    crate::schemes::ladder::shuffle_of(size, words)
 }
 
-/// A uniform index in 0..m read off the stream: k bytes with 256^k ≥ m,
-/// big-endian, values at or above 256^k − 256^k mod m rejected.
-fn index(s: &mut impl Stream, m: u64) -> u64 {
-    let mut k = 1;
-    while 256u64.pow(k) < m {
-        k += 1;
-    }
-    let pot = 256u64.pow(k);
-    let limit = pot - pot % m;
-    loop {
-        let v = (0..k).fold(0u64, |acc, _| acc << 8 | u64::from(s.next_byte()));
-        if v < limit {
-            return v % m;
-        }
-    }
-}
-
-/// A shoe of `decks` decks from the stream: Fisher–Yates from the back,
-/// then the cut card from the same stream (JavaScript `Math.round`, two clamps).
+/// A shoe of `decks` decks from the stream: the shoe module's steps 1, 4
+/// and 5 on the stream's bytes.
 fn shoe(s: &mut impl Stream, decks: usize, penetration: f64) -> Value {
-    use crate::schemes::shoe::js_round;
-    let mut cards = crate::schemes::shoe::ordered(decks);
-    for i in (1..cards.len()).rev() {
-        let j = index(s, i as u64 + 1);
-        cards.swap(i, usize_of(j));
-    }
-    let count = u32::try_from(cards.len()).expect("at most 416 cards");
-    let total = f64::from(count);
-    let base = js_round(total * penetration);
-    let spread = js_round(total * 0.02).max(1);
-    let draw = index(s, u64::try_from(2 * spread + 1).expect("a small spread"));
-    let cut = (base + i64::try_from(draw).expect("small") - spread)
-        .clamp(js_round(total * 0.5).max(20), i64::from(count) - 15);
-    json!({ "cards": cards, "cut": cut })
+    let (shoe, _) = crate::schemes::shoe::deal_from(s, decks, penetration, &mut |_| {});
+    json!({ "cards": shoe.cards, "cut": shoe.cut })
 }

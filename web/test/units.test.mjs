@@ -101,8 +101,10 @@ describe('german.mjs', () => {
 
   test('every invalid finding of the proof checker reads in German', async () => {
     const round = '{"op":"dice.roll","clientSeed":"c","n":0}';
+    const T = 'ab'.repeat(32);
+    const CHAIN = stringifyJson({ terminatingHash: T, link: 'text', salt: 's', variant: { op: 'crash.v2' } });
     const docs = [
-      '{"proof":2,"epochs":[]}',
+      '{"proof":3,"epochs":[]}',
       '{"proof":1}',
       '{"proof":1,"epochs":{}}',
       '{"proof":1,"title":5,"epochs":[],"x":1}',
@@ -127,6 +129,13 @@ describe('german.mjs', () => {
       ].map((r) => `{"op":"blackjack.strategy",${r}}`).join(',')}]}]}`,
       '{"proof": 1, "epochs": [',
       '{"a":1}\n[1]\n{"serverSeed":"s","rounds":[],"proof":1}',
+      // Crash histories (docs/proofs.md): a chain that breaks each of its rules, games that break theirs.
+      ...[5, { x: 1 }, {}, { terminatingHash: 'AB' }, { terminatingHash: T, link: 'hex' }, { terminatingHash: T, link: 'text', firstGame: -1, salt: 's', variant: { op: 'crash.v2' } },
+        { terminatingHash: T, link: 'text', salt: 5, variant: { op: 'crash.v2' } }, { terminatingHash: T, link: 'text', salt: 's', variant: 1 },
+        { terminatingHash: T, link: 'text', salt: 's', variant: { op: 'crash.link' } }, { terminatingHash: T, link: 'text', salt: 's', variant: { op: 'crash.v2', hash: T } },
+        { terminatingHash: T, link: 'text', salt: 's', variant: { op: 'crash.v1', divisor: 22 } }, { terminatingHash: T, link: 'text', salt: 's', variant: { op: 'crash.v1', x: 1 } },
+      ].map((chain) => `{"proof":2,"epochs":[{"chain":${stringifyJson(chain)},"rounds":[{"game":1}]}]}`),
+      `{"proof":2,"epochs":[{"commit":"${T}","chain":${CHAIN},"rounds":[{"game":1,"nonce":1},{"hash":"${T}"},{"game":0},{"game":20000000},{"game":1,"hash":"${T.toUpperCase()}"},{"game":1,"observed":{"distance":1}},{"game":1.5},[1]]}]}`,
     ];
     let n = 0;
     for (const text of docs) {

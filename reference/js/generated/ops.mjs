@@ -10,7 +10,7 @@ function freeze(v) {
 }
 
 /** Every op of protocol v1, in the order of docs/protocol.md. */
-export const OPS = freeze(["cursor.hash","cursor.raw","cursor.float","cursor.int","cursor.shuffle","poker.deal","poker.evaluate","shoe.deal","shoe.tournament","shoe.stream","dice.roll","selfpoker.commit","selfpoker.deck","ladder.shuffle","blackjack.strategy","stake.floats","stake.dice","stake.limbo","stake.plinko","stake.roulette","stake.wheel","stake.keno","stake.mines","stake.hilo","stake.blackjack","stake.baccarat","stake.videopoker","stake.diamonds","stake.crash","stake.crash.chain","crash.v1","crash.v2","crash.link","crash.chain.bytes","lucky.roll","skinclub.roll","skinclub.hash","freebitco.roll"]);
+export const OPS = freeze(["cursor.hash","cursor.raw","cursor.float","cursor.int","cursor.shuffle","poker.deal","poker.evaluate","shoe.deal","shoe.tournament","shoe.stream","dice.roll","selfpoker.commit","selfpoker.deck","ladder.shuffle","blackjack.strategy","stake.floats","stake.dice","stake.limbo","stake.plinko","stake.roulette","stake.wheel","stake.keno","stake.mines","stake.hilo","stake.blackjack","stake.baccarat","stake.videopoker","stake.diamonds","stake.crash","stake.crash.chain","crash.v1","crash.v2","crash.link","crash.chain.bytes","lucky.roll","skinclub.roll","skinclub.hash","freebitco.roll","bcgame.hmac","bcgame.classicdice.old","bcgame.classicdice","bcgame.dice","bcgame.limbo","bcgame.hashdice","bcgame.mines","bcgame.keno","bcgame.plinko","bcgame.coinflip.old","bcgame.coinflip","csgoempire.roulette"]);
 
 /** Each op's `ok` fields in protocol order, as harness/protocol.schema.json gives them. */
 export const OK_FIELDS = freeze({
@@ -427,6 +427,140 @@ export const OK_FIELDS = freeze({
       "type": "integer",
       "minimum": 0,
       "maximum": 10000
+    }
+  },
+  "bcgame.hmac": {
+    "hmac": {
+      "type": "string",
+      "pattern": "^([0-9a-f]{64}|[0-9a-f]{128})$"
+    }
+  },
+  "bcgame.classicdice.old": {
+    "roll": {
+      "type": "number",
+      "minimum": 0,
+      "exclusiveMaximum": 101
+    }
+  },
+  "bcgame.classicdice": {
+    "roll": {
+      "type": "number",
+      "minimum": 0,
+      "exclusiveMaximum": 101
+    }
+  },
+  "bcgame.dice": {
+    "roll": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 9999
+    }
+  },
+  "bcgame.limbo": {
+    "multiplier": {
+      "type": "number",
+      "minimum": 1,
+      "exclusiveMaximum": 4503599627370496
+    }
+  },
+  "bcgame.hashdice": {
+    "lucky": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 999999
+    },
+    "roll": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 99999
+    }
+  },
+  "bcgame.mines": {
+    "mines": {
+      "type": "array",
+      "items": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 25
+      },
+      "minItems": 1,
+      "maxItems": 24,
+      "uniqueItems": true
+    },
+    "order": {
+      "type": "array",
+      "items": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 25
+      },
+      "minItems": 25,
+      "maxItems": 25,
+      "uniqueItems": true
+    }
+  },
+  "bcgame.keno": {
+    "hits": {
+      "type": "array",
+      "items": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 40
+      },
+      "minItems": 10,
+      "maxItems": 10,
+      "uniqueItems": true
+    }
+  },
+  "bcgame.plinko": {
+    "path": {
+      "type": "array",
+      "items": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 1
+      },
+      "minItems": 8,
+      "maxItems": 16
+    },
+    "bucket": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 16
+    }
+  },
+  "bcgame.coinflip.old": {
+    "coins": {
+      "type": "array",
+      "items": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 1
+      },
+      "minItems": 1,
+      "maxItems": 100
+    }
+  },
+  "bcgame.coinflip": {
+    "coins": {
+      "type": "array",
+      "items": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 1
+      },
+      "minItems": 1,
+      "maxItems": 100
+    }
+  },
+  "csgoempire.roulette": {
+    "roll": {
+      "type": "integer",
+      "minimum": 0,
+      "maximum": 14
+    },
+    "colour": {
+      "enum": ["bonus","orange","black"]
     }
   }
 });

@@ -73,14 +73,18 @@ export class Bets {
     return 'new';
   }
 
-  /** Every round has been seen: each pair's gaps, with the epoch they are placed in, pair by pair in the order of first bets. */
-  finish() {
+  /**
+   * Every round has been seen: each pair's gaps, with the epoch they are
+   * placed in, pair by pair in the order of first bets; `gapOf` writes a
+   * run missing (a crash history's games are not nonces).
+   */
+  finish(gapOf = gap) {
     const out = [];
     for (const pair of this.order) {
       const where = { epoch: pair.info.epoch, line: pair.info.line };
       const nonces = [...pair.seen].sort((a, b) => a - b);
       for (let i = 1; i < nonces.length; i++) {
-        if (nonces[i] - nonces[i - 1] > 1) out.push({ info: pair.info, finding: gap(where, pair.client, nonces[i - 1] + 1, nonces[i] - 1) });
+        if (nonces[i] - nonces[i - 1] > 1) out.push({ info: pair.info, finding: gapOf(where, pair.client, nonces[i - 1] + 1, nonces[i] - 1) });
       }
     }
     this.servers = new Map();

@@ -20,7 +20,9 @@ export function opTable(engine) {
       if (!commitOps.has(c.field)) commitOps.set(c.field, c);
     }
   }
-  return { secretOf, commitOps, isCommitOp, secretFields: [...commitOps.keys()] };
+  const secretFields = [...commitOps.keys()];
+  // The keys that head an epoch: a committed secret's, or a crash history's chain (chain.mjs).
+  return { secretOf, commitOps, isCommitOp, secretFields, headFields: [...secretFields, 'chain'] };
 }
 
 export async function checkCommit(engine, table, at, commit, secret) {

@@ -4,6 +4,7 @@
 // (commit.mjs) and each round (round.mjs).
 
 import { describe } from '../validate.mjs';
+import { CHAIN, CHAIN_VERSION, chainCommit, chainOf, checkGame } from './chain.mjs';
 import { checkCommit } from './commit.mjs';
 import { invalidAt, typeName } from './finding.mjs';
 import { checkRound } from './round.mjs';
@@ -23,9 +24,20 @@ function epochTasks(ctx, scan, start, epoch, line) {
   const tasks = [{ kind: 'epoch', info }];
   const invalid = (field, reason) => tasks.push({ kind: 'epoch-invalid', info, finding: invalidAt(at, field, reason) });
 
-  const secretMember = members.find((m) => ctx.table.secretFields.includes(m.key));
-  const secret = secretMember ? { field: secretMember.key, value: scan.parse(secretMember.start, secretMember.end) } : null;
+  const secretMember = members.find((m) => ctx.table.headFields.includes(m.key));
+  let secret = secretMember ? { field: secretMember.key, value: scan.parse(secretMember.start, secretMember.end) } : null;
+  // A crash history (chain.mjs) is headed by its chain, not by a secret.
+  const chain = secret?.field === CHAIN ? chainOf(ctx.engine, secret.value) : null;
+  if (chain) {
+    info.chain = chain;
+    secret = null;
+  }
   info.secret = secret;
+  const commitTask = (value) => {
+    if (!chain) return { kind: 'commit', info, run: () => checkCommit(ctx.engine, ctx.table, at, value, secret) };
+    const r = chainCommit(at, chain, value);
+    return r && { kind: 'commit', info, run: async () => r };
+  };
   const seen = new Set();
   for (const m of members) {
     if (seen.has(m.key)) {
@@ -34,8 +46,8 @@ function epochTasks(ctx, scan, start, epoch, line) {
     }
     seen.add(m.key);
     if (m.key === 'commit') {
-      const value = scan.parse(m.start, m.end);
-      tasks.push({ kind: 'commit', info, run: () => checkCommit(ctx.engine, ctx.table, at, value, secret) });
+      const task = commitTask(scan.parse(m.start, m.end));
+      if (task) tasks.push(task);
     } else if (m.key === 'rounds') {
       if (scan.t[m.start] !== '[') {
         invalid('rounds', `must be a list of rounds, not ${scan.typeAt(m.start)}`);
@@ -43,17 +55,23 @@ function epochTasks(ctx, scan, start, epoch, line) {
       }
       scan.elements(m.start).forEach(({ start: s, end: e }, round) => {
         const text = scan.t.slice(s, e);
-        tasks.push({ kind: 'round', info, round, text, run: () => checkRound(ctx.engine, ctx.table, { ...at, round }, text, secret) });
+        const run = chain
+          ? () => checkGame(ctx.engine, ctx.table, chain, { ...at, round }, text)
+          : () => checkRound(ctx.engine, ctx.table, { ...at, round }, text, secret);
+        tasks.push({ kind: 'round', info, round, text, run });
       });
-    } else if (ctx.table.secretFields.includes(m.key)) {
-      if (m !== secretMember) invalid(m.key, `an epoch carries one secret; this one has ${JSON.stringify(secret.field)} already`);
+    } else if (ctx.table.headFields.includes(m.key)) {
+      if (m !== secretMember) invalid(m.key, `an epoch carries one secret; this one has ${JSON.stringify(secretMember.key)} already`);
     } else {
       const hint = line !== null && m.key === 'proof' ? '; a proof document must begin with {"proof"' : '';
-      invalid(m.key, `is not a field of an epoch (commit, ${ctx.table.secretFields.join(', ')}, rounds)${hint}`);
+      invalid(m.key, `is not a field of an epoch (commit, ${ctx.table.headFields.join(', ')}, rounds)${hint}`);
     }
   }
   if (!seen.has('rounds')) invalid('rounds', 'is missing');
-  if (!seen.has('commit')) tasks.push({ kind: 'commit', info, run: () => checkCommit(ctx.engine, ctx.table, at, null, secret) });
+  if (!seen.has('commit')) {
+    const task = commitTask(undefined);
+    if (task) tasks.push(task);
+  }
   return tasks;
 }
 
@@ -102,8 +120,8 @@ function walkDocument(ctx, scan) {
     const value = () => scan.parse(m.start, m.end);
     if (m.key === 'proof') {
       const v = value();
-      if (v !== VERSION) {
-        invalid('proof', `version ${describe(v)} is not one this reader knows (it reads version ${VERSION})`);
+      if (v !== VERSION && v !== CHAIN_VERSION) {
+        invalid('proof', `version ${describe(v)} is not one this reader knows (it reads versions ${VERSION} and ${CHAIN_VERSION})`);
         return tasks; // nothing else is read
       }
     } else if (m.key === 'title') {

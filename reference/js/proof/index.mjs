@@ -6,6 +6,7 @@
 
 import { NAME, OPS, commitmentOf, declarations, execute, fieldsOf } from '../provably.mjs';
 import { Bets, betOf, overflow, repeated } from './bets.mjs';
+import { Chains } from './chain.mjs';
 import { opTable } from './commit.mjs';
 import { documentTasks } from './document.mjs';
 import { invalidAt } from './finding.mjs';
@@ -51,6 +52,7 @@ export async function checkProof(input, { engine = DEFAULT_ENGINE, onProgress, c
   const findings = [];
   const own = [];
   const bets = new Bets();
+  const chains = new Chains(engine);
   for (const t of tasks) {
     switch (t.kind) {
       case 'epoch':
@@ -85,6 +87,8 @@ export async function checkProof(input, { engine = DEFAULT_ENGINE, onProgress, c
           r.verdict = 'mismatch';
           r.findings = [...r.findings, repeated(at, bet)];
         }
+        // A crash history's game: its hash along its chain, shown once.
+        const lost = r.game && r.verdict !== 'invalid' ? await chains.see(t.info, r, at) : null;
         t.info.rounds.push(r);
         counts.rounds++;
         counts[r.verdict]++;
@@ -95,6 +99,11 @@ export async function checkProof(input, { engine = DEFAULT_ENGINE, onProgress, c
           t.info.findings.push(f);
           findings.push(f);
         }
+        if (lost) {
+          counts.invalidOther++;
+          t.info.findings.push(lost);
+          findings.push(lost);
+        }
         break;
       }
       default:
@@ -102,7 +111,7 @@ export async function checkProof(input, { engine = DEFAULT_ENGINE, onProgress, c
     }
   }
   // Gaps last: a later epoch of the same seed pair can fill one.
-  for (const { info, finding } of bets.finish()) {
+  for (const { info, finding } of [...bets.finish(), ...chains.finish()]) {
     counts.gaps++;
     info.findings.push(finding);
     findings.push(finding);

@@ -64,7 +64,7 @@ function hasType(schema, v) {
  * order), then a key the op does not take (text order), then a value
  * outside its limits (field order). Returns the request as the engine takes it.
  */
-function readRequest(engine, op, map) {
+export function readRequest(engine, op, map) {
   const fields = engine.declarations.get(op).fields;
   const names = Object.keys(fields);
   const check = (name) => {
@@ -132,7 +132,7 @@ function shapeProblem(schema, v, path) {
 }
 
 /** `observed`: an object of some of the op's `ok` fields, each item within its field's rules. */
-function readObserved(op, v) {
+export function readObserved(op, v) {
   const ok = OK_FIELDS[op] ?? {};
   const names = Object.keys(ok);
   if (!isObject(v)) throw new FieldError('observed', `must be an object of ${op} fields, not ${typeName(v)}`);

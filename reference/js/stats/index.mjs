@@ -150,6 +150,12 @@ export function evaluate(collector, level = DEFAULT_LEVEL) {
  */
 export function statisticsOf(epochs, level = DEFAULT_LEVEL, declarations = undefined) {
   const c = new Collector(declarations);
-  for (const e of epochs) for (const r of e.rounds) if (r.derived) c.add(e.epoch, r.request, r.derived);
+  for (const e of epochs) {
+    for (const r of e.rounds) {
+      // A crash game without its hash: its observed point is what is counted (src/proof/game.rs).
+      if (r.derived) c.add(e.epoch, r.request, r.derived);
+      else if (r.counted) c.add(e.epoch, r.counted.request, r.counted.ok);
+    }
+  }
   return evaluate(c, level);
 }

@@ -14,6 +14,7 @@ import { parseJson, stringifyJson } from '../json.mjs';
 import { OK_FIELDS, checkProof, isDocument, seatSeed } from '../proof.mjs';
 import { OPS, commitmentOf, execute } from '../provably.mjs';
 import { REPO } from '../testkit/helpers.mjs';
+import { crashHistory } from '../testkit/chains.mjs';
 import { loadVectors, seatsFor, sha256hex, systemProofs, tamperedShoe } from '../testkit/proofs.mjs';
 
 // $PROVABLY_PROOF_VECTORS points at another copy (e.g. a branch's) while vectors/proofs.json is not in this checkout.
@@ -102,6 +103,44 @@ describe('bet histories, held to `provably audit`', () => {
       const expected = rustReport(text);
       // The case holds what it is about.
       assert.ok(expected.gaps > 0 && expected.findings.some((f) => f.kind === 'mismatch' && f.field === 'nonce'), stringifyJson(expected));
+      const { report } = await checkProof(text);
+      assert.equal(firstDifference(comparable(expected), comparable(report)), null, `expected ${stringifyJson(expected)}\ngot      ${stringifyJson(report)}`);
+    });
+  }
+});
+
+describe('crash histories, held to `provably audit`', () => {
+  // What the vectors leave out: one chain over two epochs and two files'
+  // worth of games in no order, a game shown twice across epochs, a hash
+  // off the chain, a game without its hash, a game from before the chain,
+  // gaps; JSON lines with two chains and a broken line between them.
+  const SALT = '0000000000000000004d6ec16dafe9d8370958664c1dc422f452892264c59526';
+  const made = (name, extra = {}) => crashHistory({ name, games: 40, salt: SALT, variant: { op: 'crash.v2' }, ...extra });
+  const cases = {
+    'a document': async () => {
+      const h = await made('document', { first: 100 });
+      const order = [5, 30, 6, 39, 0, 12, 11, 25, 26, 3];
+      const one = order.map((i) => h.rounds[i]);
+      const two = [h.rounds[31], h.rounds[12], { ...h.rounds[8], hash: h.rounds[9].hash }, { game: h.rounds[20].game, observed: h.rounds[20].observed }, { game: 99 }, h.rounds[1]];
+      return stringifyJson({ proof: 2, epochs: [{ chain: h.chain, rounds: one }, { rounds: two, chain: h.chain }] });
+    },
+    'JSON lines': async () => {
+      const a = await made('lines a');
+      const b = await made('lines b', { link: 'bytes', variant: { op: 'crash.v2', bcgame: true } });
+      return [
+        stringifyJson({ chain: a.chain, rounds: a.rounds.slice(0, 10) }),
+        '{"chain": [',
+        stringifyJson({ chain: b.chain, rounds: [...b.rounds.slice(5, 8), b.rounds[6], b.rounds[30]] }),
+        stringifyJson({ chain: a.chain, rounds: [a.rounds[12], { ...a.rounds[3], observed: { crashPoint: 1 } }] }),
+      ].join('\n');
+    },
+  };
+  for (const [name, make] of Object.entries(cases)) {
+    test(`${name}: the same report, findings in the same order`, { skip: !existsSync(BIN) && `no provably binary at ${BIN}` }, async () => {
+      const text = await make();
+      const expected = rustReport(text);
+      // The case holds what it is about.
+      assert.ok(expected.gaps > 0 && expected.findings.some((f) => f.kind === 'mismatch' && f.field === 'game'), stringifyJson(expected));
       const { report } = await checkProof(text);
       assert.equal(firstDifference(comparable(expected), comparable(report)), null, `expected ${stringifyJson(expected)}\ngot      ${stringifyJson(report)}`);
     });

@@ -5,7 +5,9 @@
 // the audit cuts into batches, a mismatching, an external and an invalid
 // round; and Stake bet histories of every stake game with tests
 // (src/stats/stake.rs: honest, one epoch per game plus one whose games share
-// the nonces of a seed pair, and one ground on Limbo's multiplier). The
+// the nonces of a seed pair, and one ground on Limbo's multiplier); and
+// histories of 2,000 bets of every game of other operators with a law
+// (BC.Game's, the lucky-number dice, Freebitco.in, skin.club, CSGOEmpire). The
 // JavaScript side is what the page's worker runs: reference/js/proof.mjs's
 // checkProof, then statisticsOf over the rounds it derived.
 //
@@ -19,7 +21,7 @@
 //   PROVABLY_BIN=$PWD/target/debug/provably node --test reference/js/test/stats.test.mjs
 
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -30,6 +32,7 @@ import { BUILT } from '../provably.mjs';
 import { cutProbabilities } from '../shoe.mjs';
 import { chiSquare, holm, layout, statisticsOf } from '../stats/index.mjs';
 import { asLines, diceArchives, epochsOf, grind, mixedDocument, serve, shoeArchives } from '../testkit/archives.mjs';
+import { crashHistory } from '../testkit/chains.mjs';
 import { REPO } from '../testkit/helpers.mjs';
 import { assertSame, audit as auditWith, pageStatistics } from '../testkit/statistics.mjs';
 
@@ -100,6 +103,47 @@ function limboGround(bin) {
   return grind(bin, candidates, (oks) => oks[0].multiplier < 2);
 }
 
+/**
+ * The games of other operators with a law (tests/field.rs's games): 2,000
+ * bets each, one epoch per game; skin.club and CSGOEmpire commit to no seed
+ * the op can check, so their rounds name it and their epochs have no commitment.
+ */
+const FIELD_GAMES = [
+  ['lucky.roll', {}],
+  ['freebitco.roll', {}],
+  ['skinclub.roll', {}],
+  ['csgoempire.roulette', {}],
+  ['bcgame.classicdice.old', {}],
+  ['bcgame.classicdice', {}],
+  ['bcgame.dice', {}],
+  ['bcgame.limbo', {}],
+  ['bcgame.hashdice', {}],
+  ['bcgame.plinko', { rows: 16 }],
+  ['bcgame.coinflip.old', { rounds: 10 }],
+  ['bcgame.coinflip', { rounds: 10 }],
+];
+
+function fieldHistory(bin) {
+  const epochs = FIELD_GAMES.map(([op, extra]) => {
+    const secret = sha256hex(`field honest ${op}`);
+    const requests = Array.from({ length: 2000 }, (_, n) =>
+      op === 'csgoempire.roulette'
+        ? { op, serverSeed: secret, publicSeed: '1914223138', round: n }
+        : { op, serverSeed: secret, clientSeed: 'player', nonce: n, ...extra },
+    );
+    return { secret, requests };
+  });
+  const answers = serve(bin, epochs.flatMap((e) => e.requests));
+  let at = 0;
+  const withOks = epochs.map((e) => ({ ...e, oks: answers.slice(at, (at += e.requests.length)) }));
+  const uncommitted = (op) => ['skinclub.roll', 'csgoempire.roulette'].includes(op);
+  const committed = epochsOf(bin, withOks.filter((e) => !uncommitted(e.requests[0].op)));
+  const open = withOks
+    .filter((e) => uncommitted(e.requests[0].op))
+    .map((e) => ({ commit: null, rounds: e.requests.map((r, j) => ({ ...r, observed: e.oks[j] })) }));
+  return [...committed, ...open];
+}
+
 const audit = (dir, name, text) => auditWith(BIN, dir, name, text);
 
 if (!existsSync(BIN)) {
@@ -167,6 +211,28 @@ if (!existsSync(BIN)) {
       assertSame(rust, await pageStatistics(text), 'past the cap');
     });
 
+    test('crash histories: games with their hashes, and points alone, honest and at a 5 % edge', { timeout: 300000 }, async () => {
+      const salt = '0000000000000000004d6ec16dafe9d8370958664c1dc422f452892264c59526';
+      const h = await crashHistory({ name: 'stats', games: 3000, salt, variant: { op: 'crash.v2' } });
+      const doc = (rounds, chain = h.chain) => JSON.stringify({ proof: 2, epochs: [{ chain, rounds }] });
+      const [hc, honest] = audit(dir, 'crash-honest.json', doc(h.rounds));
+      assert.equal(hc, 0);
+      assertSame(honest, await pageStatistics(doc(h.rounds)), 'a crash history with its hashes');
+      // The points alone, at a 5 % edge: X from the MAC (node:crypto), 95/(1 − X).
+      const x = (hash) => parseInt(createHmac('sha256', salt).update(Buffer.from(hash, 'hex')).digest('hex').slice(0, 13), 16) / 2 ** 52;
+      const edge = h.rounds.map((g) => ({ game: g.game, observed: { crashPoint: Math.max(1, Math.floor(95 / (1 - x(g.hash))) / 100) } }));
+      const [ec, five] = audit(dir, 'crash-edge.json', doc(edge));
+      assert.equal(ec, 6, 'an alarm, nothing compared');
+      assert.equal(five.alarm, true);
+      assertSame(five, await pageStatistics(doc(edge)), 'points alone at a 5 % edge');
+      // Roobet (divisor 25, an instant crash of 1), points alone: honest.
+      const r = await crashHistory({ name: 'roobet', games: 3000, salt, variant: { op: 'crash.v1', divisor: 25, instant: 1 } });
+      const alone = r.rounds.map((g) => ({ game: g.game, observed: g.observed }));
+      const [rc, roobet] = audit(dir, 'crash-roobet.json', doc(alone, r.chain));
+      assert.equal(rc, 0);
+      assertSame(roobet, await pageStatistics(doc(alone, r.chain)), 'Roobet points alone');
+    });
+
     test('Stake: every game with tests, an honest history and one ground on Limbo\'s multiplier', { timeout: 300000 }, async () => {
       assert.deepEqual([...new Set(STAKE_GAMES.map(([op]) => op))].sort(), [...STAKE_TESTED].sort(), 'every stake game with tests has bets here');
       const honest = asLines(stakeHistory(BIN));
@@ -224,6 +290,22 @@ if (!existsSync(BIN)) {
       assert.equal(gc, 6, 'an alarm without a mismatch');
       assert.ok(g.tests.some((t) => t.rejected && t.family === 'stake.limbo' && t.name === 'multiplier in cells from 1.05 to 25'));
       assertSame(g, await pageStatistics(asLines(ground)), 'ground limbo');
+    });
+
+    test('the games of other operators: an honest history of every game with a law', { timeout: 300000 }, async () => {
+      const epochs = fieldHistory(BIN);
+      const [code, rust] = audit(dir, 'field-honest.jsonl', asLines(epochs));
+      assert.equal(code, 0, 'every bet matches and no alarm');
+      const families = new Set(rust.tests.map((t) => t.family.split(' ')[0]));
+      for (const [op] of FIELD_GAMES) assert.ok(families.has(op), `${op} has tests that run`);
+      assertSame(rust, await pageStatistics(asLines(epochs)), 'the games of other operators');
+      // A law one ulp off can leave a statistic unchanged: other lengths compare every law again.
+      for (const keep of [1999, 1950, 1900]) {
+        const cut = epochs.map((e) => ({ ...e, rounds: e.rounds.slice(0, keep) }));
+        const [c, r] = audit(dir, `field-${keep}.jsonl`, asLines(cut));
+        assert.equal(c, 0);
+        assertSame(r, await pageStatistics(asLines(cut)), `the games of other operators, ${keep} bets each`);
+      }
     });
   });
 }

@@ -25,7 +25,7 @@ mod web;
 #[command(
     name = "provably",
     version,
-    about = "Re-derive twelve published provably-fair schemes (cursor, poker, shoe, dice, selfpoker, ladder, blackjack strategy, Stake's games, the bustabit crash family, the lucky-number dice, skin.club, Freebitco.in) and hold other implementations to the same answers."
+    about = "Re-derive fourteen published provably-fair schemes (cursor, poker, shoe, dice, selfpoker, ladder, blackjack strategy, Stake's games, the bustabit crash family, the lucky-number dice, skin.club, Freebitco.in, BC.Game's originals, CSGOEmpire's roulette) and hold other implementations to the same answers."
 )]
 struct Cli {
     #[command(subcommand)]

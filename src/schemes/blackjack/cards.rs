@@ -13,7 +13,7 @@
 //! op's `dealer` field use.
 
 /// The rank of a card number: 0 = ace … 12 = king.
-pub fn rank(card: u8) -> u8 {
+pub(crate) fn rank(card: u8) -> u8 {
     card % 13
 }
 
@@ -38,20 +38,20 @@ pub(crate) fn pip_to_count(pip: u8) -> u8 {
 
 /// A hand's value: the best total and whether an ace counts 11 in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HandValue {
+pub(crate) struct HandValue {
     /// The total with one ace counted 11 if that does not pass 21; above 21 the hand is bust.
     pub total: u8,
     /// True if and only if an ace is counted 11 in `total`.
-    pub soft: bool,
+    pub(crate) soft: bool,
 }
 
 /// Running hand state over pips: the hard sum (aces 1) and whether an ace is present.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Hand {
+pub(crate) struct Hand {
     /// Sum of pips, every ace counted 1.
-    pub hard: u8,
+    pub(crate) hard: u8,
     /// At least one ace.
-    pub ace: bool,
+    pub(crate) ace: bool,
     /// Number of cards.
     pub cards: u8,
 }
@@ -65,7 +65,7 @@ impl Hand {
     }
 
     /// The value: at most one ace can count 11 (two would make 22).
-    pub fn value(&self) -> HandValue {
+    pub(crate) fn value(&self) -> HandValue {
         if self.ace && self.hard + 10 <= 21 {
             HandValue {
                 total: self.hard + 10,
@@ -80,12 +80,12 @@ impl Hand {
     }
 
     /// The hand is over 21 even with every ace counted 1.
-    pub fn bust(&self) -> bool {
+    pub(crate) fn bust(&self) -> bool {
         self.hard > 21
     }
 
     /// Exactly two cards totalling 21: an ace and a ten-valued card.
-    pub fn natural(&self) -> bool {
+    pub(crate) fn natural(&self) -> bool {
         self.cards == 2 && self.ace && self.hard == 11
     }
 }

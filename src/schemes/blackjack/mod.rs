@@ -7,7 +7,7 @@
 //!
 //! * `strategy`: the table as three charts (pairs, soft, hard, in the
 //!   order the published comment insists on) and the input domain
-//!   ([`strategy::validate`]); [`ops`], the `blackjack.strategy` op of
+//!   (`strategy::validate`); [`ops`], the `blackjack.strategy` op of
 //!   protocol v1 (its canonical vectors are `crate::vectors::blackjack`);
 //!   [`situations::situations`], every legal situation, numbered, for
 //!   exhaustive conformance checks;
@@ -21,7 +21,7 @@ pub mod rules;
 pub mod situations;
 pub mod strategy;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 pub use rules::Rules;
 pub use situations::{situations, Situation};
 pub use strategy::{strategy, Action};

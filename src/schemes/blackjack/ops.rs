@@ -5,7 +5,7 @@
 //! up-card 2…11) live in the field declarations and are enforced by the
 //! request parser. The rules that tie fields together (a bust hand,
 //! `canDouble` with three or more cards, `canSplit` without a pair) are the
-//! op's own `invalid` answers, from [`super::strategy::validate`], each
+//! op's own `invalid` answers, from `super::strategy::validate`, each
 //! naming its field.
 //!
 //! Generated cases are situations of `super::situations`, picked
@@ -25,7 +25,7 @@ use crate::op::stats::Stats;
 use crate::op::{self, Arg, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme};
 use crate::op::{Flag, OkField, Reach, Shape};
 
-pub(crate) static SCHEME: Scheme = Scheme {
+pub static SCHEME: Scheme = Scheme {
     name: "blackjack",
     source: "seed 003 (basisstrategie, published TypeScript)",
     ops: &[&STRATEGY],
@@ -66,6 +66,7 @@ struct ActionOk {
     action: Action,
 }
 
+/// The `blackjack.strategy` op: the published basic strategy's action for the player's cards, the dealer's up-card and what the table allows.
 pub static STRATEGY: OpSpec = OpSpec {
     name: "blackjack.strategy",
     fields: &[CARDS, DEALER, CAN_DOUBLE, CAN_SPLIT, DAS],

@@ -20,6 +20,7 @@ pub enum DealOrder {
 }
 
 impl DealOrder {
+    /// The flag value that names it (`--deal-order alternating`).
     pub fn name(self) -> &'static str {
         match self {
             DealOrder::Alternating => "alternating",
@@ -40,6 +41,7 @@ pub enum DoubleOn {
 }
 
 impl DoubleOn {
+    /// The flag value that names it (`--double 9-11`).
     pub fn name(self) -> &'static str {
         match self {
             DoubleOn::Any => "any",
@@ -49,7 +51,7 @@ impl DoubleOn {
     }
 
     /// Whether a two-card hand of this value may be doubled.
-    pub fn allows(self, total: u8, soft: bool) -> bool {
+    pub(crate) fn allows(self, total: u8, soft: bool) -> bool {
         match self {
             DoubleOn::Any => true,
             DoubleOn::NineToEleven => !soft && (9..=11).contains(&total),
@@ -61,7 +63,9 @@ impl DoubleOn {
 /// A blackjack payout `num:den`, in whole tenths of the bet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Payout {
+    /// The numerator: a blackjack wins `num / den` times the bet (6 in 6:5).
     pub num: u32,
+    /// The denominator (5 in 6:5).
     pub den: u32,
 }
 
@@ -84,11 +88,11 @@ impl Payout {
     }
 
     /// The win on a bet of 10 tenths.
-    pub fn tenths(self) -> i64 {
+    pub(crate) fn tenths(self) -> i64 {
         i64::from(10 * self.num / self.den)
     }
 
-    pub fn ratio(self) -> f64 {
+    pub(crate) fn ratio(self) -> f64 {
         f64::from(self.num) / f64::from(self.den)
     }
 }
@@ -102,6 +106,7 @@ impl std::fmt::Display for Payout {
 /// The rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rules {
+    /// Decks in the shoe, 1 to 8.
     pub decks: u8,
     /// H17: the dealer hits soft 17.
     pub hit_soft_17: bool,
@@ -113,10 +118,15 @@ pub struct Rules {
     pub peek: bool,
     /// Most hands a seat may hold after splitting (1 = no splitting).
     pub max_hands: u8,
+    /// A split ace that receives another ace may be split again (within `max_hands`).
     pub resplit_aces: bool,
+    /// A split ace's hand may draw more than one card (and double, where doubling is allowed).
     pub hit_split_aces: bool,
+    /// Which two-card hands may be doubled.
     pub double_on: DoubleOn,
+    /// What a player blackjack pays.
     pub blackjack_pays: Payout,
+    /// Who gets which card of the initial deal.
     pub deal_order: DealOrder,
 }
 

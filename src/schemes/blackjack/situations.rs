@@ -28,16 +28,17 @@ use super::strategy::{decision, Action, Decision};
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Situation {
+    /// The player's cards as card numbers 0 to 51 (`poker_referenz.py`'s numbering; from a 6-deck shoe, so a number may repeat).
     pub cards: Vec<u8>,
-    pub dealer: u8,
-    pub can_double: bool,
-    pub can_split: bool,
-    pub double_after_split: bool,
+    pub(crate) dealer: u8,
+    pub(crate) can_double: bool,
+    pub(crate) can_split: bool,
+    pub(crate) double_after_split: bool,
 }
 
 impl Situation {
     /// The table's decision and its cell; every enumerated situation is legal.
-    pub fn decision(&self) -> Decision {
+    pub(crate) fn decision(&self) -> Decision {
         decision(
             &self.cards,
             self.dealer,

@@ -1,7 +1,7 @@
 //! The published basic strategy (`basisstrategie`, seed 003) as three charts.
 //!
 //! The published function decides in a fixed order, and so does
-//! [`decide`]: first the pair chart (only when splitting is allowed), then
+//! `decide`: first the pair chart (only when splitting is allowed), then
 //! the soft chart, then the hard chart. The order matters: A,A is a pair
 //! *and* soft 12, and is played as a pair.
 //!
@@ -33,9 +33,13 @@ use crate::op::error::InvalidInput;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Action {
+    /// Split the pair.
     Teilen,
+    /// Double down: double the bet, take one card, stand.
     Verdoppeln,
+    /// Stand.
     Stehen,
+    /// Hit: take a card.
     Ziehen,
 }
 
@@ -143,7 +147,7 @@ const HARD: [Row; 22] = {
 
 /// Which chart a decision was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Chart {
+pub(crate) enum Chart {
     Pair,
     Soft,
     Hard,
@@ -162,18 +166,18 @@ impl Chart {
 /// A decision with the cell it was read from: what `explain` and the
 /// vectors' flags say about a situation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Decision {
+pub(crate) struct Decision {
     pub action: Action,
     /// The chart whose cell decided.
-    pub chart: Chart,
+    pub(crate) chart: Chart,
     /// The row: the pair's count value (pair chart) or the total.
-    pub row: u8,
+    pub(crate) row: u8,
     /// The column: the up-card's count value 2…11.
-    pub dealer: u8,
+    pub(crate) dealer: u8,
     /// The pair row that was consulted and said "do not split", if any.
-    pub pair_declined: Option<u8>,
+    pub(crate) pair_declined: Option<u8>,
     /// The cell says double, but doubling is not allowed.
-    pub double_refused: bool,
+    pub(crate) double_refused: bool,
 }
 
 /// The published decision for a hand that is not bust.
@@ -181,7 +185,7 @@ pub struct Decision {
 /// `pair` is the count value of a two-card pair (2…11) or `None`; `dealer`
 /// is the up-card's count value 2…11. No validation: the caller has a legal
 /// situation (see [`strategy`] for the checked entry point).
-pub fn decide(value: HandValue, pair: Option<u8>, dealer: u8, can_double: bool, can_split: bool) -> Action {
+pub(crate) fn decide(value: HandValue, pair: Option<u8>, dealer: u8, can_double: bool, can_split: bool) -> Action {
     decide_traced(value, pair, dealer, can_double, can_split).action
 }
 
@@ -296,7 +300,7 @@ fn check_fields(cards: &[u64], dealer: u64) -> Result<(Vec<u8>, u8), InvalidInpu
 /// * `canSplit`: only with exactly two cards of equal count value
 ///   (`istPaar`: equal count value, not equal rank; K,10 is a pair).
 /// * `doubleAfterSplit`: any boolean; the table is the same either way.
-pub fn validate(cards: &[u8], can_double: bool, can_split: bool) -> Result<Hand, InvalidInput> {
+pub(crate) fn validate(cards: &[u8], can_double: bool, can_split: bool) -> Result<Hand, InvalidInput> {
     let n = cards.len();
     let hand = super::cards::hand_of_pips(cards.iter().map(|&c| pip(c)));
     if hand.bust() {
@@ -345,7 +349,7 @@ pub(crate) fn pair_of(cards: &[u8]) -> Option<u8> {
 /// the cross-field rules of [`validate`] are checked here.
 /// `double_after_split` is accepted and, as in the published function,
 /// changes no answer.
-pub fn decision(
+pub(crate) fn decision(
     cards: &[u8],
     dealer: u8,
     can_double: bool,
@@ -369,7 +373,7 @@ pub fn decision(
 /// `cards` and `dealer` are taken as `u64` so that no value is narrowed
 /// before it is checked: first each field against its limits (the op's
 /// parser does the same from the declarations), then the rules that tie
-/// the fields together ([`validate`]).
+/// the fields together (`validate`).
 pub fn strategy(
     cards: &[u64],
     dealer: u64,

@@ -6,47 +6,23 @@
 use proptest::prelude::*;
 use serde::Serialize;
 
+use super::fields::{BCGAME, DIVISOR, DIVISORS, INSTANT};
 use super::{stats, Link, LINKS, MAX_LIMIT};
 use crate::op::error::OpError;
 use crate::op::stats::Stats;
-use crate::op::{no_story, strategy, Field, FieldDefault, Kind, OpSpec, Outcome, Request, Scheme};
+use crate::op::{no_story, strategy, Field, Kind, OpSpec, Outcome, Request, Scheme};
 use crate::op::{Flag, OkField, Reach, Shape};
 use crate::schemes::stake::ops::num;
 
-pub(crate) static SCHEME: Scheme = Scheme {
+pub static SCHEME: Scheme = Scheme {
     name: "crash",
     source: "bustabit/v1-gameserver server/lib.js; bustabit/verifier; copies of Roobet's script; bcgame-project/verify crash.html",
     ops: &[&V1, &V2, &LINK, &CHAIN_BYTES],
     generated: &[],
 };
 
-/// The instant-crash divisors the sources use: Roobet's 20, 25 and 33,
-/// bustabit v1's 101.
-pub const DIVISORS: [u64; 4] = [20, 25, 33, 101];
-
 const HASH: Field = Field::new("hash", Kind::Hex64);
 const SALT: Field = Field::text("salt");
-pub(crate) const DIVISOR: Field = Field::new(
-    "divisor",
-    Kind::Int {
-        min: 20,
-        max: 101,
-        size: false,
-        only: Some(&DIVISORS),
-    },
-)
-.or(FieldDefault::Int(101));
-pub(crate) const INSTANT: Field = Field::new(
-    "instant",
-    Kind::Int {
-        min: 0,
-        max: 1,
-        size: false,
-        only: None,
-    },
-)
-.or(FieldDefault::Int(0));
-pub(crate) const BCGAME: Field = Field::new("bcgame", Kind::Bool).or(FieldDefault::Bool(false));
 const LINK_FIELD: Field = Field::new("link", Kind::Word(&LINKS));
 const TERMINATING: Field = Field::new("terminatingHash", Kind::Hex64);
 const LIMIT: Field = Field::size("limit", 1, MAX_LIMIT);
@@ -218,12 +194,9 @@ pub(crate) static CHAIN_BYTES: OpSpec = OpSpec {
     generate: || {
         (hex64(), 0u64..=60, 0u64..=3)
             .prop_map(|(start, d, slack)| {
-                let mut tip = super::bytes_of(&start);
-                for _ in 0..d {
-                    tip = crate::base::crypto::sha256(&tip);
-                }
+                let tip =
+                    crate::base::crypto::hex(&crate::base::chain::after(Link::Bytes, &super::bytes_of(&start), d));
                 let limit = (d + slack).max(1);
-                let tip = crate::base::crypto::hex(&tip);
                 Request::of(&CHAIN_BYTES, vec![start.into(), tip.into(), limit.into()])
             })
             .boxed()

@@ -15,7 +15,7 @@
 
 use serde_json::Value;
 
-use super::ops::{BCGAME, DIVISOR};
+use super::fields::{BCGAME, DIVISOR};
 use crate::op::stats::{Family, Layout, Model};
 use crate::schemes::stake::stats::{multiplier_cell, THRESHOLDS};
 
@@ -24,7 +24,7 @@ const VALUES: u64 = 1 << 52;
 
 /// How many values r < 2^52 reach at least `x` under `game`, which does
 /// not decrease with r: 2^52 less the first r that reaches, by bisection.
-pub fn values_reaching(x: f64, game: &dyn Fn(u64) -> f64) -> u64 {
+pub(crate) fn values_reaching(x: f64, game: &dyn Fn(u64) -> f64) -> u64 {
     let (mut lo, mut hi) = (0u64, VALUES);
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
@@ -38,7 +38,7 @@ pub fn values_reaching(x: f64, game: &dyn Fn(u64) -> f64) -> u64 {
 }
 
 /// The cell law of a point of the 52 bits under `game`.
-pub fn point_law(game: &dyn Fn(u64) -> f64) -> Vec<f64> {
+pub(crate) fn point_law(game: &dyn Fn(u64) -> f64) -> Vec<f64> {
     let mut reach = vec![VALUES];
     reach.extend(THRESHOLDS.iter().map(|&x| values_reaching(x, game)));
     reach.push(0);
@@ -47,7 +47,7 @@ pub fn point_law(game: &dyn Fn(u64) -> f64) -> Vec<f64> {
 }
 
 /// v2's point of r, plain or as BC.Game rounds X.
-pub fn v2_of_r(r: u64, bcgame: bool) -> f64 {
+pub(crate) fn v2_of_r(r: u64, bcgame: bool) -> f64 {
     #[allow(clippy::cast_precision_loss, reason = "below 2^52: exact")]
     let x = if bcgame {
         super::to_precision9(r)
@@ -59,7 +59,7 @@ pub fn v2_of_r(r: u64, bcgame: bool) -> f64 {
 
 /// v1's cell law under divisor `d`: the instant mass 1/d in cell 0.
 #[allow(clippy::cast_precision_loss, reason = "d is at most 101")]
-pub fn v1_law(d: u64) -> Vec<f64> {
+pub(crate) fn v1_law(d: u64) -> Vec<f64> {
     let keep = (d as f64 - 1.0) / d as f64;
     let mut law: Vec<f64> = point_law(&|h| super::v1_cents(h) / 100.0)
         .into_iter()

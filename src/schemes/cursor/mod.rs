@@ -3,13 +3,23 @@
 //! `raw(cursor) = HMAC(serverSeed, "<clientSeed>:<nonce>:<cursor>")`. Integers
 //! take as many big-endian bytes of one MAC as the range needs and reject the
 //! top remainder; every attempt, accepted or not, moves the cursor by one.
+//! A shuffle is Fisher–Yates from the back, j = int(i + 1).
+//!
+//! This module is that algorithm as `referenz.py` computes it. A shuffle,
+//! and a scan of consecutive cursors, have a fast form in `paired.rs` (MACs
+//! two at a time, remainders by a multiplication), chosen in
+//! [`Round::shuffle`] and `Round::raws_from` unless `--features plain`;
+//! its tests and every vector hold it to this module.
 
-use crate::base::crypto::{sha256_hex, Counter, Keyed};
+use crate::base::crypto::sha256_hex;
+use crate::base::hmac::{Counter, Keyed};
 
-pub(crate) mod ops;
+pub mod ops;
+#[cfg(not(feature = "plain"))]
+mod paired;
 pub mod stats;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 /// Returns the commitment to a server seed: hex SHA-256 of its text.
 pub fn hash(server_seed: &str) -> String {
@@ -27,9 +37,10 @@ pub struct Round {
 /// implementations part.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attempt {
+    /// The cursor read: which MAC of the round, `raw(cursor)`.
     pub cursor: u64,
-    pub raw_value: u64,
-    pub accepted: bool,
+    pub(crate) raw_value: u64,
+    pub(crate) accepted: bool,
 }
 
 /// Returns how many bytes `int(range)` reads: max(1, ⌈bitlen(range − 1) / 8⌉).
@@ -53,6 +64,7 @@ pub fn limit(range: u64) -> u128 {
 }
 
 impl Round {
+    /// The round of `nonce` under these seeds: its numbers are read from HMAC(serverSeed, "clientSeed:nonce:cursor").
     pub fn new(server_seed: &str, client_seed: &str, nonce: u64) -> Self {
         Round::with_key(&Keyed::new(server_seed), client_seed, nonce)
     }
@@ -72,11 +84,18 @@ impl Round {
         self.macs.mac(cursor)
     }
 
-    /// [`Round::raw`] at every cursor from `start` on, with its cursor:
-    /// the MACs made two at a time (scans for a wanted value).
+    /// [`Round::raw`] at every cursor from `start` on, with its cursor
+    /// (scans for a wanted value): the MACs made two at a time by the fast
+    /// form unless `--features plain` (the one place that is chosen).
     pub(crate) fn raws_from(&self, start: u64) -> impl Iterator<Item = (u64, [u8; 32])> + '_ {
-        let mut paired = self.paired();
-        (start..).map(move |c| (c, paired.raw(c)))
+        #[cfg(not(feature = "plain"))]
+        {
+            paired::raws_from(&self.macs, start)
+        }
+        #[cfg(feature = "plain")]
+        {
+            (start..).map(move |c| (c, self.raw(c)))
+        }
     }
 
     /// Returns b0/256 + b1/256² + b2/256³ + b3/256⁴ of `raw(cursor)`.
@@ -93,146 +112,85 @@ impl Round {
     /// # Panics
     /// When `range` is 0 (the protocol's `range` field is at least 1).
     pub fn int(&self, range: u64, cursor: u64) -> (u64, u64) {
-        self.int_with(range, cursor, &mut |c| self.raw(c), &mut |_| {})
+        int_from(range, cursor, &mut |c| self.raw(c), &mut |_| {})
     }
 
     /// Like [`Round::int`], reporting every attempt to `trace`.
     pub fn int_traced(&self, range: u64, cursor: u64, trace: &mut dyn FnMut(Attempt)) -> (u64, u64) {
-        self.int_with(range, cursor, &mut |c| self.raw(c), trace)
-    }
-
-    /// [`Round::int_traced`] with the trace as a type parameter: the
-    /// untraced callers (a shuffle makes hundreds of draws) pay nothing for
-    /// it. `raw` gives the MAC at a cursor: a shuffle's come in pairs.
-    fn int_with<R: FnMut(u64) -> [u8; 32], F: FnMut(Attempt) + ?Sized>(
-        &self,
-        range: u64,
-        mut cursor: u64,
-        raw: &mut R,
-        trace: &mut F,
-    ) -> (u64, u64) {
-        assert!(range >= 1, "int(0) has no value to return");
-        // Range 1 has one answer; the published code still moves the cursor
-        // (and computes no MAC), so a verifier must too.
-        if range == 1 {
-            return (0, cursor + 1);
-        }
-        if let Some((m, inv)) = u32::try_from(range)
-            .ok()
-            .and_then(|m| crate::base::modulo::reciprocal(m).map(|inv| (m, inv)))
-        {
-            return small_int(m, inv, cursor, raw, trace);
-        }
-        let k = bytes_needed(range) as usize;
-        let limit = limit(range);
-        loop {
-            let raw = raw(cursor);
-            let v = raw[..k].iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
-            let accepted = u128::from(v) < limit;
-            trace(Attempt {
-                cursor,
-                raw_value: v,
-                accepted,
-            });
-            cursor += 1;
-            if accepted {
-                return (v % range, cursor);
-            }
-        }
+        int_from(range, cursor, &mut |c| self.raw(c), trace)
     }
 
     /// Fisher–Yates from the back over `0..count`, j = int(i + 1). Returns the
-    /// order and the cursor after the last draw.
+    /// order and the cursor after the last draw. The fast form shuffles
+    /// unless `--features plain` (the one place it is chosen).
     pub fn shuffle(&self, count: usize, cursor: u64) -> (Vec<u32>, u64) {
-        self.shuffle_with(count, cursor, &mut |_, _| {})
+        #[cfg(not(feature = "plain"))]
+        {
+            paired::shuffle(&self.macs, count, cursor)
+        }
+        #[cfg(feature = "plain")]
+        {
+            self.shuffle_traced(count, cursor, &mut |_, _| {})
+        }
     }
 
-    /// Like [`Round::shuffle`], reporting each draw (position i, attempts) to `trace`.
+    /// Like [`Round::shuffle`], reporting each draw (position i, attempts)
+    /// to `trace` (always the plain form).
     pub fn shuffle_traced(&self, count: usize, cursor: u64, trace: &mut dyn FnMut(usize, Attempt)) -> (Vec<u32>, u64) {
-        self.shuffle_with(count, cursor, trace)
-    }
-
-    fn paired(&self) -> Paired<'_> {
-        Paired {
-            macs: &self.macs,
-            second: None,
-        }
-    }
-
-    fn shuffle_with<F: FnMut(usize, Attempt) + ?Sized>(
-        &self,
-        count: usize,
-        mut cursor: u64,
-        trace: &mut F,
-    ) -> (Vec<u32>, u64) {
-        let mut deck: Vec<u32> = (0..u32::try_from(count).expect("a count fits 32 bits")).collect();
-        // Every attempt reads the next cursor, kept or not: the MACs are
-        // known ahead of the draws and made two at a time.
-        let mut paired = self.paired();
-        let mut raw = |c| paired.raw(c);
-        for i in (1..count).rev() {
-            let (j, next) = self.int_with(i as u64 + 1, cursor, &mut raw, &mut |a| trace(i, a));
-            cursor = next;
-            deck.swap(i, usize::try_from(j).expect("j <= i"));
-        }
-        (deck, cursor)
+        shuffle_from(count, cursor, &mut |c| self.raw(c), trace)
     }
 }
 
-/// [`Round::int_traced`] for a range of at most [`crate::base::modulo::SMALL`]:
-/// one or two bytes, and every remainder (the limit's too) by a
-/// multiplication: a division per draw would cost a tenth of its MAC.
-fn small_int<R: FnMut(u64) -> [u8; 32], F: FnMut(Attempt) + ?Sized>(
-    m: u32,
-    inv: u64,
+/// The shuffle of `count` from `cursor`, the MAC at each cursor read from
+/// `raw`, each draw's attempts reported to `trace`: Fisher–Yates from the
+/// back, j = int(i + 1).
+pub(crate) fn shuffle_from(
+    count: usize,
+    mut cursor: u64,
+    raw: &mut dyn FnMut(u64) -> [u8; 32],
+    trace: &mut dyn FnMut(usize, Attempt),
+) -> (Vec<u32>, u64) {
+    let mut deck: Vec<u32> = (0..u32::try_from(count).expect("a count fits 32 bits")).collect();
+    for i in (1..count).rev() {
+        let (j, next) = int_from(i as u64 + 1, cursor, raw, &mut |a| trace(i, a));
+        cursor = next;
+        deck.swap(i, usize::try_from(j).expect("j <= i"));
+    }
+    (deck, cursor)
+}
+
+/// `int` as `referenz.py` computes it, the MAC at each cursor read from
+/// `raw` (this crate's, the fast form's pairs, or another package's:
+/// `src/wild/`), every attempt reported to `trace`: k = bytes_needed(range)
+/// big-endian bytes of one MAC per attempt, values at or above the limit
+/// rejected, the cursor moved by one per attempt; range 1 moves the cursor
+/// without a MAC.
+pub(crate) fn int_from<R: FnMut(u64) -> [u8; 32] + ?Sized, F: FnMut(Attempt) + ?Sized>(
+    range: u64,
     mut cursor: u64,
     raw: &mut R,
     trace: &mut F,
 ) -> (u64, u64) {
-    let two = m > 256;
-    let pot: u32 = if two { 1 << 16 } else { 1 << 8 };
-    let limit = pot - crate::base::modulo::rem(pot, m, inv);
+    assert!(range >= 1, "int(0) has no value to return");
+    // Range 1 has one answer; the published code still moves the cursor
+    // (and computes no MAC), so a verifier must too.
+    if range == 1 {
+        return (0, cursor + 1);
+    }
+    let k = bytes_needed(range) as usize;
+    let limit = limit(range);
     loop {
         let raw = raw(cursor);
-        let v = if two {
-            u32::from(raw[0]) << 8 | u32::from(raw[1])
-        } else {
-            u32::from(raw[0])
-        };
-        let accepted = v < limit;
+        let v = raw[..k].iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+        let accepted = u128::from(v) < limit;
         trace(Attempt {
             cursor,
-            raw_value: u64::from(v),
+            raw_value: v,
             accepted,
         });
         cursor += 1;
         if accepted {
-            return (u64::from(crate::base::modulo::rem(v, m, inv)), cursor);
-        }
-    }
-}
-
-/// The MACs at consecutive cursors, made in pairs ([`Counter::macs`]):
-/// the second of a pair waits for the next attempt.
-struct Paired<'a> {
-    macs: &'a Counter,
-    second: Option<(u64, [u8; 32])>,
-}
-
-impl Paired<'_> {
-    fn raw(&mut self, cursor: u64) -> [u8; 32] {
-        if let Some((at, mac)) = self.second.take() {
-            if at == cursor {
-                return mac;
-            }
-        }
-        match cursor.checked_add(1) {
-            Some(next) => {
-                let [mac, second] = self.macs.macs::<2>(cursor);
-                self.second = Some((next, second));
-                mac
-            }
-            None => self.macs.mac(cursor),
+            return (v % range, cursor);
         }
     }
 }

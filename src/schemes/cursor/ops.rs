@@ -16,7 +16,7 @@ use crate::op::{
 };
 use crate::op::{ok, Flag, OkField, Reach, Shape};
 
-pub(crate) static SCHEME: Scheme = Scheme {
+pub static SCHEME: Scheme = Scheme {
     name: "cursor",
     source: "seed 003 (referenz.py)",
     ops: &[&HASH, &RAW, &FLOAT, &INT, &SHUFFLE],

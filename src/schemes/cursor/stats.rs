@@ -20,7 +20,7 @@ use crate::op::Request;
 pub const BINS: u64 = 16;
 
 /// The largest `cursor.shuffle` whose positions are tested.
-pub const MAX_SHUFFLE: u64 = 64;
+pub(crate) const MAX_SHUFFLE: u64 = 64;
 
 /// The bin of `cursor.int`'s value: itself for range ≤ 16, else ⌊v·16/range⌋.
 pub fn int_bin(v: u64, range: u64) -> u64 {

@@ -4,13 +4,14 @@
 //! every byte of each MAC for the first one below 252. The code is the
 //! specification, so this scans too.
 
-use crate::base::crypto::Keyed;
+use crate::base::hmac::Keyed;
 use crate::op::error::OpError;
 
-pub(crate) mod ops;
+pub mod fields;
+pub mod ops;
 pub mod stats;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 /// How many MACs a die may read before it gives up.
 pub(crate) const ROUNDS: u64 = 16;
@@ -18,12 +19,13 @@ pub(crate) const ROUNDS: u64 = 16;
 /// The die's byte, where it was found, and its face.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Found {
+    /// The MAC round (0 to 15) whose bytes gave the face.
     pub round: u64,
-    pub offset: usize,
-    pub byte: u8,
-    pub face: u8,
+    pub(crate) offset: usize,
+    pub(crate) byte: u8,
+    pub(crate) face: u8,
     /// A byte skipped before the face was exactly 252, the limit.
-    pub skipped_limit: bool,
+    pub(crate) skipped_limit: bool,
 }
 
 /// Returns die number `n`: the first byte b < 252 of HMAC(serverSeed,
@@ -43,9 +45,16 @@ pub fn roll_with_key(server_seed: &Keyed, client_seed: &str, n: u64) -> Result<F
     let mut digits = [0u8; 20];
     let n_digits = crate::base::crypto::decimal(n, &mut digits);
     let macs = server_seed.counter_of(&[client_seed.as_bytes(), b":", n_digits, b":"]);
+    roll_from(n, &mut |round| macs.mac(round))
+}
+
+/// Die `n` from the MACs `mac(round)` = HMAC(serverSeed,
+/// "clientSeed:n:round") make, whoever makes them (`src/wild/` holds
+/// other packages' HMACs to this logic).
+pub(crate) fn roll_from(n: u64, mac: &mut dyn FnMut(u64) -> [u8; 32]) -> Result<Found, OpError> {
     let mut skipped_limit = false;
     for round in 0..ROUNDS {
-        let mac = macs.mac(round);
+        let mac = mac(round);
         // 252 = 6 × 42: every face gets exactly 42 byte values.
         if let Some(offset) = mac.iter().position(|&b| b < 252) {
             let byte = mac[offset];

@@ -4,23 +4,21 @@ use proptest::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::fields::N;
 use super::stats;
 use super::{roll, roll_traced};
 use crate::op::fields::{CLIENT_SEED, SERVER_SEED};
 use crate::op::stats::Stats;
 use crate::op::strategy;
-use crate::op::{Field, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
 use crate::op::{Flag, OkField, Reach, Shape};
+use crate::op::{OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
 
-pub(crate) static SCHEME: Scheme = Scheme {
+pub static SCHEME: Scheme = Scheme {
     name: "dice",
     source: "seed 001 (published JavaScript)",
     ops: &[&ROLL],
     generated: &[],
 };
-
-/// The die's number in the game.
-pub(super) const N: Field = Field::counter("n");
 
 pub(crate) static ROLL: OpSpec = OpSpec {
     name: "dice.roll",

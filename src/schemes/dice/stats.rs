@@ -5,12 +5,12 @@
 //! |---|---|
 //! | — | the face at each die index n < 16; the face over all dice; serial on the face along n |
 
-use super::ops::N;
+use super::fields::N;
 use crate::op::fields::CLIENT_SEED;
 use crate::op::stats::{at, small, uniform, Family, Layout, Model, Step};
 
 /// Die indices n below this have a table each.
-pub const INDICES: u64 = 16;
+pub(crate) const INDICES: u64 = 16;
 
 pub(crate) const ROLL: Model = Model {
     family: |_| Some(Family::ONE),

@@ -26,18 +26,18 @@
 //!   halves up or to even cannot part. A floor instead parts on about
 //!   half of the rolls.
 
-use crate::base::crypto::hmac_sha512;
+use crate::base::hmac::hmac_sha512;
 
-pub(crate) mod ops;
+pub mod ops;
 pub mod stats;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 /// (2³² − 1)/10⁴: the divisor that maps the largest x to 10,000.
-pub const DIVISOR: f64 = 429_496.729_5;
+pub(crate) const DIVISOR: f64 = 429_496.729_5;
 
 /// The first 8 hex digits of the MAC, as an integer.
-pub fn value(server_seed: &str, client_seed: &str, nonce: u64) -> u32 {
+pub(crate) fn value(server_seed: &str, client_seed: &str, nonce: u64) -> u32 {
     let key = format!("{nonce}:{client_seed}:{nonce}");
     let message = format!("{nonce}:{server_seed}:{nonce}");
     let mac = hmac_sha512(key.as_bytes(), message.as_bytes());
@@ -45,7 +45,7 @@ pub fn value(server_seed: &str, client_seed: &str, nonce: u64) -> u32 {
 }
 
 /// x ÷ 429,496.7295 before rounding.
-pub fn quotient(x: u32) -> f64 {
+pub(crate) fn quotient(x: u32) -> f64 {
     f64::from(x) / DIVISOR
 }
 
@@ -55,7 +55,7 @@ pub fn quotient(x: u32) -> f64 {
     clippy::cast_sign_loss,
     reason = "the quotient lies in 0 ..= 10000"
 )]
-pub fn roll_of(x: u32) -> u16 {
+pub(crate) fn roll_of(x: u32) -> u16 {
     (quotient(x) + 0.5).floor() as u16
 }
 

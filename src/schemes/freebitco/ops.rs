@@ -10,7 +10,7 @@ use crate::op::stats::Stats;
 use crate::op::{strategy, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
 use crate::op::{Flag, OkField, Reach, Shape};
 
-pub(crate) static SCHEME: Scheme = Scheme {
+pub static SCHEME: Scheme = Scheme {
     name: "freebitco",
     source: "Freebitco.in's provably fair text, as monk-afk/freebitco.in_roll-calculator quotes it",
     ops: &[&ROLL],

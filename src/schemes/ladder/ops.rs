@@ -4,23 +4,22 @@ use proptest::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::fields::SIZE;
 use super::stats;
 use super::{shuffle, DEFAULT_SIZE};
 use crate::op::error::MAX_COUNT;
 use crate::op::fields::{CLIENT_SEED, SERVER_SEED};
 use crate::op::stats::Stats;
 use crate::op::strategy;
-use crate::op::{Field, OpSpec, Outcome, Parting, Request, Scheme, Step, SERVER_SEED_SECRET};
 use crate::op::{Flag, OkField, Reach, Shape};
+use crate::op::{OpSpec, Outcome, Parting, Request, Scheme, Step, SERVER_SEED_SECRET};
 
-pub(crate) static SCHEME: Scheme = Scheme {
+pub static SCHEME: Scheme = Scheme {
     name: "ladder",
     source: "seed 004 (Deal or No Deal)",
     ops: &[&SHUFFLE],
     generated: &[],
 };
-
-pub(super) const SIZE: Field = Field::size("size", 1, MAX_COUNT).cli_default(DEFAULT_SIZE);
 
 fn size(r: &Request) -> usize {
     usize::try_from(r.int(SIZE)).expect("at most 100,000 cases")

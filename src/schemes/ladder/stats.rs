@@ -10,7 +10,7 @@
 //! |---|---|
 //! | size 2 … 64 | the entry in each case |
 
-use super::ops::SIZE;
+use super::fields::SIZE;
 use crate::op::stats::{pick_law, shuffle_marginals, Family, Layout, Model};
 use crate::schemes::cursor::stats::{order_cells, MAX_SHUFFLE};
 

@@ -30,33 +30,111 @@
 //!   4.5·10⁻³⁴.
 //! - A group of exactly 1,000,000 is skipped ("over 999,999"; the code's
 //!   `lucky >= 1e6`).
-//! - The clones' other variants (runebanks' `:`, Wolf.bet's SHA-256,
-//!   DuckDice's plain SHA-512, BC.Game's `mod 100000`, BetBTC's groups
-//!   before 2016) are not ops here; docs/schemes.md lists them.
+//!
+//! The clones vary four things: the hash, the separator, the modulus and
+//! the exhaustion rule. [`Variant`] names the ones with a published source,
+//! and `lucky.roll` holds each as a reading, so that a verifier written for
+//! a clone is named by its finding:
+//! - runebanks (runebanks.net/provability): HMAC-SHA512(server seed,
+//!   "client:nonce"), the last three hex digits when no group is kept
+//!   ([`RUNEBANKS`]); BC.Game's hash dice computes the same lucky number
+//!   and shows it mod 10⁵ (`bcgame.hashdice`);
+//! - DuckDice (help.duckdice.io, "Provably Fair, Randomization and
+//!   Verify"): plain SHA-512 of serverSeed + clientSeed + nonce, no HMAC and
+//!   no separator, the last three digits, and the roll `lucky % 10000`
+//!   (0 ..= 9,999: the same hundredths as Primedice's) ([`DUCKDICE`]);
+//! - PyPI `provablyfair` 1.0.0: Primedice's MAC, the last three digits.
+//!
+//! Wolf.bet's HMAC-SHA256 and `client_nonce` (its separator unconfirmed)
+//! and BetBTC's groups before 2016-07-05 have no source precise enough to
+//! be a reading; docs/schemes.md lists them.
 
-use crate::base::crypto::{hex, hmac_sha512};
+use crate::base::crypto::hex;
+use crate::base::hmac::hmac_sha512;
 
-pub(crate) mod ops;
+pub mod ops;
 pub mod stats;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 /// The five-digit groups read, at offsets 0, 5, …, 120.
-pub const GROUPS: usize = 25;
+pub(crate) const GROUPS: usize = 25;
 
 /// A group is kept when its value is below this.
-pub const LIMIT: u32 = 1_000_000;
+pub(crate) const LIMIT: u32 = 1_000_000;
 
 /// Primedice's lucky number when no group is kept.
-pub const EXHAUSTED: u32 = 9999;
+pub(crate) const EXHAUSTED: u32 = 9999;
 
 /// The MAC's hex digits: HMAC-SHA512(serverSeed, "clientSeed-nonce").
-pub fn mac_hex(server_seed: &str, client_seed: &str, nonce: u64) -> String {
-    hex(&hmac_sha512(
-        server_seed.as_bytes(),
-        format!("{client_seed}-{nonce}").as_bytes(),
-    ))
+pub(crate) fn mac_hex(server_seed: &str, client_seed: &str, nonce: u64) -> String {
+    Variant::PRIMEDICE.hex(server_seed, client_seed, nonce)
 }
+
+/// How a clone makes its 128 hex digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Digest {
+    /// HMAC-SHA512(key = serverSeed, message = clientSeed + separator + nonce).
+    Hmac(&'static str),
+    /// SHA-512(serverSeed + clientSeed + nonce), no key (DuckDice).
+    Plain,
+}
+
+/// What a lucky-number clone does: its digits and its exhaustion rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Variant {
+    pub(crate) digest: Digest,
+    /// The last three hex digits when no group is kept (else 9999).
+    pub(crate) last_three: bool,
+}
+
+impl Variant {
+    /// Primedice's classic scheme.
+    pub(crate) const PRIMEDICE: Variant = Variant {
+        digest: Digest::Hmac("-"),
+        last_three: false,
+    };
+
+    /// The clone's 128 hex digits of a bet.
+    pub fn hex(self, server_seed: &str, client_seed: &str, nonce: u64) -> String {
+        let bytes = match self.digest {
+            Digest::Hmac(sep) => hmac_sha512(server_seed.as_bytes(), format!("{client_seed}{sep}{nonce}").as_bytes()),
+            Digest::Plain => {
+                use sha2::{Digest as _, Sha512};
+                Sha512::digest(format!("{server_seed}{client_seed}{nonce}").as_bytes()).into()
+            }
+        };
+        hex(&bytes)
+    }
+
+    /// The clone's lucky number of a bet.
+    pub(crate) fn lucky(self, server_seed: &str, client_seed: &str, nonce: u64) -> u32 {
+        let mac = self.hex(server_seed, client_seed, nonce);
+        if self.last_three {
+            last_three(&mac)
+        } else {
+            scan(&mac).lucky
+        }
+    }
+}
+
+/// runebanks: "client:nonce", the last three digits.
+pub(crate) const RUNEBANKS: Variant = Variant {
+    digest: Digest::Hmac(":"),
+    last_three: true,
+};
+
+/// DuckDice: plain SHA-512 of server + client + nonce, the last three digits.
+pub(crate) const DUCKDICE: Variant = Variant {
+    digest: Digest::Plain,
+    last_three: true,
+};
+
+/// PyPI provablyfair 1.0.0: Primedice's digits, the last three digits.
+pub(crate) const PROVABLYFAIR: Variant = Variant {
+    digest: Digest::Hmac("-"),
+    last_three: true,
+};
 
 /// The value of the hex digits `digits`.
 fn value(digits: &str) -> u32 {
@@ -66,13 +144,13 @@ fn value(digits: &str) -> u32 {
 /// Where the lucky number was found: its group, or `None` when every group
 /// was 10⁶ or more.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Lucky {
+pub(crate) struct Lucky {
     pub group: Option<usize>,
-    pub lucky: u32,
+    pub(crate) lucky: u32,
 }
 
 /// The lucky number of a MAC's 128 hex digits, by Primedice's rule.
-pub fn scan(mac: &str) -> Lucky {
+pub(crate) fn scan(mac: &str) -> Lucky {
     (0..GROUPS)
         .map(|g| (g, value(&mac[5 * g..5 * g + 5])))
         .find(|&(_, v)| v < LIMIT)
@@ -85,8 +163,17 @@ pub fn scan(mac: &str) -> Lucky {
         )
 }
 
+/// Whether a group read before the kept one is exactly 1,000,000 (`f4240`),
+/// the smallest value skipped: `>` for `>=` would keep it.
+pub(crate) fn skips_the_limit(mac: &str) -> bool {
+    (0..GROUPS)
+        .map(|g| value(&mac[5 * g..5 * g + 5]))
+        .take_while(|&v| v >= LIMIT)
+        .any(|v| v == LIMIT)
+}
+
 /// The clones' exhaustion rule: the last three hex digits (offset 125).
-pub fn last_three(mac: &str) -> u32 {
+pub(crate) fn last_three(mac: &str) -> u32 {
     match scan(mac) {
         Lucky { group: None, .. } => value(&mac[5 * GROUPS..]),
         found => found.lucky,
@@ -94,12 +181,12 @@ pub fn last_three(mac: &str) -> u32 {
 }
 
 /// A bet's lucky number.
-pub fn lucky(server_seed: &str, client_seed: &str, nonce: u64) -> Lucky {
+pub(crate) fn lucky(server_seed: &str, client_seed: &str, nonce: u64) -> Lucky {
     scan(&mac_hex(server_seed, client_seed, nonce))
 }
 
 /// The roll in hundredths: lucky mod 10⁴, 0 ..= 9999.
-pub fn hundredths(lucky: u32) -> u32 {
+pub(crate) fn hundredths(lucky: u32) -> u32 {
     lucky % 10_000
 }
 

@@ -4,7 +4,7 @@ use proptest::prelude::*;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::{last_three, lucky, mac_hex, roll, stats, GROUPS};
+use super::{lucky, roll, stats, Variant, DUCKDICE, GROUPS, PROVABLYFAIR, RUNEBANKS};
 use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
 use crate::op::reading::Reading;
 use crate::op::stats::Stats;
@@ -12,7 +12,7 @@ use crate::op::{strategy, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED
 use crate::op::{Flag, OkField, Reach, Shape};
 use crate::schemes::stake::ops::num;
 
-pub(crate) static SCHEME: Scheme = Scheme {
+pub static SCHEME: Scheme = Scheme {
     name: "lucky",
     source: "Primedice's classic implementation (lucky-number dice) and its clones",
     ops: &[&ROLL],
@@ -50,23 +50,29 @@ pub(crate) static ROLL: OpSpec = OpSpec {
             .boxed()
     },
     flags: |r| {
-        let l = lucky(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
-        if l.group.is_some_and(|g| g > 0) {
-            vec![Flag::LateGroup]
-        } else {
-            vec![]
-        }
+        let mac = super::mac_hex(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
+        group_flags(&mac)
     },
     explain,
     reach: Reach {
-        vectors: &[Flag::LateGroup, Flag::PublishedField],
+        vectors: &[Flag::LateGroup, Flag::GroupAtLimit, Flag::PublishedField],
         generated: &[Flag::LateGroup],
     },
     secret: Some(SERVER_SEED_SECRET),
-    readings: &[LAST_THREE],
+    readings: &[LAST_THREE, RUNEBANKS_READING, DUCKDICE_READING],
     bet: true,
     stats: Stats::Tables(stats::ROLL),
 };
+
+/// The flags of a MAC's groups: a later group kept, a group of exactly
+/// 1,000,000 skipped.
+pub(crate) fn group_flags(mac: &str) -> Vec<Flag> {
+    let checks = [
+        (super::scan(mac).group.is_some_and(|g| g > 0), Flag::LateGroup),
+        (super::skips_the_limit(mac), Flag::GroupAtLimit),
+    ];
+    checks.iter().filter(|(hit, _)| *hit).map(|(_, f)| *f).collect()
+}
 
 fn explain(r: &Request, _: &Value, g: &Value) -> Option<Parting> {
     let l = lucky(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
@@ -101,11 +107,30 @@ fn explain(r: &Request, _: &Value, g: &Value) -> Option<Parting> {
 
 /// The clones' exhaustion rule (PyPI provablyfair 1.0.0, runebanks, DuckDice):
 /// the last three hex digits when no group is kept.
-pub const LAST_THREE: Reading = Reading {
+pub(crate) const LAST_THREE: Reading = Reading {
     name: "last-three",
     source: "PyPI provablyfair 1.0.0, ProvablyFair.roll",
-    ok: |r| {
-        let l = last_three(&mac_hex(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE)));
-        Some(json!({ "lucky": l, "roll": num(roll(l)) }))
-    },
+    ok: |r| as_shown(PROVABLYFAIR, r),
+};
+
+/// A clone's lucky number, shown as Primedice shows it: the reading's
+/// answer to the same request.
+fn as_shown(v: Variant, r: &Request) -> Option<Value> {
+    let l = v.lucky(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
+    Some(json!({ "lucky": l, "roll": num(roll(l)) }))
+}
+
+/// runebanks: HMAC-SHA512(server, "client:nonce"), the last three digits.
+pub(crate) const RUNEBANKS_READING: Reading = Reading {
+    name: "runebanks",
+    source: "https://runebanks.net/provability",
+    ok: |r| as_shown(RUNEBANKS, r),
+};
+
+/// DuckDice: SHA-512(server + client + nonce), the last three digits; its
+/// roll lucky % 10000 is the same hundredths.
+pub(crate) const DUCKDICE_READING: Reading = Reading {
+    name: "duckdice",
+    source: "https://help.duckdice.io, Provably Fair, Randomization and Verify",
+    ok: |r| as_shown(DUCKDICE, r),
 };

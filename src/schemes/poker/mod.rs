@@ -11,10 +11,11 @@ use serde::Serialize;
 
 use crate::schemes::cursor::Round;
 
-pub(crate) mod ops;
+pub mod fields;
+pub mod ops;
 pub mod stats;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 /// The category names exactly as `poker_referenz.py` prints them, weakest first.
 pub const CATEGORIES: [&str; 9] = [
@@ -36,7 +37,9 @@ pub(crate) const PLAYERS: std::ops::RangeInclusive<u64> = 2..=22;
 /// The cards of one hand, as the published program reads them off the deck.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Deal {
+    /// Each seat's two hole cards (card numbers 0 to 51), seat by seat.
     pub hole: Vec<[u8; 2]>,
+    /// The flop, turn and river, each read past one burn card.
     pub board: [u8; 5],
 }
 
@@ -69,8 +72,8 @@ pub fn deal(server_seed: &str, client_seed: &str, nonce: u64, players: usize) ->
 /// ranks (ace = 14, a wheel straight is 5-high), padded with zeros.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Hand {
-    pub category: u8,
-    pub ranks: [u8; 5],
+    pub(crate) category: u8,
+    pub(crate) ranks: [u8; 5],
 }
 
 impl Hand {

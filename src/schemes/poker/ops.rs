@@ -5,22 +5,22 @@ use proptest::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::fields::PLAYERS_FIELD;
 use super::stats;
-use super::{deal, evaluate, CATEGORIES, PLAYERS};
+use super::{deal, evaluate, CATEGORIES};
 use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
 use crate::op::stats::Stats;
 use crate::op::strategy;
 use crate::op::{no_story, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, SERVER_SEED_SECRET};
 use crate::op::{ok, Flag, OkField, Reach, Shape};
 
-pub(crate) static SCHEME: Scheme = Scheme {
+pub static SCHEME: Scheme = Scheme {
     name: "poker",
     source: "seed 003 (poker_referenz.py)",
     ops: &[&DEAL, &EVALUATE],
     generated: &[],
 };
 
-pub(super) const PLAYERS_FIELD: Field = Field::size("players", *PLAYERS.start(), *PLAYERS.end());
 const CARDS: Field = Field::new(
     "cards",
     Kind::Cards {

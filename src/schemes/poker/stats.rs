@@ -7,7 +7,7 @@
 //!
 //! `poker.evaluate` has no randomness to test.
 
-use super::ops::PLAYERS_FIELD;
+use super::fields::PLAYERS_FIELD;
 use crate::op::fields::{CLIENT_SEED, NONCE};
 use crate::op::stats::{at, small, uniform, Family, Layout, Model, Step};
 

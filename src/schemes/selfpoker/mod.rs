@@ -6,10 +6,10 @@
 use crate::base::crypto::sha256_hex;
 
 pub mod numpy;
-pub(crate) mod ops;
+pub mod ops;
 pub mod stats;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 pub use crate::op::error::{parse_seed, MAX_SEED};
 

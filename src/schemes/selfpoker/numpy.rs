@@ -100,7 +100,7 @@ impl Pcg64 {
     }
 
     /// A uniform integer in `0..=max` by masking and rejection (numpy's `random_interval`).
-    pub fn interval(&mut self, max: u64) -> u64 {
+    pub(crate) fn interval(&mut self, max: u64) -> u64 {
         if max == 0 {
             return 0;
         }
@@ -119,7 +119,7 @@ impl Pcg64 {
 }
 
 /// The draws of `permutation(seed, n)`: (i, j) from i = n − 1 down to 1.
-pub fn draws(seed: u64, n: usize) -> Vec<(usize, usize)> {
+pub(crate) fn draws(seed: u64, n: usize) -> Vec<(usize, usize)> {
     let mut rng = Pcg64::from_seed(seed);
     (1..n)
         .rev()

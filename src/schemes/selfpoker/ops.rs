@@ -10,7 +10,7 @@ use crate::op::stats::Stats;
 use crate::op::{no_story, Arg, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, Secret};
 use crate::op::{ok, Flag, OkField, Reach, Shape};
 
-pub(crate) static SCHEME: Scheme = Scheme {
+pub static SCHEME: Scheme = Scheme {
     name: "selfpoker",
     source: "seed 002 (numpy.random.default_rng(seed).permutation(52))",
     ops: &[&COMMIT, &DECK],
@@ -57,7 +57,7 @@ fn flags(r: &Request) -> Vec<Flag> {
     flags
 }
 
-pub static COMMIT: OpSpec = OpSpec {
+pub(crate) static COMMIT: OpSpec = OpSpec {
     name: "selfpoker.commit",
     fields: &[SEED],
     ok: &[OkField::new("commit", ok::HEX64)],

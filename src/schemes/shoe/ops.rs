@@ -5,15 +5,15 @@
 use proptest::prelude::*;
 use serde_json::Value;
 
+use super::fields::{DECKS, HAND, PENETRATION, TOURNAMENT_ID};
 use super::stats;
-use super::{deal, deal_traced, draws, tournament_round, ByteStream, MAX_DECKS};
+use super::{deal, deal_traced, draws, stream, tournament_round, MAX_DECKS};
 use crate::op::error::MAX_COUNT;
 use crate::op::fields::{CLIENT_SEED, COUNT, NONCE, SERVER_SEED};
 use crate::op::stats::Stats;
 use crate::op::strategy;
 use crate::op::{
-    drawn, last_difference, target_draw, Field, Kind, OpSpec, Outcome, Parting, Request, Scheme, Step,
-    SERVER_SEED_SECRET,
+    drawn, last_difference, target_draw, OpSpec, Outcome, Parting, Request, Scheme, Step, SERVER_SEED_SECRET,
 };
 use crate::op::{Flag, OkField, Reach, Shape};
 
@@ -27,17 +27,12 @@ fn stream_step(server: &str, client: &str, nonce: u64, block: u64, count: u64) -
     Step::new(server, format!("{client}:{nonce}:{block}"), Some(lower))
 }
 
-pub(crate) static SCHEME: Scheme = Scheme {
+pub static SCHEME: Scheme = Scheme {
     name: "shoe",
     source: "seed 000 (Rechne uns nach)",
     ops: &[&DEAL, &TOURNAMENT, &STREAM],
     generated: &[],
 };
-
-pub(super) const DECKS: Field = Field::size("decks", 1, MAX_DECKS);
-pub(super) const PENETRATION: Field = Field::new("penetration", Kind::Fraction);
-pub(super) const TOURNAMENT_ID: Field = Field::text("tournamentId");
-pub(super) const HAND: Field = Field::counter("hand");
 
 /// What 1,000 generated deals reach: every tie and clamp of the cut card.
 const CUT_REACHED: &[Flag] = &[
@@ -193,7 +188,7 @@ fn penetration(total: u32) -> BoxedStrategy<f64> {
 /// How total × penetration meets a rounding tie in binary64: (the product
 /// is n + 0.5 although the exact product is not, the product is one ulp
 /// from n + 0.5).
-pub fn tie(total: u32, penetration: f64) -> (bool, bool) {
+pub(crate) fn tie(total: u32, penetration: f64) -> (bool, bool) {
     let t = f64::from(total);
     let product = t * penetration;
     // The error of a product is itself a double: fma gives it exactly.
@@ -307,9 +302,7 @@ pub(crate) static STREAM: OpSpec = OpSpec {
         },
     )],
     run: |r| {
-        let mut stream = ByteStream::new(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE));
-        let mut bytes = Vec::new();
-        stream.read_into(r.int(COUNT), &mut bytes);
+        let bytes = stream(r.text(SERVER_SEED), r.text(CLIENT_SEED), r.int(NONCE), r.int(COUNT));
         Ok(Outcome::hex_field("bytes", bytes))
     },
     generate: || {

@@ -17,7 +17,7 @@
 
 use serde_json::Value;
 
-use super::ops::{DECKS, HAND, PENETRATION, TOURNAMENT_ID};
+use super::fields::{DECKS, HAND, PENETRATION, TOURNAMENT_ID};
 use super::{js_round, RANKS, SUITS};
 use crate::base::pyfmt::js_number;
 use crate::op::fields::{CLIENT_SEED, NONCE};
@@ -51,7 +51,7 @@ pub struct CutDistribution {
     pub low: usize,
     /// How many of the 2·spread + 1 equally likely offsets land on each
     /// position from `low` on.
-    pub weights: Vec<u64>,
+    pub(crate) weights: Vec<u64>,
 }
 
 impl CutDistribution {

@@ -27,25 +27,26 @@
 //!   with the exact integer (21752; the double gives 21729), so the value
 //!   is read exactly (u64 here, BigInt in JavaScript).
 
-use crate::base::crypto::{hex, hmac_sha512, Keyed};
+use crate::base::crypto::hex;
+use crate::base::hmac::{hmac_sha512, Keyed};
 
-pub(crate) mod ops;
+pub mod ops;
 pub mod stats;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 /// Rolls run 1 ..= this.
-pub const ROLLS: u64 = 100_000;
+pub(crate) const ROLLS: u64 = 100_000;
 
 /// The first 15 hex digits of the roll's MAC, as an integer below 2⁶⁰.
-pub fn value(server_seed: &str, client_seed: &str, nonce: u64) -> u64 {
+pub(crate) fn value(server_seed: &str, client_seed: &str, nonce: u64) -> u64 {
     let mac = hmac_sha512(format!("{client_seed}-{nonce}").as_bytes(), server_seed.as_bytes());
     // 15 hex digits: the first 7½ bytes, the top 60 bits of the first 8.
     u64::from_be_bytes(mac[..8].try_into().expect("8 bytes")) >> 4
 }
 
 /// The roll of a value: value mod 100,000 + 1.
-pub fn roll_of(value: u64) -> u64 {
+pub(crate) fn roll_of(value: u64) -> u64 {
     value % ROLLS + 1
 }
 
@@ -63,11 +64,11 @@ pub fn roll(server_seed: &str, client_seed: &str, nonce: u64) -> u64 {
     clippy::cast_precision_loss,
     reason = "the trap itself: a 60-bit value through a double, which holds an integer below 2^64"
 )]
-pub fn roll_through_double(value: u64) -> u64 {
+pub(crate) fn roll_through_double(value: u64) -> u64 {
     (value as f64) as u64 % ROLLS + 1
 }
 
 /// The public hash: HMAC-SHA256(key = salt, message = serverSeed), hex.
-pub fn public_hash(salt: &str, server_seed: &str) -> String {
+pub(crate) fn public_hash(salt: &str, server_seed: &str) -> String {
     hex(&Keyed::new(salt).mac(server_seed.as_bytes()))
 }

@@ -11,7 +11,7 @@ use crate::op::stats::Stats;
 use crate::op::{no_flags, no_story, strategy, Field, OpSpec, Outcome, Parting, Request, Scheme};
 use crate::op::{Flag, OkField, Reach, Shape};
 
-pub(crate) static SCHEME: Scheme = Scheme {
+pub static SCHEME: Scheme = Scheme {
     name: "skinclub",
     source: "skin.club's provably fair validator (skinclub-tech/provably-fair-validator)",
     ops: &[&ROLL, &HASH],

@@ -14,15 +14,15 @@
 //! crate's unrounded value is the reading `unrounded`).
 
 use crate::base::chain::{bytes_of, Link};
-use crate::base::crypto::Keyed;
+use crate::base::hmac::hmac_sha256;
 use crate::op::error::OpError;
 
 /// The largest `limit` of `stake.crash.chain`: Stake's chain is 10^7 long.
 pub const MAX_LIMIT: u64 = 10_000_000;
 
 /// The first 4 bytes of HMAC_SHA256(key = game hash, message = salt), big-endian.
-pub fn game_int(hash: &str, salt: &str) -> u32 {
-    let mac = Keyed::uncached(hash).mac(salt.as_bytes());
+pub(crate) fn game_int(hash: &str, salt: &str) -> u32 {
+    let mac = hmac_sha256(hash.as_bytes(), salt.as_bytes());
     u32::from_be_bytes([mac[0], mac[1], mac[2], mac[3]])
 }
 
@@ -33,7 +33,7 @@ pub fn crash_point(hash: &str, salt: &str) -> f64 {
 
 /// How many steps h → SHA-256(hex h) lead from `hash` to `terminating`
 /// (0 when they are equal), if at most `limit`.
-pub fn distance(hash: &str, terminating: &str, limit: u64) -> Result<u64, OpError> {
+pub(crate) fn distance(hash: &str, terminating: &str, limit: u64) -> Result<u64, OpError> {
     walk(Link::Text, hash, terminating, limit)
 }
 

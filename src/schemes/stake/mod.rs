@@ -15,7 +15,7 @@
 //!
 //! Game events, float by float (f is the next float):
 //! - dice: roll = ⌊f·10001⌋/100, 0.00 ..= 100.00 (10,001 outcomes);
-//! - limbo: see [`limbo`] and its readings;
+//! - limbo: see `limbo` and its readings;
 //! - plinko: one float per row, direction ⌊f·2⌋ (0 left, 1 right); the
 //!   bucket is the number of rights; the multiplier is the row count's and
 //!   risk's table at the bucket (`tables`);
@@ -38,27 +38,28 @@
 //! 2 up to the ace, suit c mod 4 in ♦ ♥ ♠ ♣). Crash is a scheme of its own
 //! (`crash`).
 
-use crate::schemes::shoe::ByteStream;
+use crate::schemes::shoe::{ByteSource, ByteStream};
 
-pub(crate) mod crash;
+pub mod crash;
+pub mod fields;
 pub mod ops;
 pub mod readings;
 pub mod stats;
-pub(crate) mod tables;
+pub mod tables;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 /// Stake's GEMS list, in index order.
-pub const GEMS: [&str; 7] = ["green", "purple", "yellow", "red", "cyan", "orange", "blue"];
+pub(crate) const GEMS: [&str; 7] = ["green", "purple", "yellow", "red", "cyan", "orange", "blue"];
 
 /// The largest `count` of `stake.floats`.
-pub const MAX_FLOATS: u64 = 1024;
+pub(crate) const MAX_FLOATS: u64 = 1024;
 
 /// 2^32, the divisor of a float's u32.
 const TWO_32: f64 = 4_294_967_296.0;
 
 /// The floats of a bet, in order, as their u32s (4 bytes big-endian).
-pub struct Floats {
+pub(crate) struct Floats {
     stream: ByteStream,
 }
 
@@ -70,7 +71,7 @@ impl Floats {
     }
 
     /// The next float's 4 bytes as a big-endian integer.
-    pub fn next_u32(&mut self) -> u32 {
+    pub(crate) fn next_u32(&mut self) -> u32 {
         let mut b = [0u8; 4];
         for x in &mut b {
             *x = self.stream.next_byte();
@@ -79,7 +80,7 @@ impl Floats {
     }
 
     /// The next float: Σ b_i / 256^(i+1), which is u32 / 2^32 exactly.
-    pub fn next_float(&mut self) -> f64 {
+    pub(crate) fn next_float(&mut self) -> f64 {
         f64::from(self.next_u32()) / TWO_32
     }
 }
@@ -100,12 +101,6 @@ pub fn pick(f: f64, n: usize) -> usize {
     (f * n as f64).floor() as usize
 }
 
-/// The first `count` floats of a bet.
-pub fn floats(server_seed: &str, client_seed: &str, nonce: u64, count: usize) -> Vec<f64> {
-    let mut fl = Floats::new(server_seed, client_seed, nonce);
-    (0..count).map(|_| fl.next_float()).collect()
-}
-
 /// Dice: ⌊f·10001⌋/100.
 #[allow(clippy::cast_precision_loss, reason = "at most 10,000")]
 pub fn dice(f: f64) -> f64 {
@@ -113,20 +108,20 @@ pub fn dice(f: f64) -> f64 {
 }
 
 /// Rounds a multiplier down to two decimals, as Stake shows it: ⌊x·100⌋/100.
-pub fn floor2(x: f64) -> f64 {
+pub(crate) fn floor2(x: f64) -> f64 {
     (x * 100.0).floor() / 100.0
 }
 
 /// Limbo's canonical reading (`clamped-floor`): the client code's
 /// 1e8/(⌊f·1e8⌋+1)·0.99, down to two decimals, at least 1.
 /// docs/schemes.md says why this one is canonical.
-pub fn limbo(f: f64) -> f64 {
+pub(crate) fn limbo(f: f64) -> f64 {
     readings::limbo_floor(f).max(1.0)
 }
 
 /// Draws `k` items without replacement from `items`: each float picks
 /// ⌊f·(n−i)⌋ among those left, which keep their order.
-pub fn draw_without(fl: &mut Floats, mut items: Vec<u8>, k: usize) -> Vec<u8> {
+pub(crate) fn draw_without(fl: &mut Floats, mut items: Vec<u8>, k: usize) -> Vec<u8> {
     (0..k)
         .map(|_| {
             let i = pick(fl.next_float(), items.len());
@@ -136,14 +131,14 @@ pub fn draw_without(fl: &mut Floats, mut items: Vec<u8>, k: usize) -> Vec<u8> {
 }
 
 /// `k` cards ⌊f·52⌋ with replacement.
-pub fn cards_with(fl: &mut Floats, k: usize) -> Vec<u8> {
+pub(crate) fn cards_with(fl: &mut Floats, k: usize) -> Vec<u8> {
     (0..k)
         .map(|_| u8::try_from(pick(fl.next_float(), 52)).expect("below 52"))
         .collect()
 }
 
 /// A card's baccarat value: 2..9 their pips, tens and faces 0, the ace 1.
-pub fn baccarat_value(card: u8) -> u8 {
+pub(crate) fn baccarat_value(card: u8) -> u8 {
     match card / 4 {
         r @ 0..=7 => r + 2,
         12 => 1,
@@ -154,9 +149,11 @@ pub fn baccarat_value(card: u8) -> u8 {
 /// A baccarat coup: the 6 cards of the bet and who got which.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Coup {
+    /// The 6 cards drawn for the bet, in order (Stake's numbering: rank `card / 4`, two first, ace last); the tableau uses 4 to 6 of them.
     pub cards: Vec<u8>,
-    pub player: Vec<u8>,
-    pub banker: Vec<u8>,
+    pub(crate) player: Vec<u8>,
+    pub(crate) banker: Vec<u8>,
+    /// Who won: `player`, `banker` or `tie`.
     pub winner: &'static str,
 }
 

@@ -9,9 +9,11 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::crash::{self, MAX_LIMIT};
+use super::fields::{MINES_FIELD, ROWS, SEGMENTS};
 use super::stats;
 use super::tables::{self, risk_index, RISKS};
 use super::{Floats, MAX_FLOATS};
+use crate::base::chain::{self, Link};
 use crate::op::error::OpError;
 use crate::op::fields::{CLIENT_SEED, NONCE, SERVER_SEED};
 use crate::op::ok::CARD;
@@ -20,7 +22,7 @@ use crate::op::stats::Stats;
 use crate::op::{no_story, strategy, Field, Kind, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
 use crate::op::{Flag, OkField, Reach, Shape};
 
-pub(crate) static SCHEME: Scheme = Scheme {
+pub static SCHEME: Scheme = Scheme {
     name: "stake",
     source: "Stake's provably fair pages (implementation, conversions, game events) and Crash's seeding event",
     ops: &[
@@ -44,10 +46,7 @@ pub(crate) static SCHEME: Scheme = Scheme {
 };
 
 const COUNT: Field = Field::size("count", 1, MAX_FLOATS);
-pub(super) const ROWS: Field = Field::size("rows", 8, 16);
 const RISK: Field = Field::new("risk", Kind::Word(&RISKS));
-pub(super) const SEGMENTS: Field = Field::size_of("segments", &tables::SEGMENT_COUNTS);
-pub(super) const MINES_FIELD: Field = Field::size("mines", 1, 24);
 const HASH: Field = Field::new("hash", Kind::Hex64);
 const SALT: Field = Field::text("salt");
 const TERMINATING: Field = Field::new("terminatingHash", Kind::Hex64);
@@ -71,7 +70,7 @@ const HAND: Shape = Shape::sized(&CARD, 2, 3);
     clippy::cast_sign_loss,
     reason = "checked integral and below 2^53"
 )]
-pub fn num(x: f64) -> Value {
+pub(crate) fn num(x: f64) -> Value {
     if x.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&x) {
         Value::from(x as u64)
     } else {
@@ -646,10 +645,7 @@ pub(crate) static CRASH_CHAIN: OpSpec = OpSpec {
     generate: || {
         (hex64(), 0u64..=60, 0u64..=3)
             .prop_map(|(start, d, slack)| {
-                let mut tip = start.clone();
-                for _ in 0..d {
-                    tip = crate::base::crypto::sha256_hex(&tip);
-                }
+                let tip = crate::base::crypto::hex(&chain::after(Link::Text, &chain::bytes_of(&start), d));
                 let limit = (d + slack).max(1);
                 Request::of(&CRASH_CHAIN, vec![start.into(), tip.into(), limit.into()])
             })
@@ -674,21 +670,21 @@ pub(crate) static CRASH_CHAIN: OpSpec = OpSpec {
 };
 
 /// Limbo's docs reading: 1e8/(f·1e8)·0.99 (src/schemes/stake/readings.rs).
-pub const LIMBO_DOCS: Reading = Reading {
+pub(crate) const LIMBO_DOCS: Reading = Reading {
     name: "docs",
     source: "https://stake.com/provably-fair/game-events",
     ok: |r| super::readings::limbo_docs(first(r)).map(|m| json!({ "multiplier": num(m) })),
 };
 
 /// Limbo as the `fair` crate reads it: the floor, no clamp at 1.
-pub const LIMBO_FAIR: Reading = Reading {
+pub(crate) const LIMBO_FAIR: Reading = Reading {
     name: "fair-0.0.13",
     source: "crates.io fair 0.0.13, src/games/limbo.rs",
     ok: |r| Some(json!({ "multiplier": num(super::readings::limbo_floor(first(r))) })),
 };
 
 /// Crash unrounded, as the seeding post and the `fair` crate give it.
-pub const CRASH_UNROUNDED: Reading = Reading {
+pub(crate) const CRASH_UNROUNDED: Reading = Reading {
     name: "unrounded",
     source: "https://bitcointalk.org/index.php?topic=5162888.0; crates.io fair 0.0.13, src/games/crash.rs",
     ok: |r| {

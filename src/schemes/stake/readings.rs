@@ -18,13 +18,13 @@
 
 /// The client code's multiplier before the clamp: 1e8/(⌊f·1e8⌋+1)·0.99,
 /// down to two decimals.
-pub fn limbo_floor(f: f64) -> f64 {
+pub(crate) fn limbo_floor(f: f64) -> f64 {
     super::floor2(1e8 / ((f * 1e8).floor() + 1.0) * 0.99)
 }
 
 /// The docs' multiplier: 1e8/(f·1e8)·0.99, down to two decimals, at least
 /// 1; `None` at f = 0, where it is infinite.
-pub fn limbo_docs(f: f64) -> Option<f64> {
+pub(crate) fn limbo_docs(f: f64) -> Option<f64> {
     let x = super::floor2(1e8 / (f * 1e8) * 0.99).max(1.0);
     x.is_finite().then_some(x)
 }
@@ -32,6 +32,6 @@ pub fn limbo_docs(f: f64) -> Option<f64> {
 /// Crash's unrounded reading (the seeding post and the `fair` crate): the
 /// multiplier max(1, 2^32/(n+1)·0.99) with every digit, not cut to two
 /// decimals.
-pub fn crash_unrounded(n: u32) -> f64 {
+pub(crate) fn crash_unrounded(n: u32) -> f64 {
     (4_294_967_296.0 / (f64::from(n) + 1.0) * 0.99).max(1.0)
 }

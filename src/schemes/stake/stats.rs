@@ -33,7 +33,7 @@
 
 use serde_json::Value;
 
-use super::ops::{MINES_FIELD, ROWS, SEGMENTS};
+use super::fields::{MINES_FIELD, ROWS, SEGMENTS};
 use crate::op::fields::{CLIENT_SEED, NONCE};
 #[cfg(doc)]
 use crate::op::stats::pick_counts;
@@ -104,7 +104,7 @@ fn binomial(n: u64, k: u64) -> u64 {
 /// Plinko's pooled bucket cells for `rows`: the smallest `lo` with
 /// P(bucket ≤ lo) ≥ 1 %, buckets below it pooled into it and above rows − lo
 /// into that one.
-pub fn plinko_low(rows: u64) -> u64 {
+pub(crate) fn plinko_low(rows: u64) -> u64 {
     let total = 1u64 << rows;
     let mut below = 0;
     for b in 0..=rows {

@@ -8,7 +8,7 @@
 //! bucket to the middle, and bucket b pays half[min(b, rows − b)].
 
 /// The risks, in table order.
-pub const RISKS: [&str; 3] = ["low", "medium", "high"];
+pub(crate) const RISKS: [&str; 3] = ["low", "medium", "high"];
 
 /// Plinko's half tables for rows 8..=16, each [low, medium, high].
 const PLINKO: [[&[f64]; 3]; 9] = [
@@ -60,12 +60,12 @@ const PLINKO: [[&[f64]; 3]; 9] = [
 ];
 
 /// The risk's index in [`RISKS`].
-pub fn risk_index(risk: &str) -> Option<usize> {
+pub(crate) fn risk_index(risk: &str) -> Option<usize> {
     RISKS.iter().position(|r| *r == risk)
 }
 
 /// Plinko's multiplier of `bucket` (0..=rows) for `rows` 8..=16.
-pub fn plinko(rows: usize, risk: usize, bucket: usize) -> f64 {
+pub(crate) fn plinko(rows: usize, risk: usize, bucket: usize) -> f64 {
     PLINKO[rows - 8][risk][bucket.min(rows - bucket)]
 }
 
@@ -94,7 +94,7 @@ const W_HIGH_TOP: [f64; 5] = [9.9, 19.8, 29.7, 39.6, 49.5];
 /// Wheel's multiplier of `segment` for `segments` 10/20/30/40/50.
 /// The low risk repeats the 10-segment pattern; the high risk pays only
 /// the last segment.
-pub fn wheel(segments: usize, risk: usize, segment: usize) -> f64 {
+pub(crate) fn wheel(segments: usize, risk: usize, segment: usize) -> f64 {
     let k = segments / 10 - 1;
     match risk {
         0 => W_LOW_10[segment % 10],
@@ -108,9 +108,9 @@ pub fn wheel(segments: usize, risk: usize, segment: usize) -> f64 {
 pub(crate) const JS_PATH: &str = "reference/js/generated/stake-tables.mjs";
 
 /// The wheel's segment counts.
-pub const SEGMENTS: [usize; 5] = [10, 20, 30, 40, 50];
+pub(crate) const SEGMENTS: [usize; 5] = [10, 20, 30, 40, 50];
 /// The same counts, as the request field lists them.
-pub const SEGMENT_COUNTS: [u64; 5] = [10, 20, 30, 40, 50];
+pub(crate) const SEGMENT_COUNTS: [u64; 5] = [10, 20, 30, 40, 50];
 
 /// The tables as a JavaScript module, every cell written out from the
 /// functions above, so that reference/js/stake.mjs keeps no copy (a typo in

@@ -7,10 +7,10 @@
 //! (`ops.rs` and `stats.rs` here, its vectors, its JS twin, its mutant),
 //! and CI builds and tests it end to end (`make test-toy`).
 
-pub(crate) mod ops;
+pub mod ops;
 pub mod stats;
 
-pub(crate) use ops::SCHEME;
+pub use ops::SCHEME;
 
 use crate::schemes::stake::Floats;
 
@@ -18,7 +18,7 @@ use crate::schemes::stake::Floats;
 pub const SIDES: [&str; 2] = ["heads", "tails"];
 
 /// The side a bet lands on: ⌊f·2⌋ of its first float.
-pub fn flip(server_seed: &str, client_seed: &str, nonce: u64) -> usize {
+pub(crate) fn flip(server_seed: &str, client_seed: &str, nonce: u64) -> usize {
     let f = Floats::new(server_seed, client_seed, nonce).next_float();
     // f < 1, so f·2 < 2; f·2 is exact in binary64.
     usize::from(f >= 0.5)

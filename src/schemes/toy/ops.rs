@@ -9,7 +9,7 @@ use crate::op::stats::Stats;
 use crate::op::{no_flags, no_story, strategy, OpSpec, Outcome, Request, Scheme, SERVER_SEED_SECRET};
 use crate::op::{Flag, OkField, Reach, Shape};
 
-pub(crate) static SCHEME: Scheme = Scheme {
+pub static SCHEME: Scheme = Scheme {
     name: "toy",
     source: "none: a toy game (docs/contributing.md), heads or tails from Stake's float stream",
     ops: &[&COIN],
