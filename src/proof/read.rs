@@ -818,9 +818,16 @@ impl EpochWalk {
             }
         };
         if let Some(&last) = ends.last() {
-            // Rounds in a row are much alike: room for as many again, if more follow.
-            let room = if matches!(result, Ok(true)) { text.len() } else { 0 };
             *out.round = last - ends.len().checked_sub(2).map_or(0, |k| ends[k]);
+            // Rounds in a row are much alike: room for as many again, if
+            // more follow, and for one round more, since a batch ends on
+            // the round that passes its limit: a batch one byte longer than
+            // the last would move the whole batch to a buffer twice as large.
+            let room = if matches!(result, Ok(true)) {
+                text.len() + *out.round
+            } else {
+                0
+            };
             let piece = Piece::Rounds(
                 first,
                 std::mem::replace(&mut text, Vec::with_capacity(room)),
