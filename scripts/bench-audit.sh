@@ -9,7 +9,7 @@
 #   scripts/bench-audit.sh memory   # only the peak-RSS runs
 #   scripts/bench-audit.sh others   # only: the document as Python's json.dumps writes it (and keys reversed), hyperfine against serve (OLD=binary: another build beside it)
 #   scripts/bench-audit.sh hostile  # only: hostile documents (big unobserved shuffles, a 2 GiB string, 40,000 keys), RSS and time
-#   scripts/bench-audit.sh layouts  # only: the shoe archive (200 epochs x 100 six-deck shoes) in five layouts, wall and CPU against serve (OUT=dir)
+#   scripts/bench-audit.sh shapes   # only: the shoe archive (200 epochs x 100 six-deck shoes) in four shapes, wall and CPU against serve (OUT=dir)
 #
 # Inputs (target/bench-audit/, deterministic): N six-deck `shoe.deal`
 # requests, one server seed per shoe (seed 000 reveals a shoe's seed when
@@ -29,7 +29,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-target/bench-audit}
-P=target/release/provably
+P=${P:-target/release/provably}
 N=${N:-100000}
 BIG=${BIG:-1000000}
 RUNS=${RUNS:-5}
@@ -172,12 +172,21 @@ PY
 }
 
 # The shoe archive: 200 server seeds, 100 six-deck shoes each (nonces
-# 0..99), as `provably proof --group` writes it (JSON lines and a
-# document), as Python's json.dumps writes each line, and as json.dumps
-# writes the whole document with and without indent=2. Each audit against
-# `serve` on the same 20,000 requests, wall time and CPU (user + system).
-layouts() {
-  local d=$OUT/layouts
+# 0..99), in four shapes, each one document:
+#   proof    as `provably proof --group --commit` writes it: every field
+#            observed, compact, one round a line;
+#   cards    the cards alone observed (no cut), as an operator's history
+#            records what the table showed, by Python's json.dumps;
+#   reversed every object's keys in reverse order (the document's "proof"
+#            stays first, as the format wants): rounds before the epoch's
+#            secret, `observed` before the request, `cut` before `cards`;
+#            by json.dumps;
+#   indent   json.dumps(indent=2).
+# Each audit against `serve` on the same 20,000 requests (its output to
+# /dev/null), side by side in one hyperfine run: wall time and CPU (user +
+# system), and their ratios (goals: 1.0 and 1.6).
+shapes() {
+  local d=$OUT/shapes
   mkdir -p "$d"
   python3 - "$d" <<'PY'
 import hashlib, json, sys
@@ -191,29 +200,46 @@ with open(d + "/requests.jsonl", "w") as f:
             f.write(json.dumps({"id": i, "op": "shoe.deal", "serverSeed": seed, "clientSeed": f"player-{e % 97}",
                                 "nonce": n, "decks": 6, "penetration": 0.75}, separators=(",", ":")) + "\n")
 PY
-  "$P" proof --requests "$d/requests.jsonl" --commit --group --lines --out "$d/proof.jsonl"
   "$P" proof --requests "$d/requests.jsonl" --commit --group --out "$d/proof.json"
   python3 - "$d" <<'PY'
 import json, sys
 d = sys.argv[1]
-epochs = [json.loads(l) for l in open(d + "/proof.jsonl")]
-with open(d + "/dumps.jsonl", "w") as f:
-    for e in epochs:
-        f.write(json.dumps(e) + "\n")
-doc = {"proof": 1, "epochs": epochs}
-open(d + "/dumps.json", "w").write(json.dumps(doc))
-open(d + "/dumps-indent.json", "w").write(json.dumps(doc, indent=2))
+doc = json.load(open(d + "/proof.json"))
+def cards(doc):
+    for e in doc["epochs"]:
+        for r in e["rounds"]:
+            r["observed"] = {"cards": r["observed"]["cards"]}
+    return doc
+def reverse(v, top=False):
+    if isinstance(v, dict):
+        items = [(k, reverse(x)) for k, x in reversed(list(v.items()))]
+        if top:
+            items.sort(key=lambda kv: kv[0] != "proof")
+        return dict(items)
+    if isinstance(v, list):
+        return [reverse(x) for x in v]
+    return v
+open(d + "/reversed.json", "w").write(json.dumps(reverse(doc, top=True)))
+open(d + "/indent.json", "w").write(json.dumps(doc, indent=2))
+open(d + "/cards.json", "w").write(json.dumps(cards(doc)))
 PY
-  for f in proof.jsonl proof.json dumps.jsonl dumps.json dumps-indent.json; do "$P" audit --quiet "$d/$f" | tail -1; done
+  for f in proof cards reversed indent; do
+    printf '%s: ' "$f"; "$P" audit --quiet "$d/$f.json" | tail -1
+  done
   echo "nproc $(nproc), load $(cut -d' ' -f1-3 /proc/loadavg)"
-  hyperfine --warmup 2 --runs "$RUNS" --export-json "$d/layouts.json" \
+  # OLD=another build's binary adds its audits of the four shapes, side by side in the same run.
+  local old=()
+  if [ -n "${OLD:-}" ]; then
+    for f in proof cards reversed indent; do old+=(-n "OLD audit, $f" "$OLD audit --quiet $d/$f.json"); done
+  fi
+  hyperfine --warmup 2 --runs "$RUNS" --export-json "$d/shapes.json" \
     -n "serve" "$P serve < $d/requests.jsonl > /dev/null" \
-    -n "audit, JSON lines by json.dumps" "$P audit --quiet $d/dumps.jsonl" \
-    -n "audit, JSON lines by provably proof" "$P audit --quiet $d/proof.jsonl" \
-    -n "audit, document by provably proof" "$P audit --quiet $d/proof.json" \
-    -n "audit, document by json.dumps" "$P audit --quiet $d/dumps.json" \
-    -n "audit, document by json.dumps, indent=2" "$P audit --quiet $d/dumps-indent.json" > /dev/null
-  jq -r '.results[0] as $s | .results[] | "\(.command): \(.mean * 1000 | round) ms wall, \((.user + .system) * 1000 | round) ms CPU; \(.mean / $s.mean * 100 | round / 100)x serve wall, \((.user + .system) / ($s.user + $s.system) * 100 | round / 100)x its CPU"' "$d/layouts.json"
+    -n "audit, every field observed (provably proof)" "$P audit --quiet $d/proof.json" \
+    -n "audit, the cards alone (json.dumps)" "$P audit --quiet $d/cards.json" \
+    -n "audit, keys in reverse order (json.dumps)" "$P audit --quiet $d/reversed.json" \
+    -n "audit, indent=2 (json.dumps)" "$P audit --quiet $d/indent.json" \
+    "${old[@]}" > /dev/null
+  jq -r '.results[0] as $s | .results[] | "\(.command): \(.mean * 1000 | round) ms wall, \((.user + .system) * 1000 | round) ms CPU; \(.mean / $s.mean * 100 | round / 100)x serve wall, \((.user + .system) / ($s.user + $s.system) * 100 | round / 100)x its CPU"' "$d/shapes.json"
   echo "load after $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
@@ -225,7 +251,7 @@ case "${1:-all}" in
   memory) memory ;;
   others) others ;;
   hostile) hostile ;;
-  layouts) layouts ;;
-  all) cargo build --release --locked --features wild; inputs; check; speed; memory; others; hostile; layouts ;;
-  *) echo "usage: $0 [inputs|small|check|speed|memory|others|hostile|layouts]" >&2; exit 2 ;;
+  shapes) shapes ;;
+  all) cargo build --release --locked --features wild; inputs; check; speed; memory; others; hostile; shapes ;;
+  *) echo "usage: $0 [inputs|small|check|speed|memory|others|hostile|shapes]" >&2; exit 2 ;;
 esac

@@ -15,9 +15,10 @@
 #    target/bench-ratios/mix.log).
 # 2. `diff --jobs 2` against `serve` over `serve` alone on the same requests
 #    (CASES generated cases per op, seed 1, every op; default 10,000).
-# 3. `audit` of the shoe archive (200 epochs x 100 six-deck shoes) as
-#    Python's json.dumps writes it, as JSON lines and as documents, over
-#    `serve` on the same rounds, wall time and CPU (scripts/bench-audit.sh layouts).
+# 3. `audit` of the shoe archive (200 epochs x 100 six-deck shoes) in four
+#    shapes (as `provably proof` writes it, the cards alone, keys in reverse
+#    order, json.dumps(indent=2)) over `serve` on the same rounds, wall time
+#    and CPU (scripts/bench-audit.sh shapes).
 # 4. The page at 4x CPU throttle, a 10,000-round proof from a link and from
 #    a file (scripts/bench-stall.mjs): the longest main-thread task over the
 #    100 ms goal.
@@ -74,10 +75,9 @@ awk -v g="$(phase generate)" -v e="$(phase 'expected answers')" -v l="$(phase 'e
     -v q="$(phase 'request lines')" -v s="$(phase "serve's answers to the request lines")" 'BEGIN {
   printf "2. the harness in process, 3,000 cases: generate %.2f + expected answers %.2f + their lines %.2f + request lines %.2f = %.2f ms, %.2fx serve'"'"'s answers to the same lines (%.2f ms)\n", g, e, l, q, g + e + l + q, (g + e + l + q) / s, s }'
 
-# 3. the audit over serve, on json.dumps's bytes: the shoe archive of 200
-#    epochs x 100 six-deck shoes, as JSON lines (its "done when") and in the
-#    other layouts (scripts/bench-audit.sh layouts), wall and CPU.
-OUT=$OUT/audit RUNS=$RUNS scripts/bench-audit.sh layouts > "$OUT/audit.log" 2>&1
+# 3. the audit over serve: the shoe archive of 200 epochs x 100 six-deck
+#    shoes in its four shapes (scripts/bench-audit.sh shapes), wall and CPU.
+OUT=$OUT/audit RUNS=$RUNS scripts/bench-audit.sh shapes > "$OUT/audit.log" 2>&1
 grep '^audit, ' "$OUT/audit.log" | sed 's/^/3. /; s/$/ (goals 1.0 and 1.6)/'
 
 # 4. the page.

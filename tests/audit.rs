@@ -88,8 +88,9 @@ fn a_break_inside_an_epoch_read_whole_stops_the_reading_as_in_place() {
 }
 
 #[test]
-fn a_shoe_observed_in_any_white_space_matches_and_anything_else_takes_the_full_path() {
-    // The typed reading of a shoe decides only matches: every other text is decided as before.
+fn a_shoe_observed_in_any_white_space_matches_and_only_a_value_the_rules_admit_does() {
+    // Labels written as JSON writes them are read in one step against the
+    // derived shoe: that shortcut only ever says "the same".
     let seed = "typed shoe";
     let req =
         json!({"op": "shoe.deal", "serverSeed": seed, "clientSeed": "c", "nonce": 1, "decks": 1, "penetration": 0.5});
@@ -129,7 +130,7 @@ fn a_shoe_observed_in_any_white_space_matches_and_anything_else_takes_the_full_p
         verdict(format!(r#"{{"cut":{cut},"cards":[{}]}}"#, labels.join(","))),
         matched
     );
-    // `235.0` is not an integer item: invalid, as the full path rules, not a typed match.
+    // `235.0` is not an integer item: invalid, as the rules say, though equal by value.
     assert_eq!(
         verdict(format!(r#"{{"cards":[{}],"cut":{cut}.0}}"#, labels.join(","))),
         ("invalid".to_string(), 1)

@@ -15,5 +15,7 @@ pub(crate) mod masks;
 pub(crate) mod midstate;
 #[cfg(not(feature = "plain"))]
 pub(crate) mod modulo;
+pub(crate) mod ordered;
 pub mod pyfmt;
+pub(crate) mod tape;
 pub mod text;

@@ -30,6 +30,8 @@ pub mod strategy;
 pub(crate) use flag::Flag;
 pub use ok::{OkField, Shape};
 
+use crate::base::tape::Tape;
+
 use self::error::{InvalidInput, OpError, MAX_COUNT, MAX_SAFE_INTEGER};
 
 /// What a field holds, with its limits.
@@ -832,17 +834,14 @@ pub(crate) fn clip(text: impl Into<String>) -> String {
 /// into a response line, so `serve` never builds a JSON tree for it.
 pub struct Outcome(Box<dyn OkBody>);
 
-/// What an `ok` object can do: be written as JSON, or become a JSON value.
+/// What an `ok` object can do: be written as JSON, become a JSON value, or
+/// be put on a tape of its tokens (what an audit reads an observation
+/// against, [`crate::base::tape`]).
 pub(crate) trait OkBody: fmt::Debug + Send + Sync {
     fn write_json(&self, out: &mut Vec<u8>);
     fn to_value(&self) -> Value;
-    /// Whether `observed` is this object's JSON text in some layout of
-    /// white space, read straight against the typed value. `false` when the
-    /// body cannot tell so (another key order, an escape, a number written
-    /// otherwise, a difference): the caller then compares written text or
-    /// parsed values. Like every shortcut of the audit it only decides a match.
-    fn same_json(&self, _observed: &[u8]) -> bool {
-        false
+    fn tape(&self, out: &mut Tape) {
+        out.of(&self.to_value()).expect("ok objects serialize");
     }
 }
 
@@ -852,6 +851,9 @@ impl<T: Serialize + fmt::Debug + Send + Sync> OkBody for T {
     }
     fn to_value(&self) -> Value {
         serde_json::to_value(self).expect("ok objects serialize")
+    }
+    fn tape(&self, out: &mut Tape) {
+        out.of(self).expect("ok objects serialize");
     }
 }
 
@@ -931,20 +933,17 @@ impl Outcome {
     pub(crate) fn order_and_counter(names: [&'static str; 2], list: Vec<u32>, counter: u64) -> Outcome {
         Outcome(Box::new(OrderAndCounter { names, list, counter }))
     }
-    /// An `ok` object with its own writer or reader (a shoe's cards).
-    pub(crate) fn body(body: impl OkBody + 'static) -> Outcome {
-        Outcome(Box::new(body))
-    }
     /// Appends the `ok` object as compact JSON.
     pub fn write_json(&self, out: &mut Vec<u8>) {
         self.0.write_json(out);
     }
-    /// Whether `observed` is known to be this object's JSON without writing it ([`OkBody::same_json`]).
-    pub(crate) fn same_json(&self, observed: &[u8]) -> bool {
-        self.0.same_json(observed)
-    }
     pub fn to_value(&self) -> Value {
         self.0.to_value()
+    }
+    /// Puts the `ok` object on `out` (emptied first): the tokens
+    /// [`Outcome::to_value`] has, with no tree built.
+    pub(crate) fn tape(&self, out: &mut Tape) {
+        self.0.tape(out);
     }
 }
 

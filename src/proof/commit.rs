@@ -7,7 +7,6 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
-use super::round::op_error;
 use super::{CommitVerdict, Event, FieldError, Finding, FindingKind, Place};
 use crate::op::{short, OpSpec};
 
@@ -93,7 +92,7 @@ pub(crate) fn commitment(field: &str, value: &Value) -> Result<String, FieldErro
     let mut m = Map::new();
     m.insert("op".into(), Value::from(spec.name));
     m.insert(field.into(), value.clone());
-    let request = crate::registry::parse(&Value::Object(m)).map_err(|e| op_error(&e))?;
+    let request = crate::registry::parse(&Value::Object(m)).map_err(|e| FieldError::of_op(&e))?;
     Ok((secret.commit)(
         request.get(field).expect("the commit op has its secret field"),
     ))

@@ -2,6 +2,8 @@
 
 use std::io::{self, Read};
 
+use crate::base::json::is_space;
+
 /// How a file is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Format {
@@ -63,8 +65,7 @@ impl Sniffer {
             return None;
         }
         let text = prefix.strip_prefix(BOM).unwrap_or(prefix);
-        let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
-        let skip = |from: usize| text[from..].iter().position(|b| !ws(b)).map(|i| from + i);
+        let skip = |from: usize| text[from..].iter().position(|&b| !is_space(b)).map(|i| from + i);
         if !self.brace {
             let Some(start) = skip(self.next) else {
                 self.next = text.len();

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use super::chain::{Game, Head};
 use super::commit::EpochHead;
 use super::compare::read_observed;
-use super::round::{judge, op_error, parse_round, Round, OBSERVED};
+use super::round::{judge, parse_round, Round, OBSERVED};
 use super::{Event, FieldError, Finding, FindingKind, RoundVerdict};
 use crate::base::chain::bytes_of;
 use crate::op::{read_int, Request};
@@ -41,7 +41,7 @@ struct Read {
 /// Reads a game: every rule in docs/proofs.md's order.
 fn read_game(chain: &Head, raw: &[u8]) -> Result<Read, FieldError> {
     let raw = std::str::from_utf8(raw).map_err(|e| FieldError::new("round", format!("not UTF-8: {e}")))?;
-    let (mut map, _) = parse_round(raw, false)?;
+    let mut map = parse_round(raw)?;
     if let Some(k) = map.keys().find(|k| !GAME_KEYS.contains(&k.as_str())) {
         return Err(FieldError::new(
             k.clone(),
@@ -56,7 +56,7 @@ fn read_game(chain: &Head, raw: &[u8]) -> Result<Read, FieldError> {
     let request = match map.shift_remove("hash") {
         None => None,
         Some(h) => {
-            let request = chain.game(h.clone()).map_err(|e| op_error(&e))?;
+            let request = chain.game(h.clone()).map_err(|e| FieldError::of_op(&e))?;
             // The op's parser held it to 64 lowercase hex digits.
             Some((request, bytes_of(h.as_str().unwrap_or_default())))
         }
@@ -120,14 +120,14 @@ fn check_game(head: &EpochHead, chain: &Result<Arc<Head>, FieldError>, round: u6
         external: None,
         seats: None,
     };
-    let j = judge(&round, at, round.request.run());
+    let derived = round.request.run();
+    let j = judge(&round, at, derived.as_ref());
     if j.verdict == RoundVerdict::Invalid {
         return event(j.verdict, j.findings, None, None);
     }
-    let counted = j
-        .derived
-        .as_ref()
+    let counted = derived
+        .ok()
         .filter(|_| stats)
-        .and_then(|d| Counted::of(&round.request, d));
+        .and_then(|d| Counted::of(&round.request, &d.to_value()));
     event(j.verdict, j.findings, counted, game(Some(hash)))
 }

@@ -50,29 +50,29 @@
 //!   the text (an epoch's commitment finding at its `commit` key, a round's
 //!   at the round).
 //!
-//! Reading streams: a document is walked by a structural scanner
-//! (`scan`, `document`) that cuts each round out as raw JSON text without
-//! parsing it and hands rounds on in batches; JSON lines are split at
-//! newlines. Batches go to one worker per core, which parse and check them,
-//! and come back in document order through a bounded window ([`run`]), so
-//! memory does not grow with the input.
+//! The audit reads, checks and folds (`run`): reading (`read`) cuts the
+//! input into units of work without parsing the rounds (a structural
+//! scanner, `scan`, walks documents; JSON lines are split at newlines and
+//! each line's epoch walked the same way); one worker per core checks them
+//! (`round`, a crash history's games by `game`, `commit`, with `compare`
+//! the one comparer of an observation and its derivation); and the events
+//! come back in document order through a bounded window to the fold
+//! (`fold`, with `bets` and `chain`), so memory does not grow with the
+//! input.
 
-// The pipeline, stage by stage: what the input is, walking it, the units
-// of work and the workers that do them, one round's check (its fast paths
-// and the comparison), and the bet histories followed in document order.
+// The audit, stage by stage: what the input is and how it is scanned,
+// reading it into units, one round's check and its comparison, the
+// commitment, and the fold with the bet histories; `run` joins them.
 pub(crate) mod bets;
 pub mod chain;
 pub(crate) mod commit;
 pub mod compare;
-pub(crate) mod document;
-pub(crate) mod fast;
+pub(crate) mod fold;
 pub(crate) mod format;
 pub(crate) mod game;
-pub(crate) mod jobs;
-pub(crate) mod lines;
+pub(crate) mod read;
 pub mod round;
 pub mod run;
-pub(crate) mod same;
 pub(crate) mod scan;
 // Writing documents, and the report of an audit.
 pub mod make;
@@ -86,7 +86,7 @@ use serde_json::Value;
 
 pub use compare::{compare, Comparison, Difference};
 pub use round::seat_seed;
-pub use run::{audit, Options};
+pub use run::audit;
 
 /// The version of the proof format this module reads and writes.
 pub(crate) const VERSION: u64 = 1;
@@ -94,6 +94,64 @@ pub(crate) const VERSION: u64 = 1;
 /// The versions a document may say it is: 1, and 2, which is 1 with crash
 /// histories ([`chain`]), written as 2 so that a reader of 1 refuses it.
 pub(crate) const READS: [u64; 2] = [VERSION, chain::VERSION];
+
+/// How an audit runs.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Worker threads (default: one per core; never more than the cores).
+    pub jobs: usize,
+    /// A batch of work ends after this many rounds…
+    pub batch_rounds: usize,
+    /// …or this many bytes of rounds' JSON, whichever comes first.
+    pub batch_bytes: usize,
+    /// The longest JSON line; a longer one is reported with its line number and skipped.
+    pub max_line: usize,
+    /// `audit --stats`: every round is derived, and its cells counted
+    /// ([`run::Audit::statistics`]).
+    pub stats: bool,
+    /// The longest single value in a document (a round, a seed, a skipped
+    /// field), in bytes: past it, reading stops with a finding that names
+    /// the limit, so no value is held in memory whole whatever its size.
+    pub max_value: usize,
+    /// An epoch of at most this many bytes (a JSON line, or a document's
+    /// epoch already in the reader's buffer) goes to a worker whole, which
+    /// reads it with the same epoch walk as the reader: the reader only
+    /// counts its brackets (or finds its line's end), so an archive of many
+    /// small epochs (a seed per shoe) is read in parallel. A larger epoch is
+    /// walked by the reader, its rounds batched to the workers. 0: every
+    /// epoch is walked by the reader.
+    pub whole_epochs: usize,
+    /// The input is part of a larger file (`audit --partial --first-epoch`):
+    /// its epochs are numbered from this one…
+    pub first_epoch: u64,
+    /// …and this many lines of the file come before it, so its findings
+    /// carry the whole file's places.
+    pub first_line: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            jobs: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            batch_rounds: 256,
+            batch_bytes: 1 << 20,
+            max_line: MAX_LINE,
+            stats: false,
+            max_value: MAX_VALUE,
+            whole_epochs: 64 << 10,
+            first_epoch: 0,
+            first_line: 0,
+        }
+    }
+}
+
+/// The default cap on one line of JSON lines (an epoch); `provably merge`
+/// holds a partial's lines to it too.
+pub(crate) const MAX_LINE: usize = 64 << 20;
+
+/// The default cap on one value of a document: that of a JSON line, since
+/// a JSON-lines epoch is one value too.
+pub(crate) const MAX_VALUE: usize = MAX_LINE;
 
 /// The verdict on one round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -308,6 +366,19 @@ impl FieldError {
     }
 }
 
+impl FieldError {
+    /// An error of the protocol's parser (or of an op it runs) as a field
+    /// error: an op no round can hold is named as such.
+    pub(crate) fn of_op(e: &crate::op::error::OpError) -> FieldError {
+        use crate::op::error::OpError;
+        match e {
+            OpError::Invalid(i) => FieldError::new(i.field.clone(), i.reason.clone()),
+            OpError::Unsupported { op } => FieldError::new("op", format!("{op:?} is not an op a round can hold")),
+            other => FieldError::new("op", other.to_string()),
+        }
+    }
+}
+
 impl From<crate::op::error::InvalidInput> for FieldError {
     fn from(e: crate::op::error::InvalidInput) -> FieldError {
         FieldError::new(e.field, e.reason)
@@ -351,8 +422,6 @@ pub enum Event {
     Invalid(Finding),
     /// A finding that changes no verdict: a gap in a bet history.
     Note(Finding),
-    /// The text broke inside an epoch a worker read whole: nothing after this counts.
-    Stop,
 }
 
 /// A bet's place in its seed pair's sequence.
@@ -370,7 +439,7 @@ impl Event {
     /// The findings the event carries.
     pub fn findings(&self) -> &[Finding] {
         match self {
-            Event::Epoch { .. } | Event::Stop => &[],
+            Event::Epoch { .. } => &[],
             Event::Commit { finding, .. } => finding.as_slice(),
             Event::Round { findings, .. } => findings,
             Event::Invalid(f) | Event::Note(f) => std::slice::from_ref(f),
@@ -450,7 +519,6 @@ impl Counts {
             }
             Event::Invalid(_) => self.invalid_other += 1,
             Event::Note(_) => self.gaps += 1,
-            Event::Stop => {}
         }
     }
 

@@ -51,7 +51,7 @@ use sha2::{Digest, Sha256};
 
 use super::bets::{self, Bets, RunSeen};
 use super::report::{Source, Spool};
-use super::run::MAX_LINE;
+use super::MAX_LINE;
 use super::{Counts, Event, Finding, FindingKind, Place, RoundVerdict};
 use crate::base::crypto::hex;
 use crate::base::lines::{read_line, Line};

@@ -1,11 +1,15 @@
 //! One round: read and validated against every rule of the format and of
 //! protocol v1 (the protocol's own parser, the epoch's secret and the
-//! seats filled in), derived, and judged against what was observed.
+//! seats filled in), derived, and judged against what was observed by the
+//! one comparer (`super::compare`).
 //!
-//! `check_round` is a round's whole check: the fast paths
-//! (`super::fast`) first, which only ever decide a match, then the full
-//! path, which parses the round and compares it leaf by leaf
-//! (`super::compare`).
+//! `check_round` reads a round's members but for its observation, derives
+//! it, and reads the observation's text against the derivation. A round
+//! that breaks a rule (or is `external`, or cannot be derived) is then read
+//! whole, by the strict reader, so that its first error is the one
+//! docs/proofs.md names: a key given twice anywhere comes before anything
+//! else, the request before the observation, the observation before the
+//! op's own rules.
 
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -15,15 +19,16 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 use super::commit::EpochHead;
-use super::compare::{mismatches, read_observed};
+pub(crate) use super::compare::OBSERVED;
+use super::compare::{mismatches, read_observed, reading, Reading, Refusal};
 use super::{Event, FieldError, Finding, FindingKind, Place, RoundVerdict};
-use crate::base::json::{Items, KeyPath, Strict};
+use crate::base::json::{is_space, space_run, Items, KeyPath, Reader, Strict};
+use crate::base::tape::Tape;
 use crate::op::error::OpError;
 use crate::op::{self, fields::CLIENT_SEED, type_name, OpSpec, Outcome, Request};
 use crate::stats::Counted;
 
-/// The round keys that are not request fields.
-pub(crate) const OBSERVED: &str = "observed";
+/// The round keys that are not request fields (and [`OBSERVED`]).
 pub(crate) const EXTERNAL: &str = "external";
 pub(crate) const SEATS: &str = "seats";
 
@@ -40,18 +45,17 @@ pub struct Round {
     pub(crate) seats: Option<Value>,
 }
 
-/// The invalid-input errors of the protocol parser, as field errors.
-pub(crate) fn op_error(e: &OpError) -> FieldError {
-    match e {
-        OpError::Invalid(i) => FieldError::new(i.field.clone(), i.reason.clone()),
-        OpError::Unsupported { op } => FieldError::new("op", format!("{op:?} is not an op a round can hold")),
-        other => FieldError::new("op", other.to_string()),
-    }
-}
-
 /// Reads a round object: every rule of the format and of protocol v1.
 /// `secret` is the epoch's secret field and value.
 pub(crate) fn read_round(value: Value, secret: Option<(&str, &Value)>) -> Result<Round, FieldError> {
+    let (mut round, observed) = read_request(value, secret)?;
+    round.observed = observed.map(|o| read_observed(round.request.spec(), o)).transpose()?;
+    Ok(round)
+}
+
+/// Reads a round object but for its observation, which is handed back as
+/// given: the rules before the observation's (docs/proofs.md, "Round").
+fn read_request(value: Value, secret: Option<(&str, &Value)>) -> Result<(Round, Option<Value>), FieldError> {
     let Value::Object(mut map) = value else {
         return Err(FieldError::new(
             "round",
@@ -82,14 +86,14 @@ pub(crate) fn read_round(value: Value, secret: Option<(&str, &Value)>) -> Result
         fill_seats(spec, &mut map, seats)?;
     }
     let external = external.map(|e| read_external(&e)).transpose()?;
-    let request = Request::read(map.into_iter().collect(), crate::registry::find).map_err(|e| op_error(&e))?;
-    let observed = observed.map(|o| read_observed(spec, o)).transpose()?;
-    Ok(Round {
+    let request = Request::read(map.into_iter().collect(), crate::registry::find).map_err(|e| FieldError::of_op(&e))?;
+    let round = Round {
         request,
-        observed,
+        observed: None,
         external,
         seats,
-    })
+    };
+    Ok((round, observed))
 }
 
 /// Puts the epoch's secret into the round, if its op takes one.
@@ -218,9 +222,9 @@ pub(crate) const MAX_LISTED: usize = 4096;
 /// `derived`, or, past [`MAX_LISTED`], null and its size in the reason
 /// (`provably derive` gives it whole). The size is counted only up to the
 /// limit.
-fn unobserved(round: &Round, at: Place, derived: &Value) -> Finding {
+fn unobserved(op: &str, at: Place, observed: Value, derived: &Value) -> Finding {
     let mut f = Finding::new(FindingKind::Unobserved, at);
-    f.observed = round.observed.clone().map_or(Value::Null, Value::Object);
+    f.observed = observed;
     let mut size = Counter(0);
     let _ = serde_json::to_writer(&mut size, derived);
     if size.0 <= MAX_LISTED {
@@ -228,8 +232,7 @@ fn unobserved(round: &Round, at: Place, derived: &Value) -> Finding {
         f.reason = Some("nothing observed: the round is derived, nothing is compared".into());
     } else {
         f.reason = Some(format!(
-            "nothing observed: the round is derived, nothing is compared; its outcome (more than {MAX_LISTED} bytes of JSON) is not listed: `provably derive {}` gives it",
-            round.request.op()
+            "nothing observed: the round is derived, nothing is compared; its outcome (more than {MAX_LISTED} bytes of JSON) is not listed: `provably derive {op}` gives it"
         ));
     }
     f
@@ -252,40 +255,38 @@ impl std::io::Write for Counter {
     }
 }
 
-/// A round checked: its verdict and findings, and what was derived.
+/// A round checked: its verdict and findings.
 #[derive(Debug, Clone)]
 pub(crate) struct Judgement {
     pub(crate) verdict: RoundVerdict,
-    pub findings: Vec<Finding>,
-    pub(crate) derived: Option<Value>,
+    pub(crate) findings: Vec<Finding>,
 }
 
 /// A round whose request the op refuses (a rule that ties fields together,
 /// such as blackjack.strategy's canSplit without a pair: the field the op
 /// names) or cannot answer (dice `exhausted`: no field).
-fn underivable(round: &Round, at: Place, e: &OpError) -> Judgement {
+fn underivable(request: &Request, at: Place, e: &OpError) -> Judgement {
     let mut f = Finding::new(FindingKind::Invalid, at);
     f.reason = Some(match e {
         OpError::Invalid(i) => {
             f.field = Some(i.field.clone());
-            format!("{} refuses the round: {}", round.request.op(), i.reason)
+            format!("{} refuses the round: {}", request.op(), i.reason)
         }
-        other => format!("{} cannot be derived: {other}", round.request.op()),
+        other => format!("{} cannot be derived: {other}", request.op()),
     });
     Judgement {
         verdict: RoundVerdict::Invalid,
         findings: vec![f],
-        derived: None,
     }
 }
 
-/// Judges a read round against what was observed, given its derivation
-/// (`derived`: the op run on the round's request, once).
-pub(crate) fn judge(round: &Round, at: Place, derived: Result<Outcome, OpError>) -> Judgement {
+/// A round whose observation is held to the op's rules (read whole) or
+/// that has none, judged.
+pub(crate) fn judge(round: &Round, at: Place, derived: Result<&Outcome, &OpError>) -> Judgement {
     if let Some(reason) = &round.external {
         // Validated like any round, the op's own rules included; nothing compared.
         if let Err(e @ OpError::Invalid(_)) = derived {
-            return underivable(round, at, &e);
+            return underivable(&round.request, at, e);
         }
         let mut f = Finding::new(FindingKind::Skipped, at);
         f.field = Some(EXTERNAL.into());
@@ -294,33 +295,100 @@ pub(crate) fn judge(round: &Round, at: Place, derived: Result<Outcome, OpError>)
         return Judgement {
             verdict: RoundVerdict::Skipped,
             findings: vec![f],
-            derived: None,
         };
     }
-    let derived = match derived {
-        Ok(d) => d.to_value(),
-        Err(e) => return underivable(round, at, &e),
+    let outcome = match derived {
+        Ok(d) => d,
+        Err(e) => return underivable(&round.request, at, e),
     };
-    let empty = Map::new();
-    let observed = round.observed.as_ref().unwrap_or(&empty);
-    let (compared, differing) = mismatches(at, observed, &derived, round.request.spec());
-    let (verdict, findings) = if !differing.is_empty() {
-        (RoundVerdict::Mismatch, differing)
-    } else if compared == 0 {
-        (RoundVerdict::Unobserved, vec![unobserved(round, at, &derived)])
+    let observed = round
+        .observed
+        .as_ref()
+        .map(|o| serde_json::to_vec(o).expect("a value serializes"));
+    // Held to the op's rules already: the comparison refuses nothing here.
+    observe(&round.request, at, observed.as_deref(), outcome, usize::MAX).unwrap_or_else(|_| Judgement {
+        verdict: RoundVerdict::Invalid,
+        findings: vec![FieldError::new(OBSERVED, "cannot be read").at(at).finding()],
+    })
+}
+
+/// The observation's text (`None`: the round has none) read against the
+/// outcome, and the round's verdict and findings. `items`: how many list
+/// items and object members the observation may hold.
+fn observe(
+    request: &Request,
+    at: Place,
+    observed: Option<&[u8]>,
+    outcome: &Outcome,
+    items: usize,
+) -> Result<Judgement, Refusal> {
+    // One tape per worker: a round's is about as long as the last one's.
+    thread_local! {
+        static DERIVED: RefCell<Tape> = RefCell::new(Tape::default());
+    }
+    let r = DERIVED.with_borrow_mut(|derived| {
+        outcome.tape(derived);
+        match observed {
+            None => Ok(Reading::default()),
+            Some(o) => reading(request.spec(), o, derived, items),
+        }
+    })?;
+    let observed_value = || observed.map_or(Value::Null, |o| serde_json::from_slice(o).unwrap_or(Value::Null));
+    Ok(if !r.differing.is_empty() {
+        let findings = mismatches(at, request.spec(), &r, &observed_value(), &outcome.to_value());
+        Judgement {
+            verdict: RoundVerdict::Mismatch,
+            findings,
+        }
+    } else if !r.compared {
+        let f = unobserved(request.op(), at, observed_value(), &outcome.to_value());
+        Judgement {
+            verdict: RoundVerdict::Unobserved,
+            findings: vec![f],
+        }
     } else {
-        (RoundVerdict::Match, Vec::new())
+        Judgement {
+            verdict: RoundVerdict::Match,
+            findings: Vec::new(),
+        }
+    })
+}
+
+/// What a round read with its observation as written comes to: judged, or
+/// handed to the strict reader with what was derived so far.
+enum AsWritten {
+    Judged(Round, Judgement, Outcome),
+    Whole(Option<(Request, Result<Outcome, OpError>)>),
+}
+
+/// Reads a round with its observation kept as text, derives it, and reads
+/// the observation against the derivation. Anything but a round that reads
+/// so (a rule broken, a text the strict reader must name, `external`, a
+/// refused derivation) is [`AsWritten::Whole`].
+fn as_written(text: &[u8], at: Place, secret: Option<(&str, &Value)>) -> AsWritten {
+    let Some(AsText {
+        members,
+        observed,
+        items,
+    }) = members_as_written(text)
+    else {
+        return AsWritten::Whole(None);
     };
-    Judgement {
-        verdict,
-        findings,
-        derived: Some(derived),
+    let Ok((round, _)) = read_request(Value::Object(members), secret) else {
+        return AsWritten::Whole(None);
+    };
+    let derived = round.request.run();
+    let outcome = match derived {
+        Ok(outcome) if round.external.is_none() => outcome,
+        derived => return AsWritten::Whole(Some((round.request, derived))),
+    };
+    match observe(&round.request, at, observed, &outcome, items) {
+        Ok(j) => AsWritten::Judged(round, j, outcome),
+        Err(_) => AsWritten::Whole(Some((round.request, Ok(outcome)))),
     }
 }
 
-/// Checks one round given as its JSON text. The op runs once: a fast path
-/// ([`super::fast`]) that reads the request decides a match from the
-/// derivation, and hands it on to the full path otherwise. With `stats`,
+/// Checks one round given as its JSON text. The op runs once. With `stats`,
 /// the round's cells for the statistics travel in the event.
 pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8], stats: bool) -> Event {
     let at = head.place().round(round);
@@ -335,27 +403,24 @@ pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8], stats: bool)
     };
     let invalid = |e: FieldError| event(RoundVerdict::Invalid, vec![e.at(at).finding()], None, None);
     let secret = head.secret.as_ref().map(|(f, v)| (*f, v));
-    let mut early = None;
-    if let Some(fast) = super::fast::members(raw, secret) {
-        let derived = fast.round.request.run();
-        if let Ok(outcome) = &derived {
-            if fast.round.external.is_none() && super::fast::same_text(outcome, fast.observed) {
-                let counted = stats
-                    .then(|| Counted::of(&fast.round.request, &outcome.to_value()))
-                    .flatten();
-                return event(RoundVerdict::Match, Vec::new(), bet_of(head, &fast.round), counted);
-            }
+    let counted =
+        |request: &Request, outcome: &Outcome| stats.then(|| Counted::of(request, &outcome.to_value())).flatten();
+    // Read as written, every string of it is held to UTF-8 as it is read.
+    let early = match as_written(raw, at, secret) {
+        AsWritten::Judged(r, j, outcome) => {
+            let counted = counted(&r.request, &outcome);
+            return event(j.verdict, j.findings, bet_of(head, &r), counted);
         }
-        early = Some((fast.round.request, derived));
-    }
-    let raw = match std::str::from_utf8(raw) {
+        AsWritten::Whole(early) => early,
+    };
+    let text = match std::str::from_utf8(raw) {
         Ok(text) => text,
         Err(e) => return invalid(FieldError::new("round", format!("not UTF-8: {e}"))),
     };
     // Parsed whole, observation included, so that the first key given twice
     // in the text is the round's first error.
-    let map = match parse_round(raw, false) {
-        Ok((map, _)) => map,
+    let map = match parse_round(text) {
+        Ok(map) => map,
         Err(e) => return invalid(e),
     };
     let r = match read_round(Value::Object(map), secret) {
@@ -366,19 +431,18 @@ pub(crate) fn check_round(head: &EpochHead, round: u64, raw: &[u8], stats: bool)
         Some((request, derived)) if request == r.request => derived,
         _ => r.request.run(),
     };
-    let j = judge(&r, at, derived);
-    let counted = j
-        .derived
-        .as_ref()
-        .filter(|_| stats)
-        .and_then(|d| Counted::of(&r.request, d));
+    let j = judge(&r, at, derived.as_ref());
     // A round the op refuses (a wheel of 15 segments) is no bet.
-    let bet = if j.verdict == RoundVerdict::Invalid {
-        None
-    } else {
-        bet_of(head, &r)
+    if j.verdict == RoundVerdict::Invalid {
+        return event(j.verdict, j.findings, None, None);
+    }
+    let counted = match (&derived, j.verdict) {
+        (Ok(outcome), RoundVerdict::Match | RoundVerdict::Mismatch | RoundVerdict::Unobserved) => {
+            counted(&r.request, outcome)
+        }
+        _ => None,
     };
-    event(j.verdict, j.findings, bet, counted)
+    event(j.verdict, j.findings, bet_of(head, &r), counted)
 }
 
 /// The bet a round is on its seed pair, if its op is a bet and the round came from the seed.
@@ -394,10 +458,9 @@ pub(crate) fn bet_of(head: &EpochHead, r: &Round) -> Option<super::Bet> {
     })
 }
 
-/// A round's members; with `raw_observed`, its `observed` kept as text
-/// rather than parsed.
-pub(crate) fn parse_round(raw: &str, raw_observed: bool) -> Result<(Map<String, Value>, Option<&str>), FieldError> {
-    if !raw.trim_start().starts_with('{') {
+/// A round's members, read by the strict reader (observation included).
+pub(crate) fn parse_round(raw: &str) -> Result<Map<String, Value>, FieldError> {
+    if !raw[space_run(raw.as_bytes())..].starts_with('{') {
         let v = parse_strict(raw)?;
         return Err(FieldError::new(
             "round",
@@ -411,20 +474,18 @@ pub(crate) fn parse_round(raw: &str, raw_observed: bool) -> Result<(Map<String, 
         .deserialize_map(RoundVisitor {
             strict: Strict::new(Some(&path), &items),
             path: &path,
-            raw_observed,
         })
-        .and_then(|parts| de.end().map(|()| parts));
+        .and_then(|map| de.end().map(|()| map));
     result.map_err(|e| refused(&path, &items, &e))
 }
 
 struct RoundVisitor<'a> {
     strict: Strict<'a>,
     path: &'a KeyPath,
-    raw_observed: bool,
 }
 
 impl<'de> Visitor<'de> for RoundVisitor<'_> {
-    type Value = (Map<String, Value>, Option<&'de str>);
+    type Value = Map<String, Value>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a round object")
@@ -432,23 +493,94 @@ impl<'de> Visitor<'de> for RoundVisitor<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut out = Map::new();
-        let mut observed: Option<&'de serde_json::value::RawValue> = None;
         while let Some(key) = map.next_key::<String>()? {
             self.strict.take()?;
-            if out.contains_key(&key) || (key == OBSERVED && observed.is_some()) {
+            if out.contains_key(&key) {
                 *self.path.twice.borrow_mut() = Some(key.clone());
                 return Err(de::Error::custom(format_args!("key {key:?} appears twice")));
-            }
-            if key == OBSERVED && self.raw_observed {
-                observed = Some(map.next_value()?);
-                continue;
             }
             let strict = self.strict;
             let (key, value) = crate::base::json::within(Some(self.path), key, || map.next_value_seed(strict))?;
             out.insert(key, value);
         }
-        Ok((out, observed.map(serde_json::value::RawValue::get)))
+        Ok(out)
     }
+}
+
+/// A round's members as the strict reader reads them, but for its
+/// observation, kept as the text it is written in; and how many list items
+/// and object members the observation may still hold. The round's keys
+/// are read one by one and each member's value by the strict reader; the
+/// observation is only passed over (the comparer reads it). `None` for
+/// anything but such a round (a key twice, a text that is not JSON, more
+/// items than a round holds): the strict reader of the whole round names it.
+fn members_as_written(text: &[u8]) -> Option<AsText<'_>> {
+    let items = Items::default();
+    let strict = Strict::new(None, &items);
+    let mut r = Reader::new(text);
+    let mut map = Map::new();
+    let mut observed = None;
+    let mut more = !r.open(b'{', b'}').ok()?;
+    while more {
+        strict.take::<serde_json::Error>().ok()?;
+        let key = r.string().ok()?;
+        if !r.eat(b':') || r.peek().is_none() {
+            return None;
+        }
+        let start = r.offset();
+        if key == OBSERVED {
+            if observed.is_some() {
+                return None;
+            }
+            if let Some(last) = written_last(text, start) {
+                // The comparer holds it to ending there.
+                return Some(AsText {
+                    members: map,
+                    observed: Some(last),
+                    items: items.left(),
+                });
+            }
+            r.skip().ok()?;
+            observed = Some(r.since(start));
+        } else {
+            r.skip().ok()?;
+            if map.contains_key(key.as_ref()) {
+                return None;
+            }
+            let mut de = serde_json::Deserializer::from_slice(r.since(start));
+            let v = strict.deserialize(&mut de).and_then(|v| de.end().map(|()| v)).ok()?;
+            map.insert(key.into_owned(), v);
+        }
+        more = r.more(b'}').ok()?;
+    }
+    r.end().then(|| AsText {
+        members: map,
+        observed,
+        items: items.left(),
+    })
+}
+
+/// A round read with its observation kept as text ([`members_as_written`]):
+/// its other members, the observation's text, and how many list items and
+/// object members the observation may still hold.
+struct AsText<'a> {
+    members: Map<String, Value>,
+    observed: Option<&'a [u8]>,
+    items: usize,
+}
+
+/// The observation's text when it is the round's last member, as most
+/// writers put it (`provably proof`, a dictionary in that order): from
+/// `start` to the round's closing brace. Its end is then not looked for:
+/// the comparer, reading the observation to its end, holds the text to
+/// holding nothing after it. Only an object (the observation) ends just
+/// before the round's brace; a round whose last member is another object
+/// (a key the op does not take, an observation given twice) fails that
+/// hold and is read whole, as every round that breaks a rule.
+fn written_last(text: &[u8], start: usize) -> Option<&[u8]> {
+    let end = text.iter().rposition(|&b| !is_space(b))?;
+    let last = text[..end].iter().rposition(|&b| !is_space(b))?;
+    (text[end] == b'}' && text[last] == b'}' && last > start).then(|| &text[start..=last])
 }
 
 /// Parses a round's JSON text, refusing a key given twice: the error names
@@ -504,7 +636,7 @@ mod tests {
         let e = parse_strict(r#"{"seats": [{"player": 1, "seed": "a", "player": 2}]}"#).unwrap_err();
         assert_eq!(e.field, "seats.player");
         assert_eq!(parse_strict("[1,").unwrap_err().field, "round");
-        let e = parse_round(r#"{"observed": {"a": 1, "a": 2}, "n": 1, "n": 2}"#, false).unwrap_err();
+        let e = parse_round(r#"{"observed": {"a": 1, "a": 2}, "n": 1, "n": 2}"#).unwrap_err();
         assert_eq!(e.field, "observed.a", "the first repeated key in the text");
         // At any depth, through arrays, and in a round read with its
         // observation kept as text; the same key at two depths is no repeat.
@@ -514,11 +646,22 @@ mod tests {
             "a.b.c"
         );
         let round = r#"{"nonce": 1, "observed": {"seats": {"player": 1, "player": 1}}}"#;
-        assert_eq!(parse_round(round, false).unwrap_err().field, "observed.seats.player");
+        assert_eq!(parse_round(round).unwrap_err().field, "observed.seats.player");
+        assert_eq!(parse_round(r#"{"nonce": 1, "nonce": 1}"#).unwrap_err().field, "nonce");
+        // Read with the observation kept as text, a round with a key twice is left to the strict reader.
+        assert!(members_as_written(br#"{"nonce": 1, "nonce": 1}"#).is_none());
+        // An observation given twice: not the last member alone, which the comparer refuses.
+        let read = members_as_written(br#"{"observed": {}, "observed": {}}"#).unwrap();
+        assert_eq!(read.observed, Some(&br#"{}, "observed": {}"#[..]));
+        assert!(members_as_written(br#"{"nonce": [{"a": 1, "a": 1}]}"#).is_none());
+        let read = members_as_written(br#" {"observed" : {"x": [1, 2]} , "nonce": 1} "#).unwrap();
         assert_eq!(
-            parse_round(r#"{"nonce": 1, "nonce": 1}"#, true).unwrap_err().field,
-            "nonce"
+            (read.members["nonce"].clone(), read.observed),
+            (json!(1), Some(&br#"{"x": [1, 2]}"#[..]))
         );
+        // Written last, the observation runs to the round's brace: the comparer holds it to that.
+        let read = members_as_written(br#"{"nonce": 1, "observed": {"x": 1}, "y": {}}"#).unwrap();
+        assert_eq!(read.observed, Some(&br#"{"x": 1}, "y": {}"#[..]));
         assert!(parse_strict(r#"{"observed": {"cut": 1}, "cut": 2}"#).is_ok());
     }
 

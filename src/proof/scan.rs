@@ -6,7 +6,7 @@
 //! Why not serde all the way: serde's reader over an `io::Read` takes the
 //! input a byte at a time, and a document's reader would do all of that
 //! alone while the workers wait. Here a round is cut out by counting its
-//! brackets outside strings, eight bytes at a time ([`Walk`]), and nothing
+//! brackets outside strings, 64 bytes at a time ([`Walk`]), and nothing
 //! is built but the round's bytes.
 //!
 //! What is checked where: the scanner holds the structure it walks to JSON
@@ -17,7 +17,7 @@
 
 use std::io::{self, BufRead};
 
-use crate::base::masks::{masks, prefix_parity, Class};
+use crate::base::json::{is_space, Walk};
 
 /// Why scanning stopped.
 #[derive(Debug)]
@@ -45,10 +45,10 @@ impl From<io::Error> for ScanError {
 pub(crate) struct Scanner<R> {
     input: R,
     line: u64,
-    /// The longest value [`Scanner::value`] cuts out or skips, in bytes.
-    max_value: usize,
     /// Bytes consumed so far.
     consumed: u64,
+    /// The longest value [`Scanner::value`] cuts out or skips, in bytes.
+    max_value: usize,
 }
 
 /// Where a value's bytes go: kept (`out`) or only counted (a skipped
@@ -88,28 +88,20 @@ fn shown(b: u8) -> String {
 }
 
 impl<R: BufRead> Scanner<R> {
-    /// A scanner whose values are not capped (a JSON line, already capped as a whole).
-    pub fn new(input: R) -> Self {
-        Self::with_limit(input, usize::MAX)
+    /// A scanner whose values are not capped.
+    #[cfg(test)]
+    pub(crate) fn new(input: R) -> Self {
+        Self::starting_at(input, 1, usize::MAX)
     }
 
-    /// A scanner that refuses any single value longer than `max_value` bytes.
-    pub(crate) fn with_limit(input: R, max_value: usize) -> Self {
-        Scanner {
-            input,
-            line: 1,
-            max_value,
-            consumed: 0,
-        }
-    }
-
-    /// A scanner over an epoch cut out of a document, whose text began at `line`.
+    /// A scanner over a text that begins at line `line`, refusing any
+    /// single value longer than `max_value` bytes.
     pub(crate) fn starting_at(input: R, line: u64, max_value: usize) -> Self {
         Scanner {
             input,
             line,
-            max_value,
             consumed: 0,
+            max_value,
         }
     }
 
@@ -121,7 +113,9 @@ impl<R: BufRead> Scanner<R> {
     /// The next value, if it is an object that ends within the first `max`
     /// bytes the input has buffered already: its text is appended to `out`
     /// and consumed. `false`, with nothing consumed, otherwise (another
-    /// value, a longer object, one that runs past the buffer).
+    /// value, a longer object, one that runs past the buffer). Its
+    /// brackets are counted, nothing more: whoever reads the text holds it
+    /// to JSON.
     pub(crate) fn buffered_object(&mut self, out: &mut Vec<u8>, max: usize) -> Result<bool, ScanError> {
         if self.peek()? != Some(b'{') {
             return Ok(false);
@@ -166,16 +160,8 @@ impl<R: BufRead> Scanner<R> {
             if buf.is_empty() {
                 return Ok(None);
             }
-            let mut lines = 0;
-            let found = buf.iter().position(|&b| match b {
-                b' ' | b'\t' | b'\r' => false,
-                b'\n' => {
-                    lines += 1;
-                    false
-                }
-                _ => true,
-            });
-            self.line += lines;
+            let found = buf.iter().position(|&b| !is_space(b));
+            self.line += bytecount(&buf[..found.unwrap_or(buf.len())]);
             match found {
                 Some(i) => {
                     let b = buf[i];
@@ -344,12 +330,9 @@ impl<R: BufRead> Scanner<R> {
             if buf.is_empty() {
                 return Ok(());
             }
-            let end = buf.iter().position(|b| {
-                matches!(
-                    b,
-                    b' ' | b'\t' | b'\r' | b'\n' | b',' | b']' | b'}' | b':' | b'"' | b'[' | b'{'
-                )
-            });
+            let end = buf
+                .iter()
+                .position(|&b| is_space(b) || matches!(b, b',' | b']' | b'}' | b':' | b'"' | b'[' | b'{'));
             let n = end.unwrap_or(buf.len());
             out.push(&buf[..n])?;
             self.consume(n);
@@ -365,115 +348,6 @@ impl<R: BufRead> Scanner<R> {
             None => Ok(()),
             Some(b) => Err(self.syntax(format!("trailing characters after the end: {}", shown(b)))),
         }
-    }
-}
-
-/// Where a container's walk stands: how deep, and inside a string or an
-/// escape. The walk is the reader's inner loop (a round is mostly short
-/// strings: `"8D","8S",…`), so it looks at 64 bytes at a time: a block
-/// without a backslash has its quotes, openers and closers found as bit
-/// masks, its string bytes as a running parity of the quotes, and its
-/// brackets outside strings visited one by one only when there are at least
-/// as many closers as the depth. A block with a backslash, an escape
-/// carried into the next block, and the tail of a buffer go byte by byte.
-/// Both ways agree exactly (tested).
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-struct Walk {
-    depth: usize,
-    in_string: bool,
-    escaped: bool,
-}
-
-/// What the walk looks for: quotes, backslashes, openers, closers.
-const WALKED: [Class; 4] = [
-    Class::byte(b'"'),
-    Class::byte(b'\\'),
-    // `[` and `{` differ only in 0x20, as do `]` and `}`.
-    Class::folded(0x20, b'{'),
-    Class::folded(0x20, b'}'),
-];
-
-impl Walk {
-    /// The length of the container's text in `buf` (its closing bracket
-    /// included), or `None` if it goes on past `buf`.
-    fn find_end(&mut self, buf: &[u8]) -> Option<usize> {
-        let mut blocks = buf.chunks_exact(64);
-        let mut i = 0;
-        for block in blocks.by_ref() {
-            let block: &[u8; 64] = block.try_into().expect("64 bytes");
-            let [quotes, backslashes, opens, closes] = masks(block, WALKED);
-            let found = if backslashes != 0 || self.escaped {
-                self.bytes(block)
-            } else {
-                self.block(quotes, opens, closes)
-            };
-            if let Some(k) = found {
-                return Some(i + k);
-            }
-            i += 64;
-        }
-        self.bytes(blocks.remainder()).map(|k| i + k)
-    }
-
-    /// A block of 64 bytes without backslashes, no escape pending, given
-    /// as its masks (bit k for byte k).
-    fn block(&mut self, quotes: u64, opens: u64, closes: u64) -> Option<usize> {
-        // Bit k: an odd number of quotes up to byte k, flipped when the block starts in a string.
-        let mut inside = prefix_parity(quotes);
-        if self.in_string {
-            inside = !inside;
-        }
-        let (opens, closes) = (opens & !inside, closes & !inside);
-        // Most blocks of a round hold no bracket, or fewer closers than
-        // the depth: no end here, only the depth moves.
-        if (closes.count_ones() as usize) < self.depth {
-            self.depth = self.depth + opens.count_ones() as usize - closes.count_ones() as usize;
-            self.in_string = inside >> 63 != 0;
-            return None;
-        }
-        let mut brackets = opens | closes;
-        while brackets != 0 {
-            let k = brackets.trailing_zeros();
-            brackets &= brackets - 1;
-            if opens & (1 << k) != 0 {
-                self.depth += 1;
-            } else {
-                self.depth -= 1;
-                if self.depth == 0 {
-                    return Some(k as usize + 1);
-                }
-            }
-        }
-        self.in_string = inside >> 63 != 0;
-        None
-    }
-
-    /// Byte by byte.
-    fn bytes(&mut self, buf: &[u8]) -> Option<usize> {
-        for (i, &b) in buf.iter().enumerate() {
-            if self.in_string {
-                if self.escaped {
-                    self.escaped = false;
-                } else if b == b'\\' {
-                    self.escaped = true;
-                } else if b == b'"' {
-                    self.in_string = false;
-                }
-                continue;
-            }
-            match b {
-                b'"' => self.in_string = true,
-                b'{' | b'[' => self.depth += 1,
-                b'}' | b']' => {
-                    self.depth -= 1;
-                    if self.depth == 0 {
-                        return Some(i + 1);
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
     }
 }
 
@@ -536,29 +410,6 @@ mod tests {
         }
         sc.end().map_err(|e| format!("{e:?}"))?;
         Ok(out)
-    }
-
-    proptest! {
-        /// 64 bytes at a time and byte by byte walk alike, from any state.
-        #[test]
-        fn the_block_walk_agrees_with_the_byte_walk(
-            // Without backslashes too, or nearly every block would go byte by byte.
-            text in prop_oneof![
-                prop::collection::vec(prop::sample::select(b"\"\\[]{}a,\n".to_vec()), 0..400),
-                prop::collection::vec(prop::sample::select(b"\"[]{}aaaaaa,\n".to_vec()), 0..400),
-            ],
-            depth in 1usize..4,
-            in_string in any::<bool>(),
-            escaped in any::<bool>(),
-        ) {
-            let start = Walk { depth, in_string, escaped: escaped && in_string };
-            let (mut fast, mut slow) = (start, start);
-            let (a, b) = (fast.find_end(&text), slow.bytes(&text));
-            prop_assert_eq!(a, b);
-            if a.is_none() {
-                prop_assert_eq!(fast, slow);
-            }
-        }
     }
 
     #[test]

@@ -76,13 +76,13 @@ fn stream_of(r: &Request) -> (String, u64) {
 
 fn run(r: &Request) -> Result<Outcome, crate::op::error::OpError> {
     let (client, nonce) = stream_of(r);
-    Ok(Outcome::body(super::Dealt(deal(
+    Ok(Outcome::new(deal(
         r.text(SERVER_SEED),
         &client,
         nonce,
         decks(r),
         r.number(PENETRATION),
-    ))))
+    )))
 }
 
 pub(crate) static DEAL: OpSpec = OpSpec {
