@@ -38,7 +38,7 @@ endef
 # them itself when stderr is no terminal).
 QUIET := $(if $(CI),--quiet)
 
-.PHONY: help test test-clippy-stage test-node-stages test-spark-stage test-wild-toy-stages test-spark spark-deps java diff diff-python diff-numpy diff-node diff-wild test-wild test-toy test-toy-stages conformance adequacy vectors web fuzz bench deps venv node chromium clean
+.PHONY: help test test-cargo-lane test-binary-lane test-spark-lane test-toy-after-build test-spark spark-deps java diff diff-python diff-numpy diff-node diff-wild test-wild test-toy test-toy-stages conformance adequacy vectors web fuzz bench deps venv node chromium clean
 
 help:
 	@echo "make diff         run the harness against every target (CASES=$(CASES), SEED=$(SEED))"
@@ -108,65 +108,66 @@ $(BIN): $(shell find src -name '*.rs') Cargo.toml Cargo.lock
 
 # Each stage through scripts/stage: its output shown and kept in
 # target/stages/NAME.log, and at the end one summary line per stage
-# (passed, counts, seconds). `cargo test` builds target/debug/provably,
-# which the later stages run (a `cargo build` or `cargo run` would compile
-# the dependencies again without the dev-dependencies' features). The
-# mutant catalog: each witness diverges, and the vectors alone catch every
-# mutant.
+# (passed, counts, wall and CPU seconds). `cargo test` builds
+# target/debug/provably, which the later stages run (a `cargo build` or
+# `cargo run` would compile the crate again without the dev-dependencies).
+# The mutant catalog: each witness diverges, and the vectors alone catch
+# every mutant.
 STAGE := scripts/stage
 TESTBIN := PROVABLY_BIN=$(CURDIR)/target/debug/provably
 #
-# Two pairs of stages run side by side, each pair's output shown when it
-# ends (make -j2 --output-sync): clippy, whose check build shares nothing
-# with the test build, beside the node stages, which compile nothing; and
-# the Spark job, mostly a JVM waiting, beside the wild and toy stages. The
-# browser files run two at a time (a file keeps about half a core busy:
-# Chromium waits on its own work), except the two that time the page's
-# main thread (its longest task while a large proof is checked), which run
-# alone after them.
+# The machine has two cores, and most stages leave one of them waiting
+# (on subprocesses, on Chromium, on a JVM), so after `cargo test` three
+# lanes run side by side:
+#   cargo    the stages that compile (one at a time: cargo locks its
+#            target directory): the plain build, the toy build, clippy,
+#            rustdoc. The plain and toy builds link target/debug/provably
+#            for a moment, so the other lanes run a copy, target/product/;
+#   binary   the JS tests, the mutant catalog and the browser tests;
+#   spark    the Spark job, mostly a JVM waiting.
+# Only the cargo lane streams its output; the others keep it in their logs
+# (shown whole when a stage fails). Then the two browser files that time
+# the page's main thread (its longest task while a large proof is
+# checked) run alone, and last the wild stacks beside the toy's tests.
+# The tests' threads: the integration tests wait on their targets about
+# half the time (one run: 213 s with 2 threads, 164 s with 4, same CPU).
+PRODUCT := $(CURDIR)/target/product/provably
 BROWSER_ALONE := web/test/page-never-stalls.test.mjs web/test/links-and-large-proofs.test.mjs
-SIDE := $(MAKE) --no-print-directory -j2 --output-sync=target
-#
+LANES := $(MAKE) --no-print-directory -j3
+test: deps spark-deps
+	@$(STAGE) --reset
+	@$(STAGE) fmt $(CARGO) fmt --all -- --check
+	@$(STAGE) cargo-test env INSTA_UPDATE=no RUST_TEST_THREADS=4 $(CARGO) test --locked --features wild
+	@mkdir -p $(dir $(PRODUCT)) && cp target/debug/provably $(PRODUCT).tmp && mv $(PRODUCT).tmp $(PRODUCT)
+	@$(LANES) test-cargo-lane test-binary-lane test-spark-lane
+	@$(STAGE) browser-alone env PROVABLY_BIN=$(PRODUCT) node --test $(BROWSER_ALONE)
+	@$(LANES) test-wild-stages test-toy-after-build
+	@$(STAGE) --summary
+
 # The plain stage (scripts/plain-check) builds the product from the plain
 # forms alone (`--features plain`: each scheme as its page states it, HMAC
 # as RFC 2104 does, no fast form) on the dependencies `cargo test` built,
 # runs the library's tests on it and its `provably vectors --check`: the
 # checked-in vectors, derived by the fast forms, are derived again by the
-# plain ones, so every vector holds the fast forms to the plain ones. It
-# compiles the crate once more (not tests/tests.rs) and links the
-# product's target/debug/provably back, so it runs beside no stage that
-# runs that binary.
-test: deps spark-deps
-	@$(STAGE) --reset
-	@$(STAGE) fmt $(CARGO) fmt --all -- --check
-	@$(STAGE) cargo-test env INSTA_UPDATE=no $(CARGO) test --locked --features wild
-	@$(STAGE) plain env CARGO=$(CARGO) scripts/plain-check
-	@$(SIDE) test-clippy-stage test-node-stages
-	@$(STAGE) browser env $(TESTBIN) node --test --test-concurrency=2 $(filter-out $(BROWSER_ALONE),$(wildcard web/test/*.test.mjs))
-	@$(STAGE) browser-alone env $(TESTBIN) node --test $(BROWSER_ALONE)
-	@$(SIDE) test-spark-stage test-wild-toy-stages
-	@$(STAGE) --summary
-
-# rustdoc with its warnings denied, after clippy's check build (whose
+# plain ones, so every vector holds the fast forms to the plain ones.
+# rustdoc runs with its warnings denied, after clippy's check build (whose
 # dependencies' metadata it reads): a broken intra-doc link fails.
-test-clippy-stage:
+test-cargo-lane:
+	@$(STAGE) vectors target/debug/provably vectors --check
+	@$(STAGE) plain env CARGO=$(CARGO) scripts/plain-check
+	@$(STAGE) toy-build env CARGO=$(CARGO) scripts/toy-build $(TOYBIN)
 	@$(STAGE) clippy $(CARGO) clippy --all-targets --locked --features wild -- -D warnings
 	@$(STAGE) doc env RUSTDOCFLAGS='-D warnings' $(CARGO) doc --no-deps --locked --features wild
 
-test-node-stages:
-	@$(STAGE) vectors target/debug/provably vectors --check
-	@$(STAGE) js npm run --silent test:js
-	@$(STAGE) mutants env $(TESTBIN) npm run --silent test:mutants
+# The browser files run two at a time (a file keeps about half a core busy:
+# Chromium waits on its own work).
+test-binary-lane:
+	@$(STAGE) --brief js env PROVABLY_BIN=$(PRODUCT) node --test --test-concurrency=2 reference/js/test/
+	@$(STAGE) --brief mutants env PROVABLY_BIN=$(PRODUCT) npm run --silent test:mutants
+	@$(STAGE) --brief browser env PROVABLY_BIN=$(PRODUCT) node --test --test-concurrency=2 $(filter-out $(BROWSER_ALONE),$(wildcard web/test/*.test.mjs))
 
-# The Spark job runs a copy of the product's binary: the toy stages beside
-# it link target/debug/provably to the toy build for a minute.
-test-spark-stage:
-	@mkdir -p target/spark && cp target/debug/provably target/spark/provably.tmp && mv target/spark/provably.tmp target/spark/provably
-	@$(STAGE) test-spark env PROVABLY_BIN=$(CURDIR)/target/spark/provably $(SPARK_TEST)
-
-test-wild-toy-stages:
-	@$(MAKE) --no-print-directory test-wild-stages
-	@$(MAKE) --no-print-directory test-toy-stages
+test-spark-lane:
+	@$(STAGE) --brief test-spark env PROVABLY_BIN=$(PRODUCT) $(SPARK_TEST)
 
 # Every stack in the wild (harness/wild/): the vectors, then a small
 # generated run, each held to harness/expectations/ (exit 3 on any change).
@@ -214,9 +215,14 @@ TOYTREE := $(TOY)/tree
 TOYJS   := tests/toy/ reference/js/test/schema.test.mjs reference/js/test/vectors.test.mjs web/test/units.test.mjs
 test-toy-stages:
 	@$(STAGE) toy-build env CARGO=$(CARGO) scripts/toy-build $(TOYBIN)
-	@$(STAGE) toy-tree scripts/toy-tree $(TOYBIN) $(TOYTREE)
-	@$(STAGE) toy-js env PROVABLY_BIN=$(TOYBIN) node --test $(addprefix $(TOYTREE)/,$(TOYJS))
-	@$(STAGE) toy-diff $(TOYBIN) diff --targets-dir $(TOYTREE)/harness/targets --target node --op toy.coin --cases 200 --seed 1 $(QUIET)
+	@$(MAKE) --no-print-directory test-toy-after-build
+
+# make test runs the toy's build in its cargo lane, the rest beside the
+# wild stacks (their logs kept, shown whole when one fails).
+test-toy-after-build:
+	@$(STAGE) --brief toy-tree scripts/toy-tree $(TOYBIN) $(TOYTREE)
+	@$(STAGE) --brief toy-js env PROVABLY_BIN=$(TOYBIN) node --test $(addprefix $(TOYTREE)/,$(TOYJS))
+	@$(STAGE) --brief toy-diff $(TOYBIN) diff --targets-dir $(TOYTREE)/harness/targets --target node --op toy.coin --cases 200 --seed 1 $(QUIET)
 
 test-toy: deps
 	@$(STAGE) --reset
