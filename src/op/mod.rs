@@ -22,13 +22,14 @@ use serde_json::Value;
 
 pub mod error;
 pub(crate) mod flag;
-pub mod ok;
+pub(crate) mod ok;
 pub(crate) mod reading;
 pub mod stats;
 pub mod strategy;
 
 pub(crate) use flag::Flag;
-pub use ok::{OkField, Shape};
+pub use ok::OkField;
+pub(crate) use ok::Shape;
 
 use crate::base::tape::Tape;
 
@@ -43,9 +44,14 @@ pub enum Kind {
     /// (the wheel's segment counts). `size` marks a field that decides how
     /// much work a request is (a count, a range): those are shrunk first.
     Int {
+        /// The smallest value allowed.
         min: u64,
+        /// The largest value allowed.
         max: u64,
+        /// Whether the field says how much work a request is: shrinking
+        /// takes it down first, and its limits are flagged as edge cases.
         size: bool,
+        /// The only values allowed, ascending, for a field that takes a few.
         only: Option<&'static [u64]>,
     },
     /// A JSON number strictly between 0 and 1.
@@ -53,7 +59,14 @@ pub enum Kind {
     /// A list of card numbers 0..=51, `min ..= max` of them, no card number
     /// more than `max_copies` times: 1 for cards from one deck (distinct),
     /// 6 for a hand from a 6-deck shoe.
-    Cards { min: usize, max: usize, max_copies: usize },
+    Cards {
+        /// The fewest cards.
+        min: usize,
+        /// The most cards.
+        max: usize,
+        /// How many times one card number may appear.
+        max_copies: usize,
+    },
     /// A 63-bit seed as plain decimal digits in a string (no sign, no leading zero).
     DecimalSeed,
     /// A JSON boolean.
@@ -78,7 +91,9 @@ pub(crate) fn is_hex64(text: &str) -> bool {
 /// One request field: its wire name, what it holds and whether it may be left out.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Field {
+    /// The field's name on the wire (`serverSeed`, `count`).
     pub name: &'static str,
+    /// What the field holds, with its limits.
     pub kind: Kind,
     /// The value a request that leaves the field out gets; `None`: the field is required.
     pub(crate) default: Option<FieldDefault>,
@@ -95,7 +110,8 @@ pub(crate) enum FieldDefault {
 }
 
 impl Field {
-    pub const fn text(name: &'static str) -> Field {
+    /// A field of any Unicode text: a seed, a tournament id.
+    pub(crate) const fn text(name: &'static str) -> Field {
         Field::new(name, Kind::Text)
     }
     /// An integer that picks a case (nonce, cursor, die number): 0 ..= 2^53−1.
@@ -134,7 +150,8 @@ impl Field {
             },
         )
     }
-    pub const fn new(name: &'static str, kind: Kind) -> Field {
+    /// A required field of `kind`, with no default on the wire or the command line.
+    pub(crate) const fn new(name: &'static str, kind: Kind) -> Field {
         Field {
             name,
             kind,
@@ -174,12 +191,17 @@ pub mod fields {
 /// after checking the value against its field's [`Kind`].
 #[derive(Debug, Clone, PartialEq)]
 pub enum Arg {
+    /// The text of a [`Kind::Text`], [`Kind::Word`] or [`Kind::Hex64`] field.
     Text(String),
+    /// The value of a [`Kind::Int`] field.
     Int(u64),
+    /// The value of a [`Kind::Fraction`] field.
     Number(f64),
+    /// The card numbers of a [`Kind::Cards`] field, in the order given.
     Cards(Vec<u8>),
     /// A decimal seed, kept as its value; it travels as a string.
     Seed(u64),
+    /// The value of a [`Kind::Bool`] field.
     Bool(bool),
 }
 
@@ -220,6 +242,7 @@ impl Arg {
 /// commitment shown before play is computed from it.
 #[derive(Debug, Clone, Copy)]
 pub struct Secret {
+    /// The request field that holds the secret (`serverSeed`, or `seed` for selfpoker).
     pub field: &'static str,
     /// Returns the commitment (lowercase hex) of the secret.
     pub(crate) commit: fn(&Arg) -> String,
@@ -229,6 +252,7 @@ pub struct Secret {
 
 /// One op of protocol v1.
 pub struct OpSpec {
+    /// The op's name on the wire: its scheme, a dot, the op (`cursor.deal`).
     pub name: &'static str,
     /// The request fields, in wire order.
     pub fields: &'static [Field],
@@ -314,14 +338,17 @@ pub fn no_story(_: &Request, _: &Value, _: &Value) -> Option<Parting> {
 /// are one finding) and the story of this case, with both sides' values.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Parting {
-    pub group: String,
+    /// The cause, in words that name no value of this case.
+    pub(crate) group: String,
+    /// What happened in this case, with both sides' values.
     pub story: String,
     /// The HMAC of the step where the two sides part, for ops built on one.
     pub(crate) step: Option<Step>,
 }
 
 impl Parting {
-    pub fn new(group: impl Into<String>, story: impl Into<String>) -> Parting {
+    /// A parting with this cause and story, at no HMAC step.
+    pub(crate) fn new(group: impl Into<String>, story: impl Into<String>) -> Parting {
         Parting {
             group: group.into(),
             story: story.into(),
@@ -411,9 +438,11 @@ pub(crate) type Generated = (&'static str, fn() -> String);
 /// A scheme: its ops. The list of schemes is [`crate::registry`], above
 /// the schemes; their vectors are registered in [`crate::vectors`].
 pub struct Scheme {
+    /// The scheme's name: the part of its ops' names before the dot.
     pub name: &'static str,
     /// Where the scheme is published (named in every vector file).
     pub(crate) source: &'static str,
+    /// The scheme's ops.
     pub ops: &'static [&'static OpSpec],
     /// Files `provably vectors` writes from the scheme's own tables, as
     /// (path relative to the repository root, text): one source for both
@@ -483,12 +512,12 @@ impl Request {
         &self.args[i]
     }
 
-    /// The value of a field by name, if the op has it.
     /// The values of the op's fields, in the order of its `fields`.
     pub(crate) fn args(&self) -> &[Arg] {
         &self.args
     }
 
+    /// The value of a field by name, if the op has it.
     pub fn get(&self, name: &str) -> Option<&Arg> {
         let i = self.op.fields.iter().position(|f| f.name == name)?;
         Some(&self.args[i])
@@ -517,7 +546,8 @@ impl Request {
         }
     }
 
-    pub fn cards(&self, field: Field) -> &[u8] {
+    /// The card numbers of a [`Kind::Cards`] field.
+    pub(crate) fn cards(&self, field: Field) -> &[u8] {
         match self.arg(&field) {
             Arg::Cards(c) => c,
             other => panic!("{} is {other:?}, not cards", field.name),
@@ -921,6 +951,7 @@ impl OkBody for OrderAndCounter {
 }
 
 impl Outcome {
+    /// The `ok` object of any serializable answer (written by serde).
     pub fn new<T: Serialize + fmt::Debug + Send + Sync + 'static>(ok: T) -> Outcome {
         Outcome(Box::new(ok))
     }
@@ -937,6 +968,7 @@ impl Outcome {
     pub fn write_json(&self, out: &mut Vec<u8>) {
         self.0.write_json(out);
     }
+    /// The `ok` object as a JSON value.
     pub fn to_value(&self) -> Value {
         self.0.to_value()
     }

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 /// The value of one `ok` field.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Shape {
+pub(crate) enum Shape {
     /// Text that matches `pattern` (anchored), at most `max_length` characters.
     Text {
         /// The regular expression the whole text matches.
@@ -73,7 +73,7 @@ pub(crate) const CARD: Shape = Shape::int(0, 51);
 
 impl Shape {
     /// An integer in `min ..= max`.
-    pub const fn int(min: u64, max: u64) -> Shape {
+    pub(crate) const fn int(min: u64, max: u64) -> Shape {
         Shape::Int { min, max: Some(max) }
     }
 
