@@ -42,7 +42,7 @@ pub mod fields;
 pub mod ops;
 pub mod stats;
 
-pub use ops::SCHEME;
+pub(crate) use ops::SCHEME;
 
 /// Suits in shoe order: spades, hearts, diamonds, clubs.
 pub(crate) const SUITS: [char; 4] = ['S', 'H', 'D', 'C'];
@@ -87,6 +87,7 @@ pub struct ByteStream {
 }
 
 impl ByteStream {
+    /// The stream of one round, before its first byte.
     pub fn new(server_seed: &str, client_seed: &str, nonce: u64) -> Self {
         ByteStream {
             blocks: blocks(server_seed, client_seed, nonce),
@@ -228,7 +229,9 @@ pub fn ordered(decks: usize) -> Vec<&'static str> {
 /// A shuffled shoe and the position of its cut card.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Shoe {
+    /// The shuffled cards, first to last, as labels (`AS`, `TD`).
     pub cards: Vec<&'static str>,
+    /// The position of the cut card (step 5).
     pub cut: u32,
 }
 
@@ -242,13 +245,18 @@ pub struct Cut {
     /// Draws at their rejection limit and one below it, as [`Tally::at_limit`].
     pub(crate) at_limit: [u64; 5],
     pub(crate) below_limit: [u64; 5],
+    /// round(total × penetration): where the cut would lie with no spread.
     pub base: i64,
+    /// max(1, round(total × 0.02)): how far the draw moves the cut either way.
     pub spread: i64,
     /// base + index(2·spread + 1) − spread, before clamping.
     pub(crate) unclamped: i64,
+    /// The lowest cut allowed: max(20, round(total × 0.5)).
     pub low: i64,
+    /// The highest cut allowed: total − 15.
     pub high: i64,
-    pub cut: i64,
+    /// The cut card's position: `unclamped` clamped to `low ..= high`.
+    pub(crate) cut: i64,
 }
 
 /// The most decks a shoe holds.

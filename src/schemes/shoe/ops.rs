@@ -27,7 +27,7 @@ fn stream_step(server: &str, client: &str, nonce: u64, block: u64, count: u64) -
     Step::new(server, format!("{client}:{nonce}:{block}"), Some(lower))
 }
 
-pub static SCHEME: Scheme = Scheme {
+pub(crate) static SCHEME: Scheme = Scheme {
     name: "shoe",
     source: "seed 000 (Rechne uns nach)",
     ops: &[&DEAL, &TOURNAMENT, &STREAM],
