@@ -421,11 +421,17 @@ pub(crate) fn gap(at: Place, _client: &str, first: u64, last: u64) -> Finding {
 /// salt, variant (an object: `op` and the op's parameters) and first game.
 #[derive(Debug, Clone)]
 pub struct Generate<'a> {
+    /// The newest game's hash.
     pub top: [u8; 32],
+    /// How many games the history holds, the newest one among them.
     pub games: u64,
+    /// How a hash leads to the next one down the chain.
     pub link: Link,
+    /// The number of the oldest game written (the chain's `firstGame`).
     pub first: u64,
+    /// The salt every game's point is derived with.
     pub salt: &'a str,
+    /// The game op and its parameters, as the chain's `variant` object.
     pub variant: &'a Value,
 }
 

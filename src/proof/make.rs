@@ -37,11 +37,13 @@ pub struct MakeOptions {
     pub group: bool,
     /// Write each epoch's commitment, computed from its secret (otherwise `null`).
     pub commit: bool,
+    /// What of each derived outcome goes into `observed`.
     pub observe: Observe,
     /// Cut every observed array to its first `prefix` items.
     pub prefix: Option<usize>,
     /// JSON lines (one epoch per line) instead of a document.
     pub lines: bool,
+    /// The document's `title` (a document, not JSON lines, has one).
     pub title: Option<String>,
 }
 
@@ -64,7 +66,12 @@ impl Default for MakeOptions {
 pub enum MakeError {
     /// Occurs when an input round breaks a rule (`line` counts input lines from 1).
     #[error("{}{error}", .line.map(|l| format!("line {l}: ")).unwrap_or_default())]
-    Invalid { line: Option<u64>, error: FieldError },
+    Invalid {
+        /// The input line, from 1, when rounds are read as JSON lines.
+        line: Option<u64>,
+        /// The rule the round breaks.
+        error: FieldError,
+    },
     /// Occurs when the output cannot be written or the input read.
     #[error(transparent)]
     Io(#[from] io::Error),
@@ -87,6 +94,7 @@ pub struct Maker<W: Write> {
 }
 
 impl<W: Write> Maker<W> {
+    /// A maker that writes to `out`; nothing is written before the first round.
     pub fn new(out: W, options: MakeOptions) -> Maker<W> {
         Maker {
             out,

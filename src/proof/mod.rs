@@ -173,7 +173,9 @@ pub enum RoundVerdict {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CommitVerdict {
+    /// `commit` is the commitment of the revealed secret (case aside).
     Ok,
+    /// The revealed secret commits to something else than `commit`.
     Mismatch,
     /// `commit` is null or left out.
     Absent,
@@ -185,10 +187,15 @@ pub enum CommitVerdict {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FindingKind {
+    /// An observed field differs from the derived one.
     Mismatch,
+    /// A commitment differs from that of the revealed secret.
     Commit,
+    /// Something breaks a rule of the format or of protocol v1.
     Invalid,
+    /// A round marked `external`, not compared.
     Skipped,
+    /// A round with nothing observed: derived and listed, not compared.
     Unobserved,
     /// Nonces of a seed pair missing between its first and last bet shown
     /// (a bet history, `bets`): bets nobody can check. No verdict changes.
@@ -201,16 +208,25 @@ pub enum FindingKind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Finding {
+    /// The epoch, from 0; `None` for the document as a whole.
     pub epoch: Option<u64>,
+    /// The round of the epoch, from 0; `None` for an epoch's own finding.
     pub round: Option<u64>,
+    /// What the finding reports.
     pub kind: FindingKind,
+    /// The field it is about (an observed field, `commit`, a broken field).
     pub field: Option<String>,
     pub(crate) index: Option<u64>,
+    /// What provably derives there (null when nothing is derived).
     pub derived: Value,
+    /// What the document says there (null when nothing is compared).
     pub observed: Value,
+    /// Why, in words, where the kind alone does not say it.
     pub reason: Option<String>,
+    /// The line of a JSON-lines epoch (or of a syntax error), from 1.
     pub line: Option<u64>,
-    pub differences: Option<u64>,
+    /// For a mismatch: how many top-level items of the field differ.
+    pub(crate) differences: Option<u64>,
 }
 
 impl Finding {
@@ -243,20 +259,20 @@ impl Finding {
 /// a JSON-lines epoch (or of a syntax error) from 1.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Place {
-    pub epoch: Option<u64>,
-    pub round: Option<u64>,
-    pub line: Option<u64>,
+    pub(crate) epoch: Option<u64>,
+    pub(crate) round: Option<u64>,
+    pub(crate) line: Option<u64>,
 }
 
 impl Place {
-    pub fn epoch(epoch: u64, line: Option<u64>) -> Place {
+    pub(crate) fn epoch(epoch: u64, line: Option<u64>) -> Place {
         Place {
             epoch: Some(epoch),
             round: None,
             line,
         }
     }
-    pub fn round(self, round: u64) -> Place {
+    pub(crate) fn round(self, round: u64) -> Place {
         Place {
             round: Some(round),
             ..self
@@ -285,25 +301,49 @@ impl fmt::Display for Place {
 pub enum ProofError {
     /// Occurs when the text is not JSON (or not UTF-8) at this place.
     #[error("{at}not JSON: {message}")]
-    NotJson { at: Place, message: String },
+    NotJson {
+        /// Where the text stops being JSON.
+        at: Place,
+        /// The JSON parser's message.
+        message: String,
+    },
     /// Occurs when a field breaks a rule of the format or of protocol v1.
     #[error("{at}{field}{}: {reason}", .index.map(|i| format!("[{i}]")).unwrap_or_default())]
     Field {
+        /// Where the field is.
         at: Place,
+        /// The field's name.
         field: String,
+        /// The item of a list field that breaks the rule.
         index: Option<u64>,
+        /// The rule it breaks, in words.
         reason: String,
     },
     /// Occurs when a value has the wrong shape as a whole (an epoch that is not an object).
     #[error("{at}{reason}")]
-    Shape { at: Place, reason: String },
+    Shape {
+        /// Where the value is.
+        at: Place,
+        /// What is wrong with it, in words.
+        reason: String,
+    },
     /// Occurs when the input cannot be read (a file that is not there, a read error).
     #[error("{at}cannot read: {message}")]
-    Read { at: Place, message: String },
+    Read {
+        /// How far the input was read.
+        at: Place,
+        /// The system's message.
+        message: String,
+    },
     /// Occurs when a single value of a document (a round, a seed, a skipped
     /// field) is longer than `limit` bytes; `at` is where it begins.
     #[error("{at}a single value longer than {limit} bytes (the cap on any one value of a proof document)")]
-    TooLarge { at: Place, limit: usize },
+    TooLarge {
+        /// Where the value begins.
+        at: Place,
+        /// The cap, in bytes ([`Options::max_value`]).
+        limit: usize,
+    },
 }
 
 impl ProofError {
@@ -343,13 +383,13 @@ impl ProofError {
 /// (`FieldError::at` places it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldError {
-    pub field: String,
+    pub(crate) field: String,
     pub(crate) index: Option<u64>,
-    pub reason: String,
+    pub(crate) reason: String,
 }
 
 impl FieldError {
-    pub fn new(field: impl Into<String>, reason: impl Into<String>) -> FieldError {
+    pub(crate) fn new(field: impl Into<String>, reason: impl Into<String>) -> FieldError {
         FieldError {
             field: field.into(),
             index: None,
@@ -398,18 +438,28 @@ impl fmt::Display for FieldError {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
     /// An epoch begins (a JSON-lines line that is not blank, or an element of `epochs`).
-    Epoch { epoch: u64 },
+    Epoch {
+        /// The epoch's number, from 0.
+        epoch: u64,
+    },
     /// An epoch's commitment was checked; a mismatch or an invalid commitment carries its finding.
     Commit {
+        /// The epoch's number, from 0.
         epoch: u64,
+        /// The verdict on the commitment.
         verdict: CommitVerdict,
+        /// The finding of a mismatch or an invalid commitment.
         finding: Option<Finding>,
     },
     /// A round was checked.
     Round {
+        /// The epoch's number, from 0.
         epoch: u64,
+        /// The round's number in its epoch, from 0.
         round: u64,
+        /// The verdict on the round.
         verdict: RoundVerdict,
+        /// What the check found.
         findings: Vec<Finding>,
         /// The round is a bet on a seed pair (a stake game): its nonce, followed by `bets`.
         bet: Option<Bet>,
@@ -470,6 +520,7 @@ impl Verdict {
             Verdict::Invalid => 2,
         }
     }
+    /// The verdict as reports write it: `match`, `unobserved`, `mismatch`, `invalid`.
     pub fn name(self) -> &'static str {
         match self {
             Verdict::Match => "match",
@@ -484,14 +535,22 @@ impl Verdict {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Counts {
+    /// Epochs read.
     pub epochs: u64,
+    /// Rounds read, whatever their verdict.
     pub rounds: u64,
+    /// Rounds that match (`match` in the report).
     #[serde(rename = "match")]
     pub matched: u64,
+    /// Rounds that mismatch.
     pub mismatch: u64,
+    /// Rounds skipped (`external`).
     pub skipped: u64,
+    /// Rounds that are invalid.
     pub invalid: u64,
+    /// Rounds with nothing observed.
     pub unobserved: u64,
+    /// Commitments that match their secret.
     pub commit_ok: u64,
     pub(crate) commit_mismatch: u64,
     pub(crate) commit_absent: u64,
@@ -587,6 +646,7 @@ impl Counts {
         ]
     }
 
+    /// The verdict these counts give: invalid over mismatch over match over unobserved.
     pub fn verdict(&self) -> Verdict {
         if self.invalid > 0 || self.invalid_other > 0 {
             Verdict::Invalid

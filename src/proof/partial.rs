@@ -80,7 +80,8 @@ pub(crate) enum Record {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Header {
-    pub version: u64,
+    /// The version of the partial format.
+    pub(crate) version: u64,
     /// The version of `provably` that wrote it: the rules an audit applies
     /// are those of its version, so parts of two versions do not merge.
     pub(crate) provably: String,
@@ -103,8 +104,11 @@ impl Header {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PartHead {
+    /// The source's name: the input as `audit` was given it, or `--part-of`.
     pub source: String,
+    /// The number of the part's first epoch in its source, from 0.
     pub first_epoch: u64,
+    /// How many lines of the source come before the part.
     pub first_line: u64,
 }
 
@@ -314,6 +318,7 @@ pub struct PartialWriter<W: Write> {
 }
 
 impl<W: Write> PartialWriter<W> {
+    /// A writer to `out`, which gets the `partial` record of `header` at once.
     pub fn new(out: W, header: &Header) -> io::Result<Self> {
         let mut sink = Sink::new(out);
         sink.record(&Record::Partial(header.clone()))?;
@@ -426,16 +431,33 @@ fn line(out: &mut dyn Write, r: &Record) -> io::Result<()> {
 pub enum MergeError {
     /// Occurs when a partial cannot be read.
     #[error("{path}: {source}")]
-    Read { path: PathBuf, source: io::Error },
+    Read {
+        /// The partial.
+        path: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
     /// Occurs when a line is no record of a partial, or a record does not
     /// fit the others: out of place, cut short, over the line cap, altered,
     /// or counts that disagree with the part's own records.
     #[error("{path}, line {line}: {reason}")]
-    Format { path: PathBuf, line: u64, reason: String },
+    Format {
+        /// The partial.
+        path: PathBuf,
+        /// The line, from 1.
+        line: u64,
+        /// What is wrong with it, in words.
+        reason: String,
+    },
     /// Occurs when partials do not belong together (another version, other
     /// options, parts that overlap), or their counts add up past 2^64 − 1.
     #[error("{path}: {reason}")]
-    Refused { path: PathBuf, reason: String },
+    Refused {
+        /// The partial refused, or `(none)` when no partial was given.
+        path: PathBuf,
+        /// Why, in words.
+        reason: String,
+    },
     /// Occurs when a finding cannot be written to the spool.
     #[error("writing the findings: {0}")]
     Write(#[from] io::Error),
@@ -469,7 +491,9 @@ impl Part {
 /// counts), and the statistics' tables. The findings are in the spool.
 #[derive(Debug)]
 pub struct Merged {
+    /// Every source with its counts, in name order.
     pub sources: Vec<Source>,
+    /// The statistics' tables, summed over every part (with `--stats`).
     pub stats: Option<Collector>,
 }
 

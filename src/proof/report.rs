@@ -15,6 +15,7 @@ use super::{Counts, Finding, FindingKind, Verdict};
 pub struct Source {
     /// As given on the command line (`-` for stdin).
     pub name: String,
+    /// What the audit of it counted.
     pub counts: Counts,
 }
 
@@ -42,6 +43,7 @@ impl Spool {
         })
     }
 
+    /// Adds a finding of source `source` at the end.
     pub fn push(&mut self, source: usize, f: &Finding) -> io::Result<()> {
         serde_json::to_writer(&mut self.file, &(source, f))?;
         self.file.write_all(b"\n")?;
@@ -49,10 +51,12 @@ impl Spool {
         Ok(())
     }
 
+    /// How many findings the spool holds.
     pub fn len(&self) -> u64 {
         self.len
     }
 
+    /// Whether the spool holds no finding.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

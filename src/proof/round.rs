@@ -38,9 +38,9 @@ pub(crate) const MAX_EXTERNAL: usize = 64;
 /// A round read and validated: the request (with the epoch's secret and
 /// the seats' client seed filled in), and what the round says besides.
 #[derive(Debug, Clone)]
-pub struct Round {
-    pub request: Request,
-    pub observed: Option<Map<String, Value>>,
+pub(crate) struct Round {
+    pub(crate) request: Request,
+    pub(crate) observed: Option<Map<String, Value>>,
     pub(crate) external: Option<String>,
     pub(crate) seats: Option<Value>,
 }

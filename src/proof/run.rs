@@ -32,6 +32,7 @@ pub struct Counting<R> {
 }
 
 impl<R> Counting<R> {
+    /// `inner`, each byte read through it added to `count`.
     pub fn new(inner: R, count: Arc<AtomicU64>) -> Self {
         Counting { inner, count }
     }
@@ -70,6 +71,8 @@ pub struct Audit<'o> {
 }
 
 impl<'o> Audit<'o> {
+    /// An audit that follows bet histories and crash chains across its
+    /// inputs, and counts statistics when `options.stats` says so.
     pub fn new(options: &'o Options) -> Audit<'o> {
         Audit {
             options,
