@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
+// Every public item says what it is (make test's clippy denies warnings).
+#![warn(missing_docs)]
 
 // The layers, lowest first; a module imports only from its own layer or
 // below (tests/layers.rs holds this, docs/contributing.md explains it).

@@ -41,10 +41,25 @@ pub(crate) const OBSERVED: &str = "observed";
 /// enforced, since a longer observation is evidence of a mismatch.
 #[derive(Debug)]
 pub enum Shape {
+    /// A string that matches the declared pattern.
     Text(regex::Regex),
-    Int { min: u64, max: Option<u64> },
-    Number { min: f64, below: f64 },
+    /// An integer in `min ..= max` (no upper bound when `max` is `None`).
+    Int {
+        /// The least value allowed.
+        min: u64,
+        /// The greatest value allowed, if any.
+        max: Option<u64>,
+    },
+    /// A number in `min .. below`.
+    Number {
+        /// The least value allowed.
+        min: f64,
+        /// The bound every value stays under.
+        below: f64,
+    },
+    /// An array whose every item has the inner shape (or is `null`: not seen).
     List(Box<Shape>),
+    /// One of the declared words.
     OneOf(&'static [&'static str]),
 }
 
@@ -547,18 +562,22 @@ pub(crate) fn read_observed(spec: &OpSpec, v: Value) -> Result<Map<String, Value
 /// One observed leaf that differs from the derived one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Difference {
+    /// The `ok` field the leaf belongs to.
     pub field: &'static str,
     /// The indexes from the field down to the leaf (empty for a scalar field).
     pub path: Vec<usize>,
     /// `None` when the derived list has no item there.
     pub derived: Option<Value>,
+    /// The leaf as observed.
     pub observed: Value,
 }
 
 /// The leaves compared and every one that differs, in the order read.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Comparison {
+    /// How many observed leaves were compared.
     pub compared: u64,
+    /// Every leaf that differs, in the order read.
     pub differences: Vec<Difference>,
 }
 
