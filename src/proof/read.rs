@@ -3,7 +3,8 @@
 //!
 //! A document is walked by a structural scanner ([`super::scan`]): the
 //! `epochs` list one epoch at a time, each epoch's `rounds` one round at a
-//! time, every round cut out as its text (not parsed) into a batch. JSON
+//! time, every round cut out as its text (not parsed) into a batch: a range
+//! of the buffer the input is read into ([`super::chunks`]), not a copy. JSON
 //! lines are read a line at a time, and each line's epoch is walked by the
 //! same epoch walk ([`EpochWalk`], the one way into an epoch). A round's
 //! text is held to JSON by the check that parses it, so a round that is not

@@ -7,7 +7,8 @@
 //! input a byte at a time, and a document's reader would do all of that
 //! alone while the workers wait. Here a round is cut out by counting its
 //! brackets outside strings, 64 bytes at a time ([`Walk`]), and nothing
-//! is built but the round's bytes.
+//! is built but the round's range of the input's buffer
+//! ([`Scanner::text`]).
 //!
 //! What is checked where: the scanner holds the structure it walks to JSON
 //! (braces, brackets, colons, commas, strings closed, nothing after the
@@ -364,6 +365,7 @@ impl<R: Read> Scanner<Chunks<R>> {
     /// bytes buffered, shared and consumed; `None`, nothing consumed,
     /// otherwise.
     fn buffered_container(&mut self, max: usize) -> Option<Text> {
+        // After `peek`, the buffer holds the value's first byte: nothing is read here.
         let buf = self.input.fill_buf().ok()?;
         let n = Walk::default().find_end(&buf[..buf.len().min(max)])?;
         self.line += bytecount(&buf[..n]);
