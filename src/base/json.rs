@@ -533,10 +533,24 @@ impl<'a> Reader<'a> {
             Some(&b) if is_space(b) => k + 1 + space_run(&s[k + 1..]),
             _ => k,
         };
+        // An indented list writes one run of white space (a line break and
+        // its indent) before each item: the next item is looked for past a
+        // run as long as the last one, and that run is checked to be one
+        // after the fact, so that finding an item does not wait for its
+        // run to be measured. Any other run is measured.
+        let mut run = 0;
+        let item = |k: usize, run: &mut usize| {
+            if *run > 0 && is_space_run(&s[k.min(s.len())..], *run) {
+                return k + *run;
+            }
+            let at = skip(k);
+            *run = at - k;
+            at
+        };
         let mut i = self.at;
         let mut n = 0;
         while *next < end {
-            i = skip(i);
+            i = item(i, &mut run);
             let len = match tape.token(*next) {
                 Some(Token::Short { len, plain: true, word }) => {
                     // The label's bytes in one word, the rest of it masked off.
@@ -927,6 +941,16 @@ pub(crate) fn space_run(text: &[u8]) -> usize {
     i + text[i..].iter().take_while(|&&b| is_space(b)).count()
 }
 
+/// Whether `text` begins with exactly `n` bytes of JSON white space
+/// (`space_run(text) == n`), in one step for a run of at most 15 bytes.
+#[inline]
+pub(crate) fn is_space_run(text: &[u8], n: usize) -> bool {
+    match text.get(..16) {
+        Some(block) if n < 16 => leading(block.try_into().expect("16 bytes"), SPACE) as usize == n,
+        _ => space_run(text) == n,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1091,6 +1115,20 @@ mod tests {
             ], 0..40),
         ) {
             prop_assert_eq!(space_run(&text), text.iter().take_while(|&&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')).count());
+        }
+
+        #[test]
+        fn a_run_of_white_space_is_told_by_its_length_as_space_run_measures_it(
+            k in 0usize..24,
+            tail in prop::collection::vec(prop::sample::select(b" \t\r\n\x0ca\"".to_vec()), 0..20),
+            d in 0usize..3,
+        ) {
+            // A line break and an indent of k - 1, then anything: asked for one byte fewer, k, one more.
+            let mut text = vec![b'\n'; k.min(1)];
+            text.resize(k, b' ');
+            text.extend(tail);
+            let n = (k + d).saturating_sub(1);
+            prop_assert_eq!(is_space_run(&text, n), space_run(&text) == n);
         }
     }
 

@@ -65,6 +65,7 @@
 // commitment, and the fold with the bet histories; `run` joins them.
 pub(crate) mod bets;
 pub mod chain;
+pub(crate) mod chunks;
 pub(crate) mod commit;
 pub mod compare;
 pub(crate) mod fold;

@@ -3,7 +3,8 @@
 //!
 //! A document is walked by a structural scanner ([`super::scan`]): the
 //! `epochs` list one epoch at a time, each epoch's `rounds` one round at a
-//! time, every round cut out as its text (not parsed) into a batch. JSON
+//! time, every round cut out as its text (not parsed) into a batch: a range
+//! of the buffer the input is read into ([`super::chunks`]), not a copy. JSON
 //! lines are read a line at a time, and each line's epoch is walked by the
 //! same epoch walk ([`EpochWalk`], the one way into an epoch). A round's
 //! text is held to JSON by the check that parses it, so a round that is not
@@ -23,6 +24,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::chunks::{Chunks, Text};
 use super::commit::{head_fields, EpochHead};
 use super::format::Format;
 use super::scan::{ScanError, Scanner};
@@ -40,12 +42,11 @@ pub(crate) enum Unit {
         commit: Option<Value>,
     },
     /// Consecutive rounds of an epoch from round `first` on: their texts,
-    /// one after the other in `text`, each ending where `ends` says.
+    /// ranges of the reader's buffers ([`Text`]).
     Rounds {
         head: Arc<EpochHead>,
         first: u64,
-        text: Vec<u8>,
-        ends: Vec<usize>,
+        rounds: Vec<Text>,
     },
     /// A small epoch whole, for a worker to read with the same epoch walk
     /// ([`epoch_units`]): a document's epoch already in the reader's buffer,
@@ -54,7 +55,7 @@ pub(crate) enum Unit {
     Epoch {
         epoch: u64,
         line: u64,
-        text: Vec<u8>,
+        text: Text,
         document: bool,
     },
 }
@@ -64,7 +65,7 @@ impl Unit {
     pub(crate) fn weight(&self) -> (usize, usize) {
         match self {
             Unit::Events(_) | Unit::Commit { .. } => (1, 0),
-            Unit::Rounds { text, ends, .. } => (ends.len(), text.len()),
+            Unit::Rounds { rounds, .. } => (rounds.len(), rounds.iter().map(|r| r.len()).sum()),
             // About as many rounds as `"op"` keys (a seed holding the text
             // only makes a batch smaller): what a worker hands back grows
             // with the rounds.
@@ -77,7 +78,7 @@ impl Unit {
 pub(crate) fn units<R: BufRead>(format: Format, input: R, options: &Options) -> Units<R> {
     let source = match format {
         Format::Document => Source::Document(Document {
-            sc: Scanner::starting_at(input, options.first_line + 1, options.max_value),
+            sc: Scanner::starting_at(Chunks::new(input), options.first_line + 1, options.max_value),
             at: Doc::Start,
             seen: HashSet::new(),
             epoch: options.first_epoch,
@@ -99,16 +100,10 @@ pub(crate) fn units<R: BufRead>(format: Format, input: R, options: &Options) -> 
 /// The units of an epoch handed whole to a worker ([`Unit::Epoch`]), read
 /// by the same epoch walk as in place. After a document's epoch that breaks,
 /// [`Units::broke`]: nothing after it counts.
-pub(crate) fn epoch_units(
-    epoch: u64,
-    line: u64,
-    text: Vec<u8>,
-    document: bool,
-    options: &Options,
-) -> Units<io::Cursor<Vec<u8>>> {
+pub(crate) fn epoch_units(epoch: u64, line: u64, text: Text, document: bool, options: &Options) -> Units<io::Empty> {
     let max_value = if document { options.max_value } else { usize::MAX };
     let own = Own {
-        sc: Scanner::starting_at(io::Cursor::new(text), line, max_value),
+        sc: Scanner::starting_at(Chunks::whole(text), line, max_value),
         walk: EpochWalk::new(epoch, (!document).then_some(line)),
         line: !document,
     };
@@ -121,8 +116,6 @@ pub(crate) struct Units<R> {
     ready: VecDeque<Unit>,
     /// A batch of rounds ends after this many rounds or bytes.
     batch: (usize, usize),
-    /// The length of the last round read.
-    round: usize,
     max_line: usize,
     done: bool,
     broke: bool,
@@ -140,7 +133,6 @@ impl<R> Units<R> {
             source,
             ready: VecDeque::new(),
             batch: (options.batch_rounds, options.batch_bytes),
-            round: 0,
             max_line: options.max_line,
             done: false,
             broke: false,
@@ -168,7 +160,6 @@ impl<R: BufRead> Iterator for Units<R> {
             let mut out = Out {
                 ready: &mut self.ready,
                 batch: self.batch,
-                round: &mut self.round,
             };
             self.done = match &mut self.source {
                 Source::Document(d) => d.step(&mut out),
@@ -185,12 +176,10 @@ impl<R: BufRead> Iterator for Units<R> {
     }
 }
 
-/// Where units go as they are found, how large a batch of rounds is, and
-/// how long the last round read was (the next one is much like it).
+/// Where units go as they are found, and how large a batch of rounds is.
 struct Out<'a> {
     ready: &'a mut VecDeque<Unit>,
     batch: (usize, usize),
-    round: &'a mut usize,
 }
 
 impl Out<'_> {
@@ -235,7 +224,7 @@ fn type_of<R: BufRead>(sc: &mut Scanner<R>) -> Result<&'static str, ScanError> {
 
 /// A document, walked a step at a time.
 struct Document<R> {
-    sc: Scanner<R>,
+    sc: Scanner<Chunks<R>>,
     at: Doc,
     seen: HashSet<String>,
     epoch: u64,
@@ -361,10 +350,9 @@ impl<R: BufRead> Document<R> {
             return Ok(false);
         }
         let (line, start) = (self.sc.line(), self.sc.consumed());
-        let mut text = Vec::new();
-        if !self.sc.buffered_object(&mut text, self.whole)? {
+        let Some(text) = self.sc.buffered_object(self.whole)? else {
             return Ok(false);
-        }
+        };
         self.last_len = usize::try_from(self.sc.consumed() - start).unwrap_or(usize::MAX);
         out.ready.push_back(Unit::Epoch {
             epoch: self.epoch,
@@ -435,7 +423,7 @@ fn broken(e: ScanError, at: Place) -> Event {
 /// An epoch read from a text of its own: a JSON line, or a document's
 /// epoch cut out whole.
 struct Own {
-    sc: Scanner<io::Cursor<Vec<u8>>>,
+    sc: Scanner<Chunks<io::Empty>>,
     walk: EpochWalk,
     /// A JSON line: after its epoch only white space may follow, and where
     /// its text breaks is its finding and the next line is read; a
@@ -556,12 +544,12 @@ impl<R: BufRead> Lines<R> {
                 out.ready.push_back(Unit::Epoch {
                     epoch,
                     line,
-                    text: buf,
+                    text: Text::from(buf),
                     document: false,
                 });
             } else {
                 self.current = Some(Box::new(Own {
-                    sc: Scanner::starting_at(io::Cursor::new(buf), line, usize::MAX),
+                    sc: Scanner::starting_at(Chunks::whole(Text::from(buf)), line, usize::MAX),
                     walk: EpochWalk::new(epoch, Some(line)),
                     line: true,
                 }));
@@ -622,7 +610,7 @@ impl Keys {
 enum Piece {
     Events(Vec<Event>),
     Commit(Option<Value>),
-    Rounds(u64, Vec<u8>, Vec<usize>),
+    Rounds(u64, Vec<Text>),
 }
 
 /// One epoch (an element of `epochs`, or a JSON line), walked a step at a
@@ -648,8 +636,7 @@ enum EpochAt {
     Rounds {
         first: u64,
         next: u64,
-        text: Vec<u8>,
-        ends: Vec<usize>,
+        batch: Vec<Text>,
     },
     More,
 }
@@ -681,7 +668,7 @@ impl EpochWalk {
     }
 
     /// One step; `true` once the epoch is read.
-    fn step<R: BufRead>(&mut self, sc: &mut Scanner<R>, out: &mut Out) -> Result<bool, ScanError> {
+    fn step<R: Read>(&mut self, sc: &mut Scanner<Chunks<R>>, out: &mut Out) -> Result<bool, ScanError> {
         self.at = match std::mem::replace(&mut self.at, EpochAt::More) {
             EpochAt::Begin => {
                 out.events(vec![Event::Epoch { epoch: self.epoch }]);
@@ -718,21 +705,10 @@ impl EpochWalk {
                     at
                 }
             }
-            EpochAt::Rounds {
-                first,
-                next,
-                text,
-                ends,
-            } => {
-                // Room for the rounds in a row, which are much alike.
-                let (first, next, text, ends, more) = self.rounds(sc, out, (first, next, text, ends))?;
+            EpochAt::Rounds { first, next, batch } => {
+                let (first, next, batch, more) = self.rounds(sc, out, (first, next, batch))?;
                 if more {
-                    EpochAt::Rounds {
-                        first,
-                        next,
-                        text,
-                        ends,
-                    }
+                    EpochAt::Rounds { first, next, batch }
                 } else {
                     EpochAt::More
                 }
@@ -742,7 +718,7 @@ impl EpochWalk {
         Ok(false)
     }
 
-    fn member<R: BufRead>(&mut self, sc: &mut Scanner<R>, key: &str, out: &mut Out) -> Result<EpochAt, ScanError> {
+    fn member<R: Read>(&mut self, sc: &mut Scanner<Chunks<R>>, key: &str, out: &mut Out) -> Result<EpochAt, ScanError> {
         if key == "commit" {
             let v = small(sc)?;
             self.piece(Piece::Commit(Some(v)), out);
@@ -752,8 +728,7 @@ impl EpochWalk {
                     return Ok(EpochAt::Rounds {
                         first: 0,
                         next: 0,
-                        text: Vec::new(),
-                        ends: Vec::new(),
+                        batch: Vec::new(),
                     });
                 }
             } else {
@@ -790,54 +765,42 @@ impl EpochWalk {
     /// The rounds read before a break are complete: they go out, checked and
     /// counted, so the count and the break's place agree.
     #[allow(clippy::type_complexity, reason = "the batch, taken and given back")]
-    fn rounds<R: BufRead>(
+    fn rounds<R: Read>(
         &mut self,
-        sc: &mut Scanner<R>,
+        sc: &mut Scanner<Chunks<R>>,
         out: &mut Out,
-        (mut first, mut next, mut text, mut ends): (u64, u64, Vec<u8>, Vec<usize>),
-    ) -> Result<(u64, u64, Vec<u8>, Vec<usize>, bool), ScanError> {
+        (mut first, mut next, mut batch): (u64, u64, Vec<Text>),
+    ) -> Result<(u64, u64, Vec<Text>, bool), ScanError> {
         let (rounds, bytes) = out.batch;
+        let mut len = 0;
         let result = loop {
             self.round = Some(next);
-            if text.capacity() == 0 {
-                // Room for a round as long as the last one read.
-                text.reserve(*out.round);
-            }
-            if let Err(e) = sc.value(&mut text) {
-                break Err(e);
+            match sc.text() {
+                Ok(text) => {
+                    len += text.len();
+                    batch.push(text);
+                }
+                Err(e) => break Err(e),
             }
             self.round = None;
-            ends.push(text.len());
             next += 1;
             let more = match sc.more(b']') {
                 Ok(more) => more,
                 Err(e) => break Err(e),
             };
-            if !more || ends.len() >= rounds || text.len() >= bytes {
+            if !more || batch.len() >= rounds || len >= bytes {
                 break Ok(more);
             }
         };
-        if let Some(&last) = ends.last() {
-            *out.round = last - ends.len().checked_sub(2).map_or(0, |k| ends[k]);
-            // Rounds in a row are much alike: room for as many again, if
-            // more follow, and for one round more, since a batch ends on
-            // the round that passes its limit: a batch one byte longer than
-            // the last would move the whole batch to a buffer twice as large.
-            let room = if matches!(result, Ok(true)) {
-                text.len() + *out.round
-            } else {
-                0
-            };
-            let piece = Piece::Rounds(
-                first,
-                std::mem::replace(&mut text, Vec::with_capacity(room)),
-                std::mem::take(&mut ends),
-            );
+        if !batch.is_empty() {
+            // Room for as many rounds as this batch had, if more follow.
+            let room = if matches!(result, Ok(true)) { batch.len() } else { 0 };
+            let piece = Piece::Rounds(first, std::mem::replace(&mut batch, Vec::with_capacity(room)));
             self.piece(piece, out);
             first = next;
         }
         let more = result?;
-        Ok((first, next, text, ends, more))
+        Ok((first, next, batch, more))
     }
 
     fn invalid(&mut self, field: &str, reason: impl Into<String>, out: &mut Out) {
@@ -854,12 +817,7 @@ impl EpochWalk {
         out.ready.push_back(match piece {
             Piece::Events(events) => Unit::Events(events),
             Piece::Commit(commit) => Unit::Commit { head, commit },
-            Piece::Rounds(first, text, ends) => Unit::Rounds {
-                head,
-                first,
-                text,
-                ends,
-            },
+            Piece::Rounds(first, rounds) => Unit::Rounds { head, first, rounds },
         });
     }
 

@@ -228,16 +228,9 @@ fn check_unit(unit: Unit, stats: bool, out: &mut Vec<Event>) {
     match unit {
         Unit::Events(events) => out.extend(events),
         Unit::Commit { head, commit } => out.extend(check_commit(&head, commit.as_ref())),
-        Unit::Rounds {
-            head,
-            first,
-            text,
-            ends,
-        } => {
-            let mut start = 0;
-            for (round, end) in (first..).zip(ends) {
-                out.push(game::check(&head, round, &text[start..end], stats));
-                start = end;
+        Unit::Rounds { head, first, rounds } => {
+            for (round, text) in (first..).zip(rounds) {
+                out.push(game::check(&head, round, &text, stats));
             }
         }
         // An epoch's own units hold no epoch.

@@ -7,7 +7,8 @@
 //! input a byte at a time, and a document's reader would do all of that
 //! alone while the workers wait. Here a round is cut out by counting its
 //! brackets outside strings, 64 bytes at a time ([`Walk`]), and nothing
-//! is built but the round's bytes.
+//! is built but the round's range of the input's buffer
+//! ([`Scanner::text`]).
 //!
 //! What is checked where: the scanner holds the structure it walks to JSON
 //! (braces, brackets, colons, commas, strings closed, nothing after the
@@ -15,8 +16,9 @@
 //! parsed. A syntax error inside a round is therefore that round's error
 //! (and the document's verdict invalid either way).
 
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read};
 
+use super::chunks::{Chunks, Text};
 use crate::base::json::{is_space, Walk};
 
 /// Why scanning stopped.
@@ -108,26 +110,6 @@ impl<R: BufRead> Scanner<R> {
     /// The line the scanner is at.
     pub fn line(&self) -> u64 {
         self.line
-    }
-
-    /// The next value, if it is an object that ends within the first `max`
-    /// bytes the input has buffered already: its text is appended to `out`
-    /// and consumed. `false`, with nothing consumed, otherwise (another
-    /// value, a longer object, one that runs past the buffer). Its
-    /// brackets are counted, nothing more: whoever reads the text holds it
-    /// to JSON.
-    pub(crate) fn buffered_object(&mut self, out: &mut Vec<u8>, max: usize) -> Result<bool, ScanError> {
-        if self.peek()? != Some(b'{') {
-            return Ok(false);
-        }
-        let buf = self.input.fill_buf()?;
-        let Some(n) = Walk::default().find_end(&buf[..buf.len().min(max)]) else {
-            return Ok(false);
-        };
-        out.extend_from_slice(&buf[..n]);
-        self.line += bytecount(&buf[..n]);
-        self.consume(n);
-        Ok(true)
     }
 
     /// How many bytes have been consumed so far.
@@ -348,6 +330,48 @@ impl<R: BufRead> Scanner<R> {
             None => Ok(()),
             Some(b) => Err(self.syntax(format!("trailing characters after the end: {}", shown(b)))),
         }
+    }
+}
+
+impl<R: Read> Scanner<Chunks<R>> {
+    /// The next value, if it is an object that ends within the first `max`
+    /// bytes the input has buffered already: its text, shared with the
+    /// buffer, and consumed. `None`, with nothing consumed, otherwise
+    /// (another value, a longer object, one that runs past the buffer). Its
+    /// brackets are counted, nothing more: whoever reads the text holds it
+    /// to JSON.
+    pub(crate) fn buffered_object(&mut self, max: usize) -> Result<Option<Text>, ScanError> {
+        if self.peek()? != Some(b'{') {
+            return Ok(None);
+        }
+        Ok(self.buffered_container(max))
+    }
+
+    /// The text of one value (after white space): a range of the input's
+    /// buffer when the value is a list or an object that lies whole in it
+    /// (no copy), a copy otherwise ([`Scanner::value`]).
+    pub(crate) fn text(&mut self) -> Result<Text, ScanError> {
+        if matches!(self.peek()?, Some(b'{' | b'[')) {
+            if let Some(text) = self.buffered_container(self.max_value) {
+                return Ok(text);
+            }
+        }
+        let mut out = Vec::new();
+        self.value(&mut out)?;
+        Ok(Text::from(out))
+    }
+
+    /// At a list or an object: its text if it ends within the first `max`
+    /// bytes buffered, shared and consumed; `None`, nothing consumed,
+    /// otherwise.
+    fn buffered_container(&mut self, max: usize) -> Option<Text> {
+        // After `peek`, the buffer holds the value's first byte: nothing is read here.
+        let buf = self.input.fill_buf().ok()?;
+        let n = Walk::default().find_end(&buf[..buf.len().min(max)])?;
+        self.line += bytecount(&buf[..n]);
+        let text = self.input.share(n);
+        self.consume(n);
+        Some(text)
     }
 }
 
