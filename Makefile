@@ -123,8 +123,8 @@ TESTBIN := PROVABLY_BIN=$(CURDIR)/target/debug/provably
 #            target directory): the plain build, the toy build, clippy,
 #            rustdoc. The plain and toy builds link target/debug/provably
 #            for a moment, so the other lanes run a copy, target/product/;
-#   binary   the JS tests, the mutant catalog and the browser tests;
-#   spark    the Spark job, mostly a JVM waiting.
+#   binary   the JS tests and the browser tests;
+#   spark    the Spark job, mostly a JVM waiting, then the mutant catalog.
 # Only the cargo lane streams its output; the others keep it in their logs
 # (shown whole when a stage fails). Then the two browser files that time
 # the page's main thread (its longest task while a large proof is
@@ -163,11 +163,11 @@ test-cargo-lane:
 # Chromium waits on its own work).
 test-binary-lane:
 	@$(STAGE) --brief js env PROVABLY_BIN=$(PRODUCT) node --test --test-concurrency=2 reference/js/test/
-	@$(STAGE) --brief mutants env PROVABLY_BIN=$(PRODUCT) npm run --silent test:mutants
 	@$(STAGE) --brief browser env PROVABLY_BIN=$(PRODUCT) node --test --test-concurrency=2 $(filter-out $(BROWSER_ALONE),$(wildcard web/test/*.test.mjs))
 
 test-spark-lane:
 	@$(STAGE) --brief test-spark env PROVABLY_BIN=$(PRODUCT) $(SPARK_TEST)
+	@$(STAGE) --brief mutants env PROVABLY_BIN=$(PRODUCT) npm run --silent test:mutants
 
 # Every stack in the wild (harness/wild/): the vectors, then a small
 # generated run, each held to harness/expectations/ (exit 3 on any change).
