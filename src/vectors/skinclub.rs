@@ -10,7 +10,7 @@ use crate::vectors::cursor::UNICODE_CLIENT;
 use crate::vectors::VectorSet;
 
 const VALIDATOR: &str = "skinclub-tech/provably-fair-validator tests/run-tests.php";
-const HASHCAT: &str = "a player's exported skin.club roll in hashcat/hashcat issue 3674";
+const HASHCAT: &str = "a player's exported skin.club roll in https://github.com/hashcat/hashcat/issues/3674";
 
 /// The published rolls and hashes: request, the answer its source prints,
 /// and the source.
