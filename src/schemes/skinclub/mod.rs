@@ -12,7 +12,7 @@
 //! vectors here: `c4ca4238a0b92382` / `my_seed` / 4 → 21752 with salt
 //! `0dcc509a6f75849b` → public hash `dc883b29…f493`; battle beacon
 //! `Tt5qAdTwoTeygDdghVlfEWtNJQkGYg5q` / `12354,abgd` / 9 → 5415), and a
-//! player's exported rolls in https://github.com/hashcat/hashcat/issues/3674 (server
+//! player's exported rolls in <https://github.com/hashcat/hashcat/issues/3674> (server
 //! `5cde7ef61f82edc3b4f37cf7ad2c1e20`, client `xcvbdfgnfxn`, nonce 0 →
 //! 79537, salt `12537aab67008133` → `efca1bc8…bb5b`).
 //!
