@@ -196,6 +196,23 @@ const BUSTABIT_GAME = site({
   },
 });
 
+/**
+ * The epoch a panel with a salt field checks: the history pasted, walked
+ * back to the chain's end (hex-text links), or else the one game typed.
+ */
+function saltedEpoch(v, variant) {
+  const salt = v.salt.trim();
+  const games = readHistory(v.history);
+  if (games.length) {
+    const terminatingHash = readHash(v.terminatingHash, 'terminatingHash', 'Endhash der Kette');
+    const firstGame = readNumber(v.firstGame, 'firstGame', 'Erstes Spiel der Kette', { required: false, fallback: 1 });
+    return { epoch: historyEpoch({ terminatingHash, link: 'text', firstGame, salt, variant }, games) };
+  }
+  const point = readPoint(v.crashPoint, 'crashPoint', 'Crash bei');
+  const round = { ...variant, hash: readHash(v.hash, 'hash', 'Hash der Runde'), salt };
+  return { epoch: { commit: null, rounds: [{ ...round, ...(point === null ? {} : { observed: { crashPoint: point } }) }] } };
+}
+
 const ROOBET_GAME = site({
   id: 'roobet',
   tab: 'Roobet',
@@ -218,17 +235,7 @@ const ROOBET_GAME = site({
     'Die Runde davor hat den Hash SHA-256 des Hashs dieser Runde als Hex-Text.',
   ],
   async build(v) {
-    const variant = { op: 'crash.v1', divisor: Number(v.divisor), instant: 1 };
-    const salt = v.salt.trim();
-    const games = readHistory(v.history);
-    if (games.length) {
-      const terminatingHash = readHash(v.terminatingHash, 'terminatingHash', 'Endhash der Kette');
-      const firstGame = readNumber(v.firstGame, 'firstGame', 'Erstes Spiel der Kette', { required: false, fallback: 1 });
-      return { epoch: historyEpoch({ terminatingHash, link: 'text', firstGame, salt, variant }, games) };
-    }
-    const point = readPoint(v.crashPoint, 'crashPoint', 'Crash bei');
-    const round = { ...variant, hash: readHash(v.hash, 'hash', 'Hash der Runde'), salt };
-    return { epoch: { commit: null, rounds: [{ ...round, ...(point === null ? {} : { observed: { crashPoint: point } }) }] } };
+    return saltedEpoch(v, { op: 'crash.v1', divisor: Number(v.divisor), instant: 1 });
   },
 });
 
@@ -253,17 +260,7 @@ const BCGAME_GAME = site({
     'Die Runde davor hat den Hash SHA-256 des Hashs dieser Runde als Hex-Text.',
   ],
   async build(v) {
-    const variant = { op: 'crash.v2', bcgame: true };
-    const salt = v.salt.trim();
-    const games = readHistory(v.history);
-    if (games.length) {
-      const terminatingHash = readHash(v.terminatingHash, 'terminatingHash', 'Endhash der Kette');
-      const firstGame = readNumber(v.firstGame, 'firstGame', 'Erstes Spiel der Kette', { required: false, fallback: 1 });
-      return { epoch: historyEpoch({ terminatingHash, link: 'text', firstGame, salt, variant }, games) };
-    }
-    const point = readPoint(v.crashPoint, 'crashPoint', 'Crash bei');
-    const round = { ...variant, hash: readHash(v.hash, 'hash', 'Hash der Runde'), salt };
-    return { epoch: { commit: null, rounds: [{ ...round, ...(point === null ? {} : { observed: { crashPoint: point } }) }] } };
+    return saltedEpoch(v, { op: 'crash.v2', bcgame: true });
   },
 });
 
